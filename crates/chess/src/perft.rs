@@ -1,0 +1,59 @@
+//! Perft: counting the leaf nodes of the legal move tree to a fixed depth,
+//! the standard correctness test (and speed test) of move generation. The
+//! last ply is bulk-counted: moves there are counted, not made.
+
+use crate::{Move, Position};
+
+/// The number of legal move sequences of length `depth` (copy-make).
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves(),
+        _ => {
+            let mut nodes = 0;
+            for &m in pos.legal_moves().iter() {
+                let mut child = *pos;
+                child.play(m);
+                nodes += perft(&child, depth - 1);
+            }
+            nodes
+        }
+    }
+}
+
+/// The same count by make/unmake on one position (kept to compare the two
+/// ways of walking the tree; see `bench/perft.sh`).
+pub fn perft_make_unmake(pos: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves(),
+        _ => {
+            let mut nodes = 0;
+            for &m in pos.legal_moves().iter() {
+                let undo = pos.play(m);
+                nodes += perft_make_unmake(pos, depth - 1);
+                pos.undo(m, undo);
+            }
+            nodes
+        }
+    }
+}
+
+/// Perft split by root move: each legal move with the leaf count below it.
+pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    pos.legal_moves()
+        .iter()
+        .map(|&m| {
+            let mut child = *pos;
+            child.play(m);
+            (
+                m,
+                if depth <= 1 {
+                    1
+                } else {
+                    perft(&child, depth - 1)
+                },
+            )
+        })
+        .collect()
+}
