@@ -29,6 +29,11 @@ pub enum FenError {
     },
     /// A character in the board field that is neither a piece letter nor 1-8.
     BoardChar(char),
+    /// Two digits in a row in a rank (write `8`, not `44`).
+    AdjacentDigits {
+        /// The rank, as written in FEN order (8 first).
+        rank: char,
+    },
     /// The side-to-move field is not `w` or `b`.
     Turn(String),
     /// The castling field is malformed or names a right twice.
@@ -54,6 +59,9 @@ impl fmt::Display for FenError {
             FenError::RankCount(n) => write!(f, "FEN board has {n} ranks; expected 8 separated by '/'"),
             FenError::RankWidth { rank, squares } => {
                 write!(f, "FEN rank {rank} describes {squares} squares; expected 8")
+            }
+            FenError::AdjacentDigits { rank } => {
+                write!(f, "FEN rank {rank} has two digits in a row; write the empty squares as one digit")
             }
             FenError::BoardChar(c) => write!(f, "'{c}' in the FEN board is neither a piece letter (PNBRQKpnbrqk) nor a digit 1-8"),
             FenError::Turn(s) => write!(f, "side to move '{s}' must be 'w' or 'b'"),
@@ -93,13 +101,21 @@ fn parse_board(board: &str) -> Result<Position, FenError> {
     for (i, text) in ranks.iter().enumerate() {
         let rank_index = 7 - i as u8;
         let mut file = 0u32;
+        let mut after_digit = false;
         for c in text.chars() {
             if let Some(d) = c.to_digit(10) {
                 if !(1..=8).contains(&d) {
                     return Err(FenError::BoardChar(c));
                 }
+                if after_digit {
+                    return Err(FenError::AdjacentDigits {
+                        rank: (b'1' + rank_index) as char,
+                    });
+                }
+                after_digit = true;
                 file += d;
             } else {
+                after_digit = false;
                 let piece = Piece::from_char(c).ok_or(FenError::BoardChar(c))?;
                 if file < 8 {
                     pos.put(piece, Square::new(rank_index * 8 + file as u8));

@@ -12,7 +12,7 @@ use crate::{
 
 /// A chess position. Small and `Copy`, so that callers may copy-make or
 /// make/unmake as they prefer.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct Position {
     pub(crate) by_role: [Bitboard; 6],
     pub(crate) by_color: [Bitboard; 2],
@@ -368,6 +368,37 @@ impl std::fmt::Debug for Position {
         write!(f, "Position({})", self.fen())
     }
 }
+
+/// Equal when everything the rules see is equal: the pieces, the side to
+/// move, the castling rights held (with their rooks), the en-passant square
+/// and the counters. (Bookkeeping for rights already lost is ignored.)
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        let held_rooks = |p: &Position| {
+            let mut rooks = [None; 4];
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    rooks[CastlingRights::index_of(color, side)] = p.castling_rook(color, side);
+                }
+            }
+            rooks
+        };
+        self.by_role == other.by_role
+            && self.by_color == other.by_color
+            && self.board == other.board
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && held_rooks(self) == held_rooks(other)
+            && self.ep_square == other.ep_square
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+            && self.key == other.key
+            && self.pawn_key == other.pawn_key
+            && self.checkers == other.checkers
+    }
+}
+
+impl Eq for Position {}
 
 impl Default for Position {
     fn default() -> Position {
