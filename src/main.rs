@@ -76,17 +76,13 @@ fn run() -> Result<()> {
             };
             let mut out = io::stdout().lock();
             let start = Instant::now();
-            let nodes = if split {
+            let nodes = if split && depth > 0 {
                 let mut total = 0;
-                for (m, n) in divide(&pos, depth.max(1)) {
+                for (m, n) in divide(&pos, depth) {
                     writeln!(out, "{}: {n}", m.to_uci(mode))?;
                     total += n;
                 }
-                if depth == 0 {
-                    1
-                } else {
-                    total
-                }
+                total
             } else if make_unmake {
                 perft_make_unmake(&mut pos.clone(), depth)
             } else {
