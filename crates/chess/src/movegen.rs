@@ -58,18 +58,6 @@ impl Position {
         self.count_legal_moves() > 0
     }
 
-    /// True when `m` is a legal move here (for moves from untrusted sources:
-    /// hash tables, books, user input).
-    pub fn is_legal(&self, m: Move) -> bool {
-        let Some(piece) = self.piece_at(m.from()) else {
-            return false;
-        };
-        if piece.color != self.turn {
-            return false;
-        }
-        self.legal_moves().contains(&m)
-    }
-
     /// Generates into `sink` the legal moves selected by `NOISY` and `QUIET`.
     #[inline(always)]
     pub fn generate<S: MoveSink, const NOISY: bool, const QUIET: bool>(&self, sink: &mut S) {
@@ -205,7 +193,12 @@ impl Position {
     /// En passant: legal only if it answers any check (taking the checking
     /// pawn, or blocking on the en-passant square) and uncovers no slider.
     #[inline(always)]
-    fn generate_en_passant<S: MoveSink>(&self, sink: &mut S, ep: Square, check_mask: Bitboard) {
+    pub(crate) fn generate_en_passant<S: MoveSink>(
+        &self,
+        sink: &mut S,
+        ep: Square,
+        check_mask: Bitboard,
+    ) {
         let us = self.turn;
         let them = !us;
         let captured = Square::new(ep.index() as u8 ^ 8);
@@ -226,7 +219,7 @@ impl Position {
     /// Castling (standard and Chess960): the squares between king and rook
     /// and their destinations empty, and no square the king crosses or lands
     /// on attacked once king and rook have left their squares.
-    fn generate_castling<S: MoveSink>(&self, sink: &mut S) {
+    pub(crate) fn generate_castling<S: MoveSink>(&self, sink: &mut S) {
         let us = self.turn;
         let ksq = self.king(us);
         for side in CastlingSide::ALL {

@@ -59,3 +59,30 @@ fn fen_san_uci_and_make_unmake_round_trips() {
         "only {moves_checked} moves checked"
     );
 }
+
+/// The fast legality test agrees with the generator on every legal move of
+/// each position, on the legal moves of other positions, and on arbitrary
+/// 16-bit patterns.
+#[test]
+fn is_legal_agrees_with_generation() {
+    let positions = random_positions(3_000, 77);
+    let mut rng = common::Rng(5);
+    for (i, pos) in positions.iter().enumerate() {
+        let legal = pos.legal_moves();
+        let other = positions[(i + 1) % positions.len()].legal_moves();
+        let random = (0..200).map(|_| chess::Move::from_bits(rng.next() as u16));
+        for m in legal
+            .iter()
+            .copied()
+            .chain(other.iter().copied())
+            .chain(random)
+        {
+            assert_eq!(
+                pos.is_legal(m),
+                legal.contains(&m),
+                "{m:?} in {}",
+                pos.fen()
+            );
+        }
+    }
+}
