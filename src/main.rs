@@ -4,6 +4,7 @@ use anyhow::{bail, Context, Result};
 use chess::perft::{divide, perft, perft_make_unmake};
 use chess::{CastlingMode, Position};
 use clap::{Parser, Subcommand};
+use engine::SearchParams;
 use protocol::uci::Uci;
 use std::io::{self, Write};
 use std::time::Instant;
@@ -37,6 +38,16 @@ enum Command {
         #[arg(long, hide = true)]
         make_unmake: bool,
     },
+    /// Search the built-in bench positions to a fixed depth; the last line is
+    /// `N nodes M nps` (deterministic node count, OpenBench's format).
+    Bench {
+        /// Depth in plies.
+        #[arg(default_value_t = engine::bench::DEFAULT_DEPTH)]
+        depth: i32,
+        /// Set a search option first, e.g. `--option NullMove=false` (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
 }
 
 fn main() {
@@ -51,8 +62,8 @@ fn run() -> Result<()> {
     match cli.command {
         None | Some(Command::Uci) => {
             let stdin = io::stdin();
-            Uci::default()
-                .run(stdin.lock(), &mut io::stdout().lock())
+            Uci::new(Box::new(io::stdout()))
+                .run(stdin.lock())
                 .context("UCI session")?;
         }
         Some(Command::Perft {
@@ -62,40 +73,80 @@ fn run() -> Result<()> {
             chess960,
             make_unmake,
         }) => {
-            let pos = match fen {
-                Some(f) => Position::from_fen(&f).with_context(|| format!("bad --fen '{f}'"))?,
-                None => Position::startpos(),
-            };
-            if depth > 20 {
-                bail!("depth {depth} is too deep for perft; use 20 or less");
-            }
-            let mode = if chess960 {
-                CastlingMode::Chess960
-            } else {
-                pos.castling_mode()
-            };
-            let mut out = io::stdout().lock();
-            let start = Instant::now();
-            let nodes = if split && depth > 0 {
-                let mut total = 0;
-                for (m, n) in divide(&pos, depth) {
-                    writeln!(out, "{}: {n}", m.to_uci(mode))?;
-                    total += n;
-                }
-                total
-            } else if make_unmake {
-                perft_make_unmake(&mut pos.clone(), depth)
-            } else {
-                perft(&pos, depth)
-            };
-            let secs = start.elapsed().as_secs_f64();
-            writeln!(out, "Nodes searched: {nodes}")?;
-            eprintln!(
-                "time {:.3} s, {:.0} nodes/s",
-                secs,
-                nodes as f64 / secs.max(1e-9)
-            );
+            run_perft(depth, fen, split, chess960, make_unmake)?;
         }
+        Some(Command::Bench { depth, options }) => run_bench(depth, &options)?,
     }
+    Ok(())
+}
+
+fn run_perft(
+    depth: u32,
+    fen: Option<String>,
+    split: bool,
+    chess960: bool,
+    make_unmake: bool,
+) -> Result<()> {
+    let pos = match fen {
+        Some(f) => Position::from_fen(&f).with_context(|| format!("bad --fen '{f}'"))?,
+        None => Position::startpos(),
+    };
+    if depth > 20 {
+        bail!("depth {depth} is too deep for perft; use 20 or less");
+    }
+    let mode = if chess960 {
+        CastlingMode::Chess960
+    } else {
+        pos.castling_mode()
+    };
+    let mut out = io::stdout().lock();
+    let start = Instant::now();
+    let nodes = if split && depth > 0 {
+        let mut total = 0;
+        for (m, n) in divide(&pos, depth) {
+            writeln!(out, "{}: {n}", m.to_uci(mode))?;
+            total += n;
+        }
+        total
+    } else if make_unmake {
+        perft_make_unmake(&mut pos.clone(), depth)
+    } else {
+        perft(&pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    writeln!(out, "Nodes searched: {nodes}")?;
+    eprintln!(
+        "time {:.3} s, {:.0} nodes/s",
+        secs,
+        nodes as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
+
+fn run_bench(depth: i32, options: &[String]) -> Result<()> {
+    if !(1..=64).contains(&depth) {
+        bail!("bench depth {depth} is out of range; use 1 to 64");
+    }
+    let mut params = SearchParams::default();
+    for option in options {
+        let (name, value) = option
+            .split_once('=')
+            .with_context(|| format!("--option '{option}' must be NAME=VALUE"))?;
+        params
+            .set(name, value)
+            .map_err(|e| anyhow::anyhow!("--option '{option}': {e}"))?;
+    }
+    let result = engine::bench::run(depth, params);
+    let mut out = io::stdout().lock();
+    for (i, nodes) in result.per_position.iter().enumerate() {
+        writeln!(
+            out,
+            "position {:2}/{}: {nodes} nodes",
+            i + 1,
+            result.per_position.len()
+        )?;
+    }
+    writeln!(out, "time {} ms", result.time.as_millis())?;
+    writeln!(out, "{} nodes {} nps", result.nodes, result.nps())?;
     Ok(())
 }

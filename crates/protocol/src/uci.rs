@@ -1,43 +1,112 @@
-//! The UCI protocol loop. This version knows positions and perft; the search
-//! (and with it `go` with time controls) arrives with the engine crate.
+//! The UCI protocol: parses commands, drives the engine, formats its output.
+//! No chess logic of its own.
 //!
-//! Bad input never ends the loop: it is answered with `info string error: ...`
-//! and the previous valid state is kept.
+//! Bad input never ends the loop or changes state: it is answered with
+//! `info string error: ...` and the previous valid state is kept. The search
+//! runs in the background, so `isready`, `stop` and `ponderhit` are answered
+//! while it thinks; its output shares the writer with the loop.
 
 use chess::perft::{divide, perft};
-use chess::{CastlingMode, Position};
+use chess::{CastlingMode, Move, Position};
+use engine::{Engine, IterationInfo, Limits, OptionKind, Score, SearchEvent};
 use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The engine's name as UCI reports it.
 pub const ENGINE_NAME: &str = concat!("Kestrel ", env!("CARGO_PKG_VERSION"));
 
+/// Output shared by the command loop and the search thread.
+pub type SharedOut = Arc<Mutex<Box<dyn Write + Send>>>;
+
 /// State kept between UCI commands.
 pub struct Uci {
+    engine: Engine,
     position: Position,
+    /// Keys of the game's positions before `position` (repetition detection).
+    history: Vec<u64>,
     chess960: bool,
+    out: SharedOut,
+    /// False for a search that runs until `stop` (infinite, ponder, or no limit).
+    search_ends_by_itself: bool,
 }
 
-impl Default for Uci {
-    fn default() -> Uci {
-        Uci {
-            position: Position::startpos(),
-            chess960: false,
-        }
+fn send(out: &SharedOut, text: &str) {
+    // A closed output (the GUI went away) is not worth a panic.
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
     }
 }
 
+/// Formats one principal variation line as a UCI `info` line.
+pub fn format_info(info: &IterationInfo, mode: CastlingMode) -> String {
+    let score = match info.user_score() {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let bound = match info.bound {
+        Some(engine::tt::Bound::Lower) => " lowerbound",
+        Some(engine::tt::Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    let ms = info.time.as_millis().max(1);
+    let nps = info.nodes as u128 * 1000 / ms;
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(mode).to_string()).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits 0 time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.nodes,
+        info.hashfull,
+        info.time.as_millis(),
+        pv.join(" ")
+    )
+}
+
 impl Uci {
-    /// Reads commands from `input` until `quit` or end of input, answering on `out`.
-    pub fn run(&mut self, input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
-        for line in input.lines() {
-            let line = line?;
-            if !self.handle(line.trim(), out)? {
-                break;
-            }
-            out.flush()?;
+    /// A UCI session writing to `out`.
+    pub fn new(out: Box<dyn Write + Send>) -> Uci {
+        Uci {
+            engine: Engine::new(),
+            position: Position::startpos(),
+            history: Vec::new(),
+            chess960: false,
+            out: Arc::new(Mutex::new(out)),
+            search_ends_by_itself: true,
         }
+    }
+
+    /// Reads commands from `input` until `quit` or end of input. At the end
+    /// of input a search with limits finishes (one without is stopped) and
+    /// its best move is printed.
+    pub fn run(&mut self, input: impl BufRead) -> std::io::Result<()> {
+        for line in input.lines() {
+            let line = match line {
+                Ok(l) => l,
+                // Not UTF-8: say so and go on.
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    self.say("info string error: input line is not UTF-8");
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            if !self.handle(line.trim()) {
+                self.engine.stop();
+                self.engine.wait();
+                return Ok(());
+            }
+        }
+        if !self.search_ends_by_itself {
+            self.engine.stop();
+        }
+        self.engine.wait();
         Ok(())
+    }
+
+    fn say(&self, text: &str) {
+        send(&self.out, text);
     }
 
     fn mode(&self) -> CastlingMode {
@@ -49,39 +118,69 @@ impl Uci {
     }
 
     /// Handles one command line; returns false on `quit`.
-    pub fn handle(&mut self, line: &str, out: &mut impl Write) -> std::io::Result<bool> {
+    pub fn handle(&mut self, line: &str) -> bool {
         let mut words = line.split_whitespace();
         let Some(command) = words.next() else {
-            return Ok(true);
+            return true;
         };
         let rest: Vec<&str> = words.collect();
         match command {
-            "uci" => {
-                writeln!(out, "id name {ENGINE_NAME}")?;
-                writeln!(out, "id author The Kestrel developers")?;
-                writeln!(out, "option name UCI_Chess960 type check default false")?;
-                writeln!(out, "uciok")?;
+            "uci" => self.uci(),
+            "isready" => self.say("readyok"),
+            "ucinewgame" => {
+                self.engine.stop();
+                self.engine.new_game();
+                self.position = Position::startpos();
+                self.history.clear();
             }
-            "isready" => writeln!(out, "readyok")?,
-            "ucinewgame" => self.position = Position::startpos(),
-            "setoption" => self.set_option(&rest, out)?,
+            "setoption" => self.set_option(&rest),
             "position" => {
                 if let Err(e) = self.set_position(&rest) {
-                    writeln!(out, "info string error: {e}")?;
+                    self.say(&format!("info string error: {e}; position unchanged"));
                 }
             }
-            "go" => self.go(&rest, out)?,
-            "d" => write!(out, "{}", self.position.pretty())?,
-            "quit" => return Ok(false),
-            "stop" | "ponderhit" | "debug" | "register" => {}
-            other => writeln!(out, "info string error: unknown command '{other}'")?,
+            "go" => self.go(&rest),
+            "stop" => self.engine.stop(),
+            "ponderhit" => self.engine.ponderhit(),
+            "d" => {
+                let text = self.position.pretty();
+                self.say(text.trim_end());
+            }
+            "quit" => return false,
+            "debug" | "register" => {}
+            other => {
+                let shown: String = other.chars().take(40).collect();
+                self.say(&format!("info string error: unknown command '{shown}'"));
+            }
         }
-        Ok(true)
+        true
     }
 
-    fn set_option(&mut self, args: &[&str], out: &mut impl Write) -> std::io::Result<()> {
+    fn uci(&self) {
+        self.say(&format!("id name {ENGINE_NAME}"));
+        self.say("id author The Kestrel developers");
+        for option in self.engine.options() {
+            let line = match option.kind {
+                OptionKind::Check { default } => {
+                    format!("option name {} type check default {default}", option.name)
+                }
+                OptionKind::Spin { default, min, max } => {
+                    format!(
+                        "option name {} type spin default {default} min {min} max {max}",
+                        option.name
+                    )
+                }
+                OptionKind::Button => format!("option name {} type button", option.name),
+            };
+            self.say(&line);
+        }
+        self.say("option name UCI_Chess960 type check default false");
+        self.say("uciok");
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
         // setoption name <id...> [value <x...>]
-        let value_at = args.iter().position(|w| *w == "value");
+        let value_at = args.iter().position(|w| w.eq_ignore_ascii_case("value"));
         let name = args
             .get(1..value_at.unwrap_or(args.len()))
             .unwrap_or_default()
@@ -89,18 +188,29 @@ impl Uci {
         let value = value_at
             .map(|i| args[i + 1..].join(" "))
             .unwrap_or_default();
-        match name.to_ascii_lowercase().as_str() {
-            "uci_chess960" => match value.as_str() {
+        if args.first().is_none_or(|w| !w.eq_ignore_ascii_case("name")) || name.is_empty() {
+            self.say("info string error: expected 'setoption name <name> [value <value>]'");
+            return;
+        }
+        if name.eq_ignore_ascii_case("UCI_Chess960") {
+            match value.trim() {
                 "true" => self.chess960 = true,
                 "false" => self.chess960 = false,
-                _ => writeln!(
-                    out,
+                _ => self.say(&format!(
                     "info string error: UCI_Chess960 takes true or false, not '{value}'"
-                )?,
-            },
-            _ => writeln!(out, "info string error: unknown option '{name}'")?,
+                )),
+            }
+            return;
         }
-        Ok(())
+        if self.engine.is_searching() {
+            self.say(&format!(
+                "info string error: option '{name}' cannot change during a search; send stop first"
+            ));
+            return;
+        }
+        if let Err(e) = self.engine.set_option(&name, &value) {
+            self.say(&format!("info string error: {e}"));
+        }
     }
 
     /// `position startpos|fen <FEN> [moves ...]`; on error nothing changes.
@@ -116,80 +226,282 @@ impl Uci {
             }
             _ => return Err("expected 'position startpos' or 'position fen <FEN>'".to_string()),
         };
+        let mut history = Vec::new();
         for text in args.iter().skip(moves_at + 1) {
             let m = pos
                 .parse_uci_move(text, self.mode())
                 .map_err(|e| e.to_string())?;
+            history.push(pos.key());
             pos.play(m);
         }
         self.position = pos;
+        self.history = history;
         Ok(())
     }
 
-    fn go(&mut self, args: &[&str], out: &mut impl Write) -> std::io::Result<()> {
-        if args.first() == Some(&"perft") {
-            match args.get(1).and_then(|d| d.parse::<u32>().ok()) {
-                Some(depth) => self.perft(depth, out)?,
-                None => writeln!(
-                    out,
-                    "info string error: 'go perft' needs a depth, e.g. 'go perft 5'"
-                )?,
+    /// Parses `go` parameters, skipping (and listing) what it cannot read:
+    /// negative numbers count as zero, huge ones are capped.
+    fn parse_go(&self, args: &[&str]) -> (Limits, Vec<String>) {
+        let mut limits = Limits::default();
+        let mut errors = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let word = args[i];
+            let number = args
+                .get(i + 1)
+                .and_then(|t| t.parse::<i128>().ok())
+                .map(|n| n.clamp(0, u64::MAX as i128 / 4) as u64);
+            let takes_number = matches!(
+                word,
+                "wtime"
+                    | "btime"
+                    | "winc"
+                    | "binc"
+                    | "movestogo"
+                    | "movetime"
+                    | "depth"
+                    | "nodes"
+                    | "mate"
+            );
+            if takes_number {
+                let Some(n) = number else {
+                    errors.push(format!("'go {word}' needs a number"));
+                    i += 1;
+                    continue;
+                };
+                match word {
+                    "wtime" => limits.wtime = Some(n),
+                    "btime" => limits.btime = Some(n),
+                    "winc" => limits.winc = Some(n),
+                    "binc" => limits.binc = Some(n),
+                    "movestogo" => limits.movestogo = Some(n.min(10_000) as u32).filter(|&m| m > 0),
+                    "movetime" => limits.movetime = Some(n),
+                    "depth" => limits.depth = Some(n.clamp(1, 1_000) as i32),
+                    "nodes" => limits.nodes = Some(n.max(1)),
+                    _ => limits.mate = Some(n.clamp(1, 1_000) as i32),
+                }
+                i += 2;
+                continue;
             }
-            return Ok(());
+            match word {
+                "infinite" => limits.infinite = true,
+                "ponder" => limits.ponder = true,
+                "searchmoves" => {
+                    while let Some(m) = args
+                        .get(i + 1)
+                        .and_then(|t| self.position.parse_uci_move(t, self.mode()).ok())
+                    {
+                        limits.searchmoves.push(m);
+                        i += 1;
+                    }
+                }
+                other => errors.push(format!(
+                    "unknown 'go' parameter '{}'",
+                    other.chars().take(40).collect::<String>()
+                )),
+            }
+            i += 1;
         }
-        writeln!(
-            out,
-            "info string error: this build has no search yet; only 'go perft N' is supported"
-        )?;
-        writeln!(out, "bestmove 0000")
+        (limits, errors)
+    }
+
+    /// True when a search with these limits ends by itself.
+    fn bounded(limits: &Limits, white: bool) -> bool {
+        let clock = if white { limits.wtime } else { limits.btime };
+        limits.movetime.is_some()
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.mate.is_some()
+            || clock.is_some()
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if args.first() == Some(&"perft") {
+            match args
+                .get(1)
+                .and_then(|d| d.parse::<u32>().ok())
+                .filter(|d| *d <= 12)
+            {
+                Some(depth) => {
+                    self.engine.stop();
+                    self.engine.wait();
+                    self.perft(depth);
+                }
+                None => self.say(
+                    "info string error: 'go perft' needs a depth from 0 to 12, e.g. 'go perft 5'",
+                ),
+            }
+            return;
+        }
+        let (mut limits, errors) = self.parse_go(args);
+        let white = self.position.turn() == chess::Color::White;
+        if !errors.is_empty() {
+            self.say(&format!(
+                "info string error: {}; searching with the parameters understood",
+                errors.join("; ")
+            ));
+            if !limits.infinite && !Self::bounded(&limits, white) {
+                self.say("info string error: no usable limit left; searching for 1 second");
+                limits.movetime = Some(1_000);
+            }
+        }
+        self.search_ends_by_itself = !limits.waits_for_stop() && Self::bounded(&limits, white);
+        let out = self.out.clone();
+        let mode = self.mode();
+        let reporter: engine::Reporter = Arc::new(move |event| match event {
+            SearchEvent::Iteration(info) => send(&out, &format_info(&info, mode)),
+            SearchEvent::CurrMove { depth, mv, number } => send(
+                &out,
+                &format!(
+                    "info depth {depth} currmove {} currmovenumber {number}",
+                    mv.to_uci(mode)
+                ),
+            ),
+            SearchEvent::Stats { stats, nodes, time } => {
+                let nps = nodes as u128 * 1000 / time.as_millis().max(1);
+                send(
+                    &out,
+                    &format!("info string stats nodes {nodes} nps {nps} {stats}"),
+                )
+            }
+            SearchEvent::BestMove(result) => {
+                let best = result
+                    .best
+                    .map_or("0000".to_string(), |m| m.to_uci(mode).to_string());
+                match result.ponder {
+                    Some(p) => send(&out, &format!("bestmove {best} ponder {}", p.to_uci(mode))),
+                    None => send(&out, &format!("bestmove {best}")),
+                }
+            }
+        });
+        self.engine
+            .go(self.position, self.history.clone(), limits, reporter);
     }
 
     /// Stockfish's format: `move: count` lines, a blank line, `Nodes searched: N`.
-    fn perft(&self, depth: u32, out: &mut impl Write) -> std::io::Result<()> {
+    fn perft(&self, depth: u32) {
         let start = Instant::now();
-        let mut total = 0;
-        if depth > 0 {
+        let mut text = String::new();
+        let total = if depth == 0 {
+            perft(&self.position, 0)
+        } else {
+            let mut total = 0;
             for (m, n) in divide(&self.position, depth) {
-                writeln!(out, "{}: {n}", m.to_uci(self.mode()))?;
+                text.push_str(&format!("{}: {n}\n", m.to_uci(self.mode())));
                 total += n;
             }
-        } else {
-            total = perft(&self.position, 0);
-        }
-        let ms = start.elapsed().as_millis();
-        writeln!(out, "\nNodes searched: {total}\n")?;
-        writeln!(out, "info string perft {depth} time {ms} ms")
+            total
+        };
+        text.push_str(&format!("\nNodes searched: {total}\n"));
+        self.say(&text);
+        self.say(&format!(
+            "info string perft {depth} time {} ms",
+            start.elapsed().as_millis()
+        ));
     }
+}
+
+/// Writes a move list as UCI text (for logs and tests).
+pub fn moves_to_uci(moves: &[Move], mode: CastlingMode) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_uci(mode).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A writer the test can read afterwards.
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+    impl Write for Buffer {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
     fn session(input: &str) -> String {
-        let mut out = Vec::new();
-        Uci::default().run(input.as_bytes(), &mut out).unwrap();
+        let buf = Buffer::default();
+        Uci::new(Box::new(buf.clone()))
+            .run(input.as_bytes())
+            .unwrap();
+        let out = buf.0.lock().unwrap().clone();
         String::from_utf8(out).unwrap()
     }
 
     #[test]
-    fn handshake_and_perft() {
-        let out = session("uci\nisready\nposition startpos moves e2e4 e7e5\ngo perft 2\nquit\n");
-        assert!(out.contains("uciok\n"));
-        assert!(out.contains("readyok\n"));
-        assert!(out.contains("g1f3: 32\n"), "{out}");
-        assert!(out.contains("Nodes searched: 843\n"), "{out}");
+    fn handshake_lists_options() {
+        let out = session("uci\nisready\n");
+        assert!(out.contains("id name Kestrel"));
+        assert!(out.contains("option name Hash type spin default 16 min 1 max 32768"));
+        assert!(out.contains("option name NullMove type check default true"));
+        assert!(out.contains("option name Clear Hash type button"));
+        assert!(out.contains("uciok\n") && out.contains("readyok\n"));
+    }
+
+    #[test]
+    fn perft_in_stockfish_format() {
+        let out = session("position startpos moves e2e4 e7e5\ngo perft 2\n");
+        assert!(out.contains("g1f3: 29\n"), "{out}");
+        assert!(out.contains("Nodes searched: 835\n"), "{out}"); // python-chess agrees
     }
 
     #[test]
     fn bad_input_keeps_state() {
-        let out = session("position startpos moves e2e4\nposition fen 8/8/8 w - - 0 1\nposition startpos moves e2e5\nfoo\nd\n");
-        assert_eq!(out.matches("info string error").count(), 3, "{out}");
+        let out = session(
+            "position startpos moves e2e4\nposition fen 8/8/8 w - - 0 1\nposition startpos moves e2e5\nfoo\nsetoption name Hash value -3\nsetoption name Nope value 1\ngo wtime x\nd\n",
+        );
+        assert!(out.matches("info string error").count() >= 6, "{out}");
         // The first valid position is still set.
         assert!(
             out.contains("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn search_answers_with_a_legal_move() {
+        let out = session("position startpos moves e2e4\ngo depth 6\n");
+        let best = out
+            .lines()
+            .find(|l| l.starts_with("bestmove"))
+            .expect("bestmove");
+        let mv = best.split_whitespace().nth(1).unwrap();
+        let mut pos = Position::startpos();
+        pos.play(pos.parse_uci_move("e2e4", CastlingMode::Standard).unwrap());
+        assert!(
+            pos.parse_uci_move(mv, CastlingMode::Standard).is_ok(),
+            "{best}"
+        );
+        assert!(out.contains("info depth 6 "), "{out}");
+        assert!(out.contains("info string stats nodes"), "{out}");
+    }
+
+    #[test]
+    fn no_legal_move_gives_0000() {
+        let out = session("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\n");
+        assert!(out.contains("bestmove 0000"), "{out}");
+    }
+
+    #[test]
+    fn finds_mates_with_mate_scores() {
+        // Back-rank mate in one: Qb8#.
+        let out = session("position fen 6k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1\ngo depth 6\n");
+        assert!(out.contains("score mate 1 "), "{out}");
+        assert!(out.contains("bestmove b2b8"), "{out}");
+        // Rook ladder, mate in two: Rb7 (or Ra7), then mate on the eighth rank.
+        let out = session("position fen 7k/8/8/8/8/8/1R6/R5K1 w - - 0 1\ngo depth 8\n");
+        assert!(out.contains("score mate 2 "), "{out}");
+        // The side being mated sees a negative mate.
+        let out = session("position fen 7k/8/8/8/8/8/1R6/R5K1 w - - 0 1 moves b2b7\ngo depth 8\n");
+        assert!(out.contains("score mate -1 "), "{out}");
     }
 
     #[test]

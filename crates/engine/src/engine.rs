@@ -1,0 +1,319 @@
+//! The engine as the protocols see it: options, new game, and searches that
+//! run in the background (so `stop`, `ponderhit` and `isready` are answered
+//! while it thinks) or on the caller's thread.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use chess::Position;
+
+use crate::limits::Limits;
+use crate::params::{ParamError, ParamInfo, ParamKind, SearchParams};
+use crate::search::Worker;
+use crate::thread::{run_search, Reporter, SearchEvent, SearchResult, Shared};
+use crate::timeman::budget;
+use crate::tt::TranspositionTable;
+
+/// How an engine option is set, for listing it (UCI `option` lines).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// On/off.
+    Check {
+        /// Default.
+        default: bool,
+    },
+    /// An integer in a range.
+    Spin {
+        /// Default.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// An action.
+    Button,
+}
+
+/// One engine option.
+#[derive(Clone, Debug)]
+pub struct EngineOption {
+    /// Its name.
+    pub name: &'static str,
+    /// Its type, default and range.
+    pub kind: OptionKind,
+}
+
+const DEFAULT_HASH_MIB: usize = 16;
+const MAX_HASH_MIB: i64 = 32_768;
+const MAX_THREADS: i64 = 256;
+const DEFAULT_OVERHEAD_MS: u64 = 30;
+
+struct Running {
+    shared: Arc<Shared>,
+    handle: JoinHandle<Vec<Worker>>,
+}
+
+/// The search engine with its options and its table.
+pub struct Engine {
+    tt: Arc<TranspositionTable>,
+    hash_mib: usize,
+    params: SearchParams,
+    threads: usize,
+    multipv: usize,
+    move_overhead: u64,
+    workers: Vec<Worker>,
+    running: Option<Running>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine with default options (16 MiB table, one thread).
+    pub fn new() -> Engine {
+        Engine {
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MIB)),
+            hash_mib: DEFAULT_HASH_MIB,
+            params: SearchParams::default(),
+            threads: 1,
+            multipv: 1,
+            move_overhead: DEFAULT_OVERHEAD_MS,
+            workers: vec![Worker::new(0)],
+            running: None,
+        }
+    }
+
+    /// Every option: the standard ones, then each search parameter.
+    pub fn options(&self) -> Vec<EngineOption> {
+        let mut list = vec![
+            EngineOption {
+                name: "Hash",
+                kind: OptionKind::Spin {
+                    default: DEFAULT_HASH_MIB as i64,
+                    min: 1,
+                    max: MAX_HASH_MIB,
+                },
+            },
+            EngineOption {
+                name: "Clear Hash",
+                kind: OptionKind::Button,
+            },
+            EngineOption {
+                name: "Threads",
+                kind: OptionKind::Spin {
+                    default: 1,
+                    min: 1,
+                    max: MAX_THREADS,
+                },
+            },
+            EngineOption {
+                name: "MultiPV",
+                kind: OptionKind::Spin {
+                    default: 1,
+                    min: 1,
+                    max: 256,
+                },
+            },
+            EngineOption {
+                name: "Ponder",
+                kind: OptionKind::Check { default: false },
+            },
+            EngineOption {
+                name: "Move Overhead",
+                kind: OptionKind::Spin {
+                    default: DEFAULT_OVERHEAD_MS as i64,
+                    min: 0,
+                    max: 5_000,
+                },
+            },
+        ];
+        for ParamInfo { name, kind, .. } in SearchParams::list() {
+            list.push(EngineOption {
+                name,
+                kind: match kind {
+                    ParamKind::Switch { default } => OptionKind::Check { default },
+                    ParamKind::Number { default, min, max } => OptionKind::Spin {
+                        default: default as i64,
+                        min: min as i64,
+                        max: max as i64,
+                    },
+                },
+            });
+        }
+        list
+    }
+
+    /// The current search parameters.
+    pub fn params(&self) -> SearchParams {
+        self.params
+    }
+
+    /// Replaces the search parameters.
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+    }
+
+    /// Sets an option by name (case-insensitive). Waits for a running search
+    /// first when the option changes the table or the threads.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+        let spin = |name: &'static str, min: i64, max: i64| -> Result<i64, ParamError> {
+            match value.trim().parse::<i64>() {
+                Ok(v) if (min..=max).contains(&v) => Ok(v),
+                _ => Err(ParamError::BadValue {
+                    name,
+                    value: value.to_string(),
+                    expected: format!("a number from {min} to {max}"),
+                }),
+            }
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                let mib = spin("Hash", 1, MAX_HASH_MIB)? as usize;
+                self.wait();
+                self.hash_mib = mib;
+                self.tt = Arc::new(TranspositionTable::new(mib));
+            }
+            "clear hash" => {
+                self.wait();
+                self.tt.clear();
+            }
+            "threads" => {
+                let n = spin("Threads", 1, MAX_THREADS)? as usize;
+                self.wait();
+                self.threads = n;
+                self.workers.truncate(n);
+                while self.workers.len() < n {
+                    self.workers.push(Worker::new(self.workers.len()));
+                }
+            }
+            "multipv" => self.multipv = spin("MultiPV", 1, 256)? as usize,
+            "move overhead" => self.move_overhead = spin("Move Overhead", 0, 5_000)? as u64,
+            "ponder" => match value.trim() {
+                "true" | "false" => {}
+                _ => {
+                    return Err(ParamError::BadValue {
+                        name: "Ponder",
+                        value: value.to_string(),
+                        expected: "true or false".into(),
+                    })
+                }
+            },
+            _ => self.params.set(name, value)?,
+        }
+        Ok(())
+    }
+
+    /// The table size in MiB.
+    pub fn hash_mib(&self) -> usize {
+        self.hash_mib
+    }
+
+    /// Forgets the table and the history (a new game).
+    pub fn new_game(&mut self) {
+        self.wait();
+        self.tt.clear();
+        for w in &mut self.workers {
+            w.history.clear();
+        }
+    }
+
+    fn shared(
+        &self,
+        root: &Position,
+        limits: Limits,
+        reporter: Reporter,
+    ) -> (Arc<Shared>, Option<crate::timeman::TimeBudget>) {
+        let budget = budget(
+            &limits,
+            root.turn() == chess::Color::White,
+            self.move_overhead,
+        );
+        let shared = Shared::new(
+            self.tt.clone(),
+            self.workers.len(),
+            limits,
+            self.params,
+            self.multipv,
+            budget,
+            reporter,
+        );
+        (Arc::new(shared), budget)
+    }
+
+    /// Starts a search in the background. `history` holds the keys of the
+    /// game's positions before `root` (for repetitions). Events, ending with
+    /// `Stats` and `BestMove`, go to `reporter`. A search already running is
+    /// stopped first.
+    pub fn go(&mut self, root: Position, history: Vec<u64>, limits: Limits, reporter: Reporter) {
+        self.stop();
+        self.wait();
+        let (shared, budget) = self.shared(&root, limits, reporter);
+        let mut workers = std::mem::take(&mut self.workers);
+        let thread_shared = shared.clone();
+        let handle = std::thread::Builder::new()
+            .name("kestrel-search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let result = run_search(&mut workers, &thread_shared, &root, &history, budget);
+                (thread_shared.reporter)(SearchEvent::Stats {
+                    stats: result.stats,
+                    nodes: result.nodes,
+                    time: result.time,
+                });
+                (thread_shared.reporter)(SearchEvent::BestMove(result));
+                workers
+            })
+            .expect("the search thread starts");
+        self.running = Some(Running { shared, handle });
+    }
+
+    /// Searches on the calling thread (and helpers) and returns the result.
+    pub fn search(
+        &mut self,
+        root: &Position,
+        history: &[u64],
+        limits: Limits,
+        reporter: Reporter,
+    ) -> SearchResult {
+        self.wait();
+        let (shared, budget) = self.shared(root, limits, reporter);
+        run_search(&mut self.workers, &shared, root, history, budget)
+    }
+
+    /// Asks a running search to stop (it then reports its best move).
+    pub fn stop(&self) {
+        if let Some(r) = &self.running {
+            r.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The opponent played the move being pondered: switch to normal timing.
+    pub fn ponderhit(&self) {
+        if let Some(r) = &self.running {
+            r.shared.ponderhit();
+        }
+    }
+
+    /// True while a background search runs.
+    pub fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Waits for a background search to end.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            match r.handle.join() {
+                Ok(workers) => self.workers = workers,
+                // A panicked search thread loses its history, not the engine.
+                Err(_) => self.workers = (0..self.threads).map(Worker::new).collect(),
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Move-ordering memory, all in one place: killer moves per ply, the
+//! countermove to each previous move, butterfly history (from-to by colour)
+//! and continuation history (this move after the move one and two plies
+//! earlier). Quiet moves that caused cut-offs get bonuses, the quiet moves
+//! tried before them maluses, with "gravity" keeping values bounded.
+
+use chess::{Color, Move, Piece, Position};
+
+use crate::score::MAX_PLY;
+
+/// History values stay within +-MAX_HISTORY.
+pub const MAX_HISTORY: i32 = 16_384;
+
+/// Index of a piece (0..12) for history tables.
+#[inline]
+pub fn piece_index(p: Piece) -> usize {
+    p.color.index() * 6 + p.role.index()
+}
+
+/// A (piece, destination) pair identifying a move for continuation history.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PieceTo(pub u16);
+
+impl PieceTo {
+    /// No move (root, or after a null move).
+    pub const NONE: PieceTo = PieceTo(0);
+
+    /// The pair for `piece` arriving on `to` (castling: the king on its target).
+    #[inline]
+    pub fn new(piece: Piece, to: chess::Square) -> PieceTo {
+        PieceTo(1 + (piece_index(piece) * 64 + to.index()) as u16)
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+const PIECE_TO: usize = 12 * 64 + 1;
+
+/// All history tables of one search thread.
+pub struct History {
+    butterfly: Vec<i16>,
+    continuation: Vec<i16>,
+    countermoves: Vec<Move>,
+    killers: [[Move; 2]; MAX_PLY + 4],
+}
+
+impl Default for History {
+    fn default() -> History {
+        History {
+            butterfly: vec![0; 2 * 64 * 64],
+            continuation: vec![0; PIECE_TO * PIECE_TO],
+            countermoves: vec![Move::NULL; PIECE_TO],
+            killers: [[Move::NULL; 2]; MAX_PLY + 4],
+        }
+    }
+}
+
+#[inline]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let v = *entry as i32;
+    let bonus = bonus.clamp(-MAX_HISTORY, MAX_HISTORY);
+    *entry = (v + bonus - v * bonus.abs() / MAX_HISTORY) as i16;
+}
+
+/// The bonus for a cut-off at `depth`.
+#[inline]
+pub fn bonus(depth: i32) -> i32 {
+    (depth * depth * 16 + 32 * depth).min(2_000)
+}
+
+impl History {
+    /// Forgets everything (new game).
+    pub fn clear(&mut self) {
+        *self = History::default();
+    }
+
+    /// Forgets the killers (they belong to one search).
+    pub fn clear_killers(&mut self) {
+        self.killers = [[Move::NULL; 2]; MAX_PLY + 4];
+    }
+
+    /// The two killer moves of `ply`.
+    #[inline]
+    pub fn killers(&self, ply: usize) -> [Move; 2] {
+        self.killers[ply.min(MAX_PLY + 3)]
+    }
+
+    /// The countermove recorded against the previous move.
+    #[inline]
+    pub fn countermove(&self, prev: PieceTo) -> Move {
+        self.countermoves[prev.index()]
+    }
+
+    /// Ordering score of a quiet move: butterfly plus continuation history.
+    #[inline]
+    pub fn quiet_score(
+        &self,
+        color: Color,
+        m: Move,
+        pt: PieceTo,
+        prev1: PieceTo,
+        prev2: PieceTo,
+    ) -> i32 {
+        self.butterfly[butterfly_index(color, m)] as i32
+            + self.continuation[prev1.index() * PIECE_TO + pt.index()] as i32
+            + self.continuation[prev2.index() * PIECE_TO + pt.index()] as i32
+    }
+
+    /// Rewards the quiet `best` that cut off and penalises the quiets tried before it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn update_quiets(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+        prev1: PieceTo,
+        prev2: PieceTo,
+        use_countermove: bool,
+    ) {
+        let color = pos.turn();
+        let b = bonus(depth);
+        let killers = &mut self.killers[ply.min(MAX_PLY + 3)];
+        if killers[0] != best {
+            killers[1] = killers[0];
+            killers[0] = best;
+        }
+        if use_countermove && prev1 != PieceTo::NONE {
+            self.countermoves[prev1.index()] = best;
+        }
+        for &m in tried.iter().chain(std::iter::once(&best)) {
+            let delta = if m == best { b } else { -b };
+            let pt = piece_to(pos, m);
+            gravity(&mut self.butterfly[butterfly_index(color, m)], delta);
+            if prev1 != PieceTo::NONE {
+                gravity(
+                    &mut self.continuation[prev1.index() * PIECE_TO + pt.index()],
+                    delta,
+                );
+            }
+            if prev2 != PieceTo::NONE {
+                gravity(
+                    &mut self.continuation[prev2.index() * PIECE_TO + pt.index()],
+                    delta,
+                );
+            }
+        }
+    }
+}
+
+#[inline]
+fn butterfly_index(color: Color, m: Move) -> usize {
+    (color.index() * 64 + m.from().index()) * 64 + m.to().index()
+}
+
+/// The (piece, destination) of a legal move in `pos` (before it is played).
+#[inline]
+pub fn piece_to(pos: &Position, m: Move) -> PieceTo {
+    match pos.piece_at(m.from()) {
+        Some(p) => PieceTo::new(p, m.to()),
+        None => PieceTo::NONE,
+    }
+}

@@ -1,0 +1,27 @@
+//! Kestrel's engine: iterative-deepening principal variation search with
+//! quiescence, a shared transposition table, staged move ordering, modern
+//! pruning, reductions and extensions (each switchable), time management,
+//! Lazy SMP threads, and the evaluation. No third-party dependencies.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod bench;
+pub mod engine;
+pub mod eval;
+pub mod history;
+pub mod limits;
+pub mod movepick;
+pub mod params;
+pub mod score;
+pub mod search;
+pub mod see;
+pub mod stats;
+pub mod thread;
+pub mod timeman;
+pub mod tt;
+
+pub use engine::{Engine, EngineOption, OptionKind};
+pub use limits::Limits;
+pub use params::{ParamError, SearchParams};
+pub use score::{Score, Value};
+pub use thread::{IterationInfo, Reporter, SearchEvent, SearchResult};

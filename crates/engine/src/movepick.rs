@@ -1,0 +1,374 @@
+//! The staged move picker: moves come out best-first without generating
+//! what a cut-off makes unnecessary. Main search order: hash move, winning
+//! and equal captures (most valuable victim, least valuable attacker, then
+//! static exchange), the two killers, the countermove, quiet moves by
+//! history, losing captures last. Quiet moves are generated only when no
+//! capture has cut off. In check, all evasions are generated at once; in
+//! quiescence, only captures and promotions.
+
+use chess::{GenType, Move, MoveKind, MoveList, Position, MAX_MOVES};
+
+use crate::eval::SEE_VALUES;
+use crate::history::{piece_to, History, PieceTo};
+use crate::see::see_ge;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    TtMove,
+    InitCaptures,
+    GoodCaptures,
+    Killer1,
+    Killer2,
+    Countermove,
+    InitQuiets,
+    Quiets,
+    BadCaptures,
+    EvasionTtMove,
+    InitEvasions,
+    Evasions,
+    QTtMove,
+    InitQCaptures,
+    QCaptures,
+    Done,
+}
+
+/// True when `m` captures something (en passant included).
+#[inline]
+pub fn is_capture(pos: &Position, m: Move) -> bool {
+    match m.kind() {
+        MoveKind::EnPassant => true,
+        MoveKind::Castling => false,
+        _ => pos.piece_at(m.to()).is_some(),
+    }
+}
+
+/// True for moves the quiescence search considers: captures and promotions.
+#[inline]
+pub fn is_noisy(pos: &Position, m: Move) -> bool {
+    is_capture(pos, m) || m.kind() == MoveKind::Promotion
+}
+
+/// What the picker needs to know about the search around the node.
+#[derive(Clone, Copy, Debug)]
+pub struct OrderingContext {
+    /// Killers of this ply.
+    pub killers: [Move; 2],
+    /// Countermove to the previous move.
+    pub countermove: Move,
+    /// The previous move (continuation history).
+    pub prev1: PieceTo,
+    /// The move before that.
+    pub prev2: PieceTo,
+    /// Order quiet moves by history (off: generation order).
+    pub use_history: bool,
+}
+
+/// Hands out moves one at a time, best first.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    ctx: OrderingContext,
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    current: usize,
+    bad: MoveList,
+    bad_current: usize,
+    skip_quiets: bool,
+    use_see: bool,
+}
+
+impl MovePicker {
+    /// A picker for a node of the main search (`use_see`: order captures by SEE).
+    pub fn new(pos: &Position, tt_move: Move, ctx: OrderingContext, use_see: bool) -> MovePicker {
+        let stage = if pos.in_check() {
+            Stage::EvasionTtMove
+        } else {
+            Stage::TtMove
+        };
+        MovePicker::with_stage(stage, tt_move, ctx, use_see)
+    }
+
+    /// A picker for the quiescence search: captures and promotions (all evasions in check).
+    pub fn new_qsearch(pos: &Position, tt_move: Move, ctx: OrderingContext) -> MovePicker {
+        let stage = if pos.in_check() {
+            Stage::EvasionTtMove
+        } else {
+            Stage::QTtMove
+        };
+        MovePicker::with_stage(stage, tt_move, ctx, true)
+    }
+
+    fn with_stage(stage: Stage, tt_move: Move, ctx: OrderingContext, use_see: bool) -> MovePicker {
+        MovePicker {
+            stage,
+            tt_move,
+            ctx,
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            current: 0,
+            bad: MoveList::new(),
+            bad_current: 0,
+            skip_quiets: false,
+            use_see,
+        }
+    }
+
+    /// Stops handing out quiet moves (late move pruning); captures still come.
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    fn score_captures(&mut self, pos: &Position) {
+        for i in 0..self.moves.len() {
+            let m = self.moves[i];
+            let victim = if m.kind() == MoveKind::EnPassant {
+                SEE_VALUES[0]
+            } else {
+                pos.piece_at(m.to())
+                    .map_or(0, |p| SEE_VALUES[p.role.index()])
+            };
+            let attacker = pos.piece_at(m.from()).map_or(0, |p| p.role.index() as i32);
+            let promotion = m.promotion_role().map_or(0, |r| SEE_VALUES[r.index()]);
+            self.scores[i] = (victim + promotion) * 16 - attacker;
+        }
+    }
+
+    fn score_quiets(&mut self, pos: &Position, history: &History) {
+        if !self.ctx.use_history {
+            self.scores[..self.moves.len()].fill(0);
+            return;
+        }
+        let color = pos.turn();
+        for i in 0..self.moves.len() {
+            let m = self.moves[i];
+            self.scores[i] =
+                history.quiet_score(color, m, piece_to(pos, m), self.ctx.prev1, self.ctx.prev2);
+        }
+    }
+
+    fn score_evasions(&mut self, pos: &Position, history: &History) {
+        let color = pos.turn();
+        for i in 0..self.moves.len() {
+            let m = self.moves[i];
+            self.scores[i] = if is_noisy(pos, m) {
+                let victim = pos
+                    .piece_at(m.to())
+                    .map_or(SEE_VALUES[0], |p| SEE_VALUES[p.role.index()]);
+                let attacker = pos.piece_at(m.from()).map_or(0, |p| p.role.index() as i32);
+                1 << 20 | (victim * 16 - attacker)
+            } else {
+                history.quiet_score(color, m, piece_to(pos, m), self.ctx.prev1, self.ctx.prev2)
+            };
+        }
+    }
+
+    /// Moves the best-scored remaining move to the front and returns it.
+    fn pick_best(&mut self) -> Option<Move> {
+        let n = self.moves.len();
+        if self.current >= n {
+            return None;
+        }
+        let mut best = self.current;
+        for i in self.current + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.current, best);
+        self.scores.swap(self.current, best);
+        let m = self.moves[self.current];
+        self.current += 1;
+        Some(m)
+    }
+
+    fn refutation_ok(&self, pos: &Position, m: Move) -> bool {
+        !m.is_null() && m != self.tt_move && !is_noisy(pos, m) && pos.is_legal(m)
+    }
+
+    /// The next move, or `None` when all have been handed out.
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove | Stage::EvasionTtMove | Stage::QTtMove => {
+                    let stage = self.stage;
+                    self.stage = match stage {
+                        Stage::TtMove => Stage::InitCaptures,
+                        Stage::EvasionTtMove => Stage::InitEvasions,
+                        _ => Stage::InitQCaptures,
+                    };
+                    let tt = self.tt_move;
+                    let fits = stage != Stage::QTtMove || is_noisy(pos, tt);
+                    if !tt.is_null() && fits && pos.is_legal(tt) {
+                        return Some(tt);
+                    }
+                }
+                Stage::InitCaptures | Stage::InitQCaptures => {
+                    self.moves.clear();
+                    pos.generate_moves(GenType::Noisy, &mut self.moves);
+                    self.current = 0;
+                    self.score_captures(pos);
+                    self.stage = if self.stage == Stage::InitCaptures {
+                        Stage::GoodCaptures
+                    } else {
+                        Stage::QCaptures
+                    };
+                }
+                Stage::GoodCaptures => match self.pick_best() {
+                    Some(m) if m == self.tt_move => continue,
+                    Some(m) => {
+                        let underpromotion =
+                            m.promotion_role().is_some_and(|r| r != chess::Role::Queen);
+                        if underpromotion || (self.use_see && !see_ge(pos, m, 0)) {
+                            self.bad.push(m);
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    None => self.stage = Stage::Killer1,
+                },
+                Stage::Killer1 => {
+                    self.stage = Stage::Killer2;
+                    let k = self.ctx.killers[0];
+                    if !self.skip_quiets && self.refutation_ok(pos, k) {
+                        return Some(k);
+                    }
+                }
+                Stage::Killer2 => {
+                    self.stage = Stage::Countermove;
+                    let k = self.ctx.killers[1];
+                    if !self.skip_quiets && k != self.ctx.killers[0] && self.refutation_ok(pos, k) {
+                        return Some(k);
+                    }
+                }
+                Stage::Countermove => {
+                    self.stage = Stage::InitQuiets;
+                    let c = self.ctx.countermove;
+                    if !self.skip_quiets
+                        && !self.ctx.killers.contains(&c)
+                        && self.refutation_ok(pos, c)
+                    {
+                        return Some(c);
+                    }
+                }
+                Stage::InitQuiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    self.moves.clear();
+                    pos.generate_moves(GenType::Quiet, &mut self.moves);
+                    self.current = 0;
+                    self.score_quiets(pos, history);
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    match self.pick_best() {
+                        Some(m)
+                            if m == self.tt_move
+                                || self.ctx.killers.contains(&m)
+                                || m == self.ctx.countermove =>
+                        {
+                            continue
+                        }
+                        Some(m) => return Some(m),
+                        None => self.stage = Stage::BadCaptures,
+                    }
+                }
+                Stage::BadCaptures => {
+                    if self.bad_current < self.bad.len() {
+                        let m = self.bad[self.bad_current];
+                        self.bad_current += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::InitEvasions => {
+                    self.moves.clear();
+                    pos.generate_moves(GenType::All, &mut self.moves);
+                    self.current = 0;
+                    self.score_evasions(pos, history);
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions | Stage::QCaptures => match self.pick_best() {
+                    Some(m) if m == self.tt_move => continue,
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess::CastlingMode;
+
+    fn all_from_picker(fen: &str, tt: &str, killers: [&str; 2]) -> Vec<Move> {
+        let pos = Position::from_fen(fen).unwrap();
+        let parse = |s: &str| {
+            if s.is_empty() {
+                Move::NULL
+            } else {
+                pos.parse_uci_move(s, CastlingMode::Standard).unwrap()
+            }
+        };
+        let ctx = OrderingContext {
+            killers: [parse(killers[0]), parse(killers[1])],
+            countermove: Move::NULL,
+            prev1: PieceTo::NONE,
+            prev2: PieceTo::NONE,
+            use_history: true,
+        };
+        let history = History::default();
+        let mut picker = MovePicker::new(&pos, parse(tt), ctx, true);
+        let mut out = Vec::new();
+        while let Some(m) = picker.next(&pos, &history) {
+            out.push(m);
+        }
+        out
+    }
+
+    #[test]
+    fn every_legal_move_exactly_once() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut legal: Vec<u16> = pos.legal_moves().iter().map(|m| m.to_bits()).collect();
+            let first = pos.legal_moves()[0]
+                .to_uci(CastlingMode::Standard)
+                .to_string();
+            let mut picked: Vec<u16> = all_from_picker(fen, &first, [&first, ""])
+                .iter()
+                .map(|m| m.to_bits())
+                .collect();
+            legal.sort();
+            picked.sort();
+            assert_eq!(picked, legal, "{fen}");
+        }
+    }
+
+    #[test]
+    fn order_tt_then_captures_then_killers() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let moves = all_from_picker(fen, "a2a3", ["e1g1", "d5d6"]);
+        let uci: Vec<String> = moves
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        assert_eq!(uci[0], "a2a3");
+        // The most valuable victim that can be taken safely: the bishop on a6.
+        assert_eq!(uci[1], "e2a6", "{uci:?}");
+        let k = uci.iter().position(|m| m == "e1g1").unwrap();
+        let first_quiet_non_killer = uci.iter().position(|m| m == "a2a4").unwrap();
+        assert!(k < first_quiet_non_killer);
+    }
+}

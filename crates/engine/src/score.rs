@@ -1,0 +1,107 @@
+//! Search scores: centipawns from the side to move's view, with mate scores
+//! at the top and bottom of the range counting the distance to mate in plies.
+
+/// Deepest ply the search may reach.
+pub const MAX_PLY: usize = 128;
+
+/// A score in centipawns (or a mate score), side to move's view.
+pub type Value = i32;
+
+/// Larger than any score.
+pub const INFINITE: Value = 32_000;
+/// The score of being mated now; mated in `n` plies is `-MATE + n`.
+pub const MATE: Value = 31_000;
+/// Scores beyond this (in absolute value) are mate scores.
+pub const MATE_BOUND: Value = MATE - MAX_PLY as Value;
+/// A draw.
+pub const DRAW: Value = 0;
+
+/// The score for giving mate `ply` plies from the root.
+#[inline]
+pub const fn mate_in(ply: usize) -> Value {
+    MATE - ply as Value
+}
+
+/// The score for being mated `ply` plies from the root.
+#[inline]
+pub const fn mated_in(ply: usize) -> Value {
+    -MATE + ply as Value
+}
+
+/// True for mate scores (either side).
+#[inline]
+pub const fn is_mate(v: Value) -> bool {
+    v.abs() >= MATE_BOUND
+}
+
+/// A score as stored in the hash table: mate scores count from the stored
+/// node, not from the root, so that they stay right wherever the node recurs.
+#[inline]
+pub const fn to_tt(v: Value, ply: usize) -> Value {
+    if v >= MATE_BOUND {
+        v + ply as Value
+    } else if v <= -MATE_BOUND {
+        v - ply as Value
+    } else {
+        v
+    }
+}
+
+/// A score read from the hash table at `ply`: the inverse of `to_tt`.
+#[inline]
+pub const fn from_tt(v: Value, ply: usize) -> Value {
+    if v >= MATE_BOUND {
+        v - ply as Value
+    } else if v <= -MATE_BOUND {
+        v + ply as Value
+    } else {
+        v
+    }
+}
+
+/// A score as a user sees it: centipawns, or mate in moves (negative: being mated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's view.
+    Cp(i32),
+    /// Mate in this many moves (not plies); negative when the side to move is mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// The user-facing form of a search value.
+    pub fn from_value(v: Value) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-(MATE + v) / 2)
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_round_trip_through_the_table() {
+        for ply in 0..MAX_PLY {
+            for v in [mate_in(ply + 3), mated_in(ply + 4), 123, -45, DRAW] {
+                assert_eq!(from_tt(to_tt(v, ply), ply), v);
+            }
+        }
+        // A mate found 5 plies below a node stored at ply 7 is mate in 5 from there.
+        assert_eq!(to_tt(mate_in(12), 7), mate_in(5));
+    }
+
+    #[test]
+    fn user_facing_mates_count_moves() {
+        assert_eq!(Score::from_value(mate_in(1)), Score::Mate(1));
+        assert_eq!(Score::from_value(mate_in(3)), Score::Mate(2));
+        assert_eq!(Score::from_value(mated_in(2)), Score::Mate(-1));
+        assert_eq!(Score::from_value(mated_in(0)), Score::Mate(0));
+        assert_eq!(Score::from_value(57), Score::Cp(57));
+    }
+}

@@ -1,0 +1,960 @@
+//! The search of one thread: iterative deepening over a principal variation
+//! search (alpha-beta with null windows for all moves after the first), with
+//! a quiescence search at the horizon. Each node goes through numbered steps;
+//! every pruning, reduction and extension is a switch in `SearchParams`, so
+//! that its worth can be measured by turning it off (see the README's
+//! ablation table).
+
+use std::sync::atomic::Ordering;
+
+use chess::{Color, Move, Position};
+
+use crate::eval::{evaluate, has_non_pawn_material, SEE_VALUES};
+use crate::history::{piece_to, History, PieceTo};
+use crate::movepick::{is_noisy, MovePicker, OrderingContext};
+use crate::params::SearchParams;
+use crate::score::{
+    from_tt, is_mate, mate_in, mated_in, to_tt, Value, INFINITE, MATE_BOUND, MAX_PLY,
+};
+use crate::see::see_ge;
+use crate::stats::SearchStats;
+use crate::thread::{IterationInfo, SearchEvent, Shared};
+use crate::timeman::TimeManager;
+use crate::tt::{Bound, TtEntry};
+
+/// A legal move at the root with what the search has learned about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Score in the current iteration (`-INFINITE` when it failed low).
+    pub score: Value,
+    /// Score in the previous iteration.
+    pub previous_score: Value,
+    /// The principal variation starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Selective depth reached on its line.
+    pub seldepth: usize,
+}
+
+#[derive(Clone, Copy, Default)]
+struct StackEntry {
+    static_eval: Value,
+    piece_to: PieceTo,
+    excluded: Move,
+    null_move: bool,
+}
+
+/// One search thread's state, kept between searches (its history tables
+/// are worth keeping from move to move).
+pub struct Worker {
+    /// Thread index; 0 is the main thread, which keeps time and reports.
+    pub id: usize,
+    /// Move-ordering history.
+    pub history: History,
+    /// The parameters of the current search.
+    pub params: SearchParams,
+    /// Counters of the last search.
+    pub stats: SearchStats,
+    /// Root moves, best first, after the last search.
+    pub root_moves: Vec<RootMove>,
+    /// Deepest fully completed iteration of the last search.
+    pub completed_depth: i32,
+    /// Nodes searched in the last search.
+    pub nodes: u64,
+    stack: Vec<StackEntry>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: Vec<usize>,
+    keys: Vec<u64>,
+    root_index: usize,
+    root_color: Color,
+    root_depth: i32,
+    pv_index: usize,
+    seldepth: usize,
+    nmp_min_ply: usize,
+    lmr: Vec<[i32; 64]>,
+}
+
+/// Lazy SMP: helper threads skip some depths so that they spread out
+/// over different iterations instead of all searching the same tree.
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+impl Worker {
+    /// A fresh worker with empty history.
+    pub fn new(id: usize) -> Worker {
+        let mut lmr = vec![[0i32; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+            }
+        }
+        Worker {
+            id,
+            history: History::default(),
+            params: SearchParams::default(),
+            stats: SearchStats::default(),
+            root_moves: Vec::new(),
+            completed_depth: 0,
+            nodes: 0,
+            stack: vec![StackEntry::default(); MAX_PLY + 8],
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: vec![0; MAX_PLY + 2],
+            keys: Vec::with_capacity(1024),
+            root_index: 0,
+            root_color: Color::White,
+            root_depth: 0,
+            pv_index: 0,
+            seldepth: 0,
+            nmp_min_ply: 0,
+            lmr,
+        }
+    }
+
+    fn prepare(&mut self, root: &Position, history: &[u64], searchmoves: &[Move]) {
+        self.keys.clear();
+        self.keys.extend_from_slice(history);
+        self.keys.push(root.key());
+        self.root_index = self.keys.len() - 1;
+        self.root_color = root.turn();
+        self.stats = SearchStats::default();
+        self.nodes = 0;
+        self.completed_depth = 0;
+        self.nmp_min_ply = 0;
+        self.history.clear_killers();
+        self.stack
+            .iter_mut()
+            .for_each(|e| *e = StackEntry::default());
+        self.root_moves = root
+            .legal_moves()
+            .iter()
+            .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+    }
+
+    /// Iterative deepening from `root` until the limits in `s` or a stop.
+    /// The main thread (`tm` given) also keeps time and reports progress.
+    pub fn iterate(
+        &mut self,
+        s: &Shared,
+        root: &Position,
+        history: &[u64],
+        mut tm: Option<&mut TimeManager>,
+    ) {
+        self.params = s.params;
+        self.prepare(root, history, &s.limits.searchmoves);
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let max_depth = s
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .clamp(1, MAX_PLY as i32 - 8);
+        let multipv = s.multipv.clamp(1, self.root_moves.len());
+        let game_ply = history.len() as i32;
+        for depth in 1..=max_depth {
+            if self.id > 0 && depth > 1 {
+                let i = (self.id - 1) % 20;
+                if ((depth + game_ply + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0 {
+                    continue;
+                }
+            }
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.previous_score = rm.score;
+            }
+            for pv_index in 0..multipv {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.search_root_line(s, root, depth, tm.is_some());
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if s.stop.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+            if s.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            self.completed_depth = depth;
+            if let Some(tm) = tm.as_deref_mut() {
+                self.report_lines(s, multipv, None);
+                let best = &self.root_moves[0];
+                tm.iteration_done(best.mv, best.score);
+                let mate_found = s
+                    .limits
+                    .mate
+                    .is_some_and(|n| best.score >= mate_in(2 * n.max(0) as usize));
+                let pondering = s.ponder.load(Ordering::Relaxed);
+                let elapsed = s.time_elapsed();
+                let forced = self.root_moves.len() == 1 && depth >= 4 && tm.budget().is_some();
+                if mate_found || (!pondering && (tm.soft_limit_reached(elapsed) || forced)) {
+                    s.stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+    }
+
+    /// One root line (one MultiPV index) at `depth`, inside aspiration windows.
+    fn search_root_line(&mut self, s: &Shared, root: &Position, depth: i32, main: bool) {
+        let pv_index = self.pv_index;
+        let previous = self.root_moves[pv_index].previous_score;
+        let mut delta = self.params.aspiration_delta;
+        let (mut alpha, mut beta) =
+            if self.params.aspiration && depth >= 4 && previous.abs() < MATE_BOUND {
+                (
+                    (previous - delta).max(-INFINITE),
+                    (previous + delta).min(INFINITE),
+                )
+            } else {
+                (-INFINITE, INFINITE)
+            };
+        loop {
+            let v = self.search(s, root, alpha, beta, depth, 0, true, false);
+            self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if s.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let bound = if v <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INFINITE);
+                Bound::Upper
+            } else if v >= beta {
+                beta = (v + delta).min(INFINITE);
+                Bound::Lower
+            } else {
+                return;
+            };
+            if main && s.time_since_start().as_millis() > 3000 {
+                self.report_lines(s, pv_index + 1, Some(bound));
+            }
+            delta += delta / 2;
+        }
+    }
+
+    fn report_lines(&self, s: &Shared, lines: usize, bound: Option<Bound>) {
+        let nodes = s.total_nodes(self.id, self.nodes);
+        let time = s.time_since_start();
+        for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
+            let score = if rm.score == -INFINITE {
+                rm.previous_score
+            } else {
+                rm.score
+            };
+            if score == -INFINITE {
+                continue;
+            }
+            (s.reporter)(SearchEvent::Iteration(IterationInfo {
+                depth: self.root_depth,
+                seldepth: rm.seldepth.max(1),
+                multipv: i + 1,
+                score,
+                bound: if i + 1 == lines { bound } else { None },
+                nodes,
+                time,
+                hashfull: s.tt.hashfull(),
+                pv: rm.pv.clone(),
+            }));
+        }
+    }
+
+    /// Counts a node and, every 1024 nodes, publishes the count and (main
+    /// thread) checks the clock and the node limit. True when stopping.
+    #[inline]
+    fn tick(&mut self, s: &Shared) -> bool {
+        self.nodes += 1;
+        if self.id == 0 {
+            if let Some(limit) = s.limits.nodes {
+                if self.nodes >= limit {
+                    s.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            s.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 && !s.ponder.load(Ordering::Relaxed) {
+                if let Some(hard) = s.hard_limit {
+                    if s.time_elapsed() >= hard {
+                        s.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        s.stop.load(Ordering::Relaxed)
+    }
+
+    /// The draw score from the side to move's view: with contempt, a draw is
+    /// worth less than zero to the side the engine plays.
+    #[inline]
+    fn draw_value(&self, pos: &Position) -> Value {
+        if pos.turn() == self.root_color {
+            -self.params.contempt
+        } else {
+            self.params.contempt
+        }
+    }
+
+    /// Fifty-move rule, insufficient material, and repetition: once inside
+    /// the search tree (the line could repeat forever), or twice counting
+    /// the game before the root.
+    fn is_draw(&self, pos: &Position) -> bool {
+        if pos.halfmove_clock() >= 100 && !(pos.in_check() && !pos.has_legal_moves()) {
+            return true;
+        }
+        if pos.is_insufficient_material() {
+            return true;
+        }
+        let n = self.keys.len() - 1;
+        let key = self.keys[n];
+        let reach = (pos.halfmove_clock() as usize).min(n);
+        let mut seen_before_root = 0;
+        let mut back = 4;
+        while back <= reach {
+            let j = n - back;
+            if self.keys[j] == key {
+                if j >= self.root_index {
+                    return true;
+                }
+                seen_before_root += 1;
+                if seen_before_root >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let child_len = self.pv_len[ply + 1];
+        head[ply][0] = m;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// Step by step search of one node.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        s: &Shared,
+        pos: &Position,
+        mut alpha: Value,
+        mut beta: Value,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> Value {
+        let root = ply == 0;
+
+        // Step 1. At the horizon, resolve captures (or just evaluate).
+        if depth <= 0 {
+            return if self.params.quiescence {
+                self.qsearch(s, pos, alpha, beta, ply, 0, pv_node)
+            } else {
+                evaluate(pos)
+            };
+        }
+        self.pv_len[ply] = 0;
+        if self.tick(s) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+
+        // Step 2. Draws, maximum ply, mate distance pruning.
+        if !root {
+            if self.is_draw(pos) {
+                return self.draw_value(pos);
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { 0 } else { evaluate(pos) };
+            }
+            if self.params.mate_distance_pruning {
+                alpha = alpha.max(mated_in(ply));
+                beta = beta.min(mate_in(ply + 1));
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+        }
+
+        // Step 3. Transposition table lookup and cut-off.
+        let excluded = self.stack[ply].excluded;
+        let key = pos.key();
+        let tt_entry = if self.params.tt && excluded.is_null() {
+            self.stats.tt_probes += 1;
+            s.tt.probe(key)
+        } else {
+            None
+        };
+        self.stats.tt_hits += tt_entry.is_some() as u64;
+        let tt_score = tt_entry.map(|e| from_tt(e.score, ply));
+        let tt_move = if root {
+            self.root_moves[self.pv_index].mv
+        } else {
+            tt_entry.map_or(Move::NULL, |e| e.mv)
+        };
+        if !pv_node {
+            if let (Some(e), Some(ts)) = (tt_entry, tt_score) {
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => ts >= beta,
+                    Bound::Upper => ts <= alpha,
+                };
+                if e.depth >= depth && usable {
+                    return ts;
+                }
+            }
+        }
+
+        // Step 4. Static evaluation, refined by the table's bound.
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            tt_entry.map_or_else(|| evaluate(pos), |e| e.eval)
+        };
+        let mut eval = static_eval;
+        if let (false, Some(e), Some(ts)) = (in_check, tt_entry, tt_score) {
+            if (e.bound == Bound::Lower && ts > eval) || (e.bound == Bound::Upper && ts < eval) {
+                eval = ts;
+            }
+        }
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+
+        if !pv_node && !in_check && excluded.is_null() {
+            // Step 5. Razoring: hopeless near the horizon, ask quiescence.
+            if self.params.razoring && depth <= 3 && eval + 200 * depth < alpha {
+                let v = self.qsearch(s, pos, alpha, alpha + 1, ply, 0, false);
+                if v <= alpha {
+                    self.stats.razor_cuts += 1;
+                    return v;
+                }
+            }
+
+            // Step 6. Reverse futility pruning (static null move).
+            if self.params.rfp
+                && depth <= 8
+                && eval - 80 * (depth - improving as i32) >= beta
+                && eval < MATE_BOUND
+            {
+                self.stats.rfp_cuts += 1;
+                return eval;
+            }
+
+            // Step 7. Null move search with verification at high depth.
+            let previous_was_null = ply > 0 && self.stack[ply - 1].null_move;
+            if self.params.null_move
+                && depth >= 3
+                && eval >= beta
+                && !previous_was_null
+                && ply >= self.nmp_min_ply
+                && !is_mate(beta)
+                && has_non_pawn_material(pos, pos.turn())
+            {
+                let r = self.params.null_move_reduction + depth / 3 + ((eval - beta) / 200).min(3);
+                let mut child = *pos;
+                child.play_null();
+                self.stack[ply].piece_to = PieceTo::NONE;
+                self.stack[ply].null_move = true;
+                self.keys.push(child.key());
+                self.stats.null_tries += 1;
+                let v = -self.search(
+                    s,
+                    &child,
+                    -beta,
+                    -beta + 1,
+                    depth - r,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                );
+                self.keys.pop();
+                self.stack[ply].null_move = false;
+                if s.stop.load(Ordering::Relaxed) {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if v >= MATE_BOUND { beta } else { v };
+                    if !self.params.null_verification || depth < self.params.null_verification_depth
+                    {
+                        self.stats.null_cuts += 1;
+                        return v;
+                    }
+                    self.nmp_min_ply = ply + (3 * (depth - r) / 4).max(0) as usize;
+                    let verified =
+                        self.search(s, pos, beta - 1, beta, depth - r, ply, false, false);
+                    self.nmp_min_ply = 0;
+                    if verified >= beta {
+                        self.stats.null_cuts += 1;
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Step 8. Internal iterative reduction: no hash move, likely a new node.
+        if self.params.iir && !root && depth >= 4 && tt_move.is_null() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        // Step 9. The move loop.
+        let prev1 = if ply >= 1 {
+            self.stack[ply - 1].piece_to
+        } else {
+            PieceTo::NONE
+        };
+        let prev2 = if ply >= 2 {
+            self.stack[ply - 2].piece_to
+        } else {
+            PieceTo::NONE
+        };
+        let ctx = OrderingContext {
+            killers: if self.params.killers {
+                self.history.killers(ply)
+            } else {
+                [Move::NULL; 2]
+            },
+            countermove: if self.params.countermoves {
+                self.history.countermove(prev1)
+            } else {
+                Move::NULL
+            },
+            prev1,
+            prev2,
+            use_history: self.params.history,
+        };
+        let mut picker = MovePicker::new(pos, tt_move, ctx, self.params.see_ordering);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut move_count = 0usize;
+        let mut quiets = [Move::NULL; 64];
+        let mut quiet_count = 0;
+        let mut root_cursor = self.pv_index;
+        let orig_alpha = alpha;
+        let us = pos.turn();
+        let has_pieces = has_non_pawn_material(pos, us);
+
+        loop {
+            let m = if root {
+                let Some(rm) = self.root_moves.get(root_cursor) else {
+                    break;
+                };
+                root_cursor += 1;
+                rm.mv
+            } else {
+                match picker.next(pos, &self.history) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            if m == excluded {
+                continue;
+            }
+            move_count += 1;
+            let noisy = is_noisy(pos, m);
+            if root && self.id == 0 && s.time_since_start().as_millis() > 3000 {
+                (s.reporter)(SearchEvent::CurrMove {
+                    depth,
+                    mv: m,
+                    number: move_count + self.pv_index,
+                });
+            }
+            let mut child = *pos;
+            child.play(m);
+            let gives_check = child.in_check();
+
+            // Step 10. Shallow-depth pruning (never of the only sensible move).
+            if !root && best > -MATE_BOUND && has_pieces {
+                if !noisy && !gives_check {
+                    if self.params.lmp
+                        && depth <= 8
+                        && move_count as i32 > (3 + depth * depth) / (2 - improving as i32)
+                    {
+                        picker.skip_quiets();
+                        self.stats.lmp_prunes += 1;
+                        continue;
+                    }
+                    if self.params.futility
+                        && !in_check
+                        && depth <= 8
+                        && eval + 100 + 120 * depth <= alpha
+                    {
+                        self.stats.futility_prunes += 1;
+                        continue;
+                    }
+                    if self.params.see_pruning && depth <= 8 && !see_ge(pos, m, -30 * depth * depth)
+                    {
+                        self.stats.see_prunes += 1;
+                        continue;
+                    }
+                } else if noisy
+                    && self.params.see_pruning
+                    && depth <= 6
+                    && !see_ge(pos, m, -100 * depth)
+                {
+                    self.stats.see_prunes += 1;
+                    continue;
+                }
+            }
+
+            // Step 11. Extensions: singular (hash move far better than the rest), check.
+            let mut extension = 0;
+            if !root
+                && self.params.singular_extension
+                && depth >= 8
+                && m == tt_move
+                && excluded.is_null()
+            {
+                if let (Some(e), Some(ts)) = (tt_entry, tt_score) {
+                    if e.depth >= depth - 3 && e.bound != Bound::Upper && !is_mate(ts) {
+                        let singular_beta = ts - 2 * depth;
+                        self.stack[ply].excluded = m;
+                        let v = self.search(
+                            s,
+                            pos,
+                            singular_beta - 1,
+                            singular_beta,
+                            (depth - 1) / 2,
+                            ply,
+                            false,
+                            cut_node,
+                        );
+                        self.stack[ply].excluded = Move::NULL;
+                        if s.stop.load(Ordering::Relaxed) {
+                            return 0;
+                        }
+                        if v < singular_beta {
+                            extension = 1;
+                            self.stats.singular_extensions += 1;
+                        } else if singular_beta >= beta {
+                            // Multi-cut: even without the hash move this node fails high.
+                            self.stats.multicuts += 1;
+                            return singular_beta;
+                        }
+                    }
+                }
+            }
+            if extension == 0
+                && self.params.check_extension
+                && gives_check
+                && (ply as i32) < 2 * self.root_depth
+            {
+                extension = 1;
+                self.stats.check_extensions += 1;
+            }
+            let new_depth = depth - 1 + extension;
+
+            // Step 12. Principal variation search with late move reductions.
+            self.stack[ply].piece_to = piece_to(pos, m);
+            self.keys.push(child.key());
+            let mut v;
+            if move_count == 1 || !self.params.pvs {
+                v = -self.search(s, &child, -beta, -alpha, new_depth, ply + 1, pv_node, false);
+            } else {
+                let mut r = 0;
+                if self.params.lmr && depth >= 3 && move_count > 1 + root as usize && !noisy {
+                    r = self.lmr[depth.min(63) as usize][move_count.min(63)];
+                    r += !pv_node as i32;
+                    r -= improving as i32;
+                    r -= gives_check as i32;
+                    r -= in_check as i32;
+                    if self.params.history {
+                        r -=
+                            self.history
+                                .quiet_score(us, m, self.stack[ply].piece_to, prev1, prev2)
+                                / 8192;
+                    }
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                    self.stats.lmr_searches += (r > 0) as u64;
+                }
+                v = -self.search(
+                    s,
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    false,
+                    true,
+                );
+                if v > alpha && r > 0 {
+                    self.stats.lmr_researches += 1;
+                    v = -self.search(
+                        s,
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        false,
+                        !cut_node,
+                    );
+                }
+                if pv_node && v > alpha && v < beta {
+                    v = -self.search(s, &child, -beta, -alpha, new_depth, ply + 1, true, false);
+                }
+            }
+            self.keys.pop();
+            if s.stop.load(Ordering::Relaxed) {
+                return 0;
+            }
+
+            // Step 13. Record the result.
+            if root {
+                let child_len = self.pv_len[ply + 1];
+                let seldepth = self.seldepth;
+                let line: Vec<Move> = std::iter::once(m)
+                    .chain(self.pv[ply + 1][..child_len].iter().copied())
+                    .collect();
+                let rm = &mut self.root_moves[root_cursor - 1];
+                if move_count == 1 || v > alpha {
+                    rm.score = v;
+                    rm.seldepth = seldepth;
+                    rm.pv = line;
+                } else {
+                    rm.score = -INFINITE;
+                }
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if m != best_move && !noisy && quiet_count < quiets.len() {
+                quiets[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+
+        // Step 14. Mate or stalemate; history updates; store the result.
+        if move_count == 0 {
+            return if !excluded.is_null() {
+                alpha
+            } else if in_check {
+                mated_in(ply)
+            } else {
+                self.draw_value(pos)
+            };
+        }
+        if best >= beta && !is_noisy(pos, best_move) {
+            self.history.update_quiets(
+                pos,
+                ply,
+                depth,
+                best_move,
+                &quiets[..quiet_count],
+                prev1,
+                prev2,
+                self.params.countermoves,
+            );
+        }
+        if self.params.tt && excluded.is_null() && !(root && self.pv_index > 0) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if pv_node && best > orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            s.tt.store(
+                key,
+                TtEntry {
+                    mv: best_move,
+                    score: to_tt(best, ply),
+                    eval: static_eval,
+                    depth,
+                    bound,
+                },
+            );
+        }
+        best
+    }
+
+    /// Quiescence search: only captures and promotions (all evasions in
+    /// check), with the option of standing pat on the static evaluation.
+    #[allow(clippy::too_many_arguments)]
+    fn qsearch(
+        &mut self,
+        s: &Shared,
+        pos: &Position,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        qdepth: i32,
+        pv_node: bool,
+    ) -> Value {
+        self.pv_len[ply] = 0;
+        if self.tick(s) {
+            return 0;
+        }
+        self.stats.qnodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(pos) {
+            return self.draw_value(pos);
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(pos) };
+        }
+        let key = pos.key();
+        let tt_entry = if self.params.tt {
+            s.tt.probe(key)
+        } else {
+            None
+        };
+        let tt_score = tt_entry.map(|e| from_tt(e.score, ply));
+        if !pv_node {
+            if let (Some(e), Some(ts)) = (tt_entry, tt_score) {
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => ts >= beta,
+                    Bound::Upper => ts <= alpha,
+                };
+                if usable {
+                    return ts;
+                }
+            }
+        }
+
+        let static_eval;
+        let mut best;
+        if in_check {
+            static_eval = -INFINITE;
+            best = -INFINITE;
+        } else {
+            static_eval = tt_entry.map_or_else(|| evaluate(pos), |e| e.eval);
+            let mut stand_pat = static_eval;
+            if let (Some(e), Some(ts)) = (tt_entry, tt_score) {
+                if (e.bound == Bound::Lower && ts > stand_pat)
+                    || (e.bound == Bound::Upper && ts < stand_pat)
+                {
+                    stand_pat = ts;
+                }
+            }
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            if self.params.qs_max_depth > 0 && qdepth >= self.params.qs_max_depth {
+                return best;
+            }
+            let previous_was_null = ply > 0 && self.stack[ply - 1].null_move;
+            if self.params.qs_null_move
+                && !previous_was_null
+                && has_non_pawn_material(pos, pos.turn())
+            {
+                let mut child = *pos;
+                child.play_null();
+                self.stack[ply].null_move = true;
+                self.keys.push(child.key());
+                let v = -self.qsearch(s, &child, -beta, -beta + 1, ply + 1, qdepth + 1, false);
+                self.keys.pop();
+                self.stack[ply].null_move = false;
+                if v >= beta && !is_mate(v) {
+                    return v;
+                }
+            }
+        }
+
+        let prev1 = if ply >= 1 {
+            self.stack[ply - 1].piece_to
+        } else {
+            PieceTo::NONE
+        };
+        let prev2 = if ply >= 2 {
+            self.stack[ply - 2].piece_to
+        } else {
+            PieceTo::NONE
+        };
+        let ctx = OrderingContext {
+            killers: [Move::NULL; 2],
+            countermove: Move::NULL,
+            prev1,
+            prev2,
+            use_history: self.params.history,
+        };
+        let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
+        let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx);
+        let mut best_move = Move::NULL;
+        let mut move_count = 0;
+        while let Some(m) = picker.next(pos, &self.history) {
+            move_count += 1;
+            if !in_check {
+                if self.params.qs_delta && m.promotion_role().is_none() {
+                    let victim = pos
+                        .piece_at(m.to())
+                        .map_or(SEE_VALUES[0], |p| SEE_VALUES[p.role.index()]);
+                    if static_eval + victim + 200 <= alpha {
+                        continue;
+                    }
+                }
+                if self.params.qs_see && !see_ge(pos, m, 0) {
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.play(m);
+            self.stack[ply].piece_to = piece_to(pos, m);
+            self.keys.push(child.key());
+            let v = -self.qsearch(s, &child, -beta, -alpha, ply + 1, qdepth + 1, pv_node);
+            self.keys.pop();
+            if s.stop.load(Ordering::Relaxed) {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        if self.params.tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Upper
+            };
+            s.tt.store(
+                key,
+                TtEntry {
+                    mv: best_move,
+                    score: to_tt(best, ply),
+                    eval: static_eval,
+                    depth: 0,
+                    bound,
+                },
+            );
+        }
+        best
+    }
+}

@@ -1,0 +1,114 @@
+//! Static exchange evaluation: does a capture sequence on one square win
+//! material, assuming both sides always recapture with their least valuable
+//! attacker and may stop when it pays? Used to order captures (losing ones
+//! last) and to prune losing moves.
+
+use chess::attacks::{bishop_attacks, rook_attacks};
+use chess::{Move, MoveKind, Position, Role};
+
+use crate::eval::SEE_VALUES;
+use crate::score::Value;
+
+/// True when `m` wins at least `threshold` in the exchange it starts.
+pub fn see_ge(pos: &Position, m: Move, threshold: Value) -> bool {
+    // Castling and en passant never lose material in the exchange sense.
+    if matches!(m.kind(), MoveKind::Castling | MoveKind::EnPassant) {
+        return threshold <= 0;
+    }
+    let (from, to) = (m.from(), m.to());
+    let captured = pos.piece_at(to).map_or(0, |p| SEE_VALUES[p.role.index()]);
+    let promotion_gain = m
+        .promotion_role()
+        .map_or(0, |r| SEE_VALUES[r.index()] - SEE_VALUES[0]);
+    let mut swap = captured + promotion_gain - threshold;
+    if swap < 0 {
+        return false;
+    }
+    let moving = m
+        .promotion_role()
+        .map_or_else(|| pos.piece_at(from).map_or(Role::Pawn, |p| p.role), |r| r);
+    swap = SEE_VALUES[moving.index()] - swap;
+    if swap <= 0 {
+        return true;
+    }
+
+    let mut occupied = pos.occupied().without(from).with(to);
+    let mut attackers = pos.attackers_to(to, occupied) & occupied;
+    let diagonal = pos.by_role(Role::Bishop) | pos.by_role(Role::Queen);
+    let orthogonal = pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
+    let mut stm = !pos.turn();
+    let mut result = true;
+    loop {
+        let ours = attackers & pos.by_color(stm);
+        if ours.is_empty() {
+            break;
+        }
+        result = !result;
+        // The least valuable attacker recaptures.
+        let Some((role, sq)) = Role::ALL
+            .iter()
+            .find_map(|&r| (ours & pos.by_role(r)).first().map(|sq| (r, sq)))
+        else {
+            break;
+        };
+        if role == Role::King {
+            // The king may recapture only if the other side has nothing left.
+            return if (attackers & pos.by_color(!stm)).any() {
+                !result
+            } else {
+                result
+            };
+        }
+        swap = SEE_VALUES[role.index()] - swap;
+        if swap < result as Value {
+            break;
+        }
+        occupied = occupied.without(sq);
+        // X-rays: sliders behind the piece that just captured join in.
+        attackers |=
+            (bishop_attacks(to, occupied) & diagonal) | (rook_attacks(to, occupied) & orthogonal);
+        attackers &= occupied;
+        stm = !stm;
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess::CastlingMode;
+
+    fn see(fen: &str, uci: &str, threshold: Value) -> bool {
+        let pos = Position::from_fen(fen).unwrap();
+        let m = pos.parse_uci_move(uci, CastlingMode::Standard).unwrap();
+        see_ge(&pos, m, threshold)
+    }
+
+    #[test]
+    fn exchanges() {
+        // Pawn takes an undefended knight: +320.
+        let fen = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
+        assert!(see(fen, "e4d5", 320));
+        assert!(!see(fen, "e4d5", 321));
+        // Queen takes a pawn defended by a pawn: loses the queen.
+        let fen = "4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1";
+        assert!(!see(fen, "d2d5", 0));
+        // Rook takes a defended rook, backed up by a second rook (x-ray): an even trade at worst.
+        let fen = "3rk3/3r4/8/8/8/8/3R4/3RK3 w - - 0 1";
+        assert!(see(fen, "d2d7", 0));
+        assert!(!see(fen, "d2d7", 1));
+        // A quiet knight move to a square a pawn attacks loses the knight.
+        let fen = "4k3/8/2p5/8/8/2N5/8/4K3 w - - 0 1";
+        assert!(!see(fen, "c3b5", -319));
+        assert!(see(fen, "c3b5", -320));
+        assert!(see(fen, "c3e4", 0), "e4 is safe");
+        // A pawn takes a pawn that only the king defends, while a rook
+        // also attacks the square: the king cannot recapture, the pawn is won.
+        let fen = "8/3k4/4p3/3P4/8/8/8/4RK2 w - - 0 1";
+        assert!(see(fen, "d5e6", 100));
+        // Without the rook the king recaptures: pawn for pawn.
+        let fen = "8/3k4/4p3/3P4/8/8/8/5K2 w - - 0 1";
+        assert!(see(fen, "d5e6", 0));
+        assert!(!see(fen, "d5e6", 1));
+    }
+}

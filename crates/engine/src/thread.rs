@@ -1,0 +1,267 @@
+//! One search across threads (Lazy SMP): every thread searches the same root
+//! with its own history, sharing only the transposition table and the stop
+//! flag; the main thread keeps time and reports. Also the events a search
+//! sends to whoever listens (the protocol front ends).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chess::{Move, Position};
+
+use crate::limits::Limits;
+use crate::params::SearchParams;
+use crate::score::{Score, Value};
+use crate::search::Worker;
+use crate::stats::SearchStats;
+use crate::timeman::{TimeBudget, TimeManager};
+use crate::tt::{Bound, TranspositionTable};
+
+/// Progress of a search, as the engine reports it.
+#[derive(Clone, Debug)]
+pub enum SearchEvent {
+    /// A finished iteration (or an aspiration-window failure) of one line.
+    Iteration(IterationInfo),
+    /// The root move being searched (long searches only).
+    CurrMove {
+        /// Current depth.
+        depth: i32,
+        /// The move.
+        mv: Move,
+        /// Its number in the root move order, from 1.
+        number: usize,
+    },
+    /// What the search did.
+    Stats {
+        /// Counters summed over threads.
+        stats: SearchStats,
+        /// Nodes of all threads.
+        nodes: u64,
+        /// Time used.
+        time: Duration,
+    },
+    /// The search is over: the move to play, and the expected reply.
+    BestMove(SearchResult),
+}
+
+/// One line of the principal variation report.
+#[derive(Clone, Debug)]
+pub struct IterationInfo {
+    /// Nominal depth.
+    pub depth: i32,
+    /// Selective depth.
+    pub seldepth: usize,
+    /// Line number (MultiPV), from 1.
+    pub multipv: usize,
+    /// Search value, side to move's view.
+    pub score: Value,
+    /// When the score is only a bound (aspiration failure).
+    pub bound: Option<Bound>,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Hash table use, per mille.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+impl IterationInfo {
+    /// The score as users see it.
+    pub fn user_score(&self) -> Score {
+        Score::from_value(self.score)
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play (`None`: no legal move).
+    pub best: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// The best move's value.
+    pub score: Value,
+    /// Completed depth.
+    pub depth: i32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Counters summed over threads.
+    pub stats: SearchStats,
+    /// Time used.
+    pub time: Duration,
+}
+
+/// Receives search events (called from the search threads).
+pub type Reporter = Arc<dyn Fn(SearchEvent) + Send + Sync>;
+
+/// State shared by the threads of one search.
+pub struct Shared {
+    /// The shared transposition table.
+    pub tt: Arc<TranspositionTable>,
+    /// Set to stop every thread.
+    pub stop: AtomicBool,
+    /// True while pondering: no time limit until `ponderhit`.
+    pub ponder: AtomicBool,
+    /// Microseconds from the start to `ponderhit` (the clock starts there).
+    pub ponderhit_us: AtomicU64,
+    /// When the search started.
+    pub start: Instant,
+    /// Node counts published by each thread.
+    pub node_counts: Vec<AtomicU64>,
+    /// The limits of this search.
+    pub limits: Limits,
+    /// The search parameters.
+    pub params: SearchParams,
+    /// Lines to report.
+    pub multipv: usize,
+    /// Never search longer than this (after `ponderhit`).
+    pub hard_limit: Option<Duration>,
+    /// Where events go.
+    pub reporter: Reporter,
+}
+
+impl Shared {
+    /// Shared state for a search with `threads` threads.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        tt: Arc<TranspositionTable>,
+        threads: usize,
+        limits: Limits,
+        params: SearchParams,
+        multipv: usize,
+        budget: Option<TimeBudget>,
+        reporter: Reporter,
+    ) -> Shared {
+        Shared {
+            tt,
+            stop: AtomicBool::new(false),
+            ponder: AtomicBool::new(limits.ponder),
+            ponderhit_us: AtomicU64::new(0),
+            start: Instant::now(),
+            node_counts: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+            limits,
+            params,
+            multipv,
+            hard_limit: budget.map(|b| b.hard),
+            reporter,
+        }
+    }
+
+    /// Time that counts against the clock: since `ponderhit` when pondering was hit.
+    pub fn time_elapsed(&self) -> Duration {
+        self.start.elapsed().saturating_sub(Duration::from_micros(
+            self.ponderhit_us.load(Ordering::Relaxed),
+        ))
+    }
+
+    /// Time since the search started.
+    pub fn time_since_start(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The opponent played the pondered move: the clock starts now.
+    pub fn ponderhit(&self) {
+        self.ponderhit_us
+            .store(self.start.elapsed().as_micros() as u64, Ordering::Relaxed);
+        self.ponder.store(false, Ordering::Relaxed);
+    }
+
+    /// Nodes of all threads (the caller's own count is exact, the others' recent).
+    pub fn total_nodes(&self, own_id: usize, own_nodes: u64) -> u64 {
+        self.node_counts
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                if i == own_id {
+                    own_nodes
+                } else {
+                    n.load(Ordering::Relaxed)
+                }
+            })
+            .sum()
+    }
+}
+
+/// Runs a search on `workers` (the first is the main thread) and returns
+/// its result; waits for `stop` or `ponderhit` when the limits say so.
+pub fn run_search(
+    workers: &mut [Worker],
+    shared: &Shared,
+    root: &Position,
+    history: &[u64],
+    budget: Option<TimeBudget>,
+) -> SearchResult {
+    let mut tm = TimeManager::new(budget);
+    shared.tt.new_search();
+    std::thread::scope(|scope| {
+        let (main, helpers) = workers
+            .split_first_mut()
+            .expect("at least one search thread");
+        for worker in helpers.iter_mut() {
+            scope.spawn(move || worker.iterate(shared, root, history, None));
+        }
+        main.iterate(shared, root, history, Some(&mut tm));
+        // An infinite or pondering search answers only after stop or ponderhit.
+        while !shared.stop.load(Ordering::Relaxed)
+            && (shared.limits.infinite || shared.ponder.load(Ordering::Relaxed))
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        shared.stop.store(true, Ordering::Relaxed);
+    });
+
+    // Prefer the main thread; a helper only when it got deeper with a result at least as good.
+    let mut chosen = 0;
+    for (i, w) in workers.iter().enumerate().skip(1) {
+        let (c, best) = (&workers[chosen], w);
+        if let (Some(a), Some(b)) = (c.root_moves.first(), best.root_moves.first()) {
+            if best.completed_depth > c.completed_depth
+                && b.score >= a.score
+                && b.score > -crate::score::INFINITE
+            {
+                chosen = i;
+            }
+        }
+    }
+    let mut stats = SearchStats::default();
+    let mut nodes = 0;
+    for w in workers.iter() {
+        stats += w.stats;
+        nodes += w.nodes;
+    }
+    let w = &workers[chosen];
+    let best = w.root_moves.first();
+    let pv = best.map(|rm| rm.pv.clone()).unwrap_or_default();
+    let ponder = pv.get(1).copied().or_else(|| {
+        // No second move in the line: ask the table about the position after the best move.
+        let mv = best?.mv;
+        let mut after = *root;
+        after.play(mv);
+        shared
+            .tt
+            .probe(after.key())
+            .map(|e| e.mv)
+            .filter(|m| after.is_legal(*m))
+    });
+    let score = best.map_or(0, |rm| {
+        if rm.score == -crate::score::INFINITE {
+            rm.previous_score
+        } else {
+            rm.score
+        }
+    });
+    SearchResult {
+        best: best.map(|rm| rm.mv),
+        ponder,
+        score,
+        depth: w.completed_depth,
+        pv,
+        nodes,
+        stats,
+        time: shared.time_since_start(),
+    }
+}

@@ -1,0 +1,237 @@
+//! Time management: how long to think about a move.
+//!
+//! From the clock, increment and moves to go comes an optimum ("soft") time,
+//! checked between iterations, and a maximum ("hard") time, checked during
+//! the search and never exceeded. The soft limit stretches when the best
+//! move keeps changing or the score drops, and shrinks when the best move
+//! is stable. `Move Overhead` is kept in reserve for communication delays.
+
+use std::time::{Duration, Instant};
+
+use crate::limits::Limits;
+
+/// A source of elapsed time (real, or fake in tests).
+pub trait Clock: Send + Sync {
+    /// Time since the clock's origin.
+    fn elapsed(&self) -> Duration;
+}
+
+/// The real clock, started when created.
+#[derive(Clone, Copy, Debug)]
+pub struct RealClock(Instant);
+
+impl RealClock {
+    /// A clock starting now.
+    pub fn start() -> RealClock {
+        RealClock(Instant::now())
+    }
+}
+
+impl Clock for RealClock {
+    fn elapsed(&self) -> Duration {
+        self.0.elapsed()
+    }
+}
+
+/// The time budget of one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Stop starting new iterations after this (before scaling by stability).
+    pub soft: Duration,
+    /// Never search longer than this.
+    pub hard: Duration,
+}
+
+/// Works out the budget for the side to move, or `None` when the search is
+/// not limited by time (depth, nodes, infinite).
+pub fn budget(limits: &Limits, white_to_move: bool, overhead_ms: u64) -> Option<TimeBudget> {
+    if let Some(ms) = limits.movetime {
+        let t = Duration::from_millis(ms.saturating_sub(overhead_ms).max(1));
+        return Some(TimeBudget { soft: t, hard: t });
+    }
+    let (time, inc) = if white_to_move {
+        (limits.wtime?, limits.winc)
+    } else {
+        (limits.btime?, limits.binc)
+    };
+    let inc = inc.unwrap_or(0);
+    // Keep the overhead in reserve, and never plan on the last few milliseconds.
+    let usable = time.saturating_sub(overhead_ms).max(1);
+    let moves_to_go = limits.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
+    let base = usable / moves_to_go + inc * 3 / 4;
+    let hard_cap = if moves_to_go == 1 {
+        usable * 9 / 10
+    } else {
+        usable / 2
+    };
+    let hard = (base * 4).min(hard_cap).max(1);
+    let soft = (base * 7 / 10).min(hard).max(1);
+    Some(TimeBudget {
+        soft: Duration::from_millis(soft),
+        hard: Duration::from_millis(hard),
+    })
+}
+
+/// Decides between iterations and during the search whether to stop.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    budget: Option<TimeBudget>,
+    best_move_changes: f64,
+    last_best: Option<chess::Move>,
+    previous_score: Option<i32>,
+    score_drop: i32,
+}
+
+impl TimeManager {
+    /// A manager for a search with this budget (`None`: no time limit).
+    pub fn new(budget: Option<TimeBudget>) -> TimeManager {
+        TimeManager {
+            budget,
+            best_move_changes: 0.0,
+            last_best: None,
+            previous_score: None,
+            score_drop: 0,
+        }
+    }
+
+    /// The budget, if any.
+    pub fn budget(&self) -> Option<TimeBudget> {
+        self.budget
+    }
+
+    /// True when the search must stop now (checked every few thousand nodes).
+    pub fn hard_limit_reached(&self, elapsed: Duration) -> bool {
+        self.budget.is_some_and(|b| elapsed >= b.hard)
+    }
+
+    /// Records a finished iteration's best move and score.
+    pub fn iteration_done(&mut self, best: chess::Move, score: i32) {
+        self.best_move_changes *= 0.5;
+        if self.last_best.is_some_and(|m| m != best) {
+            self.best_move_changes += 1.0;
+        }
+        self.last_best = Some(best);
+        if let Some(prev) = self.previous_score {
+            self.score_drop = (prev - score).max(0);
+        }
+        self.previous_score = Some(score);
+    }
+
+    /// The soft limit scaled by how settled the search is.
+    pub fn optimum(&self) -> Option<Duration> {
+        let b = self.budget?;
+        let instability = 0.7 + 0.6 * self.best_move_changes.min(3.0);
+        let falling = 1.0 + (self.score_drop.min(100) as f64) / 200.0;
+        let scaled = b.soft.as_secs_f64() * instability * falling;
+        Some(Duration::from_secs_f64(scaled).min(b.hard))
+    }
+
+    /// True when no new iteration should start.
+    pub fn soft_limit_reached(&self, elapsed: Duration) -> bool {
+        // An iteration usually takes longer than all before it: do not start
+        // one that cannot finish before the optimum.
+        self.optimum()
+            .is_some_and(|o| elapsed.as_secs_f64() >= o.as_secs_f64() * 0.6)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// A clock the test moves by hand.
+    struct FakeClock(AtomicU64);
+    impl Clock for FakeClock {
+        fn elapsed(&self) -> Duration {
+            Duration::from_micros(self.0.load(Ordering::Relaxed))
+        }
+    }
+
+    fn clock_limits(time: u64, inc: u64, mtg: Option<u32>) -> Limits {
+        Limits {
+            wtime: Some(time),
+            btime: Some(time),
+            winc: Some(inc),
+            binc: Some(inc),
+            movestogo: mtg,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn budget_never_exceeds_the_clock() {
+        for time in [1, 5, 20, 50, 100, 500, 1_000, 10_000, 60_000, 3_600_000] {
+            for inc in [0, 10, 100, 1_000, 30_000] {
+                for mtg in [None, Some(1), Some(2), Some(10), Some(40), Some(500)] {
+                    for overhead in [0, 10, 30, 1_000] {
+                        let b = budget(&clock_limits(time, inc, mtg), true, overhead).unwrap();
+                        let usable = time.saturating_sub(overhead).max(1);
+                        assert!(
+                            b.hard.as_millis() as u64 <= usable,
+                            "{time} {inc} {mtg:?} {overhead}: {b:?}"
+                        );
+                        assert!(b.soft <= b.hard);
+                        assert!(b.soft.as_millis() >= 1);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn simulated_search_stops_by_the_hard_limit() {
+        // A search that checks the clock every 1 ms of fake time stops no
+        // later than the hard limit, however the best move jumps around.
+        let clock = FakeClock(AtomicU64::new(0));
+        let b = budget(&clock_limits(10_000, 100, None), false, 30).unwrap();
+        let mut tm = TimeManager::new(Some(b));
+        let moves = chess::Position::startpos().legal_moves();
+        let mut iteration = 0;
+        loop {
+            clock.0.fetch_add(1_000, Ordering::Relaxed);
+            if tm.hard_limit_reached(clock.elapsed()) {
+                break;
+            }
+            if clock.elapsed().as_millis() % 7 == 0 {
+                iteration += 1;
+                tm.iteration_done(moves[iteration % moves.len()], -(iteration as i32) * 50);
+                if tm.soft_limit_reached(clock.elapsed()) {
+                    break;
+                }
+            }
+        }
+        assert!(clock.elapsed() <= b.hard + Duration::from_millis(1));
+    }
+
+    #[test]
+    fn stable_best_move_uses_less_time() {
+        let b = budget(&clock_limits(60_000, 0, None), true, 0).unwrap();
+        let mv = chess::Position::startpos().legal_moves()[0];
+        let other = chess::Position::startpos().legal_moves()[1];
+        let mut stable = TimeManager::new(Some(b));
+        let mut unstable = TimeManager::new(Some(b));
+        for i in 0..8 {
+            stable.iteration_done(mv, 20);
+            unstable.iteration_done(if i % 2 == 0 { mv } else { other }, 20);
+        }
+        assert!(stable.optimum().unwrap() < unstable.optimum().unwrap());
+        assert!(unstable.optimum().unwrap() <= b.hard);
+    }
+
+    #[test]
+    fn movetime_and_unlimited() {
+        let b = budget(&Limits::movetime(1000), true, 50).unwrap();
+        assert_eq!(b.hard, Duration::from_millis(950));
+        assert!(budget(&Limits::depth(5), true, 50).is_none());
+        assert!(budget(
+            &Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            true,
+            50
+        )
+        .is_none());
+    }
+}
