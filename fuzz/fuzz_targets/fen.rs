@@ -14,9 +14,14 @@ fuzz_target!(|data: &[u8]| {
     };
 
     let fen = pos.fen();
-    let again = Position::from_fen(&fen)
-        .unwrap_or_else(|e| panic!("fen() output {fen:?} (from input {text:?}) does not parse: {e}"));
-    assert_eq!(again.fen(), fen, "FEN round trip changed the position (input {text:?})");
+    let again = Position::from_fen(&fen).unwrap_or_else(|e| {
+        panic!("fen() output {fen:?} (from input {text:?}) does not parse: {e}")
+    });
+    assert_eq!(
+        again.fen(),
+        fen,
+        "FEN round trip changed the position (input {text:?})"
+    );
 
     // Standard UCI castling (e1g1) can collide with an ordinary king move in
     // Chess960 positions (king f1, rook h1: castling and Kg1 both read f1g1), so
