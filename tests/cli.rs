@@ -11,7 +11,12 @@ fn kestrel(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("kestrel runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -42,7 +47,16 @@ fn perft_chess960_writes_king_takes_rook() {
     let o = kestrel(&["perft", "1", "--divide", "--fen", fen], "");
     let out = stdout(&o);
     assert!(out.contains("e1h1: 1") && out.contains("e1b1: 1"), "{out}");
-    let o = kestrel(&["perft", "1", "--divide", "--fen", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"], "");
+    let o = kestrel(
+        &[
+            "perft",
+            "1",
+            "--divide",
+            "--fen",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        ],
+        "",
+    );
     assert!(stdout(&o).contains("e1g1: 1"));
 }
 
@@ -57,7 +71,10 @@ fn bad_fen_exits_non_zero_with_one_clear_line() {
 
 #[test]
 fn default_mode_speaks_uci() {
-    let o = kestrel(&[], "uci\nisready\nposition startpos moves e2e4\ngo perft 1\nquit\n");
+    let o = kestrel(
+        &[],
+        "uci\nisready\nposition startpos moves e2e4\ngo perft 1\nquit\n",
+    );
     let out = stdout(&o);
     assert!(out.contains("id name Kestrel"));
     assert!(out.contains("uciok") && out.contains("readyok"));

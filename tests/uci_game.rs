@@ -1,0 +1,184 @@
+//! Drives the `kestrel` binary over pipes as a GUI would: a whole game
+//! against itself, with `isready` during the search, `stop` of an infinite
+//! search, pondering with `ponderhit` and with `stop`, and bad input mixed in.
+
+use chess::{CastlingMode, Game, Position};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("kestrel starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines until one starts with `prefix` (that one included); panics after `secs`.
+    fn until(&mut self, prefix: &str, secs: u64) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            match self.lines.recv_timeout(Duration::from_secs(secs)) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within {secs} s; got {seen:?}"),
+            }
+        }
+    }
+
+    fn bestmove(&mut self, secs: u64) -> (String, Option<String>) {
+        let lines = self.until("bestmove", secs);
+        let words: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+        (words[1].to_string(), words.get(3).map(|s| s.to_string()))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn full_game_over_pipes() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok", 10);
+    e.send("setoption name Hash value 8");
+    e.send("ucinewgame");
+    e.send("isready");
+    e.until("readyok", 10);
+
+    let mut game = Game::new(Position::startpos());
+    let mut moves: Vec<String> = Vec::new();
+    let (mut wtime, mut btime) = (3_000u64, 3_000u64);
+    for ply in 0..80 {
+        if game.outcome().is_some() {
+            break;
+        }
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send(&format!("go wtime {wtime} btime {btime} winc 20 binc 20"));
+        if ply % 7 == 3 {
+            // isready must be answered while the engine thinks.
+            e.send("isready");
+            let lines = e.until("readyok", 5);
+            assert!(lines
+                .iter()
+                .all(|l| !l.starts_with("bestmove") || lines.len() > 0));
+            if lines.iter().any(|l| l.starts_with("bestmove")) {
+                panic!("isready answered only after the search: {lines:?}");
+            }
+        }
+        let start = std::time::Instant::now();
+        let (best, _) = e.bestmove(10);
+        let used = start.elapsed().as_millis() as u64;
+        let m = game
+            .position()
+            .parse_uci_move(&best, CastlingMode::Standard)
+            .unwrap_or_else(|err| panic!("illegal bestmove {best}: {err}"));
+        let clock = if game.position().turn() == chess::Color::White {
+            &mut wtime
+        } else {
+            &mut btime
+        };
+        assert!(used < *clock + 500, "used {used} ms with {clock} ms left");
+        *clock = clock.saturating_sub(used) + 20;
+        game.push(m);
+        moves.push(best);
+    }
+    assert!(
+        moves.len() >= 20,
+        "the game was too short to test anything: {moves:?}"
+    );
+}
+
+#[test]
+fn stop_ends_an_infinite_search_and_pondering_works() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok", 10);
+    e.send("position startpos moves e2e4");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let lines = e.until("readyok", 5);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "infinite search must not answer by itself"
+    );
+    e.send("stop");
+    let (best, _) = e.bestmove(5);
+    assert!(Position::startpos().legal_moves().len() == 20 && best.len() >= 4);
+
+    // Ponder, then the opponent plays the expected move: ponderhit.
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("ponderhit");
+    let (best, _) = e.bestmove(5);
+    let mut pos = Position::startpos();
+    for m in ["e2e4", "e7e5"] {
+        pos.play(pos.parse_uci_move(m, CastlingMode::Standard).unwrap());
+    }
+    assert!(
+        pos.parse_uci_move(&best, CastlingMode::Standard).is_ok(),
+        "{best}"
+    );
+
+    // Ponder, then the opponent plays something else: stop, and a new search.
+    e.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("stop");
+    e.bestmove(5);
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go movetime 100");
+    e.bestmove(5);
+
+    // Garbage and odd commands while idle and while searching.
+    e.send("stop");
+    e.send("go depth 3 nodes -5 wtime 99999999999999999999999");
+    e.bestmove(10);
+    e.send("go movetime 2000");
+    e.send("go movetime 50");
+    e.until("bestmove", 5);
+    e.bestmove(5);
+    e.send(&"x".repeat(100_000));
+    e.send("position fen this is not a fen");
+    e.send("isready");
+    e.until("readyok", 5);
+}
