@@ -260,6 +260,7 @@ impl Engine {
             .stack_size(64 << 20)
             .spawn(move || {
                 let result = run_search(&mut workers, &thread_shared, &root, &history, budget);
+                thread_shared.finished.store(true, Ordering::Relaxed);
                 (thread_shared.reporter)(SearchEvent::Stats {
                     stats: result.stats,
                     nodes: result.nodes,

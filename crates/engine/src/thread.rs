@@ -104,6 +104,8 @@ pub struct Shared {
     pub tt: Arc<TranspositionTable>,
     /// Set to stop every thread.
     pub stop: AtomicBool,
+    /// Set once the result is settled, just before it is reported.
+    pub finished: AtomicBool,
     /// True while pondering: no time limit until `ponderhit`.
     pub ponder: AtomicBool,
     /// Microseconds from the start to `ponderhit` (the clock starts there).
@@ -139,6 +141,7 @@ impl Shared {
         Shared {
             tt,
             stop: AtomicBool::new(false),
+            finished: AtomicBool::new(false),
             ponder: AtomicBool::new(limits.ponder),
             ponderhit_us: AtomicU64::new(0),
             start: Instant::now(),
