@@ -48,6 +48,44 @@ pub fn is_noisy(pos: &Position, m: Move) -> bool {
     is_capture(pos, m) || m.kind() == MoveKind::Promotion
 }
 
+/// Larger than any history score.
+const CHECK_BONUS: i32 = 1 << 20;
+
+/// Squares from which each kind of piece would check the enemy king.
+struct CheckSquares {
+    by_role: [chess::Bitboard; 6],
+}
+
+impl CheckSquares {
+    fn new(pos: &Position) -> CheckSquares {
+        use chess::attacks::{bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
+        let them = !pos.turn();
+        let ksq = pos.king(them);
+        let occupied = pos.occupied();
+        let diagonal = bishop_attacks(ksq, occupied);
+        let orthogonal = rook_attacks(ksq, occupied);
+        CheckSquares {
+            by_role: [
+                pawn_attacks(them, ksq),
+                knight_attacks(ksq),
+                diagonal,
+                orthogonal,
+                diagonal | orthogonal,
+                chess::Bitboard::EMPTY,
+            ],
+        }
+    }
+
+    /// True when the quiet move `m` puts the moved piece where it checks the king.
+    fn gives_direct_check(&self, pos: &Position, m: Move) -> bool {
+        if m.is_castling() {
+            return false;
+        }
+        pos.piece_at(m.from())
+            .is_some_and(|p| self.by_role[p.role.index()].contains(m.to()))
+    }
+}
+
 /// What the picker needs to know about the search around the node.
 #[derive(Clone, Copy, Debug)]
 pub struct OrderingContext {
@@ -133,16 +171,24 @@ impl MovePicker {
         }
     }
 
+    /// Quiet moves by history, with direct checks first (so that late move
+    /// pruning, which drops the quiet moves after a count, keeps them).
     fn score_quiets(&mut self, pos: &Position, history: &History) {
-        if !self.ctx.use_history {
-            self.scores[..self.moves.len()].fill(0);
-            return;
-        }
         let color = pos.turn();
+        let checks = CheckSquares::new(pos);
         for i in 0..self.moves.len() {
             let m = self.moves[i];
-            self.scores[i] =
-                history.quiet_score(color, m, piece_to(pos, m), self.ctx.prev1, self.ctx.prev2);
+            let history_score = if self.ctx.use_history {
+                history.quiet_score(color, m, piece_to(pos, m), self.ctx.prev1, self.ctx.prev2)
+            } else {
+                0
+            };
+            let check_bonus = if checks.gives_direct_check(pos, m) {
+                CHECK_BONUS
+            } else {
+                0
+            };
+            self.scores[i] = history_score + check_bonus;
         }
     }
 
@@ -370,5 +416,36 @@ mod tests {
         let k = uci.iter().position(|m| m == "e1g1").unwrap();
         let first_quiet_non_killer = uci.iter().position(|m| m == "a2a4").unwrap();
         assert!(k < first_quiet_non_killer);
+    }
+}
+
+#[cfg(test)]
+mod check_order_tests {
+    use super::*;
+    use chess::CastlingMode;
+
+    #[test]
+    fn quiet_checks_come_first() {
+        let pos = Position::from_fen("6k1/1R6/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+        let ctx = OrderingContext {
+            killers: [Move::NULL; 2],
+            countermove: Move::NULL,
+            prev1: PieceTo::NONE,
+            prev2: PieceTo::NONE,
+            use_history: true,
+        };
+        let history = History::default();
+        let mut picker = MovePicker::new(&pos, Move::NULL, ctx, true);
+        let mut order = Vec::new();
+        while let Some(m) = picker.next(&pos, &history) {
+            order.push(m.to_uci(CastlingMode::Standard).to_string());
+        }
+        let checks = ["a1a8", "b7b8", "b7g7"];
+        for (i, m) in order.iter().take(3).enumerate() {
+            assert!(
+                checks.contains(&m.as_str()),
+                "move {i} is {m}; order {order:?}"
+            );
+        }
     }
 }

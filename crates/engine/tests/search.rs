@@ -1,0 +1,159 @@
+//! The search on positions with known answers: mates found with the right
+//! mate score (checked against Stockfish 15.1), draws recognised (fifty-move
+//! rule, insufficient material, repetition with the game history,
+//! stalemate), several threads, and fixed node limits.
+
+use std::sync::Arc;
+
+use chess::{CastlingMode, Position};
+use engine::score::{mate_in, mated_in};
+use engine::{Engine, Limits, SearchResult};
+
+fn search(fen: &str, history: &[u64], limits: Limits) -> (Position, SearchResult) {
+    let pos = Position::from_fen(fen).unwrap();
+    let mut engine = Engine::new();
+    let result = engine.search(&pos, history, limits, Arc::new(|_| {}));
+    (pos, result)
+}
+
+fn uci(pos: &Position, r: &SearchResult) -> String {
+    r.best
+        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+        .unwrap_or_default()
+}
+
+#[test]
+fn mates_from_win_at_chess() {
+    // (FEN, mate in moves, first move) as Stockfish 15.1 finds them.
+    let cases = [
+        (
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            2,
+            "g3g6",
+        ),
+        (
+            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+            2,
+            "h6h7",
+        ),
+        (
+            "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1",
+            2,
+            "c6c4",
+        ),
+        (
+            "4k1r1/2p3r1/1pR1p3/3pP2p/3P2qP/P4N2/1PQ4P/5R1K b - - 0 1",
+            2,
+            "g4f3",
+        ),
+        (
+            "r2rb1k1/pp1q1p1p/2n1p1p1/2bp4/5P2/PP1BPR1Q/1BPN2PP/R5K1 w - - 0 1",
+            4,
+            "h3h7",
+        ),
+    ];
+    for (fen, moves, first) in cases {
+        let (pos, r) = search(fen, &[], Limits::depth(16));
+        assert_eq!(
+            r.score,
+            mate_in(2 * moves as usize - 1),
+            "{fen}: score {} pv {:?}",
+            r.score,
+            r.pv
+        );
+        assert_eq!(uci(&pos, &r), first, "{fen}");
+    }
+}
+
+#[test]
+fn mated_side_knows_it() {
+    // Black to move is mated in one whatever it does.
+    let (_, r) = search("7k/1R6/8/8/8/8/8/R5K1 b - - 0 1", &[], Limits::depth(6));
+    assert_eq!(r.score, mated_in(2));
+}
+
+#[test]
+fn fifty_move_rule_draws() {
+    // A rook up, but the clock runs out before any mate: a draw.
+    let (_, r) = search("8/8/3k4/8/8/8/8/R3K3 w - - 99 80", &[], Limits::depth(8));
+    assert_eq!(r.score, 0);
+}
+
+#[test]
+fn insufficient_material_is_a_draw() {
+    let (_, r) = search("8/8/3k4/8/8/3NK3/8/8 w - - 0 1", &[], Limits::depth(10));
+    assert_eq!(r.score, 0);
+}
+
+#[test]
+fn stalemate_is_avoided_when_winning() {
+    // Qg6?? or Qf7?? stalemate; the search must keep winning.
+    let (pos, r) = search("7k/8/5K2/8/8/8/6Q1/8 w - - 0 1", &[], Limits::depth(8));
+    let mut after = pos;
+    after.play(r.best.unwrap());
+    assert!(!after.is_stalemate(), "played stalemate {}", uci(&pos, &r));
+    assert!(r.score > 500);
+}
+
+#[test]
+fn repetition_with_the_game_history_is_a_draw() {
+    // After 1.Nf3 Nf6 2.Ng1 Ng8 3.Nf3 Nf6 4.Ng1, Black's ...Ng8 brings the
+    // start position back a third time: exactly a draw. Without the game's
+    // history the same move is just a move (the search sees no repetition).
+    let mut pos = Position::startpos();
+    let mut history = Vec::new();
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        history.push(pos.key());
+        let mv = pos.parse_uci_move(m, CastlingMode::Standard).unwrap();
+        pos.play(mv);
+    }
+    let back = pos.parse_uci_move("f6g8", CastlingMode::Standard).unwrap();
+    let only_back = Limits {
+        depth: Some(6),
+        searchmoves: vec![back],
+        ..Limits::default()
+    };
+    let mut engine = Engine::new();
+    let r = engine.search(&pos, &history, only_back.clone(), Arc::new(|_| {}));
+    assert_eq!(r.score, 0, "threefold repetition must score as a draw");
+    let mut engine = Engine::new();
+    let r = engine.search(&pos, &[], only_back, Arc::new(|_| {}));
+    assert_ne!(r.score, 0, "without history there is no repetition");
+    // With contempt the engine values the draw below zero for itself.
+    let mut engine = Engine::new();
+    engine.set_option("Contempt", "50").unwrap();
+    let r = engine.search(
+        &pos,
+        &history,
+        Limits {
+            depth: Some(6),
+            searchmoves: vec![back],
+            ..Limits::default()
+        },
+        Arc::new(|_| {}),
+    );
+    assert_eq!(r.score, -50);
+}
+
+#[test]
+fn threads_and_node_limits() {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let pos = Position::from_fen(fen).unwrap();
+    let mut engine = Engine::new();
+    engine.set_option("Threads", "2").unwrap();
+    let r = engine.search(&pos, &[], Limits::depth(10), Arc::new(|_| {}));
+    assert!(pos.is_legal(r.best.unwrap()));
+    assert!(r.depth >= 10);
+    let mut engine = Engine::new();
+    let r = engine.search(
+        &pos,
+        &[],
+        Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        },
+        Arc::new(|_| {}),
+    );
+    assert!(r.nodes <= 5_000 + 100, "node limit overshot: {}", r.nodes);
+    assert!(pos.is_legal(r.best.unwrap()));
+}
