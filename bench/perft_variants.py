@@ -3,7 +3,7 @@
 
 Builds Kestrel twice (the default, which uses PEXT where the CPU has BMI2,
 and one with `--features chess/magic` for magic bitboards) and times perft
-with copy-make (the default) and make/unmake (`--make-unmake`), in one run,
+with make/unmake (the default) and copy-make (`--copy-make`), in one run,
 fastest of --repeat runs each. The decision recorded in the README and in
 `crates/chess/src/make.rs` comes from this script.
 
@@ -54,7 +54,7 @@ def main():
         best = {}
         for _ in range(args.repeat):
             for lookup, walk in variants:
-                extra = ["--make-unmake"] if walk == "make-unmake" else []
+                extra = ["--copy-make"] if walk == "copy-make" else []
                 nodes, secs = run(binaries[lookup], fen, depth, extra)
                 key = (lookup, walk)
                 best[key] = min(best.get(key, secs), secs)

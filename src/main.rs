@@ -1,7 +1,7 @@
 //! The `kestrel` command: UCI engine by default, and the toolkit's commands.
 
 use anyhow::{bail, Context, Result};
-use chess::perft::{divide, perft, perft_make_unmake};
+use chess::perft::{divide, perft, perft_copy_make};
 use chess::{CastlingMode, Position};
 use clap::{Parser, Subcommand};
 use engine::SearchParams;
@@ -34,9 +34,9 @@ enum Command {
         /// Write castling as king takes rook (detected from the FEN when left out).
         #[arg(long)]
         chess960: bool,
-        /// Walk the tree by make/unmake instead of copy-make (for comparison).
+        /// Walk the tree by copy-make instead of make/unmake (for comparison).
         #[arg(long, hide = true)]
-        make_unmake: bool,
+        copy_make: bool,
     },
     /// Search the built-in bench positions to a fixed depth; the last line is
     /// `N nodes M nps` (deterministic node count, OpenBench's format).
@@ -71,9 +71,9 @@ fn run() -> Result<()> {
             fen,
             divide: split,
             chess960,
-            make_unmake,
+            copy_make,
         }) => {
-            run_perft(depth, fen, split, chess960, make_unmake)?;
+            run_perft(depth, fen, split, chess960, copy_make)?;
         }
         Some(Command::Bench { depth, options }) => run_bench(depth, &options)?,
     }
@@ -85,7 +85,7 @@ fn run_perft(
     fen: Option<String>,
     split: bool,
     chess960: bool,
-    make_unmake: bool,
+    copy_make: bool,
 ) -> Result<()> {
     let pos = match fen {
         Some(f) => Position::from_fen(&f).with_context(|| format!("bad --fen '{f}'"))?,
@@ -108,8 +108,8 @@ fn run_perft(
             total += n;
         }
         total
-    } else if make_unmake {
-        perft_make_unmake(&mut pos.clone(), depth)
+    } else if copy_make {
+        perft_copy_make(&pos, depth)
     } else {
         perft(&pos, depth)
     };

@@ -9,7 +9,7 @@
 
 mod common;
 
-use chess::perft::{perft, perft_make_unmake};
+use chess::perft::{perft, perft_copy_make, perft_make_unmake};
 use chess::Position;
 use common::read_perft_epd;
 
