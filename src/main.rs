@@ -8,6 +8,9 @@ use protocol::uci::Uci;
 use std::io::{self, Write};
 use std::time::Instant;
 
+mod cmd_book;
+mod cmd_pgn;
+
 /// Kestrel: a chess engine and toolkit. Without a command it speaks UCI.
 #[derive(Parser)]
 #[command(name = "kestrel", version, about)]
@@ -37,6 +40,12 @@ enum Command {
         #[arg(long, hide = true)]
         make_unmake: bool,
     },
+    /// PGN tools.
+    #[command(subcommand)]
+    Pgn(cmd_pgn::PgnCommand),
+    /// Opening books: build from PGN, probe, dump, convert.
+    #[command(subcommand)]
+    Book(cmd_book::BookCommand),
 }
 
 fn main() {
@@ -96,6 +105,8 @@ fn run() -> Result<()> {
                 nodes as f64 / secs.max(1e-9)
             );
         }
+        Some(Command::Pgn(command)) => cmd_pgn::run(command)?,
+        Some(Command::Book(command)) => cmd_book::run(command)?,
     }
     Ok(())
 }
