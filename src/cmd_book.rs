@@ -6,6 +6,7 @@ use chess::Position;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The `book` subcommands.
@@ -110,7 +111,8 @@ pub fn run(command: BookCommand) -> Result<()> {
         } => probe(book.as_deref(), fen, moves, pick, seed),
         BookCommand::Dump { book } => {
             let book = load(book.as_deref())?;
-            print!("{}", book::text::write_text(&book));
+            let mut out = std::io::stdout().lock();
+            write!(out, "{}", book::text::write_text(&book))?;
             Ok(())
         }
         BookCommand::Convert {
@@ -188,21 +190,25 @@ fn build(pgn: &[PathBuf], out: &Path, options: &BuildOptions, quiet: bool) -> Re
         }
     }
     book.save(out, None)?;
-    println!("games             {}", summary.games);
-    println!("bad games         {}", summary.bad_games);
-    println!("positions         {}", summary.positions);
-    println!("unique positions  {}", summary.unique_positions);
-    println!(
+    let path = out;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "games             {}", summary.games)?;
+    writeln!(out, "bad games         {}", summary.bad_games)?;
+    writeln!(out, "positions         {}", summary.positions)?;
+    writeln!(out, "unique positions  {}", summary.unique_positions)?;
+    writeln!(
+        out,
         "entries written   {} ({} positions) to {}",
         summary.entries,
         summary.book_positions,
-        out.display()
-    );
-    println!(
+        path.display()
+    )?;
+    writeln!(
+        out,
         "time              {:.3} s, {:.0} games/s",
         summary.seconds,
         summary.games_per_second()
-    );
+    )?;
     Ok(())
 }
 
@@ -214,6 +220,7 @@ fn probe(
     seed: Option<u64>,
 ) -> Result<()> {
     let book = load(path)?;
+    let mut out = std::io::stdout().lock();
     let mut pos = match &fen {
         Some(f) => Position::from_fen(f).with_context(|| format!("bad --fen '{f}'"))?,
         None => Position::startpos(),
@@ -225,29 +232,40 @@ fn probe(
             .map_err(|e| anyhow::anyhow!("--moves: '{text}' in {}: {e}", pos.fen()))?;
         pos.play(m);
     }
-    println!("{}", pos.fen());
-    println!("key {:016x}", pos.key());
+    writeln!(out, "{}", pos.fen())?;
+    writeln!(out, "key {:016x}", pos.key())?;
     let candidates = book.candidates(&pos);
     if candidates.is_empty() {
-        println!("no book moves");
+        writeln!(out, "no book moves")?;
         return Ok(());
     }
-    println!(
+    writeln!(
+        out,
         "{:<8} {:<6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
         "move", "uci", "weight", "share", "games", "wins", "draws", "losses"
-    );
+    )?;
     for c in &candidates {
-        println!(
+        let games = c.wins + c.draws + c.losses;
+        // Polyglot books carry no statistics: show "-" rather than zeros.
+        let stat = |n: u32| {
+            if games == 0 {
+                "-".to_string()
+            } else {
+                n.to_string()
+            }
+        };
+        writeln!(
+            out,
             "{:<8} {:<6} {:>7} {:>6.1}% {:>7} {:>7} {:>7} {:>7}",
             c.san,
             c.uci,
             c.weight,
             c.percent,
-            c.wins + c.draws + c.losses,
-            c.wins,
-            c.draws,
-            c.losses
-        );
+            stat(games),
+            stat(c.wins),
+            stat(c.draws),
+            stat(c.losses)
+        )?;
     }
     if let Some(policy) = pick {
         let mut rng = match seed {
@@ -255,7 +273,7 @@ fn probe(
             None => rand::rngs::StdRng::from_os_rng(),
         };
         if let Some(m) = book.pick(&pos, policy, &mut rng) {
-            println!("{policy}: {}", pos.san(m));
+            writeln!(out, "{policy}: {}", pos.san(m))?;
         }
     }
     Ok(())

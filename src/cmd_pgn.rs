@@ -37,6 +37,7 @@ pub fn run(command: PgnCommand) -> Result<()> {
 }
 
 fn stats(files: &[PathBuf], mainline: bool, quiet: bool) -> Result<()> {
+    let mut out = std::io::stdout().lock();
     let options = if mainline {
         ReadOptions::mainline()
     } else {
@@ -69,16 +70,18 @@ fn stats(files: &[PathBuf], mainline: bool, quiet: bool) -> Result<()> {
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("games      {games}");
-    println!("errors     {errors}");
-    println!("positions  {positions}");
-    println!(
+    writeln!(out, "games      {games}")?;
+    writeln!(out, "errors     {errors}")?;
+    writeln!(out, "positions  {positions}")?;
+    writeln!(
+        out,
         "results    1-0 {}  0-1 {}  1/2-1/2 {}  * {}",
         results[0], results[1], results[2], results[3]
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "time       {secs:.3} s, {:.0} games/s",
         (games + errors) as f64 / secs.max(1e-9)
-    );
+    )?;
     Ok(())
 }

@@ -262,8 +262,16 @@ fn parse_one(
                     }
                     chess::Move::NULL
                 } else {
-                    crate::san_match::match_san(&level.pos, san)
-                        .map_err(|e| PgnError::new(line, word, PgnErrorKind::Move(e)))?
+                    crate::san_match::match_san(&level.pos, san).map_err(|e| {
+                        let e = if word.iter().all(|b| b.is_ascii_graphic()) {
+                            e
+                        } else {
+                            // Binary junk: show it escaped, not raw.
+                            let shown = PgnError::new(line, word, PgnErrorKind::Unexpected).text;
+                            chess::SanError::Malformed(shown)
+                        };
+                        PgnError::new(line, word, PgnErrorKind::Move(e))
+                    })?
                 };
                 level.before = level.pos;
                 crate::play(&mut level.pos, mv);
