@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+/// Games handed to a worker at a time.
+const BATCH: usize = 64;
+
 /// What goes into the book.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuildOptions {
@@ -269,24 +272,37 @@ fn build_file(
     })?;
     let read_error = std::sync::Mutex::new(None);
     let keep = options.max_errors_kept;
-    let tally = RawGames::new(reader)
-        .enumerate()
-        .map_while(|(i, raw)| match raw {
-            Ok(raw) => Some((i + 1, raw)),
-            Err(e) => {
-                if let Ok(mut slot) = read_error.lock() {
-                    *slot = Some(e);
+    let mut raw_games = RawGames::new(reader).enumerate();
+    // Games go to the workers in batches: one hand-over per game costs more
+    // than counting a short game.
+    let batches = std::iter::from_fn(|| {
+        let mut batch = Vec::with_capacity(BATCH);
+        for (i, raw) in raw_games.by_ref() {
+            match raw {
+                Ok(raw) => batch.push((i + 1, raw)),
+                Err(e) => {
+                    if let Ok(mut slot) = read_error.lock() {
+                        *slot = Some(e);
+                    }
+                    break;
                 }
-                None
             }
-        })
+            if batch.len() == BATCH {
+                break;
+            }
+        }
+        (!batch.is_empty()).then_some(batch)
+    });
+    let tally = batches
         .par_bridge()
-        .fold(Tally::default, |mut tally, (number, raw)| {
-            tally.count(&raw, number, options);
-            let done = bytes_done.fetch_add(raw.text.len() as u64, Ordering::Relaxed);
-            if number % 512 == 0 {
-                progress(done);
+        .fold(Tally::default, |mut tally, batch| {
+            let mut bytes = 0;
+            for (number, raw) in &batch {
+                tally.count(raw, *number, options);
+                bytes += raw.text.len() as u64;
             }
+            let done = bytes_done.fetch_add(bytes, Ordering::Relaxed);
+            progress(done + bytes);
             tally
         })
         .reduce(Tally::default, |a, b| a.merge(b, keep));

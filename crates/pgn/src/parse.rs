@@ -164,7 +164,11 @@ fn start_position(tags: &[(String, String)], line: usize) -> Result<Position, Pg
     match tags.iter().find(|(n, _)| n == "FEN") {
         Some((_, fen)) => Position::from_fen(fen.trim())
             .map_err(|e| PgnError::new(line, fen.as_bytes(), PgnErrorKind::Fen(e))),
-        None => Ok(Position::startpos()),
+        None => {
+            // Parsing the start FEN for every game shows in profiles.
+            static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+            Ok(*START.get_or_init(Position::startpos))
+        }
     }
 }
 
@@ -223,6 +227,13 @@ fn parse_one(
                 .is_some_and(|n| levels[0].moves.len() >= n)
         {
             past_limit = true;
+            if tags.iter().any(|(n, _)| n == "Result") {
+                // The result is in the tags: the rest of the movetext (and of
+                // this text) is not needed. Games without tags go on to find
+                // their result token, which also ends them.
+                tokens.skip_to_end();
+                break;
+            }
         }
         if past_limit {
             // Past the plies wanted: look only for the end of the game.
@@ -462,6 +473,33 @@ mod tests {
             let e = games.last().expect("one item").as_ref().expect_err(text);
             assert_eq!(e.kind, kind, "{text}");
         }
+    }
+
+    #[test]
+    fn max_plies_stops_replaying() {
+        let limited = ReadOptions {
+            max_plies: Some(2),
+            ..ReadOptions::mainline()
+        };
+        let raw = |s: &str| RawGame {
+            first_line: 1,
+            text: s.as_bytes().to_vec(),
+        };
+        let games = parse_games(
+            &raw("[Result \"1-0\"]\n1. e4 e5 2. Nf3 Zz9 (3. d4 *) 1-0"),
+            limited,
+        );
+        let g = games[0]
+            .as_ref()
+            .expect("moves past the limit are not read");
+        assert_eq!((g.moves.len(), g.result), (2, GameResult::WhiteWins));
+        // Without tags the result token is looked for, and ends the game.
+        let games = parse_games(&raw("1. e4 e5 2. Nf3 1-0 1. d4 d5 2. c4 0-1"), limited);
+        let results: Vec<GameResult> = games
+            .iter()
+            .map(|g| g.as_ref().expect("ok").result)
+            .collect();
+        assert_eq!(results, [GameResult::WhiteWins, GameResult::BlackWins]);
     }
 
     #[test]

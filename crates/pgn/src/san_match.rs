@@ -123,6 +123,9 @@ fn parse_plain(san: &[u8]) -> Option<Parsed> {
 /// The legal move `san` names in `pos`, like `pos.parse_san` but faster on
 /// the forms real games use.
 pub fn match_san(pos: &Position, san: &[u8]) -> Result<Move, SanError> {
+    if let Some(m) = castling(pos, san) {
+        return Ok(m);
+    }
     if let Some(p) = parse_plain(san) {
         let mut sink = ToSquares {
             targets: Bitboard::from_square(p.to),
@@ -157,6 +160,23 @@ pub fn match_san(pos: &Position, san: &[u8]) -> Result<Move, SanError> {
     let text = std::str::from_utf8(san)
         .map_err(|_| SanError::Malformed(String::from_utf8_lossy(san).into_owned()))?;
     pos.parse_san(text).or_else(|e| from_to(pos, san).ok_or(e))
+}
+
+/// `O-O` / `O-O-O` (or with zeros): the legal castling move to that side.
+fn castling(pos: &Position, san: &[u8]) -> Option<Move> {
+    let mut end = san.len();
+    while end > 0 && matches!(san[end - 1], b'+' | b'#' | b'!' | b'?') {
+        end -= 1;
+    }
+    let king_side = match &san[..end] {
+        b"O-O" | b"0-0" => true,
+        b"O-O-O" | b"0-0-0" => false,
+        _ => return None,
+    };
+    pos.legal_moves()
+        .iter()
+        .copied()
+        .find(|m| m.is_castling() && (m.to() > m.from()) == king_side)
 }
 
 /// A move given by both squares and no piece letter (`g1f3`, `g1xd1`,

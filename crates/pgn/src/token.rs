@@ -120,6 +120,11 @@ impl<'a> Tokenizer<'a> {
         self.line
     }
 
+    /// Skips the rest of the input: the next call returns `None`.
+    pub fn skip_to_end(&mut self) {
+        self.pos = self.bytes.len();
+    }
+
     /// The next token with the line it starts on, `None` at the end of input.
     pub fn next_token(&mut self) -> Option<Result<(Token<'a>, usize), (TokenError, usize)>> {
         loop {
