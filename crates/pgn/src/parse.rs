@@ -220,6 +220,7 @@ fn parse_one(
             levels.push(Level::new(pos));
         }
         if !past_limit
+            && matches!(token, Token::Move(_))
             && skip_depth == 0
             && levels.len() == 1
             && options

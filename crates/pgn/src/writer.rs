@@ -26,22 +26,30 @@ fn escape(value: &str) -> String {
 /// word before it, as people write them.
 #[derive(Default)]
 struct Words {
-    words: Vec<String>,
+    /// Each word, and whether it is a `;` comment (which ends its line).
+    words: Vec<(String, bool)>,
     open: usize,
 }
 
 impl Words {
-    fn word(&mut self, w: &str) {
+    fn push(&mut self, w: &str, line_comment: bool) {
         let mut s = "(".repeat(self.open);
         self.open = 0;
         s.push_str(w);
-        self.words.push(s);
+        self.words.push((s, line_comment));
+    }
+
+    fn word(&mut self, w: &str) {
+        self.push(w, false);
     }
 
     fn comment(&mut self, text: &str) {
-        // Comments cannot hold '}'; whitespace runs read back as one space.
-        let text = text.replace('}', ")");
         let words: Vec<&str> = text.split_whitespace().collect();
+        if text.contains('}') {
+            // A brace comment cannot hold '}': write it as a rest-of-line comment.
+            self.push(&format!("; {}", words.join(" ")), true);
+            return;
+        }
         match words.len() {
             0 => self.word("{}"),
             1 => self.word(&format!("{{{}}}", words[0])),
@@ -56,8 +64,9 @@ impl Words {
     }
 
     fn close(&mut self) {
-        if let Some(last) = self.words.last_mut() {
-            last.push(')');
+        match self.words.last_mut() {
+            Some((last, false)) => last.push(')'),
+            _ => self.word(")"),
         }
     }
 
@@ -65,9 +74,10 @@ impl Words {
     fn wrap(&self) -> String {
         let mut out = String::new();
         let mut column = 0;
-        for w in &self.words {
+        for (w, line_comment) in &self.words {
             let len = w.chars().count();
-            if column > 0 && column + 1 + len > LINE_WIDTH {
+            // A line starting with '%' would be read as an escape line.
+            if column > 0 && column + 1 + len > LINE_WIDTH && !w.starts_with('%') {
                 out.push('\n');
                 column = 0;
             }
@@ -77,6 +87,10 @@ impl Words {
             }
             out.push_str(w);
             column += len;
+            if *line_comment {
+                out.push('\n');
+                column = 0;
+            }
         }
         out
     }
@@ -171,5 +185,27 @@ impl<W: Write> PgnWriter<W> {
     /// The underlying writer.
     pub fn into_inner(self) -> W {
         self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PgnReader;
+
+    #[test]
+    fn comments_with_closing_braces_survive() {
+        let long = "x ".repeat(38);
+        let text = format!("1. e4 ; a }} b\n(1. d4 ; c }} d\n) 1... e5 {{{long} %y}} *\n");
+        let game = PgnReader::new(text.as_bytes())
+            .next()
+            .expect("a game")
+            .expect("valid");
+        let written = write_game(&game);
+        let back = PgnReader::new(written.as_bytes())
+            .next()
+            .expect("a game")
+            .expect("valid");
+        assert_eq!(back.moves, game.moves, "{written}");
     }
 }

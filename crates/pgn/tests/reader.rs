@@ -250,3 +250,30 @@ fn truncated_compressed_input_reports_a_read_error() {
     assert!(matches!(last.kind, pgn::PgnErrorKind::Io(_)), "{last}");
     assert!(items.iter().filter(|i| i.is_ok()).count() > 5);
 }
+
+/// What the fuzz target (fuzz/fuzz_targets/pgn.rs) checks, on the inputs it
+/// once failed on (tests/data/fuzz/): read with each option set, every game
+/// written and read back the same.
+#[test]
+fn former_fuzz_failures() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz");
+    for entry in std::fs::read_dir(dir).expect("fuzz folder") {
+        let data = std::fs::read(entry.expect("entry").path()).expect("read");
+        for options in [
+            ReadOptions::default(),
+            ReadOptions::mainline(),
+            ReadOptions {
+                max_plies: Some(3),
+                ..ReadOptions::mainline()
+            },
+        ] {
+            for game in PgnReader::with_options(&data[..], options).flatten() {
+                let text = write_game(&game);
+                let back: Vec<_> = PgnReader::with_options(text.as_bytes(), options).collect();
+                assert_eq!(back.len(), 1, "{text}");
+                let back = back[0].as_ref().expect("written game reads back");
+                assert_eq!(back.moves, game.moves, "{text}");
+            }
+        }
+    }
+}
