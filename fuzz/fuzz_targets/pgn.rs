@@ -20,7 +20,11 @@ fuzz_target!(|data: &[u8]| {
             let Ok(game) = item else { continue };
             let mut pos = game.start;
             for m in game.mainline() {
-                assert!(m.is_null() || pos.is_legal(m), "illegal move {m:?} in {}", pos.fen());
+                assert!(
+                    m.is_null() || pos.is_legal(m),
+                    "illegal move {m:?} in {}",
+                    pos.fen()
+                );
                 pgn::play(&mut pos, m);
             }
             let text = write_game(&game);

@@ -124,3 +124,39 @@ pub fn record_in_text_book(
     book.save(path, Some(Format::Text))?;
     Ok(problems)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess::{Game, Position};
+
+    #[test]
+    fn recording_moves_into_a_text_book() {
+        let dir = std::env::temp_dir().join(format!("kestrel-record-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("mine.txt");
+        let mut game = Game::new(Position::startpos());
+        for san in ["e4", "c5", "Nf3"] {
+            let m = game.position().parse_san(san).expect("legal");
+            let problems = record_in_text_book(&path, &game, m, 1).expect("recorded");
+            assert!(problems.is_empty());
+            game.push(m);
+        }
+        // Recording the same move again adds to its weight.
+        let mut again = Game::new(Position::startpos());
+        let e4 = again.position().parse_san("e4").expect("legal");
+        record_in_text_book(&path, &again, e4, 1).expect("recorded");
+        again.push(e4);
+        let text = std::fs::read_to_string(&path).expect("written");
+        assert!(text.contains("- | e4 | e2e4 | 2 |"), "{text}");
+        assert!(text.contains("1.e4 c5 | Nf3 | g1f3 | 1 |"), "{text}");
+        let (book, problems) = Book::open(&path).expect("reads back");
+        assert!(problems.is_empty());
+        assert_eq!(book.entry_count(), 3);
+        // An illegal move is refused and the file left as it was.
+        let illegal = chess::Move::normal(chess::Square::new(0), chess::Square::new(63));
+        assert!(record_in_text_book(&path, &again, illegal, 1).is_err());
+        assert_eq!(std::fs::read_to_string(&path).expect("unchanged"), text);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
