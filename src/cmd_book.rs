@@ -20,7 +20,8 @@ pub enum BookCommand {
         /// The book to write: Polyglot for .bin, text for .txt.
         #[arg(long)]
         out: PathBuf,
-        /// Only positions up to this many plies into each game.
+        /// Only positions up to this many plies into each game (moves past it
+        /// are not read; the result comes from the Result tag).
         #[arg(long, default_value_t = 30)]
         max_ply: usize,
         /// Only moves played in at least this many games.

@@ -65,7 +65,9 @@ pub struct BuildSummary {
     pub book_positions: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
-    /// The first errors (file, error), up to `max_errors_kept`.
+    /// The first errors (file, error), up to `max_errors_kept`. Game numbers
+    /// count tag sections (games without tags between two tagged games share
+    /// the number of the text they are in).
     pub errors: Vec<(PathBuf, PgnError)>,
 }
 
