@@ -9,6 +9,9 @@ use protocol::uci::Uci;
 use std::io::{self, Write};
 use std::time::Instant;
 
+mod cmd_book;
+mod cmd_pgn;
+
 /// Kestrel: a chess engine and toolkit. Without a command it speaks UCI.
 #[derive(Parser)]
 #[command(name = "kestrel", version, about)]
@@ -48,6 +51,12 @@ enum Command {
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// PGN tools.
+    #[command(subcommand)]
+    Pgn(cmd_pgn::PgnCommand),
+    /// Opening books: build from PGN, probe, dump, convert.
+    #[command(subcommand)]
+    Book(cmd_book::BookCommand),
 }
 
 fn main() {
@@ -76,6 +85,8 @@ fn run() -> Result<()> {
             run_perft(depth, fen, split, chess960, copy_make)?;
         }
         Some(Command::Bench { depth, options }) => run_bench(depth, &options)?,
+        Some(Command::Pgn(command)) => cmd_pgn::run(command)?,
+        Some(Command::Book(command)) => cmd_book::run(command)?,
     }
     Ok(())
 }

@@ -1,0 +1,40 @@
+//! Kestrel's opening books: one model (Polyglot key -> moves with weight,
+//! learn and win/draw/loss counts), read and written as Polyglot `.bin` and
+//! as Kestrel's editable text format, built from PGN on all cores, probed
+//! with the selection policies GNU Chess offered, and a default book compiled
+//! into the program.
+//!
+//! ```
+//! use book::{Book, Policy};
+//! use rand::SeedableRng;
+//! let book = Book::embedded();
+//! let start = chess::Position::startpos();
+//! let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+//! let m = book.pick(&start, Policy::WeightedRandom, &mut rng).expect("a book move");
+//! assert!(start.is_legal(m));
+//! for c in book.candidates(&start) {
+//!     println!("{} {:.1}% ({} games)", c.san, c.percent, c.wins + c.draws + c.losses);
+//! }
+//! ```
+#![deny(missing_docs)]
+#![deny(unsafe_code)]
+
+#[allow(clippy::module_inception)]
+mod book;
+mod embedded;
+mod error;
+mod format;
+mod from_pgn;
+mod key_hash;
+mod policy;
+mod poly_move;
+pub mod polyglot;
+pub mod text;
+
+pub use book::{Book, BookMove, Candidate};
+pub use embedded::DEFAULT_BOOK;
+pub use error::{BookError, BookProblem, Location};
+pub use format::{read_book, record_in_text_book, Format, ParseFormatError};
+pub use from_pgn::{build_from_pgn, BuildOptions, BuildSummary};
+pub use policy::{ParsePolicyError, Policy};
+pub use poly_move::PolyMove;

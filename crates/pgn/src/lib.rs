@@ -1,0 +1,33 @@
+//! Kestrel's PGN layer: a streaming reader (files, stdin, gzip/zstd/bzip2)
+//! that replays and checks every move on the board and reports broken games
+//! with their number, line and offending text before going on; and a writer
+//! that produces what the reader reads back.
+//!
+//! ```
+//! let text = "[White \"A\"]\n\n1. e4 e5 2. Nf3 {a comment} 1-0\n";
+//! let games: Vec<_> = pgn::PgnReader::new(text.as_bytes()).collect();
+//! let game = games[0].as_ref().unwrap();
+//! assert_eq!(game.moves.len(), 3);
+//! assert!(pgn::write_game(game).contains("2. Nf3 {a comment} 1-0"));
+//! ```
+#![deny(missing_docs)]
+#![deny(unsafe_code)]
+
+mod error;
+mod game;
+mod open;
+mod parse;
+mod reader;
+mod san_match;
+mod split;
+pub mod token;
+mod writer;
+
+pub use error::{PgnError, PgnErrorKind};
+pub use game::{play, GameResult, PgnGame, PgnMove};
+pub use open::{decompress, open, Compression};
+pub use parse::{parse_games, ReadOptions};
+pub use reader::PgnReader;
+pub use san_match::match_san;
+pub use split::{RawGame, RawGames};
+pub use writer::{write_game, PgnWriter, LINE_WIDTH};

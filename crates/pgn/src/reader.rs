@@ -1,0 +1,84 @@
+//! The streaming PGN reader: games one at a time from any `BufRead`, bad
+//! games reported and skipped.
+
+use crate::parse::{parse_games, ReadOptions};
+use crate::split::RawGames;
+use crate::{PgnError, PgnErrorKind, PgnGame};
+use std::collections::VecDeque;
+use std::io::{self, BufRead};
+use std::path::Path;
+
+/// Reads games from a PGN stream. Each item is a game or the error that made
+/// a game unreadable; reading goes on after a bad game. A read error of the
+/// stream itself is the last item.
+pub struct PgnReader<R> {
+    raw: RawGames<R>,
+    options: ReadOptions,
+    queue: VecDeque<Result<PgnGame, PgnError>>,
+    games: usize,
+}
+
+impl<R: BufRead> PgnReader<R> {
+    /// A reader over `reader` keeping everything (variations, comments).
+    pub fn new(reader: R) -> PgnReader<R> {
+        PgnReader::with_options(reader, ReadOptions::default())
+    }
+
+    /// A reader with the given options.
+    pub fn with_options(reader: R, options: ReadOptions) -> PgnReader<R> {
+        PgnReader {
+            raw: RawGames::new(reader),
+            options,
+            queue: VecDeque::new(),
+            games: 0,
+        }
+    }
+}
+
+impl PgnReader<Box<dyn BufRead + Send>> {
+    /// Opens a file (or `-` for standard input; gzip, zstd or bzip2 recognised).
+    pub fn open(path: &Path, options: ReadOptions) -> io::Result<Self> {
+        Ok(PgnReader::with_options(crate::open(path)?, options))
+    }
+}
+
+impl<R: BufRead> Iterator for PgnReader<R> {
+    type Item = Result<PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.queue.is_empty() {
+            match self.raw.next()? {
+                Ok(raw) => self.queue.extend(parse_games(&raw, self.options)),
+                Err(e) => {
+                    self.queue.push_back(Err(PgnError {
+                        game: 0,
+                        line: 0,
+                        text: String::new(),
+                        kind: PgnErrorKind::Io(e.to_string()),
+                    }));
+                }
+            }
+        }
+        let mut item = self.queue.pop_front()?;
+        self.games += 1;
+        if let Err(e) = &mut item {
+            e.game = self.games;
+        }
+        Some(item)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_games_are_numbered_and_skipped() {
+        let text = "[G \"1\"]\n1. e4 *\n\n[G \"2\"]\n1. e5 *\n\n[G \"3\"]\n1. d4 *\n";
+        let items: Vec<_> = PgnReader::new(text.as_bytes()).collect();
+        assert_eq!(items.len(), 3);
+        assert!(items[0].is_ok() && items[2].is_ok());
+        let e = items[1].as_ref().expect_err("1. e5 is illegal");
+        assert_eq!((e.game, e.line, e.text.as_str()), (2, 5, "e5"));
+    }
+}

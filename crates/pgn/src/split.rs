@@ -1,0 +1,210 @@
+//! Cutting a PGN stream into games without parsing them, so that games can be
+//! parsed in parallel and a broken game cannot swallow the ones after it.
+//!
+//! A game ends where a tag line (`[Name "value"]`) follows movetext. Braces are
+//! tracked across lines so that a `[` inside a comment does not cut a game,
+//! except that a well-formed tag line always starts a new game once movetext
+//! was seen: an unclosed `{` then breaks only its own game.
+
+use std::io::{self, BufRead};
+
+/// The unparsed text of one game (or of several headerless games).
+#[derive(Clone, Debug, Default)]
+pub struct RawGame {
+    /// The line of the file this text starts on (1-based).
+    pub first_line: usize,
+    /// The bytes, lines included with their terminators.
+    pub text: Vec<u8>,
+}
+
+/// An iterator over the games of a PGN stream, as raw text.
+pub struct RawGames<R> {
+    reader: R,
+    line: usize,
+    in_comment: bool,
+    /// The tag line that ended the previous game and starts the next one.
+    carry: Option<(usize, Vec<u8>)>,
+    started: bool,
+    done: bool,
+}
+
+impl<R: BufRead> RawGames<R> {
+    /// Splits the stream `reader` into games.
+    pub fn new(reader: R) -> RawGames<R> {
+        RawGames {
+            reader,
+            line: 0,
+            in_comment: false,
+            carry: None,
+            started: false,
+            done: false,
+        }
+    }
+}
+
+/// True for a line that is a well-formed tag pair `[Name "value"]`.
+fn is_tag_line(line: &[u8]) -> bool {
+    let line = line.trim_ascii();
+    line.len() >= 5
+        && line[0] == b'['
+        && line[line.len() - 1] == b']'
+        && line[1].is_ascii_alphabetic()
+        && line.iter().filter(|&&b| b == b'"').count() >= 2
+}
+
+/// What a line holds, for the splitter.
+enum LineKind {
+    Blank,
+    Tag,
+    Movetext,
+}
+
+impl<R: BufRead> RawGames<R> {
+    /// Classifies `line` and updates the comment state.
+    fn classify(&mut self, line: &[u8]) -> LineKind {
+        let first = line.iter().position(|b| !b.is_ascii_whitespace());
+        let Some(first) = first else {
+            return LineKind::Blank;
+        };
+        if !self.in_comment && line[first] == b'%' {
+            return LineKind::Blank;
+        }
+        let tag = !self.in_comment && line[first] == b'[';
+        let mut i = first;
+        while i < line.len() {
+            let b = line[i];
+            if self.in_comment {
+                if b == b'}' {
+                    self.in_comment = false;
+                }
+            } else if b == b'{' {
+                self.in_comment = true;
+            } else if b == b';' {
+                break;
+            } else if tag && b == b'"' {
+                // Skip the quoted value: it may hold braces.
+                i += 1;
+                while i < line.len() && line[i] != b'"' {
+                    i += 1 + usize::from(line[i] == b'\\');
+                }
+            }
+            i += 1;
+        }
+        if tag {
+            LineKind::Tag
+        } else {
+            LineKind::Movetext
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for RawGames<R> {
+    type Item = io::Result<RawGame>;
+
+    fn next(&mut self) -> Option<io::Result<RawGame>> {
+        if self.done {
+            return None;
+        }
+        let mut game = RawGame::default();
+        let mut seen_movetext = false;
+        let mut seen_anything = false;
+        if let Some((line, text)) = self.carry.take() {
+            game.first_line = line;
+            game.text = text;
+            seen_anything = true;
+        }
+        loop {
+            let start = game.text.len();
+            match self.reader.read_until(b'\n', &mut game.text) {
+                Ok(0) => {
+                    self.done = true;
+                    return seen_anything.then_some(Ok(game));
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+            self.line += 1;
+            if !self.started {
+                self.started = true;
+                if game.text.starts_with(b"\xef\xbb\xbf") {
+                    game.text.drain(..3);
+                }
+            }
+            let line = &game.text[start..];
+            if self.in_comment && seen_movetext && is_tag_line(line) {
+                // An unclosed comment must not swallow the next game.
+                self.in_comment = false;
+            }
+            let line = &game.text[start..];
+            let kind = if self.in_comment {
+                self.classify(line);
+                LineKind::Movetext
+            } else {
+                self.classify(line)
+            };
+            match kind {
+                LineKind::Blank => continue,
+                LineKind::Tag if seen_movetext => {
+                    let next = game.text.split_off(start);
+                    self.carry = Some((self.line, next));
+                    return Some(Ok(game));
+                }
+                LineKind::Tag => {}
+                LineKind::Movetext => seen_movetext = true,
+            }
+            if !seen_anything {
+                seen_anything = true;
+                game.first_line = self.line;
+                // Drop the blank lines before the game.
+                game.text.drain(..start);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(s: &str) -> Vec<(usize, String)> {
+        RawGames::new(s.as_bytes())
+            .map(|g| {
+                let g = g.expect("in-memory read");
+                (g.first_line, String::from_utf8(g.text).expect("utf-8"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn games_split_at_tags_after_movetext() {
+        let games = split("\n[A \"1\"]\n[B \"2\"]\n\n1. e4 *\n\n[A \"3\"]\n1. d4 *\n");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].0, 2);
+        assert!(games[0].1.starts_with("[A \"1\"]"));
+        assert_eq!(games[1], (7, "[A \"3\"]\n1. d4 *\n".to_string()));
+    }
+
+    #[test]
+    fn brackets_in_comments_do_not_split() {
+        let games = split("[A \"1\"]\n1. e4 {see\n[diagram]} e5 *\n");
+        assert_eq!(games.len(), 1);
+    }
+
+    #[test]
+    fn unclosed_comment_breaks_only_its_game() {
+        let games = split("[A \"1\"]\n1. e4 {oops\n\n[A \"2\"]\n1. d4 *\n");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[1].0, 4);
+    }
+
+    #[test]
+    fn bom_and_empty_input() {
+        assert_eq!(split("").len(), 0);
+        assert_eq!(split("\n\n").len(), 0);
+        let games = split("\u{feff}[A \"1\"]\n*\n");
+        assert_eq!(games[0].1, "[A \"1\"]\n*\n");
+    }
+}

@@ -1,0 +1,384 @@
+//! The PGN tokenizer: turns the bytes of one game into tag pairs, moves, NAGs,
+//! comments, variation brackets and results, each with its line number.
+//!
+//! It is tolerant where real files are sloppy (`4..Be7`, `Bxe7,`, `0-0`,
+//! `e4!?`, `%` escape lines, CRLF, Latin-1) and strict where guessing would
+//! lose information (an unclosed comment or tag is an error). It never
+//! allocates: every token borrows from the input.
+
+use crate::GameResult;
+
+/// One lexical element of PGN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Token<'a> {
+    /// `[Name "value"]`; the value still has its `\"` and `\\` escapes.
+    Tag {
+        /// The tag name.
+        name: &'a [u8],
+        /// The raw tag value between the quotes.
+        value: &'a [u8],
+    },
+    /// A move as written (SAN, possibly with a `!?` suffix), move numbers removed.
+    Move(&'a [u8]),
+    /// A numeric annotation glyph: `$14`, or `!`, `?`, `!?`, `+-` ... mapped to their numbers.
+    Nag(u8),
+    /// The text of a `{}` or `;` comment.
+    Comment(&'a [u8]),
+    /// `(`: a variation begins.
+    Open,
+    /// `)`: a variation ends.
+    Close,
+    /// A game termination marker.
+    Result(GameResult),
+}
+
+/// What the tokenizer cannot make sense of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenError {
+    /// A `{` comment that is never closed.
+    UnclosedComment,
+    /// A `[` tag pair that is not `[Name "value"]`.
+    BadTag(String),
+    /// A stray `]`, `}` or `"`.
+    Unexpected(String),
+}
+
+/// Streams tokens out of one game's bytes.
+pub struct Tokenizer<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    line: usize,
+    at_line_start: bool,
+}
+
+#[inline]
+fn is_delimiter(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | 0x0b
+            | 0x0c
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b'['
+            | b']'
+            | b';'
+            | b'$'
+            | b'"'
+            | b','
+    )
+}
+
+/// The NAG number of a symbolic annotation written on its own (`!?`, `+-`).
+fn symbolic_nag(word: &[u8]) -> Option<u8> {
+    Some(match word {
+        b"!" => 1,
+        b"?" => 2,
+        b"!!" => 3,
+        b"??" => 4,
+        b"!?" => 5,
+        b"?!" => 6,
+        b"=" => 10,
+        b"+=" | b"+/=" => 14,
+        b"=+" | b"=/+" => 15,
+        b"+/-" => 16,
+        b"-/+" => 17,
+        b"+-" => 18,
+        b"-+" => 19,
+        _ => return None,
+    })
+}
+
+/// The game result a word stands for, if it is one.
+fn result_word(word: &[u8]) -> Option<GameResult> {
+    Some(match word {
+        b"1-0" => GameResult::WhiteWins,
+        b"0-1" => GameResult::BlackWins,
+        b"1/2-1/2" | b"1/2" | b"\xc2\xbd-\xc2\xbd" => GameResult::Draw,
+        b"*" => GameResult::Unknown,
+        _ => return None,
+    })
+}
+
+impl<'a> Tokenizer<'a> {
+    /// A tokenizer over `bytes`, whose first line is line `first_line` of the file.
+    pub fn new(bytes: &'a [u8], first_line: usize) -> Tokenizer<'a> {
+        Tokenizer {
+            bytes,
+            pos: 0,
+            line: first_line,
+            at_line_start: true,
+        }
+    }
+
+    /// The line the tokenizer has reached (the line of the last token returned).
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// Skips the rest of the input: the next call returns `None`.
+    pub fn skip_to_end(&mut self) {
+        self.pos = self.bytes.len();
+    }
+
+    /// The next token with the line it starts on, `None` at the end of input.
+    pub fn next_token(&mut self) -> Option<Result<(Token<'a>, usize), (TokenError, usize)>> {
+        loop {
+            let b = *self.bytes.get(self.pos)?;
+            match b {
+                b'\n' => {
+                    self.line += 1;
+                    self.pos += 1;
+                    self.at_line_start = true;
+                    continue;
+                }
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                    self.pos += 1;
+                    continue;
+                }
+                b'%' if self.at_line_start => {
+                    self.skip_line();
+                    continue;
+                }
+                _ => {}
+            }
+            self.at_line_start = false;
+            let line = self.line;
+            let token = match b {
+                b'{' => self.brace_comment(),
+                b';' => {
+                    let start = self.pos + 1;
+                    self.skip_line();
+                    Ok(Token::Comment(&self.bytes[start..self.pos]))
+                }
+                b'(' => {
+                    self.pos += 1;
+                    Ok(Token::Open)
+                }
+                b')' => {
+                    self.pos += 1;
+                    Ok(Token::Close)
+                }
+                b'[' => self.tag(),
+                b'$' => {
+                    self.pos += 1;
+                    let start = self.pos;
+                    while self.pos < self.bytes.len() && self.bytes[self.pos].is_ascii_digit() {
+                        self.pos += 1;
+                    }
+                    let digits = &self.bytes[start..self.pos];
+                    match std::str::from_utf8(digits)
+                        .ok()
+                        .and_then(|s| s.parse().ok())
+                    {
+                        Some(n) => Ok(Token::Nag(n)),
+                        None => Err(TokenError::Unexpected(format!(
+                            "${}",
+                            String::from_utf8_lossy(digits)
+                        ))),
+                    }
+                }
+                b',' => {
+                    // "Bxe7, Qxe7": a comma between moves carries nothing.
+                    self.pos += 1;
+                    continue;
+                }
+                b'}' | b']' | b'"' => {
+                    self.pos += 1;
+                    Err(TokenError::Unexpected((b as char).to_string()))
+                }
+                _ => match self.word() {
+                    Some(t) => Ok(t),
+                    None => continue,
+                },
+            };
+            return Some(token.map(|t| (t, line)).map_err(|e| (e, line)));
+        }
+    }
+
+    fn skip_line(&mut self) {
+        while self.pos < self.bytes.len() && self.bytes[self.pos] != b'\n' {
+            self.pos += 1;
+        }
+    }
+
+    fn brace_comment(&mut self) -> Result<Token<'a>, TokenError> {
+        let start = self.pos + 1;
+        let mut i = start;
+        while i < self.bytes.len() {
+            match self.bytes[i] {
+                b'}' => {
+                    self.pos = i + 1;
+                    return Ok(Token::Comment(&self.bytes[start..i]));
+                }
+                b'\n' => self.line += 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        self.pos = self.bytes.len();
+        Err(TokenError::UnclosedComment)
+    }
+
+    fn tag(&mut self) -> Result<Token<'a>, TokenError> {
+        let bytes = self.bytes;
+        let line_end = bytes[self.pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |n| self.pos + n);
+        let bad = |s: &Self| {
+            TokenError::BadTag(String::from_utf8_lossy(&bytes[s.pos..line_end]).into_owned())
+        };
+        let mut i = self.pos + 1;
+        while i < line_end && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let name_start = i;
+        while i < line_end && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+            i += 1;
+        }
+        let name = &bytes[name_start..i];
+        while i < line_end && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if name.is_empty() || i >= line_end || bytes[i] != b'"' {
+            let err = bad(self);
+            self.pos = line_end;
+            return Err(err);
+        }
+        i += 1;
+        let value_start = i;
+        while i < line_end && bytes[i] != b'"' {
+            if bytes[i] == b'\\' {
+                i += 1;
+            }
+            i += 1;
+        }
+        if i >= line_end {
+            let err = bad(self);
+            self.pos = line_end;
+            return Err(err);
+        }
+        let value = &bytes[value_start..i];
+        i += 1;
+        while i < line_end && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= line_end || bytes[i] != b']' {
+            let err = bad(self);
+            self.pos = line_end;
+            return Err(err);
+        }
+        self.pos = i + 1;
+        Ok(Token::Tag { name, value })
+    }
+
+    /// A run of non-delimiter bytes: a result, a move number (skipped), an
+    /// annotation or a move. `None` when the word was only a move number.
+    fn word(&mut self) -> Option<Token<'a>> {
+        let start = self.pos;
+        let mut end = start;
+        while end < self.bytes.len() && !is_delimiter(self.bytes[end]) {
+            end += 1;
+        }
+        self.pos = end;
+        let word = &self.bytes[start..end];
+        if let Some(r) = result_word(word) {
+            return Some(Token::Result(r));
+        }
+        if word.starts_with(b"0-0") {
+            return Some(Token::Move(word));
+        }
+        if let Some(n) = symbolic_nag(word) {
+            return Some(Token::Nag(n));
+        }
+        // Move numbers: "12." "12..." "12" and glued forms "4..Be7", "12.Nf3",
+        // "..Kf8" (a black move whose number stood apart).
+        let leading_dots = word.iter().take_while(|&&b| b == b'.').count();
+        if leading_dots > 0 {
+            let rest = &word[leading_dots..];
+            return (!rest.is_empty()).then_some(Token::Move(rest));
+        }
+        let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits > 0 {
+            let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
+            let rest = &word[digits + dots..];
+            if rest.is_empty() {
+                return None;
+            }
+            if dots > 0 {
+                return Some(Token::Move(rest));
+            }
+        }
+        Some(Token::Move(word))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(s: &str) -> Vec<Token<'_>> {
+        let mut t = Tokenizer::new(s.as_bytes(), 1);
+        let mut out = Vec::new();
+        while let Some(r) = t.next_token() {
+            out.push(r.expect("token").0);
+        }
+        out
+    }
+
+    #[test]
+    fn movetext_forms() {
+        assert_eq!(
+            tokens("1. e4 e5 2.Nf3 2...Nc6 4..Be7 0-0 !? $14 (3. d4) {hi} ; rest\n1-0"),
+            vec![
+                Token::Move(b"e4"),
+                Token::Move(b"e5"),
+                Token::Move(b"Nf3"),
+                Token::Move(b"Nc6"),
+                Token::Move(b"Be7"),
+                Token::Move(b"0-0"),
+                Token::Nag(5),
+                Token::Nag(14),
+                Token::Open,
+                Token::Move(b"d4"),
+                Token::Close,
+                Token::Comment(b"hi"),
+                Token::Comment(b" rest"),
+                Token::Result(GameResult::WhiteWins),
+            ]
+        );
+    }
+
+    #[test]
+    fn tags_escape_lines_and_lines() {
+        let mut t = Tokenizer::new(b"[White \"A \\\"B\\\"\"]\n%escaped\n{a\nb} e4", 5);
+        assert_eq!(
+            t.next_token(),
+            Some(Ok((
+                Token::Tag {
+                    name: b"White",
+                    value: b"A \\\"B\\\""
+                },
+                5
+            )))
+        );
+        assert_eq!(t.next_token(), Some(Ok((Token::Comment(b"a\nb"), 7))));
+        assert_eq!(t.next_token(), Some(Ok((Token::Move(b"e4"), 8))));
+        assert_eq!(t.next_token(), None);
+    }
+
+    #[test]
+    fn errors() {
+        let mut t = Tokenizer::new(b"[White A]\n{open", 1);
+        assert!(matches!(
+            t.next_token(),
+            Some(Err((TokenError::BadTag(_), 1)))
+        ));
+        assert_eq!(t.next_token(), Some(Err((TokenError::UnclosedComment, 2))));
+    }
+}

@@ -1,0 +1,211 @@
+//! The PGN writer: Seven Tag Roster then the other tags, movetext in SAN with
+//! move numbers, NAGs, comments and variations, wrapped at 80 columns.
+
+use crate::{PgnGame, PgnMove};
+use chess::{Color, Position};
+use std::io::{self, Write};
+
+/// The longest line the writer produces (unless one word is longer).
+pub const LINE_WIDTH: usize = 80;
+
+const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The movetext as words; "(" is glued to the word after it and ")" to the
+/// word before it, as people write them.
+#[derive(Default)]
+struct Words {
+    /// Each word, and whether it is a `;` comment (which ends its line).
+    words: Vec<(String, bool)>,
+    open: usize,
+}
+
+impl Words {
+    fn push(&mut self, w: &str, line_comment: bool) {
+        let mut s = "(".repeat(self.open);
+        self.open = 0;
+        s.push_str(w);
+        self.words.push((s, line_comment));
+    }
+
+    fn word(&mut self, w: &str) {
+        self.push(w, false);
+    }
+
+    fn comment(&mut self, text: &str) {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if text.contains('}') {
+            // A brace comment cannot hold '}': write it as a rest-of-line comment.
+            self.push(&format!("; {}", words.join(" ")), true);
+            return;
+        }
+        match words.len() {
+            0 => self.word("{}"),
+            1 => self.word(&format!("{{{}}}", words[0])),
+            n => {
+                self.word(&format!("{{{}", words[0]));
+                for w in &words[1..n - 1] {
+                    self.word(w);
+                }
+                self.word(&format!("{}}}", words[n - 1]));
+            }
+        }
+    }
+
+    fn close(&mut self) {
+        match self.words.last_mut() {
+            Some((last, false)) => last.push(')'),
+            _ => self.word(")"),
+        }
+    }
+
+    /// Lays the words out in lines of at most `LINE_WIDTH` columns.
+    fn wrap(&self) -> String {
+        let mut out = String::new();
+        let mut column = 0;
+        for (w, line_comment) in &self.words {
+            let len = w.chars().count();
+            // A line starting with '%' would be read as an escape line.
+            if column > 0 && column + 1 + len > LINE_WIDTH && !w.starts_with('%') {
+                out.push('\n');
+                column = 0;
+            }
+            if column > 0 {
+                out.push(' ');
+                column += 1;
+            }
+            out.push_str(w);
+            column += len;
+            if *line_comment {
+                out.push('\n');
+                column = 0;
+            }
+        }
+        out
+    }
+}
+
+/// Writes one line of play from `pos`, with a move number before the first
+/// move and wherever a comment or variation interrupts the line.
+fn write_line(w: &mut Words, mut pos: Position, moves: &[PgnMove]) {
+    let mut number_next = true;
+    for m in moves {
+        for c in &m.comments_before {
+            w.comment(c);
+            number_next = true;
+        }
+        let n = pos.fullmove_number();
+        match pos.turn() {
+            Color::White => w.word(&format!("{n}.")),
+            Color::Black if number_next => w.word(&format!("{n}...")),
+            Color::Black => {}
+        }
+        if m.mv.is_null() {
+            w.word("--");
+        } else {
+            w.word(&pos.san(m.mv));
+        }
+        number_next = false;
+        for nag in &m.nags {
+            w.word(&format!("${nag}"));
+        }
+        for c in &m.comments {
+            w.comment(c);
+            number_next = true;
+        }
+        for variation in &m.variations {
+            w.open += 1;
+            write_line(w, pos, variation);
+            w.close();
+            number_next = true;
+        }
+        crate::play(&mut pos, m.mv);
+    }
+}
+
+/// The game as PGN text, ending with a blank line.
+pub fn write_game(game: &PgnGame) -> String {
+    let mut out = String::new();
+    for (name, default) in SEVEN_TAG_ROSTER {
+        let value = if name == "Result" {
+            game.result.as_str().to_string()
+        } else {
+            game.tag(name).unwrap_or(default).to_string()
+        };
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
+    }
+    let mut has_fen = false;
+    for (name, value) in &game.tags {
+        if SEVEN_TAG_ROSTER.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        has_fen |= name == "FEN";
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+    }
+    if !has_fen && game.start != Position::startpos() {
+        out.push_str("[SetUp \"1\"]\n");
+        out.push_str(&format!("[FEN \"{}\"]\n", game.start.fen()));
+    }
+    out.push('\n');
+    let mut w = Words::default();
+    write_line(&mut w, game.start, &game.moves);
+    w.word(game.result.as_str());
+    out.push_str(&w.wrap());
+    out.push_str("\n\n");
+    out
+}
+
+/// Writes games as PGN to any `Write`.
+pub struct PgnWriter<W> {
+    out: W,
+}
+
+impl<W: Write> PgnWriter<W> {
+    /// A writer into `out`.
+    pub fn new(out: W) -> PgnWriter<W> {
+        PgnWriter { out }
+    }
+
+    /// Writes one game followed by a blank line.
+    pub fn write(&mut self, game: &PgnGame) -> io::Result<()> {
+        self.out.write_all(write_game(game).as_bytes())
+    }
+
+    /// The underlying writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PgnReader;
+
+    #[test]
+    fn comments_with_closing_braces_survive() {
+        let long = "x ".repeat(38);
+        let text = format!("1. e4 ; a }} b\n(1. d4 ; c }} d\n) 1... e5 {{{long} %y}} *\n");
+        let game = PgnReader::new(text.as_bytes())
+            .next()
+            .expect("a game")
+            .expect("valid");
+        let written = write_game(&game);
+        let back = PgnReader::new(written.as_bytes())
+            .next()
+            .expect("a game")
+            .expect("valid");
+        assert_eq!(back.moves, game.moves, "{written}");
+    }
+}

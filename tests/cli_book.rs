@@ -1,0 +1,146 @@
+//! `kestrel pgn ...` and `kestrel book ...` as people and scripts use them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn kestrel(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kestrel"))
+        .args(args)
+        .output()
+        .expect("kestrel runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn pgn_data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("crates/pgn/tests/data")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kestrel-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn pgn_stats_counts_games_and_errors() {
+    let o = kestrel(&["pgn", "stats", &pgn_data("broken.pgn")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("games      3\n"), "{out}");
+    assert!(out.contains("errors     4\n"), "{out}");
+    assert!(out.contains("1-0 1  0-1 0  1/2-1/2 1  * 1"), "{out}");
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 4, "{err}");
+    assert!(err.contains("game 2, line 9, at 'Ke3'"), "{err}");
+}
+
+#[test]
+fn book_build_probe_convert_dump() {
+    let dir = temp_dir("book");
+    let bin = dir.join("b.bin");
+    let txt = dir.join("b.txt");
+    let bin2 = dir.join("b2.bin");
+    let o = kestrel(&[
+        "book",
+        "build",
+        "--quiet",
+        "--pgn",
+        &pgn_data("immortal-games-annotated.pgn"),
+        &pgn_data("python-chess/kasparov-deep-blue-1997.pgn"),
+        "--out",
+        &bin.display().to_string(),
+        "--max-ply",
+        "200",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("games             38\n"), "{out}");
+    assert!(out.contains("bad games         4\n"), "{out}");
+    assert!(out.contains("games/s"), "{out}");
+
+    let o = kestrel(&["book", "probe", &bin.display().to_string()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nkey 463b96181691fc9c\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("e4       e2e4"), "{out}");
+
+    let o = kestrel(&[
+        "book",
+        "convert",
+        &bin.display().to_string(),
+        &txt.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = kestrel(&[
+        "book",
+        "convert",
+        &txt.display().to_string(),
+        &bin2.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&bin).unwrap(), std::fs::read(&bin2).unwrap());
+
+    let o = kestrel(&["book", "dump", &bin.display().to_string()]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), std::fs::read_to_string(&txt).unwrap());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn probe_the_built_in_book_and_pick() {
+    let o = kestrel(&[
+        "book",
+        "probe",
+        "--moves",
+        "e4 e5 Nf3",
+        "--pick",
+        "best",
+        "--seed",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Nc6"), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("best: "), "{out}");
+}
+
+#[test]
+fn bad_input_exits_with_one_clear_line() {
+    for args in [
+        &["book", "probe", "--fen", "not a fen"][..],
+        &["book", "probe", "--moves", "e4 e4"][..],
+        &["book", "probe", "/nonexistent.bin"][..],
+        &["book", "probe", "--pick", "bestest"][..],
+        &["pgn", "stats", "/nonexistent.pgn"][..],
+        &[
+            "book",
+            "build",
+            "--pgn",
+            "/nonexistent.pgn",
+            "--out",
+            "/tmp/x.bin",
+        ][..],
+    ] {
+        let o = kestrel(args);
+        assert!(!o.status.success(), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains("error"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
