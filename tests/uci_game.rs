@@ -80,6 +80,8 @@ fn full_game_over_pipes() {
     e.send("uci");
     e.until("uciok", 10);
     e.send("setoption name Hash value 8");
+    // This test is about the search: book moves would answer at once.
+    e.send("setoption name OwnBook value false");
     e.send("ucinewgame");
     e.send("isready");
     e.until("readyok", 10);
@@ -97,9 +99,6 @@ fn full_game_over_pipes() {
             // isready must be answered while the engine thinks.
             e.send("isready");
             let lines = e.until("readyok", 5);
-            assert!(lines
-                .iter()
-                .all(|l| !l.starts_with("bestmove") || lines.len() > 0));
             if lines.iter().any(|l| l.starts_with("bestmove")) {
                 panic!("isready answered only after the search: {lines:?}");
             }

@@ -178,18 +178,6 @@ impl Square {
         }
     }
 
-    /// The square `delta` steps away in index order (+8 is one rank up), if on the board.
-    /// Does not check wrapping across files: callers step only along files.
-    #[inline(always)]
-    pub const fn offset(self, delta: i8) -> Option<Square> {
-        let i = self.0 as i8 + delta;
-        if i >= 0 && i < 64 {
-            Some(Square(i as u8))
-        } else {
-            None
-        }
-    }
-
     /// Chebyshev (king-step) distance between two squares.
     pub fn distance(self, other: Square) -> u8 {
         let df = (self.file().0 as i8 - other.file().0 as i8).unsigned_abs();

@@ -47,7 +47,7 @@ fn make_unmake_agrees_with_copy_make() {
         let before = pos;
         assert_eq!(
             perft_make_unmake(&mut pos, 3),
-            perft(&before, 3),
+            perft_copy_make(&before, 3),
             "{}",
             case.fen
         );

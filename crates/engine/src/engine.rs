@@ -257,7 +257,7 @@ impl Engine {
         let thread_shared = shared.clone();
         let handle = std::thread::Builder::new()
             .name("kestrel-search".into())
-            .stack_size(64 << 20)
+            .stack_size(crate::thread::SEARCH_STACK)
             .spawn(move || {
                 let result = run_search(&mut workers, &thread_shared, &root, &history, budget);
                 thread_shared.finished.store(true, Ordering::Relaxed);

@@ -306,7 +306,7 @@ impl Worker {
     /// the search tree (the line could repeat forever), or twice counting
     /// the game before the root.
     fn is_draw(&self, pos: &Position) -> bool {
-        if pos.halfmove_clock() >= 100 && !(pos.in_check() && !pos.has_legal_moves()) {
+        if pos.halfmove_clock() >= 100 && (!pos.in_check() || pos.has_legal_moves()) {
             return true;
         }
         if pos.is_insufficient_material() {

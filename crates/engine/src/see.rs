@@ -26,7 +26,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: Value) -> bool {
     }
     let moving = m
         .promotion_role()
-        .map_or_else(|| pos.piece_at(from).map_or(Role::Pawn, |p| p.role), |r| r);
+        .unwrap_or_else(|| pos.piece_at(from).map_or(Role::Pawn, |p| p.role));
     swap = SEE_VALUES[moving.index()] - swap;
     if swap <= 0 {
         return true;

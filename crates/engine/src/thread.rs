@@ -95,6 +95,9 @@ pub struct SearchResult {
     pub time: Duration,
 }
 
+/// Stack size of every search thread.
+pub const SEARCH_STACK: usize = 64 << 20;
+
 /// Receives search events (called from the search threads).
 pub type Reporter = Arc<dyn Fn(SearchEvent) + Send + Sync>;
 
@@ -205,7 +208,12 @@ pub fn run_search(
             .split_first_mut()
             .expect("at least one search thread");
         for worker in helpers.iter_mut() {
-            scope.spawn(move || worker.iterate(shared, root, history, None));
+            // Deep recursion with a move picker per frame: give helpers room.
+            std::thread::Builder::new()
+                .name(format!("kestrel-helper-{}", worker.id))
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(scope, move || worker.iterate(shared, root, history, None))
+                .expect("a search thread starts");
         }
         main.iterate(shared, root, history, Some(&mut tm));
         // An infinite or pondering search answers only after stop or ponderhit.

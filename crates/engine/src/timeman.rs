@@ -193,7 +193,7 @@ mod tests {
             if tm.hard_limit_reached(clock.elapsed()) {
                 break;
             }
-            if clock.elapsed().as_millis() % 7 == 0 {
+            if clock.elapsed().as_millis().is_multiple_of(7) {
                 iteration += 1;
                 tm.iteration_done(moves[iteration % moves.len()], -(iteration as i32) * 50);
                 if tm.soft_limit_reached(clock.elapsed()) {

@@ -121,12 +121,6 @@ impl TranspositionTable {
         &self.buckets[index]
     }
 
-    /// Hints the CPU to fetch the bucket of `key` (cheap; no effect on results).
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        let _ = self.bucket(key).slots[0].data.load(Ordering::Relaxed);
-    }
-
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
@@ -207,11 +201,6 @@ impl TranspositionTable {
             }
         }
         (used * 1000 / (2 * sample as u32).max(1)).min(1000)
-    }
-
-    /// Size in mebibytes (rounded down).
-    pub fn size_mib(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 }
 

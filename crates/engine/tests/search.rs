@@ -16,7 +16,7 @@ fn search(fen: &str, history: &[u64], limits: Limits) -> (Position, SearchResult
     (pos, result)
 }
 
-fn uci(pos: &Position, r: &SearchResult) -> String {
+fn uci(r: &SearchResult) -> String {
     r.best
         .map(|m| m.to_uci(CastlingMode::Standard).to_string())
         .unwrap_or_default()
@@ -53,7 +53,7 @@ fn mates_from_win_at_chess() {
         ),
     ];
     for (fen, moves, first) in cases {
-        let (pos, r) = search(fen, &[], Limits::depth(16));
+        let (_, r) = search(fen, &[], Limits::depth(16));
         assert_eq!(
             r.score,
             mate_in(2 * moves as usize - 1),
@@ -61,7 +61,7 @@ fn mates_from_win_at_chess() {
             r.score,
             r.pv
         );
-        assert_eq!(uci(&pos, &r), first, "{fen}");
+        assert_eq!(uci(&r), first, "{fen}");
     }
 }
 
@@ -91,7 +91,7 @@ fn stalemate_is_avoided_when_winning() {
     let (pos, r) = search("7k/8/5K2/8/8/8/6Q1/8 w - - 0 1", &[], Limits::depth(8));
     let mut after = pos;
     after.play(r.best.unwrap());
-    assert!(!after.is_stalemate(), "played stalemate {}", uci(&pos, &r));
+    assert!(!after.is_stalemate(), "played stalemate {}", uci(&r));
     assert!(r.score > 500);
 }
 

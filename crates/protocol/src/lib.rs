@@ -1,4 +1,5 @@
 //! Kestrel's protocol front ends: text in, text out, no chess logic of their own.
 #![deny(missing_docs)]
 
+mod own_book;
 pub mod uci;

@@ -6,8 +6,9 @@
 //! runs in the background, so `isready`, `stop` and `ponderhit` are answered
 //! while it thinks; its output shares the writer with the loop.
 
+use crate::own_book::OwnBook;
 use chess::perft::{divide, perft};
-use chess::{CastlingMode, Move, Position};
+use chess::{CastlingMode, Position};
 use engine::{Engine, IterationInfo, Limits, OptionKind, Score, SearchEvent};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -29,6 +30,7 @@ pub struct Uci {
     out: SharedOut,
     /// False for a search that runs until `stop` (infinite, ponder, or no limit).
     search_ends_by_itself: bool,
+    book: OwnBook,
 }
 
 fn send(out: &SharedOut, text: &str) {
@@ -75,6 +77,7 @@ impl Uci {
             chess960: false,
             out: Arc::new(Mutex::new(out)),
             search_ends_by_itself: true,
+            book: OwnBook::default(),
         }
     }
 
@@ -174,6 +177,9 @@ impl Uci {
             };
             self.say(&line);
         }
+        for line in OwnBook::option_lines() {
+            self.say(&line);
+        }
         self.say("option name UCI_Chess960 type check default false");
         self.say("uciok");
     }
@@ -199,6 +205,12 @@ impl Uci {
                 _ => self.say(&format!(
                     "info string error: UCI_Chess960 takes true or false, not '{value}'"
                 )),
+            }
+            return;
+        }
+        if let Some(result) = self.book.set(&name, &value) {
+            if let Err(e) = result {
+                self.say(&format!("info string error: {e}"));
             }
             return;
         }
@@ -346,6 +358,25 @@ impl Uci {
             }
         }
         self.search_ends_by_itself = !limits.waits_for_stop() && Self::bounded(&limits, white);
+        // A game move may come from the book: one on a clock or a move time,
+        // not analysis (infinite, depth, nodes, mate, searchmoves) or pondering.
+        let clock = if white { limits.wtime } else { limits.btime };
+        let game_move = (clock.is_some() || limits.movetime.is_some())
+            && !limits.waits_for_stop()
+            && limits.searchmoves.is_empty()
+            && limits.mate.is_none()
+            && limits.depth.is_none()
+            && limits.nodes.is_none();
+        if game_move {
+            self.engine.stop();
+            self.engine.wait();
+            if let Some(m) = self.book.probe(&self.position) {
+                let text = m.to_uci(self.mode()).to_string();
+                self.say(&format!("info string book move {text}"));
+                self.say(&format!("bestmove {text}"));
+                return;
+            }
+        }
         let out = self.out.clone();
         let mode = self.mode();
         let reporter: engine::Reporter = Arc::new(move |event| match event {
@@ -399,15 +430,6 @@ impl Uci {
             start.elapsed().as_millis()
         ));
     }
-}
-
-/// Writes a move list as UCI text (for logs and tests).
-pub fn moves_to_uci(moves: &[Move], mode: CastlingMode) -> String {
-    moves
-        .iter()
-        .map(|m| m.to_uci(mode).to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[cfg(test)]
@@ -482,6 +504,26 @@ mod tests {
         );
         assert!(out.contains("info depth 6 "), "{out}");
         assert!(out.contains("info string stats nodes"), "{out}");
+    }
+
+    #[test]
+    fn own_book_answers_game_moves_not_analysis() {
+        let out = session("position startpos\ngo wtime 60000 btime 60000\n");
+        assert!(out.contains("info string book move "), "{out}");
+        assert!(!out.contains("info depth"), "{out}");
+        let out = session("position startpos\ngo depth 4\n");
+        assert!(
+            !out.contains("book move") && out.contains("info depth 4"),
+            "{out}"
+        );
+        let out =
+            session("setoption name OwnBook value false\nposition startpos\ngo movetime 50\n");
+        assert!(
+            !out.contains("book move") && out.contains("info depth"),
+            "{out}"
+        );
+        let out = session("setoption name BookFile value /nonexistent.bin\nsetoption name BookPolicy value best\n");
+        assert_eq!(out.matches("info string error").count(), 1, "{out}");
     }
 
     #[test]

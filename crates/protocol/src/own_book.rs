@@ -1,0 +1,149 @@
+//! The engine's own opening book in UCI play: the options `OwnBook`,
+//! `BookFile`, `BookPolicy` and `BookDepth`, and the book move (if any) for
+//! a `go`. The embedded default book is loaded on first use, so start-up
+//! stays instant.
+
+use book::{Book, Policy};
+use chess::{Color, Move, Position};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::path::PathBuf;
+
+const EMBEDDED: &str = "<embedded>";
+const DEFAULT_DEPTH: u32 = 30;
+
+/// Book settings and the loaded book.
+pub struct OwnBook {
+    enabled: bool,
+    policy: Policy,
+    depth: u32,
+    loaded: Option<Book>,
+    rng: SmallRng,
+}
+
+impl Default for OwnBook {
+    fn default() -> OwnBook {
+        OwnBook {
+            enabled: true,
+            policy: Policy::default(),
+            depth: DEFAULT_DEPTH,
+            loaded: None,
+            rng: SmallRng::from_os_rng(),
+        }
+    }
+}
+
+impl OwnBook {
+    /// The UCI `option` lines.
+    pub fn option_lines() -> Vec<String> {
+        let policies: Vec<String> = Policy::ALL
+            .iter()
+            .map(|p| format!("var {}", p.name()))
+            .collect();
+        vec![
+            "option name OwnBook type check default true".to_string(),
+            format!("option name BookFile type string default {EMBEDDED}"),
+            format!(
+                "option name BookPolicy type combo default {} {}",
+                Policy::default().name(),
+                policies.join(" ")
+            ),
+            format!("option name BookDepth type spin default {DEFAULT_DEPTH} min 0 max 1000"),
+        ]
+    }
+
+    /// Sets a book option; `None` when `name` is not one.
+    pub fn set(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        let value = value.trim();
+        Some(match name.to_ascii_lowercase().as_str() {
+            "ownbook" => match value {
+                "true" => {
+                    self.enabled = true;
+                    Ok(())
+                }
+                "false" => {
+                    self.enabled = false;
+                    Ok(())
+                }
+                _ => Err(format!("OwnBook takes true or false, not '{value}'")),
+            },
+            "bookfile" => self.load(value),
+            "bookpolicy" => value
+                .parse::<Policy>()
+                .map(|p| self.policy = p)
+                .map_err(|e| e.to_string()),
+            "bookdepth" => match value.parse::<u32>() {
+                Ok(d) if d <= 1000 => {
+                    self.depth = d;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "BookDepth takes a number from 0 to 1000, not '{value}'"
+                )),
+            },
+            _ => return None,
+        })
+    }
+
+    /// Loads a book file (Polyglot `.bin` or Kestrel text), or the embedded
+    /// book for `<embedded>` or an empty value. On error the old book stays.
+    fn load(&mut self, value: &str) -> Result<(), String> {
+        if value.is_empty() || value == EMBEDDED {
+            self.loaded = None;
+            return Ok(());
+        }
+        let path = PathBuf::from(value);
+        let (book, problems) =
+            Book::open(&path).map_err(|e| format!("cannot use book '{value}': {e}"))?;
+        if book.is_empty() {
+            return Err(format!(
+                "book '{value}' has no usable entries ({} problems)",
+                problems.len()
+            ));
+        }
+        self.loaded = Some(book);
+        Ok(())
+    }
+
+    /// A book move for `pos`, if the book is on, the game is still within
+    /// `BookDepth` plies and the book knows the position.
+    pub fn probe(&mut self, pos: &Position) -> Option<Move> {
+        if !self.enabled {
+            return None;
+        }
+        let ply =
+            (pos.fullmove_number().saturating_sub(1)) * 2 + (pos.turn() == Color::Black) as u32;
+        if ply >= self.depth {
+            return None;
+        }
+        let book = self.loaded.get_or_insert_with(Book::embedded);
+        book.pick(pos, self.policy, &mut self.rng)
+            .filter(|m| pos.is_legal(*m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_book_answers_the_start_position() {
+        let mut book = OwnBook::default();
+        let pos = Position::startpos();
+        let m = book.probe(&pos).expect("the default book knows 1st moves");
+        assert!(pos.is_legal(m));
+        assert_eq!(book.set("OwnBook", "false"), Some(Ok(())));
+        assert_eq!(book.probe(&pos), None);
+        assert!(book.set("BookPolicy", "sideways").unwrap().is_err());
+        assert!(book.set("BookFile", "/no/such/book.bin").unwrap().is_err());
+        assert!(book.set("BookDepth", "-1").unwrap().is_err());
+        assert_eq!(book.set("Hash", "1"), None);
+    }
+
+    #[test]
+    fn book_depth_limits_use() {
+        let mut book = OwnBook::default();
+        book.set("BookDepth", "0").unwrap().unwrap();
+        assert_eq!(book.probe(&Position::startpos()), None);
+    }
+}
