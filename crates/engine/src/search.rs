@@ -80,7 +80,44 @@ pub struct Worker {
 const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
+/// True when a stored score with this bound settles the node for (alpha, beta).
+#[inline]
+fn bound_allows_cutoff(bound: Bound, score: Value, alpha: Value, beta: Value) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
+/// The static evaluation tightened by a stored score whose bound says it is
+/// closer to the truth.
+#[inline]
+fn refine_eval(eval: Value, entry: Option<TtEntry>, score: Option<Value>) -> Value {
+    match (entry, score) {
+        (Some(e), Some(s))
+            if (e.bound == Bound::Lower && s > eval) || (e.bound == Bound::Upper && s < eval) =>
+        {
+            s
+        }
+        _ => eval,
+    }
+}
+
 impl Worker {
+    /// The moves one and two plies before `ply` (for continuation history).
+    #[inline]
+    fn previous_moves(&self, ply: usize) -> (PieceTo, PieceTo) {
+        let at = |back: usize| {
+            if ply >= back {
+                self.stack[ply - back].piece_to
+            } else {
+                PieceTo::NONE
+            }
+        };
+        (at(1), at(2))
+    }
+
     /// A fresh worker with empty history.
     pub fn new(id: usize) -> Worker {
         let mut lmr = vec![[0i32; 64]; 64];
@@ -406,12 +443,7 @@ impl Worker {
         };
         if !pv_node {
             if let (Some(e), Some(ts)) = (tt_entry, tt_score) {
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => ts >= beta,
-                    Bound::Upper => ts <= alpha,
-                };
-                if e.depth >= depth && usable {
+                if e.depth >= depth && bound_allows_cutoff(e.bound, ts, alpha, beta) {
                     return ts;
                 }
             }
@@ -423,12 +455,11 @@ impl Worker {
         } else {
             tt_entry.map_or_else(|| evaluate(pos), |e| e.eval)
         };
-        let mut eval = static_eval;
-        if let (false, Some(e), Some(ts)) = (in_check, tt_entry, tt_score) {
-            if (e.bound == Bound::Lower && ts > eval) || (e.bound == Bound::Upper && ts < eval) {
-                eval = ts;
-            }
-        }
+        let eval = if in_check {
+            static_eval
+        } else {
+            refine_eval(static_eval, tt_entry, tt_score)
+        };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
@@ -509,16 +540,7 @@ impl Worker {
         }
 
         // Step 9. The move loop.
-        let prev1 = if ply >= 1 {
-            self.stack[ply - 1].piece_to
-        } else {
-            PieceTo::NONE
-        };
-        let prev2 = if ply >= 2 {
-            self.stack[ply - 2].piece_to
-        } else {
-            PieceTo::NONE
-        };
+        let (prev1, prev2) = self.previous_moves(ply);
         let ctx = OrderingContext {
             killers: if self.params.killers {
                 self.history.killers(ply)
@@ -824,12 +846,7 @@ impl Worker {
         let tt_score = tt_entry.map(|e| from_tt(e.score, ply));
         if !pv_node {
             if let (Some(e), Some(ts)) = (tt_entry, tt_score) {
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => ts >= beta,
-                    Bound::Upper => ts <= alpha,
-                };
-                if usable {
+                if bound_allows_cutoff(e.bound, ts, alpha, beta) {
                     return ts;
                 }
             }
@@ -842,14 +859,7 @@ impl Worker {
             best = -INFINITE;
         } else {
             static_eval = tt_entry.map_or_else(|| evaluate(pos), |e| e.eval);
-            let mut stand_pat = static_eval;
-            if let (Some(e), Some(ts)) = (tt_entry, tt_score) {
-                if (e.bound == Bound::Lower && ts > stand_pat)
-                    || (e.bound == Bound::Upper && ts < stand_pat)
-                {
-                    stand_pat = ts;
-                }
-            }
+            let stand_pat = refine_eval(static_eval, tt_entry, tt_score);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -876,16 +886,7 @@ impl Worker {
             }
         }
 
-        let prev1 = if ply >= 1 {
-            self.stack[ply - 1].piece_to
-        } else {
-            PieceTo::NONE
-        };
-        let prev2 = if ply >= 2 {
-            self.stack[ply - 2].piece_to
-        } else {
-            PieceTo::NONE
-        };
+        let (prev1, prev2) = self.previous_moves(ply);
         let ctx = OrderingContext {
             killers: [Move::NULL; 2],
             countermove: Move::NULL,
