@@ -32,15 +32,8 @@ fn gnu_book() -> Option<PathBuf> {
     }
 }
 
-/// python-chess's entries for each FEN, as "uci weight" lines per position.
-fn python_probe(book: &Path, fens: &[String]) -> Vec<Vec<(String, u32)>> {
-    let script = r#"
-import sys, chess, chess.polyglot
-with chess.polyglot.open_reader(sys.argv[1]) as reader:
-    for fen in sys.argv[2:]:
-        board = chess.Board(fen)
-        print(" ".join(f"{e.move.uci()}:{e.weight}" for e in reader.find_all(board)))
-"#;
+/// Runs a python-chess script with the book path and FENs as arguments; its stdout.
+fn run_python(script: &str, book: &Path, fens: &[String]) -> String {
     let out = Command::new("python3")
         .arg("-c")
         .arg(script)
@@ -53,8 +46,19 @@ with chess.polyglot.open_reader(sys.argv[1]) as reader:
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// python-chess's entries for each FEN, as "uci weight" lines per position.
+fn python_probe(book: &Path, fens: &[String]) -> Vec<Vec<(String, u32)>> {
+    let script = r#"
+import sys, chess, chess.polyglot
+with chess.polyglot.open_reader(sys.argv[1]) as reader:
+    for fen in sys.argv[2:]:
+        board = chess.Board(fen)
+        print(" ".join(f"{e.move.uci()}:{e.weight}" for e in reader.find_all(board)))
+"#;
+    run_python(script, book, fens)
         .lines()
         .map(|line| {
             let mut v: Vec<(String, u32)> = line
@@ -152,19 +156,7 @@ with chess.polyglot.open_reader(sys.argv[1]) as reader:
         print(" ".join(f"{e.move.uci()}:{e.weight}" for e in sorted(reader.find_all(chess.Board(fen)), key=lambda e: e.move.uci())))
 "#;
     let fens = probe_positions();
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .arg(&path)
-        .args(&fens)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let stdout = run_python(script, &path, &fens);
     let mut lines = stdout.lines();
     let count: usize = lines.next().expect("count").parse().expect("number");
     assert_eq!(count, book.entry_count());
