@@ -8,6 +8,8 @@ use std::thread::JoinHandle;
 
 use chess::Position;
 
+use crate::eval::weights::Weights;
+use crate::eval::EvalKind;
 use crate::limits::Limits;
 use crate::params::{ParamError, ParamInfo, ParamKind, SearchParams};
 use crate::search::Worker;
@@ -34,6 +36,18 @@ pub enum OptionKind {
     },
     /// An action.
     Button,
+    /// One of a list of words.
+    Combo {
+        /// Default.
+        default: &'static str,
+        /// The choices.
+        choices: &'static [&'static str],
+    },
+    /// Free text (a path).
+    Text {
+        /// Default.
+        default: &'static str,
+    },
 }
 
 /// One engine option.
@@ -63,6 +77,8 @@ pub struct Engine {
     threads: usize,
     multipv: usize,
     move_overhead: u64,
+    eval_kind: EvalKind,
+    weights: Arc<Weights>,
     workers: Vec<Worker>,
     running: Option<Running>,
 }
@@ -83,6 +99,8 @@ impl Engine {
             threads: 1,
             multipv: 1,
             move_overhead: DEFAULT_OVERHEAD_MS,
+            eval_kind: EvalKind::Full,
+            weights: Weights::default_shared(),
             workers: vec![Worker::new(0)],
             running: None,
         }
@@ -129,6 +147,19 @@ impl Engine {
                     default: DEFAULT_OVERHEAD_MS as i64,
                     min: 0,
                     max: 5_000,
+                },
+            },
+            EngineOption {
+                name: "Evaluator",
+                kind: OptionKind::Combo {
+                    default: "Full",
+                    choices: &["Full", "Simple"],
+                },
+            },
+            EngineOption {
+                name: "EvalFile",
+                kind: OptionKind::Text {
+                    default: "<default>",
                 },
             },
         ];
@@ -191,6 +222,27 @@ impl Engine {
                     self.workers.push(Worker::new(self.workers.len()));
                 }
             }
+            "evaluator" => {
+                self.eval_kind = EvalKind::parse(value).ok_or_else(|| ParamError::BadValue {
+                    name: "Evaluator",
+                    value: value.to_string(),
+                    expected: "Full or Simple".into(),
+                })?;
+            }
+            "evalfile" => {
+                let path = value.trim();
+                self.weights = if path.is_empty() || path == "<default>" {
+                    Weights::default_shared()
+                } else {
+                    Arc::new(Weights::load(std::path::Path::new(path)).map_err(|e| {
+                        ParamError::BadValue {
+                            name: "EvalFile",
+                            value: value.to_string(),
+                            expected: format!("a weight file Kestrel can read ({e})"),
+                        }
+                    })?)
+                };
+            }
             "multipv" => self.multipv = spin("MultiPV", 1, 256)? as usize,
             "move overhead" => self.move_overhead = spin("Move Overhead", 0, 5_000)? as u64,
             "ponder" => match value.trim() {
@@ -233,7 +285,7 @@ impl Engine {
             root.turn() == chess::Color::White,
             self.move_overhead,
         );
-        let shared = Shared::new(
+        let mut shared = Shared::new(
             self.tt.clone(),
             self.workers.len(),
             limits,
@@ -242,6 +294,8 @@ impl Engine {
             budget,
             reporter,
         );
+        shared.eval_kind = self.eval_kind;
+        shared.weights = self.weights.clone();
         (Arc::new(shared), budget)
     }
 

@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 
 use chess::{Color, Move, Position};
 
-use crate::eval::{evaluate, has_non_pawn_material, SEE_VALUES};
+use crate::eval::{has_non_pawn_material, Evaluator, SEE_VALUES};
 use crate::history::{piece_to, History, PieceTo};
 use crate::movepick::{is_noisy, MovePicker, OrderingContext};
 use crate::params::SearchParams;
@@ -62,6 +62,8 @@ pub struct Worker {
     pub completed_depth: i32,
     /// Nodes searched in the last search.
     pub nodes: u64,
+    /// The evaluator with its pawn cache.
+    pub evaluator: Evaluator,
     stack: Vec<StackEntry>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: Vec<usize>,
@@ -134,6 +136,7 @@ impl Worker {
             root_moves: Vec::new(),
             completed_depth: 0,
             nodes: 0,
+            evaluator: Evaluator::default(),
             stack: vec![StackEntry::default(); MAX_PLY + 8],
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
@@ -186,6 +189,7 @@ impl Worker {
         mut tm: Option<&mut TimeManager>,
     ) {
         self.params = s.params;
+        self.evaluator.configure(s.eval_kind, &s.weights);
         self.prepare(root, history, &s.limits.searchmoves);
         if self.root_moves.is_empty() {
             return;
@@ -398,7 +402,7 @@ impl Worker {
             return if self.params.quiescence {
                 self.qsearch(s, pos, alpha, beta, ply, 0, pv_node)
             } else {
-                evaluate(pos)
+                self.evaluator.evaluate(pos)
             };
         }
         self.pv_len[ply] = 0;
@@ -414,7 +418,11 @@ impl Worker {
                 return self.draw_value(pos);
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { 0 } else { evaluate(pos) };
+                return if in_check {
+                    0
+                } else {
+                    self.evaluator.evaluate(pos)
+                };
             }
             if self.params.mate_distance_pruning {
                 alpha = alpha.max(mated_in(ply));
@@ -453,7 +461,7 @@ impl Worker {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            tt_entry.map_or_else(|| evaluate(pos), |e| e.eval)
+            tt_entry.map_or_else(|| self.evaluator.evaluate(pos), |e| e.eval)
         };
         let eval = if in_check {
             static_eval
@@ -835,7 +843,11 @@ impl Worker {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(pos) };
+            return if in_check {
+                0
+            } else {
+                self.evaluator.evaluate(pos)
+            };
         }
         let key = pos.key();
         let tt_entry = if self.params.tt {
@@ -858,7 +870,7 @@ impl Worker {
             static_eval = -INFINITE;
             best = -INFINITE;
         } else {
-            static_eval = tt_entry.map_or_else(|| evaluate(pos), |e| e.eval);
+            static_eval = tt_entry.map_or_else(|| self.evaluator.evaluate(pos), |e| e.eval);
             let stand_pat = refine_eval(static_eval, tt_entry, tt_score);
             if stand_pat >= beta {
                 return stand_pat;

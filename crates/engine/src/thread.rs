@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use chess::{Move, Position};
 
+use crate::eval::weights::Weights;
+use crate::eval::EvalKind;
 use crate::limits::Limits;
 use crate::params::SearchParams;
 use crate::score::{Score, Value};
@@ -127,6 +129,10 @@ pub struct Shared {
     pub hard_limit: Option<Duration>,
     /// Where events go.
     pub reporter: Reporter,
+    /// The evaluator to use.
+    pub eval_kind: EvalKind,
+    /// Its weights.
+    pub weights: Arc<Weights>,
 }
 
 impl Shared {
@@ -154,6 +160,8 @@ impl Shared {
             multipv,
             hard_limit: budget.map(|b| b.hard),
             reporter,
+            eval_kind: EvalKind::Full,
+            weights: Weights::default_shared(),
         }
     }
 

@@ -174,6 +174,16 @@ impl Uci {
                     )
                 }
                 OptionKind::Button => format!("option name {} type button", option.name),
+                OptionKind::Combo { default, choices } => {
+                    let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
+                    format!(
+                        "option name {} type combo default {default}{vars}",
+                        option.name
+                    )
+                }
+                OptionKind::Text { default } => {
+                    format!("option name {} type string default {default}", option.name)
+                }
             };
             self.say(&line);
         }

@@ -1,0 +1,195 @@
+//! The evaluation: a static score of a position, side to move's view.
+//!
+//! Two evaluators share one set of named weights (`weights.rs`, data in
+//! `weights.txt`, tuned by `kestrel tune texel`): `Full` (material and
+//! piece-square tables, mobility, coverage, threats, pawn structure, passed
+//! pawns, king safety, piece placement, endgame scaling and mop-up) and
+//! `Simple` (material and mobility). Every term is a middlegame/endgame pair
+//! blended by the game phase. A trace (`trace.rs`) sees each term counted,
+//! which is how the tuner learns and `kestrel eval` explains a score.
+
+pub mod endgame;
+pub mod full;
+pub mod king;
+pub mod masks;
+pub mod pair;
+pub mod passed;
+pub mod pawns;
+pub mod seed;
+pub mod simple;
+pub mod terms;
+pub mod threats;
+pub mod trace;
+pub mod weights;
+
+use std::sync::Arc;
+
+use chess::{Color, Position, Role};
+
+use crate::score::Value;
+use pair::Pair;
+use pawns::PawnTable;
+use terms::Terms;
+use trace::{NoTrace, Trace};
+use weights::Weights;
+
+/// A single value per role for exchange arithmetic (king: effectively infinite).
+pub const SEE_VALUES: [Value; 6] = [100, 320, 330, 500, 950, 20_000];
+
+/// Phase weight of each role: knights and bishops 1, rooks 2, queens 4.
+pub const PHASE_WEIGHTS: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// The phase with all pieces on the board.
+pub const MAX_PHASE: i32 = 24;
+
+/// Which evaluator the engine uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    /// Material and mobility only (one seed's "Simple1").
+    Simple,
+    /// Every term.
+    #[default]
+    Full,
+}
+
+impl EvalKind {
+    /// Its option name.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalKind::Simple => "Simple",
+            EvalKind::Full => "Full",
+        }
+    }
+
+    /// Parses an option value (case-insensitive).
+    pub fn parse(text: &str) -> Option<EvalKind> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "simple" => Some(EvalKind::Simple),
+            "full" => Some(EvalKind::Full),
+            _ => None,
+        }
+    }
+}
+
+/// One evaluation in detail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The weighted terms, White minus Black.
+    pub sum: Pair,
+    /// Game phase, 0 (bare kings and pawns) to `MAX_PHASE`.
+    pub phase: i32,
+    /// Scale of the endgame part, out of 128.
+    pub scale: i32,
+    /// The mop-up bonus, White's view (not a weight).
+    pub mop_up: i32,
+    /// The score, White's view.
+    pub white: Value,
+}
+
+impl Report {
+    /// The score from the side to move's view.
+    pub fn for_side(&self, color: Color) -> Value {
+        if color == Color::White {
+            self.white
+        } else {
+            -self.white
+        }
+    }
+}
+
+/// Evaluates `pos` with `weights`, telling `trace` every term counted.
+/// `pawns` caches pawn structures (not used while tracing).
+pub fn evaluate_traced<T: Trace>(
+    pos: &Position,
+    kind: EvalKind,
+    weights: &Weights,
+    pawns: Option<&mut PawnTable>,
+    trace: T,
+) -> (Report, T) {
+    let mut t = Terms::new(weights, trace);
+    let phase = match kind {
+        EvalKind::Full => full::terms(pos, &mut t, pawns).0,
+        EvalKind::Simple => simple::terms(pos, &mut t),
+    };
+    let sum = t.white_minus_black();
+    let (scale, mop_up) = match kind {
+        EvalKind::Full => {
+            let strong = if sum.eg >= 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            (endgame::scale_factor(pos, strong), endgame::mop_up(pos))
+        }
+        EvalKind::Simple => (128, 0),
+    };
+    let white = sum.blend(phase, scale) + mop_up;
+    let report = Report {
+        sum,
+        phase,
+        scale,
+        mop_up,
+        white,
+    };
+    (report, t.into_trace())
+}
+
+/// The full evaluation with the default weights, side to move's view (for
+/// tools and tests; the search uses an `Evaluator`).
+pub fn evaluate(pos: &Position) -> Value {
+    let w = Weights::default_shared();
+    evaluate_traced(pos, EvalKind::Full, &w, None, NoTrace)
+        .0
+        .for_side(pos.turn())
+}
+
+/// A search thread's evaluator: the chosen kind, its weights and a pawn cache.
+pub struct Evaluator {
+    kind: EvalKind,
+    weights: Arc<Weights>,
+    pawns: PawnTable,
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator {
+            kind: EvalKind::Full,
+            weights: Weights::default_shared(),
+            pawns: PawnTable::default(),
+        }
+    }
+}
+
+impl Evaluator {
+    /// Uses `kind` and `weights` from now on (the pawn cache is dropped when
+    /// the weights change).
+    pub fn configure(&mut self, kind: EvalKind, weights: &Arc<Weights>) {
+        self.kind = kind;
+        if !Arc::ptr_eq(&self.weights, weights) {
+            self.weights = weights.clone();
+            self.pawns.clear();
+        }
+    }
+
+    /// The static score of `pos`, side to move's view.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position) -> Value {
+        evaluate_traced(
+            pos,
+            self.kind,
+            &self.weights,
+            Some(&mut self.pawns),
+            NoTrace,
+        )
+        .0
+        .for_side(pos.turn())
+    }
+}
+
+/// True when the side to move has pieces other than pawns and king (null
+/// move is unsafe in pawn endings: zugzwang).
+pub fn has_non_pawn_material(pos: &Position, color: Color) -> bool {
+    (pos.by_color(color) - pos.pieces(color, Role::Pawn) - pos.pieces(color, Role::King)).any()
+}
+
+#[cfg(test)]
+mod tests;
