@@ -10,7 +10,9 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 mod cmd_book;
+mod cmd_eval;
 mod cmd_pgn;
+mod cmd_tune;
 
 /// Kestrel: a chess engine and toolkit. Without a command it speaks UCI.
 #[derive(Parser)]
@@ -57,6 +59,15 @@ enum Command {
     /// Opening books: build from PGN, probe, dump, convert.
     #[command(subcommand)]
     Book(cmd_book::BookCommand),
+    /// Explain the evaluation of a position term by term; the last line is
+    /// `Total: N cp (White's view)`.
+    Eval(cmd_eval::EvalArgs),
+    /// Tune the evaluation weights.
+    #[command(subcommand)]
+    Tune(cmd_tune::TuneCommand),
+    /// Play fast self-play games and write their positions with the results
+    /// (training data for `tune texel`).
+    Datagen(cmd_tune::DatagenArgs),
 }
 
 fn main() {
@@ -87,6 +98,9 @@ fn run() -> Result<()> {
         Some(Command::Bench { depth, options }) => run_bench(depth, &options)?,
         Some(Command::Pgn(command)) => cmd_pgn::run(command)?,
         Some(Command::Book(command)) => cmd_book::run(command)?,
+        Some(Command::Eval(args)) => cmd_eval::run(args)?,
+        Some(Command::Tune(command)) => cmd_tune::run(command)?,
+        Some(Command::Datagen(args)) => cmd_tune::datagen(args)?,
     }
     Ok(())
 }

@@ -105,7 +105,7 @@ pub fn mop_up(pos: &Position) -> i32 {
                 .map(|&c| manhattan(wk, Square::new(c)))
                 .min()
                 .unwrap_or(0);
-            20 * (14 - to_corner) + 5 * closeness + 5 * edge_distance(wk)
+            40 * (14 - to_corner) + 10 * closeness + 5 * edge_distance(wk)
         } else {
             10 * edge_distance(wk) + 5 * closeness
         };

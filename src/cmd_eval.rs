@@ -1,0 +1,131 @@
+//! `kestrel eval`: the evaluation of a position explained term by term.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use chess::{Color, Position};
+use clap::Args;
+use engine::eval::pair::Pair;
+use engine::eval::trace::Coefficients;
+use engine::eval::weights::{locate, Group, Weights, COUNT, TERMS};
+use engine::eval::{evaluate_traced, EvalKind};
+
+/// Options of `kestrel eval`.
+#[derive(Args)]
+pub struct EvalArgs {
+    /// The position (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Which evaluator: full or simple.
+    #[arg(long, default_value = "full")]
+    evaluator: String,
+    /// Weights to use instead of the compiled-in ones (a file `kestrel tune texel` wrote).
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// Also list every weight that counted, with its count for each side.
+    #[arg(long)]
+    detail: bool,
+}
+
+fn cell(p: Pair) -> String {
+    format!("{:>6} {:>6}", p.mg, p.eg)
+}
+
+/// Prints the breakdown table; the last line is `Total: N cp (White's view)`.
+pub fn run(args: EvalArgs) -> Result<()> {
+    let pos = match &args.fen {
+        Some(f) => Position::from_fen(f).with_context(|| format!("bad --fen '{f}'"))?,
+        None => Position::startpos(),
+    };
+    let kind = EvalKind::parse(&args.evaluator)
+        .with_context(|| format!("--evaluator '{}': use full or simple", args.evaluator))?;
+    let weights = match &args.weights {
+        Some(path) => std::sync::Arc::new(Weights::load(path)?),
+        None => Weights::default_shared(),
+    };
+    let (report, trace) = evaluate_traced(&pos, kind, &weights, None, Coefficients::default());
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", pos.pretty())?;
+    writeln!(out, "Evaluator: {}\n", kind.name())?;
+    writeln!(
+        out,
+        "{:<14} | {:^13} | {:^13} | {:^13} | {:>7}",
+        "Term", "White", "Black", "White - Black", "Blended"
+    )?;
+    writeln!(
+        out,
+        "{:<14} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6} | {:>7}",
+        "", "MG", "EG", "MG", "EG", "MG", "EG", "cp"
+    )?;
+    writeln!(out, "{}", "-".repeat(74))?;
+    let side_sum = |color: Color, group: Group| {
+        let mut s = Pair::default();
+        for i in 0..COUNT {
+            if locate(i).0.group == group {
+                s += weights.get(i) * trace.counts[color.index()][i];
+            }
+        }
+        s
+    };
+    for group in Group::ALL {
+        let white = side_sum(Color::White, group);
+        let black = side_sum(Color::Black, group);
+        let total = white - black;
+        writeln!(
+            out,
+            "{:<14} | {} | {} | {} | {:>7}",
+            group.name(),
+            cell(white),
+            cell(black),
+            cell(total),
+            total.blend(report.phase, report.scale)
+        )?;
+    }
+    writeln!(out, "{}", "-".repeat(74))?;
+    writeln!(
+        out,
+        "{:<14} | {:>13} | {:>13} | {} | {:>7}",
+        "Sum",
+        "",
+        "",
+        cell(report.sum),
+        report.sum.blend(report.phase, report.scale)
+    )?;
+    writeln!(
+        out,
+        "\nPhase {}/{} (middlegame share {:.0}%), endgame scale {}/128, mop-up {} cp",
+        report.phase,
+        engine::eval::MAX_PHASE,
+        100.0 * report.phase as f64 / engine::eval::MAX_PHASE as f64,
+        report.scale,
+        report.mop_up
+    )?;
+    if args.detail {
+        writeln!(
+            out,
+            "\n{:<22} {:>5} {:>5}   {:>6} {:>6}",
+            "Weight", "White", "Black", "MG", "EG"
+        )?;
+        for term in TERMS {
+            for i in 0..term.len {
+                let idx = term.first + i;
+                let (w, b) = (trace.counts[0][idx], trace.counts[1][idx]);
+                if w != 0 || b != 0 {
+                    let v = weights.get(idx);
+                    let name = format!("{}[{i}]", term.name);
+                    writeln!(out, "{name:<22} {w:>5} {b:>5}   {:>6} {:>6}", v.mg, v.eg)?;
+                }
+            }
+        }
+    }
+    let stm = report.for_side(pos.turn());
+    let side = if pos.turn() == Color::White {
+        "White"
+    } else {
+        "Black"
+    };
+    writeln!(out, "\nSide to move ({side}): {stm} cp")?;
+    writeln!(out, "Total: {} cp (White's view)", report.white)?;
+    Ok(())
+}

@@ -1,0 +1,233 @@
+//! `kestrel tune texel` and `kestrel datagen`: training data and tuning of
+//! the evaluation weights.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use engine::eval::weights::Weights;
+use indicatif::{ProgressBar, ProgressStyle};
+use tune::datagen::{generate, DatagenConfig};
+use tune::dataset::{from_pgn, read_text, write_text, LabelledPosition};
+use tune::texel::{tune, TexelConfig, TexelData};
+
+/// Tuning commands.
+#[derive(Subcommand)]
+pub enum TuneCommand {
+    /// Texel tuning: fit the evaluation weights to game results.
+    Texel(TexelArgs),
+}
+
+/// Options of `kestrel tune texel`.
+#[derive(Args)]
+pub struct TexelArgs {
+    /// Labelled positions (`FEN | 1.0` lines, as `kestrel datagen` writes; repeatable).
+    #[arg(long, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// PGN files whose games become positions (quiet leaves, from --skip-plies on; repeatable).
+    #[arg(long, num_args = 1..)]
+    pgn: Vec<PathBuf>,
+    /// Opening plies of each PGN game left out.
+    #[arg(long, default_value_t = 16)]
+    skip_plies: usize,
+    /// Use at most this many positions (an even sample of all).
+    #[arg(long)]
+    max_positions: Option<usize>,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 500)]
+    epochs: usize,
+    /// Adam step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// L2 penalty per squared centipawn of change from the starting weights
+    /// (regularisation; 0 = none).
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
+    /// Start from these weights (default: the compiled-in ones).
+    #[arg(long)]
+    init: Option<PathBuf>,
+    /// Start from the hand-set seed weights instead.
+    #[arg(long, conflicts_with = "init")]
+    from_seed: bool,
+    /// Where to write the tuned weights.
+    #[arg(long, default_value = "weights.txt")]
+    out: PathBuf,
+    /// Also write the (quiet) training positions used, as `FEN | result` lines.
+    #[arg(long)]
+    save_positions: Option<PathBuf>,
+}
+
+/// Options of `kestrel datagen`.
+#[derive(Args)]
+pub struct DatagenArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Random plies at the start of each game.
+    #[arg(long, default_value_t = 8)]
+    random_plies: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output file of `FEN | result` lines (appended to).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+fn bar(total: u64, template: &str) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Runs a tuning command.
+pub fn run(command: TuneCommand) -> Result<()> {
+    match command {
+        TuneCommand::Texel(args) => texel(args),
+    }
+}
+
+fn texel(args: TexelArgs) -> Result<()> {
+    if args.data.is_empty() && args.pgn.is_empty() {
+        bail!("give training positions with --data FILE or games with --pgn FILE");
+    }
+    let start = if args.from_seed {
+        engine::eval::seed::seed_weights()
+    } else if let Some(path) = &args.init {
+        Weights::load(path)?
+    } else {
+        (*Weights::default_shared()).clone()
+    };
+    let t0 = Instant::now();
+    let mut positions: Vec<LabelledPosition> = Vec::new();
+    for path in &args.data {
+        let read = read_text(path)?;
+        eprintln!("{}: {} positions", path.display(), read.len());
+        positions.extend(read);
+    }
+    if !args.pgn.is_empty() {
+        let (read, games) = from_pgn(&args.pgn, args.skip_plies)?;
+        eprintln!("PGN: {games} games, {} quiet positions", read.len());
+        positions.extend(read);
+    }
+    if let Some(max) = args.max_positions {
+        if positions.len() > max {
+            let step = positions.len() as f64 / max as f64;
+            positions = (0..max)
+                .map(|i| positions[(i as f64 * step) as usize])
+                .collect();
+        }
+    }
+    if positions.is_empty() {
+        bail!("no positions to tune on");
+    }
+    if let Some(path) = &args.save_positions {
+        let mut w = BufWriter::new(
+            File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
+        );
+        write_text(&mut w, &positions)?;
+    }
+    let data = TexelData::build(&positions, &start);
+    eprintln!(
+        "{} positions traced in {:.1} s",
+        data.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    let progress = bar(
+        args.epochs as u64,
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} epochs {msg}",
+    );
+    let outcome = tune(
+        &data,
+        &start,
+        &TexelConfig {
+            epochs: args.epochs,
+            learning_rate: args.lr,
+            l2: args.l2,
+        },
+        |epoch, loss| {
+            progress.set_position(epoch as u64);
+            progress.set_message(format!("loss {loss:.6}"));
+        },
+    );
+    progress.finish_and_clear();
+    std::fs::write(&args.out, outcome.weights.to_text())
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!(
+        "positions {} K {:.4} loss before {:.6} after {:.6} epochs {} time {:.1} s -> {}",
+        data.len(),
+        outcome.k,
+        outcome.loss_before,
+        outcome.loss_after,
+        args.epochs,
+        t0.elapsed().as_secs_f64(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// Runs `kestrel datagen`.
+pub fn datagen(args: DatagenArgs) -> Result<()> {
+    if args.games == 0 || args.nodes == 0 {
+        bail!("--games and --nodes must be positive");
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .with_context(|| format!("cannot open {}", args.out.display()))?;
+    let mut out = BufWriter::new(file);
+    let config = DatagenConfig {
+        games: args.games,
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        threads: args.threads.max(1),
+        seed: args.seed,
+    };
+    let t0 = Instant::now();
+    let progress = bar(
+        args.games as u64,
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games {msg}",
+    );
+    let (mut games, mut positions, mut score) = (0usize, 0usize, [0usize; 3]);
+    let mut error = None;
+    generate(&config, |record| {
+        games += 1;
+        positions += record.positions.len();
+        if let Some(first) = record.positions.first() {
+            score[(first.result * 2.0) as usize] += 1;
+        }
+        if error.is_none() {
+            if let Err(e) = write_text(&mut out, &record.positions) {
+                error = Some(e);
+            }
+        }
+        progress.set_position(games as u64);
+        progress.set_message(format!("{positions} positions"));
+    });
+    progress.finish_and_clear();
+    if let Some(e) = error {
+        bail!("cannot write {}: {e}", args.out.display());
+    }
+    out.flush()?;
+    println!(
+        "games {games} positions {positions} white wins {} draws {} black wins {} time {:.1} s -> {}",
+        score[2],
+        score[1],
+        score[0],
+        t0.elapsed().as_secs_f64(),
+        args.out.display()
+    );
+    Ok(())
+}
