@@ -5,7 +5,8 @@ use chess::perft::{divide, perft, perft_copy_make};
 use chess::{CastlingMode, Position};
 use clap::{Parser, Subcommand};
 use engine::SearchParams;
-use protocol::uci::Uci;
+use protocol::uci::{Ending, Uci};
+use protocol::xboard::Xboard;
 use std::io::{self, Write};
 use std::time::Instant;
 
@@ -22,8 +23,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Speak the UCI protocol on stdin/stdout (the default).
+    /// Speak the UCI protocol on stdin/stdout (the default; the line
+    /// `xboard` switches to the xboard protocol).
     Uci,
+    /// Speak the xboard (CECP version 2) protocol on stdin/stdout.
+    Xboard,
     /// Count the leaf nodes of the legal move tree (move generator test).
     Perft {
         /// Depth in plies.
@@ -70,11 +74,14 @@ fn run() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         None | Some(Command::Uci) => {
-            let stdin = io::stdin();
-            Uci::new(Box::new(io::stdout()))
-                .run(stdin.lock())
+            let ending = Uci::new(Box::new(io::stdout()))
+                .run(io::stdin().lock())
                 .context("UCI session")?;
+            if ending == Ending::Xboard {
+                Xboard::new(Box::new(io::stdout())).run_stdin();
+            }
         }
+        Some(Command::Xboard) => Xboard::new(Box::new(io::stdout())).run_stdin(),
         Some(Command::Perft {
             depth,
             fen,
