@@ -692,9 +692,11 @@ impl Xboard {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        let (number, curr) = p.curr.unwrap_or((0, String::new()));
+        let (number, curr) = p
+            .curr
+            .map_or((0, String::new()), |(n, m)| (n, format!(" {m}")));
         self.say(&format!(
-            "stat01: {} {} {} {} {} {curr}",
+            "stat01: {} {} {} {} {}{curr}",
             p.time.as_millis() / 10,
             p.nodes,
             p.depth,
