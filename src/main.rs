@@ -12,6 +12,7 @@ use std::time::Instant;
 
 mod cmd_book;
 mod cmd_pgn;
+mod cmd_play;
 
 /// Kestrel: a chess engine and toolkit. Without a command it speaks UCI.
 #[derive(Parser)]
@@ -55,6 +56,9 @@ enum Command {
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// Play in the terminal: you against Kestrel, two people, or Kestrel
+    /// against itself (type help at the prompt for the commands).
+    Play(cmd_play::PlayArgs),
     /// PGN tools.
     #[command(subcommand)]
     Pgn(cmd_pgn::PgnCommand),
@@ -92,6 +96,7 @@ fn run() -> Result<()> {
             run_perft(depth, fen, split, chess960, copy_make)?;
         }
         Some(Command::Bench { depth, options }) => run_bench(depth, &options)?,
+        Some(Command::Play(args)) => cmd_play::run(args)?,
         Some(Command::Pgn(command)) => cmd_pgn::run(command)?,
         Some(Command::Book(command)) => cmd_book::run(command)?,
     }

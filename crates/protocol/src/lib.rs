@@ -2,7 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod output;
-mod own_book;
+pub mod own_book;
 pub mod uci;
 pub mod xboard;
 pub mod xboard_level;
