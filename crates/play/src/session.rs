@@ -665,11 +665,11 @@ impl<W: Write> Session<W> {
     }
 
     fn load(&mut self, path: &Path, n: usize) -> io::Result<()> {
-        let reader = match pgn::PgnReader::open(path, pgn::ReadOptions::default()) {
+        let mut reader = match pgn::PgnReader::open(path, pgn::ReadOptions::default()) {
             Ok(r) => r,
             Err(e) => return writeln!(self.out, "Cannot read {}: {e}", path.display()),
         };
-        match reader.skip(n - 1).next() {
+        match reader.nth(n - 1) {
             Some(Ok(g)) => {
                 self.reset(g.start);
                 for m in g.mainline() {
