@@ -351,3 +351,39 @@ fn analyze_mode_and_the_switch_from_uci() {
     play(&mut game, "e2e4");
     play(&mut game, &mv);
 }
+
+#[test]
+fn pondering_on_the_expected_reply_hit_and_miss() {
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("hard");
+    e.send("option OwnBook=0");
+    e.send("level 0 0:05 0");
+    let mut game = Game::new(Position::startpos());
+    e.send("usermove e2e4");
+    play(&mut game, "e2e4");
+    let (reply, _) = e.engine_move(5);
+    play(&mut game, &reply);
+    for hit in [true, false] {
+        // While Kestrel ponders, `hint` says the reply it expects.
+        e.send("hint");
+        let hint = e.until(|l| l.starts_with("Hint: "), 5).pop().unwrap()[6..].to_string();
+        let pos = *game.position();
+        let mv = if hit {
+            hint.clone()
+        } else {
+            pos.legal_moves()
+                .iter()
+                .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+                .find(|m| *m != hint)
+                .unwrap()
+        };
+        e.send("time 450");
+        e.send("otim 450");
+        e.send(&format!("usermove {mv}"));
+        play(&mut game, &mv);
+        let (reply, _) = e.engine_move(5);
+        play(&mut game, &reply);
+    }
+    assert!(e.ping(10).is_empty());
+}

@@ -1,7 +1,7 @@
 //! The board as text: Unicode pieces, rank and file coordinates, the last
 //! move's squares highlighted, either side at the bottom.
 
-use chess::{File, Move, Position, Rank, Square};
+use chess::{File, Move, MoveKind, Position, Rank, Square};
 
 /// How the board is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +20,7 @@ const RESET: &str = "\x1b[0m";
 
 /// Draws `pos` with Black at the bottom when `flipped`; `last` is highlighted.
 pub fn draw(pos: &Position, last: Option<Move>, flipped: bool, style: BoardStyle) -> String {
-    let marked = |sq: Square| last.is_some_and(|m| m.from() == sq || m.to() == sq);
+    let marked = |sq: Square| last.is_some_and(|m| m.from() == sq || shown_to(m) == sq);
     let mut ranks: Vec<Rank> = Rank::ALL.to_vec();
     let mut files: Vec<File> = File::ALL.to_vec();
     if flipped {
@@ -67,6 +67,20 @@ pub fn draw(pos: &Position, last: Option<Move>, flipped: bool, style: BoardStyle
     out
 }
 
+/// Where the move's piece lands, as people see it: castling is stored as
+/// king-takes-rook, but the king lands on the g- or c-file.
+fn shown_to(m: Move) -> Square {
+    if m.kind() != MoveKind::Castling {
+        return m.to();
+    }
+    let file = if m.to().file().index() > m.from().file().index() {
+        6
+    } else {
+        2
+    };
+    File::new(file).map_or(m.to(), |f| Square::from_coords(f, m.to().rank()))
+}
+
 /// Ends the line, without trailing spaces (the last cell's padding).
 fn trim_line_end(out: &mut String) {
     let len = out.trim_end_matches(' ').len();
@@ -105,6 +119,14 @@ mod tests {
         ]
         .join("\n");
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn castling_highlights_where_the_king_lands() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+        let m = pos.parse_san("O-O").unwrap();
+        let text = draw(&pos, Some(m), false, PLAIN);
+        assert!(text.contains(" 1  ·  ·  ·  · [♔] · [·] ♖"), "{text}");
     }
 
     #[test]

@@ -19,6 +19,7 @@ use crate::xboard_level::{Level, TimeControl};
 use chess::{CastlingMode, Color, Game, Move, Outcome, Position};
 use engine::{Engine, Limits, OptionKind, Score, SearchEvent, SearchResult};
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -75,6 +76,8 @@ pub struct Xboard {
     search: Option<(u64, SearchKind)>,
     next_id: u64,
     progress: Arc<Mutex<Progress>>,
+    /// Whether the running search prints its thinking.
+    show_thinking: Arc<AtomicBool>,
     /// The engine's score (its view) after its last move.
     last_score: Option<i32>,
     /// The reply the engine expects, for the position it is valid in (key).
@@ -104,6 +107,7 @@ impl Xboard {
             search: None,
             next_id: 0,
             progress: Arc::default(),
+            show_thinking: Arc::default(),
             last_score: None,
             expected_reply: None,
             pending_pongs: Vec::new(),
@@ -454,8 +458,20 @@ impl Xboard {
             self.say(&format!("Illegal move: {text}"));
             return;
         };
-        if matches!(self.search, Some((_, SearchKind::Ponder))) {
-            // The table keeps what the ponder search found, hit or miss.
+        if let Some((id, SearchKind::Ponder)) = self.search {
+            let guessed = self
+                .expected_reply
+                .is_some_and(|(key, guess)| guess == m && key == self.game.position().key());
+            if guessed && !self.force && !self.analyzing {
+                // Ponder hit: the search goes on as the engine's own.
+                self.game.push(m);
+                self.expected_reply = None;
+                self.search = Some((id, SearchKind::Think));
+                self.show_thinking.store(self.post, Ordering::Relaxed);
+                self.engine.ponderhit();
+                return;
+            }
+            // A miss: the table keeps what the ponder search found.
             self.stop_search();
         }
         self.game.push(m);
@@ -498,7 +514,7 @@ impl Xboard {
         let game_move = limits.depth.is_none() && limits.nodes.is_none();
         if game_move {
             if let Some(m) = self.book.probe(&pos) {
-                self.play_engine_move(m, None);
+                self.play_engine_move(m, None, Duration::ZERO);
                 return;
             }
         }
@@ -545,11 +561,13 @@ impl Xboard {
         let out = self.out.clone();
         let tx = self.tx.clone();
         let progress = self.progress.clone();
-        let show = match kind {
+        // Pondering is silent until the opponent plays the expected move.
+        let show = Arc::new(AtomicBool::new(match kind {
             SearchKind::Think => self.post,
             SearchKind::Analyze => true,
             SearchKind::Ponder => false,
-        };
+        }));
+        self.show_thinking = show.clone();
         let mode = self.mode();
         let reporter: engine::Reporter = Arc::new(move |event| match event {
             SearchEvent::Iteration(info) => {
@@ -558,7 +576,7 @@ impl Xboard {
                     p.nodes = info.nodes;
                     p.time = info.time;
                 }
-                if show && info.multipv == 1 {
+                if show.load(Ordering::Relaxed) && info.multipv == 1 {
                     send(&out, &thinking_line(&root, &info));
                 }
             }
@@ -606,7 +624,7 @@ impl Xboard {
         }
         self.last_score = Some(result.score);
         match result.best.filter(|&m| self.game.position().is_legal(m)) {
-            Some(m) => self.play_engine_move(m, result.ponder),
+            Some(m) => self.play_engine_move(m, result.ponder, result.time),
             None => {
                 self.claim_result();
                 self.answer_pongs();
@@ -622,32 +640,45 @@ impl Xboard {
 
     /// Plays the engine's move in the game and says it; then claims the
     /// result if the game is over, or ponders on the expected reply.
-    fn play_engine_move(&mut self, m: Move, reply: Option<Move>) {
+    fn play_engine_move(&mut self, m: Move, reply: Option<Move>, used: Duration) {
         let text = self.move_text(self.game.position(), m);
         self.game.push(m);
         self.say(&format!("move {text}"));
-        self.answer_pongs();
         self.expected_reply = reply
             .filter(|&r| self.game.position().is_legal(r))
             .map(|r| (self.game.position().key(), r));
-        if self.claim_result() {
+        let over = self.claim_result();
+        // A ping sent while thinking is answered once the move (and claim) is out.
+        self.answer_pongs();
+        if !over && self.ponder && !self.force {
+            self.start_pondering(used);
+        }
+    }
+
+    /// Thinks on the opponent's time about the position after the expected
+    /// reply. If the opponent plays it, the search carries on as the
+    /// engine's own (`ponderhit`), its clock starting then.
+    fn start_pondering(&mut self, used: Duration) {
+        let Some((_, guess)) = self.expected_reply else {
+            return;
+        };
+        let mut history = self.history();
+        history.push(self.game.position().key());
+        let mut root = *self.game.position();
+        root.play(guess);
+        if !root.has_legal_moves() {
             return;
         }
-        if self.ponder && !self.force {
-            if let Some((_, guess)) = self.expected_reply {
-                let mut history = self.history();
-                history.push(self.game.position().key());
-                let mut root = *self.game.position();
-                root.play(guess);
-                if root.has_legal_moves() {
-                    let limits = Limits {
-                        infinite: true,
-                        ..Limits::default()
-                    };
-                    self.start(SearchKind::Ponder, limits, root, history);
-                }
-            }
+        // The clock as it will be: this move's time gone, the increment added.
+        let mut tc = self.tc;
+        if let (Some(clock), Some(level)) = (tc.my_clock_ms, tc.level) {
+            let used = used.as_millis() as u64;
+            tc.my_clock_ms = Some(clock.saturating_sub(used) + level.inc_ms);
         }
+        let moves_made = root.fullmove_number().saturating_sub(1);
+        let mut limits = tc.limits(root.turn() == Color::White, moves_made);
+        limits.ponder = true;
+        self.start(SearchKind::Ponder, limits, root, history);
     }
 
     fn hint(&mut self) {
