@@ -59,6 +59,15 @@ def main():
         b = play_game(engine, chess.engine.Limit(depth=3), max_plies=30)
         print("depth game: %d plies" % b.ply())
 
+        # Chess960 (variant fischerandom): games from two start positions.
+        for idx in (0, 959):
+            board = chess.Board.from_chess960_pos(idx)
+            while not board.is_game_over(claim_draw=True) and board.ply() < 30:
+                result = engine.play(board, chess.engine.Limit(time=0.02))
+                check(result.move in board.legal_moves, "illegal 960 move %s in %s" % (result.move, board.fen()))
+                board.push(result.move)
+            print("chess960 position %d: %d plies" % (idx, board.ply()))
+
         # A set-up position: mate in one, found and scored as a mate.
         board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
         result = engine.play(board, chess.engine.Limit(depth=3), info=chess.engine.INFO_ALL)
