@@ -387,3 +387,27 @@ fn pondering_on_the_expected_reply_hit_and_miss() {
     }
     assert!(e.ping(10).is_empty());
 }
+
+#[test]
+fn draw_offers_accepted_only_when_worse() {
+    let mut e = Engine::xboard();
+    // Black (Kestrel) a queen down: it accepts.
+    e.send("new");
+    e.send("force");
+    e.send("setboard 4k3/pppp4/8/8/8/8/PPPPQ3/4K3 b - - 0 1");
+    e.send("sd 4");
+    e.send("go");
+    e.engine_move(10);
+    e.send("draw");
+    assert_eq!(e.ping(11), vec!["offer draw".to_string()]);
+    // Level material: no answer, which declines.
+    e.send("new");
+    e.send("force");
+    e.send("usermove e2e4");
+    e.send("sd 4");
+    e.send("option OwnBook=0");
+    e.send("go");
+    e.engine_move(10);
+    e.send("draw");
+    assert!(e.ping(12).is_empty());
+}
