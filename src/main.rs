@@ -5,13 +5,15 @@ use chess::perft::{divide, perft, perft_copy_make};
 use chess::{CastlingMode, Position};
 use clap::{Parser, Subcommand};
 use engine::SearchParams;
-use protocol::uci::Uci;
+use protocol::uci::{Ending, Uci};
+use protocol::xboard::Xboard;
 use std::io::{self, Write};
 use std::time::Instant;
 
 mod cmd_book;
 mod cmd_eval;
 mod cmd_pgn;
+mod cmd_play;
 mod cmd_tune;
 
 /// Kestrel: a chess engine and toolkit. Without a command it speaks UCI.
@@ -24,8 +26,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Speak the UCI protocol on stdin/stdout (the default).
+    /// Speak the UCI protocol on stdin/stdout (the default; the line
+    /// `xboard` switches to the xboard protocol).
     Uci,
+    /// Speak the xboard (CECP version 2) protocol on stdin/stdout.
+    Xboard,
     /// Count the leaf nodes of the legal move tree (move generator test).
     Perft {
         /// Depth in plies.
@@ -53,6 +58,9 @@ enum Command {
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// Play in the terminal: you against Kestrel, two people, or Kestrel
+    /// against itself (type help at the prompt for the commands).
+    Play(cmd_play::PlayArgs),
     /// PGN tools.
     #[command(subcommand)]
     Pgn(cmd_pgn::PgnCommand),
@@ -81,11 +89,14 @@ fn run() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         None | Some(Command::Uci) => {
-            let stdin = io::stdin();
-            Uci::new(Box::new(io::stdout()))
-                .run(stdin.lock())
+            let ending = Uci::new(Box::new(io::stdout()))
+                .run(io::stdin().lock())
                 .context("UCI session")?;
+            if ending == Ending::Xboard {
+                Xboard::new(Box::new(io::stdout())).run_stdin();
+            }
         }
+        Some(Command::Xboard) => Xboard::new(Box::new(io::stdout())).run_stdin(),
         Some(Command::Perft {
             depth,
             fen,
@@ -96,6 +107,7 @@ fn run() -> Result<()> {
             run_perft(depth, fen, split, chess960, copy_make)?;
         }
         Some(Command::Bench { depth, options }) => run_bench(depth, &options)?,
+        Some(Command::Play(args)) => cmd_play::run(args)?,
         Some(Command::Pgn(command)) => cmd_pgn::run(command)?,
         Some(Command::Book(command)) => cmd_book::run(command)?,
         Some(Command::Eval(args)) => cmd_eval::run(args)?,

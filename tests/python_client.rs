@@ -1,20 +1,44 @@
-//! Runs `tests/python/client_games.py`: python-chess (an independent UCI
-//! client) plays full games against the binary. Skipped, with a message,
+//! Runs `tests/python/client_games.py` and `tests/python/xboard_client.py`:
+//! python-chess (an independent UCI and xboard client) plays full games
+//! against the binary and analyses with it. Skipped, with a message,
 //! where python-chess is not installed (`pip install chess`; CI installs it).
 
 use std::process::Command;
 
-#[test]
-fn python_chess_plays_full_games() {
+fn has_python_chess() -> bool {
     let has_chess = Command::new("python3")
         .args(["-c", "import chess.engine"])
         .status()
         .is_ok_and(|s| s.success());
     if !has_chess {
         eprintln!("skipping: python-chess is not installed (pip install chess)");
+    }
+    has_chess
+}
+
+#[test]
+fn python_chess_plays_full_games() {
+    if !has_python_chess() {
         return;
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/client_games.py");
+    run_script(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/client_games.py"
+    ));
+}
+
+#[test]
+fn python_chess_plays_and_analyses_over_xboard() {
+    if !has_python_chess() {
+        return;
+    }
+    run_script(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/xboard_client.py"
+    ));
+}
+
+fn run_script(script: &str) {
     let out = Command::new("python3")
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_kestrel"))
@@ -22,9 +46,6 @@ fn python_chess_plays_full_games() {
         .expect("python3 runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "client_games.py failed:\n{stdout}\n{stderr}"
-    );
+    assert!(out.status.success(), "{script} failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("passed, 0 failed"), "{stdout}");
 }

@@ -1,5 +1,8 @@
 //! Kestrel's protocol front ends: text in, text out, no chess logic of their own.
 #![deny(missing_docs)]
 
-mod own_book;
+pub mod output;
+pub mod own_book;
 pub mod uci;
+pub mod xboard;
+pub mod xboard_level;

@@ -52,16 +52,43 @@ impl OwnBook {
         ]
     }
 
+    /// The same options in xboard's `feature option="..."` syntax.
+    pub fn xboard_option_lines() -> Vec<String> {
+        let others: Vec<&str> = Policy::ALL
+            .iter()
+            .filter(|p| **p != Policy::default())
+            .map(|p| p.name())
+            .collect();
+        vec![
+            "OwnBook -check 1".to_string(),
+            format!("BookFile -file {EMBEDDED}"),
+            format!(
+                "BookPolicy -combo *{} /// {}",
+                Policy::default().name(),
+                others.join(" /// ")
+            ),
+            format!("BookDepth -spin {DEFAULT_DEPTH} 0 1000"),
+        ]
+    }
+
+    /// The book's moves for `pos` with their shares (xboard's `bk`), whether
+    /// or not the book is switched on for play.
+    pub fn candidates(&mut self, pos: &Position) -> Vec<book::Candidate> {
+        self.loaded
+            .get_or_insert_with(Book::embedded)
+            .candidates(pos)
+    }
+
     /// Sets a book option; `None` when `name` is not one.
     pub fn set(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
         let value = value.trim();
         Some(match name.to_ascii_lowercase().as_str() {
             "ownbook" => match value {
-                "true" => {
+                "true" | "1" => {
                     self.enabled = true;
                     Ok(())
                 }
-                "false" => {
+                "false" | "0" => {
                     self.enabled = false;
                     Ok(())
                 }

@@ -6,19 +6,26 @@
 //! runs in the background, so `isready`, `stop` and `ponderhit` are answered
 //! while it thinks; its output shares the writer with the loop.
 
+use crate::output::{send, SharedOut};
 use crate::own_book::OwnBook;
 use chess::perft::{divide, perft};
 use chess::{CastlingMode, Position};
 use engine::{Engine, IterationInfo, Limits, OptionKind, Score, SearchEvent};
 use std::io::{BufRead, Write};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The engine's name as UCI reports it.
 pub const ENGINE_NAME: &str = concat!("Kestrel ", env!("CARGO_PKG_VERSION"));
 
-/// Output shared by the command loop and the search thread.
-pub type SharedOut = Arc<Mutex<Box<dyn Write + Send>>>;
+/// How a UCI session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// `quit` or the end of input.
+    Quit,
+    /// The line `xboard`: the GUI speaks xboard; the caller switches protocol.
+    Xboard,
+}
 
 /// State kept between UCI commands.
 pub struct Uci {
@@ -31,14 +38,7 @@ pub struct Uci {
     /// False for a search that runs until `stop` (infinite, ponder, or no limit).
     search_ends_by_itself: bool,
     book: OwnBook,
-}
-
-fn send(out: &SharedOut, text: &str) {
-    // A closed output (the GUI went away) is not worth a panic.
-    if let Ok(mut w) = out.lock() {
-        let _ = writeln!(w, "{text}");
-        let _ = w.flush();
-    }
+    switch_to_xboard: bool,
 }
 
 /// Formats one principal variation line as a UCI `info` line.
@@ -75,16 +75,18 @@ impl Uci {
             position: Position::startpos(),
             history: Vec::new(),
             chess960: false,
-            out: Arc::new(Mutex::new(out)),
+            out: crate::output::shared(out),
             search_ends_by_itself: true,
             book: OwnBook::default(),
+            switch_to_xboard: false,
         }
     }
 
     /// Reads commands from `input` until `quit` or end of input. At the end
     /// of input a search with limits finishes (one without is stopped) and
-    /// its best move is printed.
-    pub fn run(&mut self, input: impl BufRead) -> std::io::Result<()> {
+    /// its best move is printed. The line `xboard` ends the session with
+    /// `Ending::Xboard`.
+    pub fn run(&mut self, input: impl BufRead) -> std::io::Result<Ending> {
         for line in input.lines() {
             let line = match line {
                 Ok(l) => l,
@@ -98,14 +100,18 @@ impl Uci {
             if !self.handle(line.trim()) {
                 self.engine.stop();
                 self.engine.wait();
-                return Ok(());
+                return Ok(if self.switch_to_xboard {
+                    Ending::Xboard
+                } else {
+                    Ending::Quit
+                });
             }
         }
         if !self.search_ends_by_itself {
             self.engine.stop();
         }
         self.engine.wait();
-        Ok(())
+        Ok(Ending::Quit)
     }
 
     fn say(&self, text: &str) {
@@ -150,6 +156,10 @@ impl Uci {
                 self.say(text.trim_end());
             }
             "quit" => return false,
+            "xboard" => {
+                self.switch_to_xboard = true;
+                return false;
+            }
             "debug" | "register" => {}
             other => {
                 let shown: String = other.chars().take(40).collect();
@@ -445,6 +455,7 @@ impl Uci {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex;
 
     /// A writer the test can read afterwards.
     #[derive(Clone, Default)]

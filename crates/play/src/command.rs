@@ -1,0 +1,272 @@
+//! The terminal game's commands, parsed from one line of text. Anything
+//! that is not a command is taken as a move.
+
+use chess::Color;
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// The help text (the `help` command).
+pub const HELP: &str = "\
+Moves: type them in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, e7e8q).
+  A pawn move to the last rank without a piece asks which one (q, r, b, n).
+Game:
+  new                      a new game from the start position
+  undo / redo              one move back (back to your move against the engine) / forward
+  history                  the moves so far, with move numbers
+  board / flip             show the board / turn it round
+  fen [FEN]                show the position's FEN, or set up a position
+  edit                     edit mode: Ke1 / pe7 place, xe4 removes, clear, turn w|b,
+                           castle KQkq|-, done, cancel
+  save FILE / load FILE [N]  write the game as PGN / read game N (default 1) of a PGN file
+Players:
+  white human|engine, black human|engine   who plays each side
+  auto on|off              engine against engine (autoplay) / you play White again
+  go                       the engine plays the side to move now
+  set white|black|both depth N | time SECONDS | book on|off | option NAME=VALUE
+                           per-side engine settings; options are the search techniques
+                           (NullMove=false, LateMoveReductions=false, Contempt=20, ...)
+  settings                 show who plays and how
+Engine:
+  pv [next|back|N]         the engine's expected line; step through it on the board
+  stats                    time, depth, nodes and search statistics of the last search
+  showtime on|off          print the engine's time after each of its moves
+  claim on|off             end the game at threefold repetition and fifty moves (default on)
+  book add [FILE]          add the last move to a text book (default kestrel-book.txt)
+  help, quit";
+
+/// Which side a setting is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sides {
+    /// One side.
+    One(Color),
+    /// Both sides.
+    Both,
+}
+
+impl Sides {
+    /// True when `color` is included.
+    pub fn includes(self, color: Color) -> bool {
+        match self {
+            Sides::One(c) => c == color,
+            Sides::Both => true,
+        }
+    }
+}
+
+/// One engine setting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// Fixed depth per move.
+    Depth(i32),
+    /// Fixed time per move, milliseconds.
+    Time(u64),
+    /// Book on or off.
+    Book(bool),
+    /// A search option: name and value.
+    Option(String, String),
+}
+
+/// Moving through the principal variation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PvStep {
+    /// Show the line.
+    Show,
+    /// One move further along it (board shown).
+    Next,
+    /// One move back.
+    Back,
+    /// The board after this many moves of it.
+    At(usize),
+}
+
+/// A command typed at the prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Quit,
+    New,
+    Board,
+    Flip,
+    Undo,
+    Redo,
+    History,
+    Fen(Option<String>),
+    Edit,
+    Save(PathBuf),
+    Load(PathBuf, usize),
+    Player(Color, bool),
+    Auto(bool),
+    Go,
+    Set(Sides, Setting),
+    Settings,
+    Pv(PvStep),
+    Stats,
+    ShowTime(bool),
+    Claim(bool),
+    BookAdd(Option<PathBuf>),
+    Move(String),
+}
+
+/// Why a command line was not understood.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("{0}")]
+pub struct CommandError(pub String);
+
+fn err<T>(text: impl Into<String>) -> Result<T, CommandError> {
+    Err(CommandError(text.into()))
+}
+
+fn on_off(word: Option<&str>, command: &str) -> Result<bool, CommandError> {
+    match word {
+        Some("on") => Ok(true),
+        Some("off") => Ok(false),
+        _ => err(format!("'{command}' takes on or off")),
+    }
+}
+
+fn side(word: &str) -> Option<Color> {
+    match word {
+        "white" | "w" => Some(Color::White),
+        "black" | "b" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+/// Parses one line (already trimmed and not empty).
+pub fn parse(line: &str) -> Result<Command, CommandError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let rest = |from: usize| words.get(from..).unwrap_or_default().join(" ");
+    let arg = words.get(1).copied();
+    Ok(match words[0] {
+        "help" | "?" => Command::Help,
+        "quit" | "exit" => Command::Quit,
+        "new" => Command::New,
+        "board" | "show" => Command::Board,
+        "flip" => Command::Flip,
+        "undo" | "back" => Command::Undo,
+        "redo" | "forward" => Command::Redo,
+        "history" | "moves" => Command::History,
+        "fen" => Command::Fen((words.len() > 1).then(|| rest(1))),
+        "edit" => Command::Edit,
+        "save" => match arg {
+            Some(_) => Command::Save(PathBuf::from(rest(1))),
+            None => return err("'save' needs a file name, e.g. save game.pgn"),
+        },
+        "load" => {
+            let (Some(path), n) = (arg, words.get(2)) else {
+                return err("'load' needs a file name, e.g. load game.pgn");
+            };
+            let n = match n {
+                None => 1,
+                Some(t) => match t.parse::<usize>() {
+                    Ok(n) if n >= 1 => n,
+                    _ => return err(format!("game number '{t}' must be 1 or more")),
+                },
+            };
+            Command::Load(PathBuf::from(path), n)
+        }
+        "white" | "black" => {
+            let color = side(words[0]).unwrap_or(Color::White);
+            match arg {
+                Some("human") => Command::Player(color, false),
+                Some("engine") | Some("computer") => Command::Player(color, true),
+                _ => return err(format!("'{}' takes human or engine", words[0])),
+            }
+        }
+        "auto" => Command::Auto(on_off(arg, "auto")?),
+        "go" => Command::Go,
+        "set" => {
+            let sides = match arg {
+                Some("both") => Sides::Both,
+                Some(w) if side(w).is_some() => Sides::One(side(w).unwrap_or(Color::White)),
+                _ => return err("'set' starts with white, black or both, e.g. set black depth 6"),
+            };
+            let value = words.get(3).copied();
+            let setting = match (words.get(2).copied(), value) {
+                (Some("depth"), Some(v)) => match v.parse::<i32>() {
+                    Ok(d) if (1..=64).contains(&d) => Setting::Depth(d),
+                    _ => return err(format!("depth '{v}' must be from 1 to 64")),
+                },
+                (Some("time"), Some(v)) => match v.parse::<f64>() {
+                    Ok(s) if s.is_finite() && (0.001..=3600.0).contains(&s) => {
+                        Setting::Time((s * 1000.0).round() as u64)
+                    }
+                    _ => return err(format!("time '{v}' must be seconds, from 0.001 to 3600")),
+                },
+                (Some("book"), v) => Setting::Book(on_off(v, "set ... book")?),
+                (Some("option"), Some(_)) => {
+                    let text = rest(3);
+                    let Some((name, value)) = text.split_once('=') else {
+                        return err(
+                            "'set ... option' takes NAME=VALUE, e.g. option NullMove=false",
+                        );
+                    };
+                    Setting::Option(name.trim().to_string(), value.trim().to_string())
+                }
+                _ => {
+                    return err(
+                        "'set' takes depth N, time SECONDS, book on|off or option NAME=VALUE",
+                    )
+                }
+            };
+            Command::Set(sides, setting)
+        }
+        "settings" | "players" => Command::Settings,
+        "pv" => Command::Pv(match arg {
+            None => PvStep::Show,
+            Some("next") | Some("+") => PvStep::Next,
+            Some("back") | Some("-") => PvStep::Back,
+            Some(n) => match n.parse::<usize>() {
+                Ok(n) => PvStep::At(n),
+                Err(_) => return err("'pv' takes next, back or a number of moves"),
+            },
+        }),
+        "stats" => Command::Stats,
+        "showtime" => Command::ShowTime(on_off(arg, "showtime")?),
+        "claim" => Command::Claim(on_off(arg, "claim")?),
+        "book" => match arg {
+            Some("add") => Command::BookAdd(words.get(2).map(PathBuf::from)),
+            _ => return err("'book add [FILE]' adds the last move to a text book"),
+        },
+        _ if words.len() == 1 => Command::Move(words[0].to_string()),
+        _ => return err(format!("unknown command '{}'; type help", words[0])),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_and_moves() {
+        assert_eq!(parse("undo"), Ok(Command::Undo));
+        assert_eq!(parse("Nf3"), Ok(Command::Move("Nf3".into())));
+        assert_eq!(
+            parse("fen 8/8/8/8/8/8/8/8 w - - 0 1"),
+            Ok(Command::Fen(Some("8/8/8/8/8/8/8/8 w - - 0 1".into())))
+        );
+        assert_eq!(
+            parse("set black option NullMove=false"),
+            Ok(Command::Set(
+                Sides::One(Color::Black),
+                Setting::Option("NullMove".into(), "false".into())
+            ))
+        );
+        assert_eq!(
+            parse("set both time 0.5"),
+            Ok(Command::Set(Sides::Both, Setting::Time(500)))
+        );
+        assert_eq!(parse("load g.pgn 3"), Ok(Command::Load("g.pgn".into(), 3)));
+        assert_eq!(parse("pv 2"), Ok(Command::Pv(PvStep::At(2))));
+        for bad in [
+            "set purple depth 3",
+            "set white depth 0",
+            "white robot",
+            "auto maybe",
+            "load",
+            "hello world",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Who plays a side, and how the engine plays it.
+
+use engine::{Limits, SearchParams};
+use std::fmt;
+
+/// How long the engine thinks about a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchLimit {
+    /// To this depth (plies).
+    Depth(i32),
+    /// For this many milliseconds.
+    Time(u64),
+}
+
+impl fmt::Display for SearchLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchLimit::Depth(d) => write!(f, "depth {d}"),
+            SearchLimit::Time(ms) => write!(f, "{:.1} s per move", *ms as f64 / 1000.0),
+        }
+    }
+}
+
+/// The engine's settings for one side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// Depth or time per move.
+    pub limit: SearchLimit,
+    /// Play book moves while the book knows the position.
+    pub book: bool,
+    /// Search techniques on or off, and their numbers.
+    pub params: SearchParams,
+    /// The options set by the user, in order (name, value).
+    changed: Vec<(&'static str, String)>,
+}
+
+impl Default for EngineSettings {
+    fn default() -> EngineSettings {
+        EngineSettings {
+            limit: SearchLimit::Time(1_000),
+            book: true,
+            params: SearchParams::default(),
+            changed: Vec::new(),
+        }
+    }
+}
+
+impl EngineSettings {
+    /// Default search options with this limit, book on or off.
+    pub fn new(limit: SearchLimit, book: bool) -> EngineSettings {
+        EngineSettings {
+            limit,
+            book,
+            ..EngineSettings::default()
+        }
+    }
+
+    /// The search limits for one move.
+    pub fn limits(&self) -> Limits {
+        match self.limit {
+            SearchLimit::Depth(d) => Limits::depth(d),
+            SearchLimit::Time(ms) => Limits::movetime(ms),
+        }
+    }
+
+    /// Sets a search option (`NullMove`, `Contempt`, ...) by name and
+    /// remembers it, for `settings`.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), engine::ParamError> {
+        self.params.set(name, value)?;
+        let Some(name) = SearchParams::list()
+            .into_iter()
+            .find(|i| i.name.eq_ignore_ascii_case(name))
+            .map(|i| i.name)
+        else {
+            return Ok(());
+        };
+        self.changed.retain(|(n, _)| *n != name);
+        self.changed.push((name, value.trim().to_string()));
+        Ok(())
+    }
+}
+
+/// Who plays a side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A person typing moves.
+    Human,
+    /// Kestrel, with these settings.
+    Engine(EngineSettings),
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Player::Human => write!(f, "human"),
+            Player::Engine(s) => {
+                write!(
+                    f,
+                    "Kestrel ({}, book {})",
+                    s.limit,
+                    if s.book { "on" } else { "off" }
+                )?;
+                for (name, value) in &s.changed {
+                    write!(f, " {name}={value}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_show_what_changed() {
+        let mut s = EngineSettings::new(SearchLimit::Depth(5), true);
+        s.set_option("nullmove", "false").unwrap();
+        s.set_option("Contempt", "20").unwrap();
+        assert!(s.set_option("Contempt", "999").is_err());
+        assert!(!s.params.null_move);
+        assert_eq!(
+            Player::Engine(s.clone()).to_string(),
+            "Kestrel (depth 5, book on) NullMove=false Contempt=20"
+        );
+        assert_eq!(s.limits().depth, Some(5));
+    }
+}

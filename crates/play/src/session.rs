@@ -1,0 +1,822 @@
+//! The terminal game: reads one line at a time, plays the moves of people
+//! and of the engine, and prints the board and what happened.
+
+use crate::board_edit::{EditStep, Editor};
+use crate::board_view::{self, BoardStyle};
+use crate::command::{self, Command, PvStep, Setting, Sides, HELP};
+use crate::player::{EngineSettings, Player};
+use chess::{Color, Game, Move, Outcome, Position, Role};
+use engine::{Engine, IterationInfo, Score, SearchEvent, SearchResult};
+use protocol::own_book::OwnBook;
+use std::io::{self, BufRead, Write};
+use std::path::Path;
+use std::sync::{mpsc, Arc, Mutex};
+
+/// The most plies the engine plays in a row before handing back the prompt
+/// (autoplay with draw claims off could otherwise go on for ever).
+const MAX_AUTOPLAY_PLIES: usize = 600;
+
+/// The text book `book add` writes when no file is given.
+const DEFAULT_TEXT_BOOK: &str = "kestrel-book.txt";
+
+/// How the session looks and behaves.
+#[derive(Clone, Copy, Debug)]
+pub struct SessionOptions {
+    /// How the board is drawn.
+    pub style: BoardStyle,
+    /// Echo each input line after its prompt (for transcripts of piped input);
+    /// otherwise the prompt is printed before reading (for terminals).
+    pub echo: bool,
+}
+
+/// One side: a person, or the engine with its settings (kept while a
+/// person plays the side, so that switching back restores them).
+#[derive(Clone, Debug)]
+struct Side {
+    engine: bool,
+    settings: EngineSettings,
+}
+
+/// What the engine's last search found, for `pv` and `stats`.
+#[derive(Clone, Debug)]
+struct LastSearch {
+    root: Position,
+    info: Option<IterationInfo>,
+    result: Option<SearchResult>,
+    /// Plies of the PV shown by `pv next`/`pv back`.
+    cursor: usize,
+}
+
+/// A terminal game session.
+pub struct Session<W: Write> {
+    out: W,
+    options: SessionOptions,
+    game: Game,
+    redo: Vec<Move>,
+    sides: [Side; 2],
+    engine: Engine,
+    book: OwnBook,
+    flipped: bool,
+    show_time: bool,
+    claim: bool,
+    last: Option<LastSearch>,
+    editor: Option<Editor>,
+    /// A pawn move to the last rank waiting for its piece.
+    promotion: Option<Vec<Move>>,
+}
+
+fn index(color: Color) -> usize {
+    color.fold(0, 1)
+}
+
+impl<W: Write> Session<W> {
+    /// A new game from `start`; `white_engine`/`black_engine` say who plays.
+    pub fn new(
+        out: W,
+        options: SessionOptions,
+        start: Position,
+        white_engine: bool,
+        black_engine: bool,
+        settings: EngineSettings,
+    ) -> Session<W> {
+        let side = |engine| Side {
+            engine,
+            settings: settings.clone(),
+        };
+        Session {
+            out,
+            options,
+            game: Game::new(start),
+            redo: Vec::new(),
+            sides: [side(white_engine), side(black_engine)],
+            engine: Engine::new(),
+            book: OwnBook::default(),
+            flipped: false,
+            show_time: false,
+            claim: true,
+            last: None,
+            editor: None,
+            promotion: None,
+        }
+    }
+
+    /// Shows the board with Black at the bottom.
+    pub fn set_flipped(&mut self, flipped: bool) {
+        self.flipped = flipped;
+    }
+
+    /// Plays until `quit` or the end of input.
+    pub fn run(&mut self, input: impl BufRead) -> io::Result<()> {
+        writeln!(
+            self.out,
+            "Kestrel {}: type a move (e4, Nf3, e2e4) or help.",
+            env!("CARGO_PKG_VERSION")
+        )?;
+        self.show_players()?;
+        self.show_board()?;
+        self.engine_turns()?;
+        let mut lines = input.lines();
+        loop {
+            let prompt = self.prompt();
+            if !self.options.echo {
+                write!(self.out, "{prompt}")?;
+                self.out.flush()?;
+            }
+            let line = match lines.next() {
+                Some(Ok(line)) => line,
+                Some(Err(e)) if e.kind() == io::ErrorKind::InvalidData => {
+                    writeln!(self.out, "That line is not UTF-8 text; ignored.")?;
+                    continue;
+                }
+                Some(Err(e)) => return Err(e),
+                None => break,
+            };
+            let line = line.trim();
+            if self.options.echo {
+                writeln!(self.out, "{prompt}{line}")?;
+            }
+            if line.is_empty() {
+                continue;
+            }
+            if !self.handle(line)? {
+                break;
+            }
+            self.out.flush()?;
+        }
+        if !self.options.echo {
+            writeln!(self.out)?;
+        }
+        self.out.flush()
+    }
+
+    fn prompt(&self) -> String {
+        if self.editor.is_some() {
+            "edit> ".into()
+        } else if self.promotion.is_some() {
+            "Promote to (q, r, b, n)? ".into()
+        } else {
+            let pos = self.game.position();
+            let dots = pos.turn().fold(".", "...");
+            format!(
+                "{}{dots} {}> ",
+                pos.fullmove_number(),
+                pos.turn().fold("White", "Black")
+            )
+        }
+    }
+
+    /// Handles one line; false on `quit`.
+    fn handle(&mut self, line: &str) -> io::Result<bool> {
+        if self.editor.is_some() {
+            self.edit(line)?;
+            return Ok(true);
+        }
+        if let Some(choices) = self.promotion.take() {
+            let role = line
+                .chars()
+                .next()
+                .and_then(|c| Role::from_char(c.to_ascii_lowercase()));
+            match choices.into_iter().find(|m| m.promotion_role() == role) {
+                Some(m) => {
+                    self.human_move(m)?;
+                }
+                None => writeln!(
+                    self.out,
+                    "Promotion cancelled: type q, r, b or n with the move, e.g. e8=Q or e7e8q."
+                )?,
+            }
+            return Ok(true);
+        }
+        let command = match command::parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                writeln!(self.out, "{e}")?;
+                return Ok(true);
+            }
+        };
+        match command {
+            Command::Help => writeln!(self.out, "{HELP}")?,
+            Command::Quit => return Ok(false),
+            Command::New => {
+                let start = Position::startpos();
+                self.reset(start);
+                self.engine.new_game();
+                self.show_board()?;
+                self.engine_turns()?;
+            }
+            Command::Board => self.show_board()?,
+            Command::Flip => {
+                self.flipped = !self.flipped;
+                self.show_board()?;
+            }
+            Command::Undo => self.undo()?,
+            Command::Redo => self.redo()?,
+            Command::History => {
+                let text = history(self.game.start(), self.game.moves());
+                writeln!(
+                    self.out,
+                    "{}",
+                    if text.is_empty() {
+                        "(no moves yet)".into()
+                    } else {
+                        text
+                    }
+                )?;
+            }
+            Command::Fen(None) => writeln!(self.out, "{}", self.game.position().fen())?,
+            Command::Fen(Some(fen)) => match Position::from_fen(&fen) {
+                Ok(pos) => {
+                    self.reset(pos);
+                    self.show_board()?;
+                }
+                Err(e) => writeln!(self.out, "Not a usable FEN: {e}")?,
+            },
+            Command::Edit => {
+                self.editor = Some(Editor::new(self.game.position()));
+                writeln!(self.out, "Edit mode: Ke1 / pe7 place a piece (upper case White), xe4 removes, clear, turn w|b, castle KQkq|-, done, cancel.")?;
+            }
+            Command::Save(path) => self.save(&path)?,
+            Command::Load(path, n) => self.load(&path, n)?,
+            Command::Player(color, engine) => {
+                self.sides[index(color)].engine = engine;
+                self.show_players()?;
+                self.engine_turns()?;
+            }
+            Command::Auto(on) => {
+                self.sides[0].engine = on;
+                self.sides[1].engine = true;
+                self.show_players()?;
+                self.engine_turns()?;
+            }
+            Command::Go => {
+                if self.game_over().is_some() {
+                    self.say_game_over()?;
+                } else {
+                    self.engine_move()?;
+                    self.engine_turns()?;
+                }
+            }
+            Command::Set(sides, setting) => self.set(sides, setting)?,
+            Command::Settings => self.show_players()?,
+            Command::Pv(step) => self.pv(step)?,
+            Command::Stats => self.stats()?,
+            Command::ShowTime(on) => {
+                self.show_time = on;
+                writeln!(
+                    self.out,
+                    "Engine move times {}.",
+                    if on { "shown" } else { "hidden" }
+                )?;
+            }
+            Command::Claim(on) => {
+                self.claim = on;
+                writeln!(
+                    self.out,
+                    "Draws by threefold repetition and the fifty-move rule are {}.",
+                    if on {
+                        "claimed (the game ends)"
+                    } else {
+                        "not claimed (play goes on)"
+                    }
+                )?;
+            }
+            Command::BookAdd(path) => self.book_add(path.as_deref())?,
+            Command::Move(text) => self.typed_move(&text)?,
+        }
+        Ok(true)
+    }
+
+    fn reset(&mut self, start: Position) {
+        self.game = Game::new(start);
+        self.redo.clear();
+        self.last = None;
+        self.promotion = None;
+    }
+
+    fn show_board(&mut self) -> io::Result<()> {
+        let last = self.game.moves().last().copied();
+        let text = board_view::draw(self.game.position(), last, self.flipped, self.options.style);
+        write!(self.out, "{text}")?;
+        if let Some(outcome) = self.game_over() {
+            writeln!(self.out, "Game over: {} ({outcome}).", outcome.result())?;
+        }
+        Ok(())
+    }
+
+    fn player(&self, color: Color) -> Player {
+        let side = &self.sides[index(color)];
+        if side.engine {
+            Player::Engine(side.settings.clone())
+        } else {
+            Player::Human
+        }
+    }
+
+    fn show_players(&mut self) -> io::Result<()> {
+        let white = self.player(Color::White);
+        let black = self.player(Color::Black);
+        writeln!(self.out, "White: {white}. Black: {black}.")
+    }
+
+    /// The outcome that ends the game, given the claim setting.
+    fn game_over(&self) -> Option<Outcome> {
+        let outcome = self.game.outcome()?;
+        let claimable = matches!(
+            outcome,
+            Outcome::ThreefoldRepetition | Outcome::FiftyMoveRule
+        );
+        (self.claim || !claimable).then_some(outcome)
+    }
+
+    fn say_game_over(&mut self) -> io::Result<()> {
+        if let Some(outcome) = self.game_over() {
+            writeln!(
+                self.out,
+                "The game is over: {} ({outcome}). Type new, undo or fen.",
+                outcome.result()
+            )?;
+        }
+        Ok(())
+    }
+
+    /// A typed move: UCI or SAN, with help when it is neither legal nor clear.
+    fn typed_move(&mut self, text: &str) -> io::Result<()> {
+        if self.game_over().is_some() {
+            return self.say_game_over();
+        }
+        let pos = *self.game.position();
+        if let Ok(m) = pos.parse_uci_move(text, pos.castling_mode()) {
+            return self.human_move(m);
+        }
+        match pos.parse_san(text) {
+            Ok(m) => self.human_move(m),
+            Err(san_error) => {
+                // A pawn move to the last rank without its piece: ask for it.
+                let choices: Vec<Move> = pos
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .filter(|m| m.promotion_role().is_some())
+                    .filter(|m| {
+                        let uci = m.to_uci(pos.castling_mode()).to_string();
+                        let san = pos.san_without_suffix(*m);
+                        uci[..4] == *text || san.split('=').next() == Some(text)
+                    })
+                    .collect();
+                if !choices.is_empty() {
+                    self.promotion = Some(choices);
+                    return Ok(());
+                }
+                let legal: Vec<String> = pos.legal_moves().iter().map(|m| pos.san(*m)).collect();
+                let looks_uci = text.len() >= 4
+                    && text.as_bytes()[0].is_ascii_lowercase()
+                    && text.as_bytes()[1].is_ascii_digit()
+                    && text.as_bytes()[2].is_ascii_lowercase();
+                let reason = if looks_uci {
+                    pos.parse_uci_move(text, pos.castling_mode())
+                        .err()
+                        .map_or(san_error.to_string(), |e| e.to_string())
+                } else {
+                    san_error.to_string()
+                };
+                writeln!(
+                    self.out,
+                    "Not a move here: {reason}. Legal moves: {}. Type help for commands.",
+                    legal.join(" ")
+                )
+            }
+        }
+    }
+
+    fn human_move(&mut self, m: Move) -> io::Result<()> {
+        self.redo.clear();
+        self.push(m)?;
+        self.engine_turns()
+    }
+
+    /// Plays a move and shows it, the board and the result if it ends the game.
+    fn push(&mut self, m: Move) -> io::Result<()> {
+        self.game.push(m);
+        self.show_board()
+    }
+
+    /// The engine plays while it has the move (autoplay plays a whole game).
+    fn engine_turns(&mut self) -> io::Result<()> {
+        let mut plies = 0;
+        while self.game_over().is_none() && self.sides[index(self.game.position().turn())].engine {
+            if plies == MAX_AUTOPLAY_PLIES {
+                writeln!(
+                    self.out,
+                    "Autoplay paused after {plies} moves; type go to go on."
+                )?;
+                break;
+            }
+            self.engine_move()?;
+            plies += 1;
+        }
+        Ok(())
+    }
+
+    /// The engine plays one move for the side to move.
+    fn engine_move(&mut self) -> io::Result<()> {
+        let pos = *self.game.position();
+        let color = pos.turn();
+        let settings = self.sides[index(color)].settings.clone();
+        let number = format!("{}{}", pos.fullmove_number(), color.fold(".", "..."));
+        if settings.book {
+            if let Some(m) = self.book.probe(&pos) {
+                writeln!(self.out, "{number} Kestrel plays {} (book)", pos.san(m))?;
+                self.redo.clear();
+                return self.push(m);
+            }
+        }
+        self.engine.set_params(settings.params);
+        let latest: Arc<Mutex<Option<IterationInfo>>> = Arc::default();
+        let (tx, rx) = mpsc::channel();
+        let seen = latest.clone();
+        let reporter: engine::Reporter = Arc::new(move |event| match event {
+            SearchEvent::Iteration(info) if info.multipv == 1 && info.bound.is_none() => {
+                if let Ok(mut l) = seen.lock() {
+                    *l = Some(info);
+                }
+            }
+            SearchEvent::BestMove(result) => {
+                let _ = tx.send(result);
+            }
+            _ => {}
+        });
+        // The search runs on the engine's own thread (its stack is sized for it).
+        self.engine
+            .go(pos, self.history(), settings.limits(), reporter);
+        let result = rx.recv().ok();
+        self.engine.wait();
+        let info = latest.lock().ok().and_then(|l| l.clone());
+        self.last = Some(LastSearch {
+            root: pos,
+            info: info.clone(),
+            result: result.clone(),
+            cursor: 0,
+        });
+        let Some(m) = result
+            .as_ref()
+            .and_then(|r| r.best)
+            .filter(|m| pos.is_legal(*m))
+        else {
+            return writeln!(self.out, "Kestrel has no move.");
+        };
+        let mut note = match &info {
+            Some(i) => format!("depth {}, score {}", i.depth, score_text(i.user_score())),
+            None => String::new(),
+        };
+        if self.show_time {
+            if let Some(r) = &result {
+                note.push_str(&format!(", {:.2} s", r.time.as_secs_f64()));
+            }
+        }
+        writeln!(self.out, "{number} Kestrel plays {} ({note})", pos.san(m))?;
+        self.redo.clear();
+        self.push(m)
+    }
+
+    /// Keys of the positions before the current one (for repetitions).
+    fn history(&self) -> Vec<u64> {
+        let mut pos = *self.game.start();
+        let mut keys = Vec::new();
+        for &m in self.game.moves() {
+            keys.push(pos.key());
+            pos.play(m);
+        }
+        keys
+    }
+
+    fn undo(&mut self) -> io::Result<()> {
+        let Some(m) = self.game.pop() else {
+            return writeln!(self.out, "Nothing to undo.");
+        };
+        self.redo.push(m);
+        // Against the engine, go back to the person's move.
+        let turn = self.game.position().turn();
+        if self.sides[index(turn)].engine && !self.sides[index(!turn)].engine {
+            if let Some(m) = self.game.pop() {
+                self.redo.push(m);
+            }
+        }
+        self.show_board()
+    }
+
+    /// One move forward again; against the engine, its reply too (as undo
+    /// took both back).
+    fn redo(&mut self) -> io::Result<()> {
+        match self.redo.pop() {
+            Some(m) if self.game.position().is_legal(m) => {
+                self.game.push(m);
+                let turn = self.game.position().turn();
+                if self.sides[index(turn)].engine && !self.sides[index(!turn)].engine {
+                    if let Some(&reply) = self.redo.last() {
+                        if self.game.position().is_legal(reply) {
+                            self.redo.pop();
+                            self.game.push(reply);
+                        }
+                    }
+                }
+                self.show_board()
+            }
+            _ => {
+                self.redo.clear();
+                writeln!(self.out, "Nothing to redo.")
+            }
+        }
+    }
+
+    fn edit(&mut self, line: &str) -> io::Result<()> {
+        let Some(editor) = self.editor.as_mut() else {
+            return Ok(());
+        };
+        match editor.apply(line) {
+            Ok(EditStep::Continue) => {
+                let fen = editor.fen();
+                writeln!(self.out, "{fen}")
+            }
+            Ok(EditStep::Done(pos)) => {
+                self.editor = None;
+                self.reset(*pos);
+                self.show_board()
+            }
+            Ok(EditStep::Cancel) => {
+                self.editor = None;
+                writeln!(self.out, "Edit cancelled.")
+            }
+            Err(e) => writeln!(self.out, "{e}"),
+        }
+    }
+
+    fn set(&mut self, sides: Sides, setting: Setting) -> io::Result<()> {
+        for color in [Color::White, Color::Black] {
+            if !sides.includes(color) {
+                continue;
+            }
+            let s = &mut self.sides[index(color)].settings;
+            match &setting {
+                Setting::Depth(d) => s.limit = crate::SearchLimit::Depth(*d),
+                Setting::Time(ms) => s.limit = crate::SearchLimit::Time(*ms),
+                Setting::Book(on) => s.book = *on,
+                Setting::Option(name, value) => {
+                    if let Err(e) = s.set_option(name, value) {
+                        return writeln!(self.out, "{e}");
+                    }
+                }
+            }
+        }
+        self.show_players()
+    }
+
+    fn pv(&mut self, step: PvStep) -> io::Result<()> {
+        let Some(last) = self.last.as_mut() else {
+            return writeln!(self.out, "The engine has not searched yet.");
+        };
+        let Some(info) = &last.info else {
+            return writeln!(
+                self.out,
+                "The last engine move came from the book: no line."
+            );
+        };
+        let pv = info.pv.clone();
+        last.cursor = match step {
+            PvStep::Show => {
+                let text = history(&last.root, &pv);
+                let head = format!(
+                    "depth {}, score {}",
+                    info.depth,
+                    score_text(info.user_score())
+                );
+                return writeln!(self.out, "Expected line ({head}): {text}");
+            }
+            PvStep::Next => (last.cursor + 1).min(pv.len()),
+            PvStep::Back => last.cursor.saturating_sub(1),
+            PvStep::At(n) => n.min(pv.len()),
+        };
+        let cursor = last.cursor;
+        let mut pos = last.root;
+        for &m in &pv[..cursor] {
+            pos.play(m);
+        }
+        let shown = history(&last.root, &pv[..cursor]);
+        let text = board_view::draw(
+            &pos,
+            pv[..cursor].last().copied(),
+            self.flipped,
+            self.options.style,
+        );
+        writeln!(self.out, "Line, {cursor} of {} moves: {shown}", pv.len())?;
+        write!(self.out, "{text}")
+    }
+
+    fn stats(&mut self) -> io::Result<()> {
+        let Some(last) = &self.last else {
+            return writeln!(self.out, "The engine has not searched yet.");
+        };
+        let (Some(result), Some(info)) = (&last.result, &last.info) else {
+            return writeln!(self.out, "The last engine move came from the book.");
+        };
+        let ms = result.time.as_millis().max(1);
+        writeln!(
+            self.out,
+            "Last search: {:.2} s, depth {} (selective {}), {} nodes, {} nodes/s, score {}",
+            result.time.as_secs_f64(),
+            info.depth,
+            info.seldepth,
+            result.nodes,
+            result.nodes as u128 * 1000 / ms,
+            score_text(info.user_score())
+        )?;
+        writeln!(self.out, "Search: {}", result.stats)
+    }
+
+    fn save(&mut self, path: &Path) -> io::Result<()> {
+        let mut game = pgn::PgnGame::new(*self.game.start());
+        let name = |p: Player| match p {
+            Player::Human => "Human".to_string(),
+            Player::Engine(s) => format!("Kestrel {} ({})", env!("CARGO_PKG_VERSION"), s.limit),
+        };
+        game.set_tag("Event", "Kestrel terminal game");
+        game.set_tag("Site", "kestrel play");
+        game.set_tag("Date", &pgn_date_today());
+        game.set_tag("White", &name(self.player(Color::White)));
+        game.set_tag("Black", &name(self.player(Color::Black)));
+        game.moves = self
+            .game
+            .moves()
+            .iter()
+            .map(|&m| pgn::PgnMove::new(m))
+            .collect();
+        game.result = match self.game.outcome() {
+            Some(o) => pgn::GameResult::from_tag(o.result()),
+            None => pgn::GameResult::Unknown,
+        };
+        match std::fs::write(path, pgn::write_game(&game)) {
+            Ok(()) => writeln!(
+                self.out,
+                "Saved {} moves to {}.",
+                self.game.moves().len(),
+                path.display()
+            ),
+            Err(e) => writeln!(self.out, "Cannot write {}: {e}", path.display()),
+        }
+    }
+
+    fn load(&mut self, path: &Path, n: usize) -> io::Result<()> {
+        let mut reader = match pgn::PgnReader::open(path, pgn::ReadOptions::default()) {
+            Ok(r) => r,
+            Err(e) => return writeln!(self.out, "Cannot read {}: {e}", path.display()),
+        };
+        match reader.nth(n - 1) {
+            Some(Ok(g)) => {
+                self.reset(g.start);
+                for m in g.mainline() {
+                    self.game.push(m);
+                }
+                writeln!(
+                    self.out,
+                    "Loaded game {n} of {}: {} - {}, {} moves.",
+                    path.display(),
+                    g.tag("White").unwrap_or("?"),
+                    g.tag("Black").unwrap_or("?"),
+                    self.game.moves().len()
+                )?;
+                self.show_board()
+            }
+            Some(Err(e)) => writeln!(self.out, "Game {n} of {} is broken: {e}", path.display()),
+            None => writeln!(self.out, "{} has no game {n}.", path.display()),
+        }
+    }
+
+    fn book_add(&mut self, path: Option<&Path>) -> io::Result<()> {
+        let path = path.unwrap_or(Path::new(DEFAULT_TEXT_BOOK));
+        let mut before = self.game.clone();
+        let Some(m) = before.pop() else {
+            return writeln!(self.out, "No move to add yet.");
+        };
+        let san = before.position().san(m);
+        match book::record_in_text_book(path, &before, m, 1) {
+            Ok(_) => writeln!(self.out, "Added {san} to {}.", path.display()),
+            Err(e) => writeln!(self.out, "Cannot add to {}: {e}", path.display()),
+        }
+    }
+}
+
+/// Today's date (UTC) as PGN writes it: `2026.11.22`.
+fn pgn_date_today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to a calendar date (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// A score for people: `+0.35`, `-1.20`, `mate in 3`, `mated in 2`.
+fn score_text(score: Score) -> String {
+    match score {
+        Score::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
+        Score::Mate(n) if n > 0 => format!("mate in {n}"),
+        Score::Mate(n) => format!("mated in {}", -n),
+    }
+}
+
+/// Moves in SAN with move numbers (`1. e4 e5 2. Nf3`, `12... Nc6`).
+fn history(start: &Position, moves: &[Move]) -> String {
+    let mut pos = *start;
+    let mut words = Vec::new();
+    for (i, &m) in moves.iter().enumerate() {
+        if pos.turn() == Color::White {
+            words.push(format!("{}.", pos.fullmove_number()));
+        } else if i == 0 {
+            words.push(format!("{}...", pos.fullmove_number()));
+        }
+        words.push(pos.san(m));
+        pos.play(m);
+    }
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn transcript(input: &str) -> String {
+        let mut out = Vec::new();
+        let options = SessionOptions {
+            style: BoardStyle {
+                color: false,
+                ascii: true,
+            },
+            echo: true,
+        };
+        let settings = EngineSettings::new(crate::SearchLimit::Depth(3), false);
+        Session::new(
+            &mut out,
+            options,
+            Position::startpos(),
+            false,
+            false,
+            settings,
+        )
+        .run(input.as_bytes())
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn history_numbers_moves() {
+        let mut pos = Position::startpos();
+        let mut moves = Vec::new();
+        for san in ["e4", "e5", "Nf3"] {
+            let m = pos.parse_san(san).unwrap();
+            moves.push(m);
+            pos.play(m);
+        }
+        assert_eq!(history(&Position::startpos(), &moves), "1. e4 e5 2. Nf3");
+        let mut after = Position::startpos();
+        after.play(moves[0]);
+        assert_eq!(history(&after, &moves[1..]), "1... e5 2. Nf3");
+    }
+
+    #[test]
+    fn promotion_is_asked_for_and_errors_help() {
+        let out =
+            transcript("fen 8/4P3/8/8/8/8/k7/4K2R w - - 0 1\ne8\nn\nhistory\nKe9\nfen nonsense\n");
+        assert!(out.contains("Promote to (q, r, b, n)? n"), "{out}");
+        assert!(out.contains("1. e8=N"), "{out}");
+        assert!(out.contains("Not a move here: "), "{out}");
+        assert!(out.contains("Legal moves: "), "{out}");
+        assert!(out.contains("Not a usable FEN"), "{out}");
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_414), (2025, 11, 22));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn scores_read_well() {
+        assert_eq!(score_text(Score::Cp(35)), "+0.35");
+        assert_eq!(score_text(Score::Cp(-120)), "-1.20");
+        assert_eq!(score_text(Score::Mate(3)), "mate in 3");
+        assert_eq!(score_text(Score::Mate(-2)), "mated in 2");
+    }
+}

@@ -1,0 +1,127 @@
+//! Drives `kestrel play` through standard input, as a person would type:
+//! a scripted two-person game (moves in SAN, undo, redo, bad moves, flip,
+//! fen, PGN save, a set-up mate, edit mode with a promotion, PGN load) whose
+//! whole output must equal `tests/data/play_transcript.txt`; and a game
+//! against the engine with undo, pv, stats, settings and autoplay.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// Runs `kestrel play ARGS` in a fresh directory with `input`; returns the
+/// output and the directory.
+fn play(args: &[&str], input: &str, name: &str) -> (String, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("kestrel-play-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
+        .arg("play")
+        .args(args)
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kestrel starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "kestrel play failed");
+    (String::from_utf8(out.stdout).unwrap(), dir)
+}
+
+#[test]
+fn scripted_game_matches_the_transcript() {
+    let script = include_str!("data/play_script.txt");
+    let expected = include_str!("data/play_transcript.txt");
+    let args = [
+        "--white", "human", "--black", "human", "--ascii", "--color", "never",
+    ];
+    let (out, dir) = play(&args, script, "script");
+    if out != expected {
+        // Show the first differing line rather than two 200-line texts.
+        for (i, (a, b)) in out.lines().zip(expected.lines()).enumerate() {
+            assert_eq!(a, b, "line {} differs", i + 1);
+        }
+        assert_eq!(out.lines().count(), expected.lines().count(), "{out}");
+    }
+    let pgn = std::fs::read_to_string(dir.join("game.pgn")).unwrap();
+    let pgn: Vec<&str> = pgn.lines().filter(|l| !l.starts_with("[Date ")).collect();
+    assert_eq!(
+        pgn,
+        [
+            "[Event \"Kestrel terminal game\"]",
+            "[Site \"kestrel play\"]",
+            "[Round \"?\"]",
+            "[White \"Human\"]",
+            "[Black \"Human\"]",
+            "[Result \"*\"]",
+            "",
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 *",
+            "",
+        ]
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn against_the_engine_with_undo_pv_stats_and_autoplay() {
+    let script = "\
+e4
+undo
+history
+e2e4
+pv
+pv 1
+stats
+settings
+set black option NullMove=false
+set both depth 2
+save vs-engine.pgn
+book add my-book.txt
+fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1
+auto on
+new
+quit
+";
+    let args = ["--depth", "3", "--no-book", "--ascii", "--color", "never"];
+    let (out, dir) = play(&args, script, "engine");
+    let at = |needle: &str| {
+        out.find(needle)
+            .unwrap_or_else(|| panic!("'{needle}' not in the output:\n{out}"))
+    };
+    // The engine answers 1. e4 at depth 3; undo takes both moves back.
+    assert!(at("White: human. Black: Kestrel (depth 3, book off).") < at("1... Kestrel plays "));
+    assert!(out.contains("1. White> history\n(no moves yet)\n"), "{out}");
+    assert!(at("1. White> e2e4") < at("2. White> pv"));
+    assert!(out.contains("Expected line (depth 3, score "), "{out}");
+    assert!(out.contains("Line, 1 of "), "{out}");
+    assert!(
+        out.contains("Last search: ") && out.contains("Search: tthit "),
+        "{out}"
+    );
+    assert!(
+        out.contains("Black: Kestrel (depth 2, book off) NullMove=false."),
+        "{out}"
+    );
+    assert!(out.contains("Saved 2 moves to vs-engine.pgn."), "{out}");
+    assert!(out.contains("to my-book.txt."), "{out}");
+    // Autoplay from a mate in one: the engine finds it and the game ends.
+    assert!(out.contains("1. Kestrel plays Rd8# (depth "), "{out}");
+    assert!(out.contains("Game over: 1-0 (White mates)."), "{out}");
+    // After `new` both sides are the engine: a whole game is played, and it ends.
+    let after_new = &out[at("> new")..];
+    assert!(after_new.contains("Game over: "), "{after_new}");
+
+    let pgn = std::fs::read_to_string(dir.join("vs-engine.pgn")).unwrap();
+    assert!(
+        pgn.contains("[White \"Human\"]") && pgn.contains("[Black \"Kestrel "),
+        "{pgn}"
+    );
+    assert!(pgn.contains("1. e4 "), "{pgn}");
+    let book = std::fs::read_to_string(dir.join("my-book.txt")).unwrap();
+    assert!(!book.trim().is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,90 @@
+//! GNU XBoard itself, with no display (under `xvfb-run`), plays two games
+//! between `kestrel xboard` and Fairy-Max; the saved PGN is read back with
+//! every move checked on the board, and both games must have a result.
+//! Skipped, with a message, where xboard, xvfb-run or fairymax are missing
+//! (`apt-get install xboard xvfb fairymax`; CI installs them).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The program's path, looking in Debian's /usr/games too.
+fn find(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+#[test]
+fn gnu_xboard_plays_two_games_against_fairymax() {
+    let (Some(xboard), Some(xvfb), Some(fairymax)) =
+        (find("xboard"), find("xvfb-run"), find("fairymax"))
+    else {
+        eprintln!(
+            "skipping: needs xboard, xvfb-run and fairymax (apt-get install xboard xvfb fairymax)"
+        );
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("kestrel-xboard-gui-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn_path = dir.join("games.pgn");
+    let kestrel = format!("{} xboard", env!("CARGO_BIN_EXE_kestrel"));
+    let status = Command::new(xvfb)
+        .arg("-a")
+        .arg(xboard)
+        .args(["-fcp", &kestrel, "-scp"])
+        .arg(&fairymax)
+        .arg("-fd")
+        .arg(&dir)
+        .arg("-sd")
+        .arg(&dir)
+        .args(["-matchGames", "2", "-tc", "0:03", "-inc", "0.05"])
+        .args([
+            "-xexit",
+            "-autoCallFlag",
+            "true",
+            "-popupExitMessage",
+            "false",
+        ])
+        .args(["-adjudicateDrawMoves", "100", "-saveGameFile"])
+        .arg(&pgn_path)
+        .output()
+        .expect("xvfb-run starts");
+    assert!(
+        status.status.success(),
+        "xboard failed: {}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    check_games(&pgn_path);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn check_games(path: &Path) {
+    let text = std::fs::read_to_string(path).expect("xboard saved the games");
+    let games: Vec<_> = pgn::PgnReader::new(text.as_bytes()).collect();
+    assert_eq!(games.len(), 2, "{text}");
+    for game in games {
+        // Reading the game replays and checks every move.
+        let game = game.unwrap_or_else(|e| panic!("bad game: {e}\n{text}"));
+        let names = [
+            game.tag("White").unwrap_or(""),
+            game.tag("Black").unwrap_or(""),
+        ];
+        assert!(names.iter().any(|n| n.starts_with("Kestrel")), "{names:?}");
+        assert!(game.moves.len() >= 10, "{text}");
+        let result = game.tag("Result").unwrap_or("*");
+        assert!(
+            ["1-0", "0-1", "1/2-1/2"].contains(&result),
+            "no result: {text}"
+        );
+        // No forfeit on time or illegal move by Kestrel.
+        let kestrel_white = names[0].starts_with("Kestrel");
+        let lost = (kestrel_white && result == "0-1") || (!kestrel_white && result == "1-0");
+        let ending = text.to_lowercase();
+        assert!(
+            !(lost && (ending.contains("time forfeit") || ending.contains("illegal"))),
+            "{text}"
+        );
+    }
+}
