@@ -355,6 +355,14 @@ impl Xboard {
                     format!("{} -spin {default} {min} {max}", option.name)
                 }
                 OptionKind::Button => format!("{} -button", option.name),
+                OptionKind::Combo { default, choices } => {
+                    let list: Vec<String> = choices
+                        .iter()
+                        .map(|c| if *c == default { format!("*{c}") } else { c.to_string() })
+                        .collect();
+                    format!("{} -combo {}", option.name, list.join(" /// "))
+                }
+                OptionKind::Text { default } => format!("{} -file {default}", option.name),
             });
         }
         lines.extend(OwnBook::xboard_option_lines());
