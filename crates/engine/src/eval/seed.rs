@@ -69,10 +69,10 @@ pub fn seed_weights() -> Weights {
     set(&mut w, KNIGHT_PAWNS, 2, 3);
     set(&mut w, ROOK_PAWNS, -3, -3);
     set(&mut w, ROOK_PAIR, -10, -10);
-    for role in 0..6 {
+    for (role, &first) in PSQT.iter().enumerate() {
         for sq in 0..64 {
             let (mg, eg) = psqt(role, sq);
-            set(&mut w, PSQT[role] + sq, mg, eg);
+            set(&mut w, first + sq, mg, eg);
         }
     }
     mobility(&mut w, KNIGHT_MOBILITY, 9, (-30, -40), (20, 20));
@@ -99,8 +99,7 @@ pub fn seed_weights() -> Weights {
     }
     set(&mut w, BACKWARD, -8, -8);
     set(&mut w, BLOCKED_CENTRE, -20, 0);
-    for r in 1..7 {
-        let r = r as i32;
+    for r in 1..7i32 {
         set(&mut w, PHALANX + r as usize, 2 * r, 2 * r);
         set(&mut w, SUPPORTED + r as usize, 3 * r, 2 * r);
         let base = [0, 0, 5, 10, 25, 50, 90, 0][r as usize];
@@ -119,8 +118,7 @@ pub fn seed_weights() -> Weights {
     set(&mut w, BLOCKED_STORM, 5, 0);
     set(&mut w, KING_OPEN_FILE, -25, 0);
     set(&mut w, KING_SEMI_OPEN, -10, 0);
-    for u in 0..32 {
-        let u = u as i32;
+    for u in 0..32i32 {
         set(&mut w, KING_ATTACK + u as usize, -(u * u) / 3, -u);
     }
     for (i, v) in [-15, -10, -15, -10].into_iter().enumerate() {
