@@ -358,7 +358,13 @@ impl Xboard {
                 OptionKind::Combo { default, choices } => {
                     let list: Vec<String> = choices
                         .iter()
-                        .map(|c| if *c == default { format!("*{c}") } else { c.to_string() })
+                        .map(|c| {
+                            if *c == default {
+                                format!("*{c}")
+                            } else {
+                                c.to_string()
+                            }
+                        })
                         .collect();
                     format!("{} -combo {}", option.name, list.join(" /// "))
                 }
