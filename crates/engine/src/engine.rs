@@ -11,6 +11,7 @@ use chess::Position;
 use crate::limits::Limits;
 use crate::params::{ParamError, ParamInfo, ParamKind, SearchParams};
 use crate::search::Worker;
+use crate::tablebase::Tablebase;
 use crate::thread::{run_search, Reporter, SearchEvent, SearchResult, Shared};
 use crate::timeman::budget;
 use crate::tt::TranspositionTable;
@@ -65,6 +66,7 @@ pub struct Engine {
     move_overhead: u64,
     workers: Vec<Worker>,
     running: Option<Running>,
+    tablebase: Option<Arc<dyn Tablebase>>,
 }
 
 impl Default for Engine {
@@ -85,6 +87,7 @@ impl Engine {
             move_overhead: DEFAULT_OVERHEAD_MS,
             workers: vec![Worker::new(0)],
             running: None,
+            tablebase: None,
         }
     }
 
@@ -208,6 +211,18 @@ impl Engine {
         Ok(())
     }
 
+    /// Uses these endgame tables from the next search on (`None`: none).
+    /// Waits for a running search first.
+    pub fn set_tablebase(&mut self, tablebase: Option<Arc<dyn Tablebase>>) {
+        self.wait();
+        self.tablebase = tablebase;
+    }
+
+    /// The endgame tables in use.
+    pub fn tablebase(&self) -> Option<&Arc<dyn Tablebase>> {
+        self.tablebase.as_ref()
+    }
+
     /// The table size in MiB.
     pub fn hash_mib(&self) -> usize {
         self.hash_mib
@@ -225,6 +240,7 @@ impl Engine {
     fn shared(
         &self,
         root: &Position,
+        history: &[u64],
         limits: Limits,
         reporter: Reporter,
     ) -> (Arc<Shared>, Option<crate::timeman::TimeBudget>) {
@@ -241,7 +257,8 @@ impl Engine {
             self.multipv,
             budget,
             reporter,
-        );
+        )
+        .with_tablebase(self.tablebase.clone(), root, history);
         (Arc::new(shared), budget)
     }
 
@@ -252,7 +269,7 @@ impl Engine {
     pub fn go(&mut self, root: Position, history: Vec<u64>, limits: Limits, reporter: Reporter) {
         self.stop();
         self.wait();
-        let (shared, budget) = self.shared(&root, limits, reporter);
+        let (shared, budget) = self.shared(&root, &history, limits, reporter);
         let mut workers = std::mem::take(&mut self.workers);
         let thread_shared = shared.clone();
         let handle = std::thread::Builder::new()
@@ -282,7 +299,7 @@ impl Engine {
         reporter: Reporter,
     ) -> SearchResult {
         self.wait();
-        let (shared, budget) = self.shared(root, limits, reporter);
+        let (shared, budget) = self.shared(root, history, limits, reporter);
         run_search(&mut self.workers, &shared, root, history, budget)
     }
 
