@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod convert;
+mod filesystem;
 mod load;
 mod tables;
 

@@ -3,7 +3,7 @@
 //! `tb probe` command prints (the verdict, the DTZ and the best move).
 
 use std::collections::BTreeSet;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use chess::{Move, Position};
 use engine::tablebase::{Tablebase, Wdl};
@@ -11,6 +11,7 @@ use shakmaty::Chess;
 use shakmaty_syzygy::{SyzygyError, Tablebase as Tables};
 
 use crate::convert::{from_shakmaty_move, to_shakmaty};
+use crate::filesystem::CachingFilesystem;
 use crate::load::{scan, split_path, OpenError, Problem};
 
 /// Syzygy tables (WDL and DTZ) from one or more directories.
@@ -43,7 +44,7 @@ impl SyzygyTablebase {
     pub fn open(path: &str) -> Result<(SyzygyTablebase, Vec<Problem>), OpenError> {
         let dirs = split_path(path);
         let (files, mut problems) = scan(&dirs);
-        let mut tables = Tables::new();
+        let mut tables = Tables::with_filesystem(Arc::new(CachingFilesystem));
         let (mut wdl_files, mut dtz_files, mut max_pieces) = (0, 0, 0);
         for f in &files {
             match tables.add_file(&f.path) {
