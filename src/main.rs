@@ -11,6 +11,7 @@ use std::time::Instant;
 
 mod cmd_book;
 mod cmd_pgn;
+mod cmd_tb;
 
 /// Kestrel: a chess engine and toolkit. Without a command it speaks UCI.
 #[derive(Parser)]
@@ -57,6 +58,9 @@ enum Command {
     /// Opening books: build from PGN, probe, dump, convert.
     #[command(subcommand)]
     Book(cmd_book::BookCommand),
+    /// Endgame tablebases (Syzygy): probe a position.
+    #[command(subcommand)]
+    Tb(cmd_tb::TbCommand),
 }
 
 fn main() {
@@ -87,6 +91,7 @@ fn run() -> Result<()> {
         Some(Command::Bench { depth, options }) => run_bench(depth, &options)?,
         Some(Command::Pgn(command)) => cmd_pgn::run(command)?,
         Some(Command::Book(command)) => cmd_book::run(command)?,
+        Some(Command::Tb(command)) => cmd_tb::run(command)?,
     }
     Ok(())
 }

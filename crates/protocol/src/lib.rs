@@ -2,4 +2,5 @@
 #![deny(missing_docs)]
 
 mod own_book;
+mod tablebases;
 pub mod uci;

@@ -7,6 +7,7 @@
 //! while it thinks; its output shares the writer with the loop.
 
 use crate::own_book::OwnBook;
+use crate::tablebases::Tablebases;
 use chess::perft::{divide, perft};
 use chess::{CastlingMode, Position};
 use engine::{Engine, IterationInfo, Limits, OptionKind, Score, SearchEvent};
@@ -31,6 +32,7 @@ pub struct Uci {
     /// False for a search that runs until `stop` (infinite, ponder, or no limit).
     search_ends_by_itself: bool,
     book: OwnBook,
+    tablebases: Tablebases,
 }
 
 fn send(out: &SharedOut, text: &str) {
@@ -56,12 +58,13 @@ pub fn format_info(info: &IterationInfo, mode: CastlingMode) -> String {
     let nps = info.nodes as u128 * 1000 / ms;
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(mode).to_string()).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits 0 time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         info.nodes,
         info.hashfull,
+        info.tbhits,
         info.time.as_millis(),
         pv.join(" ")
     )
@@ -78,6 +81,7 @@ impl Uci {
             out: Arc::new(Mutex::new(out)),
             search_ends_by_itself: true,
             book: OwnBook::default(),
+            tablebases: Tablebases::default(),
         }
     }
 
@@ -177,7 +181,10 @@ impl Uci {
             };
             self.say(&line);
         }
-        for line in OwnBook::option_lines() {
+        for line in OwnBook::option_lines()
+            .into_iter()
+            .chain(Tablebases::option_lines())
+        {
             self.say(&line);
         }
         self.say("option name UCI_Chess960 type check default false");
@@ -218,6 +225,12 @@ impl Uci {
             self.say(&format!(
                 "info string error: option '{name}' cannot change during a search; send stop first"
             ));
+            return;
+        }
+        if let Some(lines) = self.tablebases.set(&name, &value, &mut self.engine) {
+            for line in lines {
+                self.say(&line);
+            }
             return;
         }
         if let Err(e) = self.engine.set_option(&name, &value) {
@@ -379,6 +392,7 @@ impl Uci {
         }
         let out = self.out.clone();
         let mode = self.mode();
+        let tables = self.tablebases.loaded();
         let reporter: engine::Reporter = Arc::new(move |event| match event {
             SearchEvent::Iteration(info) => send(&out, &format_info(&info, mode)),
             SearchEvent::CurrMove { depth, mv, number } => send(
@@ -396,6 +410,10 @@ impl Uci {
                 )
             }
             SearchEvent::BestMove(result) => {
+                // Tables that failed while probing: said once, play goes on.
+                for failure in tables.iter().flat_map(|t| t.take_failures()) {
+                    send(&out, &format!("info string Syzygy: {failure}"));
+                }
                 let best = result
                     .best
                     .map_or("0000".to_string(), |m| m.to_uci(mode).to_string());
