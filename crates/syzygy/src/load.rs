@@ -208,6 +208,25 @@ fn canonical(material: &str) -> String {
     }
 }
 
+/// The usual name of a material: the stronger side first (`KRvK`, not `KvKR`).
+fn display_name(material: &str) -> String {
+    let value = |s: &str| -> u32 {
+        s.chars()
+            .map(|c| match c {
+                'Q' => 9,
+                'R' => 5,
+                'B' | 'N' => 3,
+                'P' => 1,
+                _ => 0,
+            })
+            .sum()
+    };
+    match material.split_once('v') {
+        Some((w, b)) if (value(b), b.len()) > (value(w), w.len()) => format!("{b}v{w}"),
+        _ => material.to_string(),
+    }
+}
+
 fn missing_tables(files: &[TableFile]) -> Vec<Problem> {
     let wdl: BTreeSet<String> = files
         .iter()
@@ -231,7 +250,7 @@ fn missing_tables(files: &[TableFile]) -> Vec<Problem> {
             if !wdl.contains(&canonical(&next)) && reported.insert(canonical(&next)) {
                 problems.push(Problem::MissingTable {
                     table: f.material.clone(),
-                    missing: next,
+                    missing: display_name(&next),
                 });
             }
         }
@@ -255,6 +274,9 @@ mod tests {
         assert_eq!(successors("KQvK"), Vec::<String>::new());
         assert_eq!(canonical("KRvKQ"), canonical("KQvKR"));
         assert_eq!(canonical("KPQvK"), canonical("KQPvK"));
+        assert_eq!(display_name("KvKR"), "KRvK");
+        assert_eq!(display_name("KBvKR"), "KRvKB");
+        assert_eq!(display_name("KQvKR"), "KQvKR");
     }
 
     #[test]
