@@ -90,3 +90,20 @@ fn bishop_holds_the_rook() {
         moves(&game)
     );
 }
+
+#[test]
+fn search_probes_below_a_root_outside_the_tables() {
+    // KQ v KRN: five pieces, so the root is not in the tables, but taking
+    // the knight leads into KQvKR, which is (and is won).
+    let pos = Position::from_fen("8/8/4k3/8/3r4/5n2/8/2K4Q w - - 0 1").unwrap();
+    let mut engine = engine_with_tables();
+    let result = engine.search(&pos, &[], Limits::depth(8), Arc::new(|_| {}));
+    assert!(result.stats.tb_hits > 0, "{:?}", result.stats);
+    // The search knows the capture wins, from the tables.
+    assert_eq!(result.best.map(|m| pos.san(m)).as_deref(), Some("Qxf3"));
+    assert!(
+        result.score >= engine::score::TB_WIN_BOUND,
+        "{}",
+        result.score
+    );
+}
