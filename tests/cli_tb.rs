@@ -135,10 +135,7 @@ fn uci_loads_tables_and_reports_tbhits() {
         out.contains("info string Syzygy: 8 WDL and 8 DTZ tables, up to 4 pieces"),
         "{out}"
     );
-    let last_info = out
-        .lines()
-        .filter(|l| l.starts_with("info depth 8 "))
-        .last();
+    let last_info = out.lines().rfind(|l| l.starts_with("info depth 8 "));
     let hits: u64 = last_info
         .and_then(|l| l.split(" tbhits ").nth(1))
         .and_then(|t| t.split_whitespace().next())

@@ -44,9 +44,10 @@ pub fn to_shakmaty(pos: &Position) -> Option<Chess> {
     };
     // Kestrel may keep an en passant square no capture can use; shakmaty
     // would call that invalid. Dropping it changes nothing for the tables.
-    Chess::from_setup(setup, CastlingMode::Standard)
-        .or_else(|e| e.ignore_invalid_ep_square())
-        .ok()
+    match Chess::from_setup(setup, CastlingMode::Standard) {
+        Ok(pos) => Some(pos),
+        Err(e) => e.ignore_invalid_ep_square().ok(),
+    }
 }
 
 /// Kestrel's move for shakmaty's move `m` in `pos` (the same position).

@@ -54,7 +54,7 @@ fn random_position(rng: &mut Rng, pieces: &str) -> Position {
                 }
             };
             // Pawns never stand on the first or last rank.
-            if c.eq_ignore_ascii_case(&'p') && (sq < 8 || sq >= 56) {
+            if c.eq_ignore_ascii_case(&'p') && !(8..56).contains(&sq) {
                 ok = false;
             }
             board[sq] = c;
