@@ -317,11 +317,14 @@ impl Engine {
         }
     }
 
-    /// True while a background search runs.
+    /// True while a background search runs. A search whose result is
+    /// settled (its best move is being or has been reported) no longer
+    /// counts: a GUI may send options right after `bestmove`, before the
+    /// thread has wound down (a race seen as a refused `MultiPV` under load).
     pub fn is_searching(&self) -> bool {
         self.running
             .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+            .is_some_and(|r| !r.shared.finished.load(Ordering::Relaxed) && !r.handle.is_finished())
     }
 
     /// Waits for a background search to end.
