@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-NOT_SEARCH = {"Ponder", "UCI_Chess960"}
+NOT_SEARCH = {"Ponder", "UCI_Chess960", "OwnBook", "Syzygy50MoveRule"}
 
 
 def switches(binary):

@@ -15,6 +15,7 @@ mod cmd_eval;
 mod cmd_pgn;
 mod cmd_play;
 mod cmd_tune;
+mod cmd_tb;
 
 /// Kestrel: a chess engine and toolkit. Without a command it speaks UCI.
 #[derive(Parser)]
@@ -76,6 +77,9 @@ enum Command {
     /// Play fast self-play games and write their positions with the results
     /// (training data for `tune texel`).
     Datagen(cmd_tune::DatagenArgs),
+    /// Endgame tablebases (Syzygy): probe a position.
+    #[command(subcommand)]
+    Tb(cmd_tb::TbCommand),
 }
 
 fn main() {
@@ -113,6 +117,7 @@ fn run() -> Result<()> {
         Some(Command::Eval(args)) => cmd_eval::run(args)?,
         Some(Command::Tune(command)) => cmd_tune::run(command)?,
         Some(Command::Datagen(args)) => cmd_tune::datagen(args)?,
+        Some(Command::Tb(command)) => cmd_tb::run(command)?,
     }
     Ok(())
 }

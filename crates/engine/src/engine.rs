@@ -13,6 +13,7 @@ use crate::eval::EvalKind;
 use crate::limits::Limits;
 use crate::params::{ParamError, ParamInfo, ParamKind, SearchParams};
 use crate::search::Worker;
+use crate::tablebase::Tablebase;
 use crate::thread::{run_search, Reporter, SearchEvent, SearchResult, Shared};
 use crate::timeman::budget;
 use crate::tt::TranspositionTable;
@@ -81,6 +82,7 @@ pub struct Engine {
     weights: Arc<Weights>,
     workers: Vec<Worker>,
     running: Option<Running>,
+    tablebase: Option<Arc<dyn Tablebase>>,
 }
 
 impl Default for Engine {
@@ -103,6 +105,7 @@ impl Engine {
             weights: Weights::default_shared(),
             workers: vec![Worker::new(0)],
             running: None,
+            tablebase: None,
         }
     }
 
@@ -260,6 +263,18 @@ impl Engine {
         Ok(())
     }
 
+    /// Uses these endgame tables from the next search on (`None`: none).
+    /// Waits for a running search first.
+    pub fn set_tablebase(&mut self, tablebase: Option<Arc<dyn Tablebase>>) {
+        self.wait();
+        self.tablebase = tablebase;
+    }
+
+    /// The endgame tables in use.
+    pub fn tablebase(&self) -> Option<&Arc<dyn Tablebase>> {
+        self.tablebase.as_ref()
+    }
+
     /// The table size in MiB.
     pub fn hash_mib(&self) -> usize {
         self.hash_mib
@@ -277,6 +292,7 @@ impl Engine {
     fn shared(
         &self,
         root: &Position,
+        history: &[u64],
         limits: Limits,
         reporter: Reporter,
     ) -> (Arc<Shared>, Option<crate::timeman::TimeBudget>) {
@@ -293,7 +309,8 @@ impl Engine {
             self.multipv,
             budget,
             reporter,
-        );
+        )
+        .with_tablebase(self.tablebase.clone(), root, history);
         shared.eval_kind = self.eval_kind;
         shared.weights = self.weights.clone();
         (Arc::new(shared), budget)
@@ -306,7 +323,7 @@ impl Engine {
     pub fn go(&mut self, root: Position, history: Vec<u64>, limits: Limits, reporter: Reporter) {
         self.stop();
         self.wait();
-        let (shared, budget) = self.shared(&root, limits, reporter);
+        let (shared, budget) = self.shared(&root, &history, limits, reporter);
         let mut workers = std::mem::take(&mut self.workers);
         let thread_shared = shared.clone();
         let handle = std::thread::Builder::new()
@@ -336,7 +353,7 @@ impl Engine {
         reporter: Reporter,
     ) -> SearchResult {
         self.wait();
-        let (shared, budget) = self.shared(root, limits, reporter);
+        let (shared, budget) = self.shared(root, history, limits, reporter);
         run_search(&mut self.workers, &shared, root, history, budget)
     }
 
@@ -354,11 +371,14 @@ impl Engine {
         }
     }
 
-    /// True while a background search runs.
+    /// True while a background search runs. A search whose result is
+    /// settled (its best move is being or has been reported) no longer
+    /// counts: a GUI may send options right after `bestmove`, before the
+    /// thread has wound down (a race seen as a refused `MultiPV` under load).
     pub fn is_searching(&self) -> bool {
         self.running
             .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+            .is_some_and(|r| !r.shared.finished.load(Ordering::Relaxed) && !r.handle.is_finished())
     }
 
     /// Waits for a background search to end.

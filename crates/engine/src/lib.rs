@@ -1,7 +1,8 @@
 //! Kestrel's engine: iterative-deepening principal variation search with
 //! quiescence, a shared transposition table, staged move ordering, modern
 //! pruning, reductions and extensions (each switchable), time management,
-//! Lazy SMP threads, and the evaluation. No third-party dependencies.
+//! Lazy SMP threads, endgame tablebases (through a trait), and the
+//! evaluation. No third-party dependencies.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -16,6 +17,7 @@ pub mod score;
 pub mod search;
 pub mod see;
 pub mod stats;
+pub mod tablebase;
 pub mod thread;
 pub mod timeman;
 pub mod tt;
@@ -24,4 +26,5 @@ pub use engine::{Engine, EngineOption, OptionKind};
 pub use limits::Limits;
 pub use params::{ParamError, SearchParams};
 pub use score::{Score, Value};
+pub use tablebase::{Tablebase, Wdl};
 pub use thread::{IterationInfo, Reporter, SearchEvent, SearchResult};

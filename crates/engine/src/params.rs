@@ -147,6 +147,7 @@ search_params! {
         singular_extension: "SingularExtension" = true, "Search the hash move deeper when every alternative is clearly worse.";
         iir: "InternalIterativeReduction" = true, "Reduce depth at nodes that have no hash move.";
         mate_distance_pruning: "MateDistancePruning" = true, "Cut when even a mate here could not beat a shorter mate found already.";
+        syzygy_50_move_rule: "Syzygy50MoveRule" = true, "Tablebase wins and losses that the fifty-move rule turns into draws count as draws.";
     }
     numbers {
         qs_max_depth: "QSearchMaxDepth" = 0, 0..=64, "Maximum quiescence plies (0: unlimited; the seed program used 6).";
@@ -154,6 +155,8 @@ search_params! {
         null_verification_depth: "NullMoveVerifyDepth" = 12, 1..=64, "Depth from which null-move cut-offs are verified.";
         aspiration_delta: "AspirationDelta" = 16, 1..=500, "Initial half-width of the aspiration window (centipawns).";
         contempt: "Contempt" = 0, -200..=200, "Value of avoiding a draw: positive avoids draws, negative seeks them (centipawns).";
+        syzygy_probe_depth: "SyzygyProbeDepth" = 1, 1..=100, "Smallest depth at which the search probes the tablebases (with the most pieces they hold).";
+        syzygy_probe_limit: "SyzygyProbeLimit" = 7, 0..=7, "Most pieces (kings included) of a position probed in the tablebases; 0 turns probing off.";
     }
 }
 

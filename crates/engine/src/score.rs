@@ -15,6 +15,12 @@ pub const MATE: Value = 31_000;
 pub const MATE_BOUND: Value = MATE - MAX_PLY as Value;
 /// A draw.
 pub const DRAW: Value = 0;
+/// A tablebase win at the root; won `n` plies from the root is `TB_WIN - n`.
+/// Just below the mate range: a mate the search finds is worth more than a
+/// win the tables promise, and a tablebase win more than any evaluation.
+pub const TB_WIN: Value = MATE_BOUND - 1;
+/// Scores beyond this (in absolute value) are tablebase wins or mates.
+pub const TB_WIN_BOUND: Value = TB_WIN - MAX_PLY as Value;
 
 /// The score for giving mate `ply` plies from the root.
 #[inline]
@@ -28,19 +34,32 @@ pub const fn mated_in(ply: usize) -> Value {
     -MATE + ply as Value
 }
 
+/// The score of a tablebase win `ply` plies from the root.
+#[inline]
+pub const fn tb_win_in(ply: usize) -> Value {
+    TB_WIN - ply as Value
+}
+
+/// The score of a tablebase loss `ply` plies from the root.
+#[inline]
+pub const fn tb_loss_in(ply: usize) -> Value {
+    -TB_WIN + ply as Value
+}
+
 /// True for mate scores (either side).
 #[inline]
 pub const fn is_mate(v: Value) -> bool {
     v.abs() >= MATE_BOUND
 }
 
-/// A score as stored in the hash table: mate scores count from the stored
-/// node, not from the root, so that they stay right wherever the node recurs.
+/// A score as stored in the hash table: mate and tablebase scores count from
+/// the stored node, not from the root, so that they stay right wherever the
+/// node recurs.
 #[inline]
 pub const fn to_tt(v: Value, ply: usize) -> Value {
-    if v >= MATE_BOUND {
+    if v >= TB_WIN_BOUND {
         v + ply as Value
-    } else if v <= -MATE_BOUND {
+    } else if v <= -TB_WIN_BOUND {
         v - ply as Value
     } else {
         v
@@ -50,9 +69,9 @@ pub const fn to_tt(v: Value, ply: usize) -> Value {
 /// A score read from the hash table at `ply`: the inverse of `to_tt`.
 #[inline]
 pub const fn from_tt(v: Value, ply: usize) -> Value {
-    if v >= MATE_BOUND {
+    if v >= TB_WIN_BOUND {
         v - ply as Value
-    } else if v <= -MATE_BOUND {
+    } else if v <= -TB_WIN_BOUND {
         v + ply as Value
     } else {
         v
@@ -88,12 +107,31 @@ mod tests {
     #[test]
     fn mate_scores_round_trip_through_the_table() {
         for ply in 0..MAX_PLY {
-            for v in [mate_in(ply + 3), mated_in(ply + 4), 123, -45, DRAW] {
+            for v in [
+                mate_in(ply + 3),
+                mated_in(ply + 4),
+                tb_win_in(ply + 2),
+                tb_loss_in(ply + 5),
+                123,
+                -45,
+                DRAW,
+            ] {
                 assert_eq!(from_tt(to_tt(v, ply), ply), v);
             }
         }
         // A mate found 5 plies below a node stored at ply 7 is mate in 5 from there.
         assert_eq!(to_tt(mate_in(12), 7), mate_in(5));
+        assert_eq!(to_tt(tb_win_in(12), 7), tb_win_in(5));
+    }
+
+    #[test]
+    fn tablebase_scores_sit_between_evaluations_and_mates() {
+        assert!(tb_win_in(MAX_PLY) > 20_000);
+        assert!(tb_win_in(0) < mate_in(MAX_PLY));
+        assert!(!is_mate(tb_win_in(0)) && !is_mate(tb_loss_in(0)));
+        assert!(tb_win_in(MAX_PLY) >= TB_WIN_BOUND);
+        // The table stores scores as 16 bits.
+        assert!(to_tt(tb_win_in(0), MAX_PLY) < i16::MAX as Value);
     }
 
     #[test]

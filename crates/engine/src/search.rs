@@ -14,7 +14,8 @@ use crate::history::{piece_to, History, PieceTo};
 use crate::movepick::{is_noisy, MovePicker, OrderingContext};
 use crate::params::SearchParams;
 use crate::score::{
-    from_tt, is_mate, mate_in, mated_in, to_tt, Value, INFINITE, MATE_BOUND, MAX_PLY,
+    from_tt, is_mate, mate_in, mated_in, tb_loss_in, tb_win_in, to_tt, Value, INFINITE, MATE_BOUND,
+    MAX_PLY, TB_WIN_BOUND,
 };
 use crate::see::see_ge;
 use crate::stats::SearchStats;
@@ -35,6 +36,32 @@ pub struct RootMove {
     pub pv: Vec<Move>,
     /// Selective depth reached on its line.
     pub seldepth: usize,
+    /// The tablebase score of the move, when the root is in the tables.
+    pub tb_score: Option<Value>,
+}
+
+impl RootMove {
+    /// The score to report for a search score `v`: the tables' verdict,
+    /// unless the search found a mate (the tables know better than an
+    /// evaluation, a mate is more precise than the tables).
+    pub fn shown_score(&self, v: Value) -> Value {
+        match self.tb_score {
+            Some(tb) if !is_mate(v) => tb,
+            _ => v,
+        }
+    }
+}
+
+/// What a tablebase probe in the search settled.
+enum TbProbe {
+    /// Nothing (not probed, not found).
+    Unknown,
+    /// The node's value: return it.
+    Cut(Value),
+    /// The node is worth at least this (a PV node searches on).
+    Floor(Value),
+    /// The node is worth at most this (a PV node searches on).
+    Ceiling(Value),
 }
 
 #[derive(Clone, Copy, Default)]
@@ -175,8 +202,32 @@ impl Worker {
                 previous_score: -INFINITE,
                 pv: vec![mv],
                 seldepth: 0,
+                tb_score: None,
             })
             .collect();
+    }
+
+    /// When the root is in the tablebases, keeps only the moves that keep
+    /// the best result (ranked by distance to zeroing when the fifty-move
+    /// rule or a repetition threatens a win) and notes their scores.
+    fn filter_root_by_tablebase(&mut self, s: &Shared) {
+        let Some(ranked) = &s.root_tb else {
+            return;
+        };
+        let rank_of = |mv: Move| ranked.iter().find(|r| r.mv == mv);
+        let Some(best) = self
+            .root_moves
+            .iter()
+            .filter_map(|rm| rank_of(rm.mv).map(|r| r.rank))
+            .max()
+        else {
+            return;
+        };
+        self.root_moves
+            .retain(|rm| rank_of(rm.mv).is_some_and(|r| r.rank == best));
+        for rm in &mut self.root_moves {
+            rm.tb_score = rank_of(rm.mv).map(|r| r.score);
+        }
     }
 
     /// Iterative deepening from `root` until the limits in `s` or a stop.
@@ -191,6 +242,7 @@ impl Worker {
         self.params = s.params;
         self.evaluator.configure(s.eval_kind, &s.weights);
         self.prepare(root, history, &s.limits.searchmoves);
+        self.filter_root_by_tablebase(s);
         if self.root_moves.is_empty() {
             return;
         }
@@ -293,6 +345,7 @@ impl Worker {
             if score == -INFINITE {
                 continue;
             }
+            let score = rm.shown_score(score);
             (s.reporter)(SearchEvent::Iteration(IterationInfo {
                 depth: self.root_depth,
                 seldepth: rm.seldepth.max(1),
@@ -303,6 +356,7 @@ impl Worker {
                 time,
                 hashfull: s.tt.hashfull(),
                 pv: rm.pv.clone(),
+                tbhits: s.tb_hits.load(Ordering::Relaxed),
             }));
         }
     }
@@ -471,6 +525,20 @@ impl Worker {
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
+        // Step 4b. Tablebases: after a capture or pawn move with few pieces left.
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITE, INFINITE);
+        if !root && excluded.is_null() {
+            match self.probe_tablebase(s, pos, depth, ply, alpha, beta, static_eval) {
+                TbProbe::Cut(v) => return v,
+                TbProbe::Floor(v) if pv_node => {
+                    tb_floor = v;
+                    alpha = alpha.max(v);
+                }
+                TbProbe::Ceiling(v) if pv_node => tb_ceiling = v,
+                _ => {}
+            }
+        }
+
         if !pv_node && !in_check && excluded.is_null() {
             // Step 5. Razoring: hopeless near the horizon, ask quiescence.
             if self.params.razoring && depth <= 3 && eval + 200 * depth < alpha {
@@ -524,7 +592,7 @@ impl Worker {
                     return 0;
                 }
                 if v >= beta {
-                    let v = if v >= MATE_BOUND { beta } else { v };
+                    let v = if v >= TB_WIN_BOUND { beta } else { v };
                     if !self.params.null_verification || depth < self.params.null_verification_depth
                     {
                         self.stats.null_cuts += 1;
@@ -785,6 +853,8 @@ impl Worker {
                 self.draw_value(pos)
             };
         }
+        // A PV node the tables bound searches on, but within their bounds.
+        best = best.max(tb_floor).min(tb_ceiling);
         if best >= beta && !is_noisy(pos, best_move) {
             self.history.update_quiets(
                 pos,
@@ -817,6 +887,69 @@ impl Worker {
             );
         }
         best
+    }
+
+    /// Probes the tablebases at a node (Step 4b): after a capture or pawn
+    /// move (the WDL tables assume one), with no castling rights, within the
+    /// piece limit, and deep enough when the position has the most pieces
+    /// the tables hold. A settled result is stored in the table.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_tablebase(
+        &mut self,
+        s: &Shared,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: Value,
+        beta: Value,
+        static_eval: Value,
+    ) -> TbProbe {
+        let pieces = pos.piece_count();
+        let Some(tb) = s.tablebase.as_deref() else {
+            return TbProbe::Unknown;
+        };
+        if pieces > s.tb_limit
+            || (pieces == s.tb_limit && depth < self.params.syzygy_probe_depth)
+            || pos.halfmove_clock() != 0
+            || !pos.castling_rights().is_empty()
+        {
+            return TbProbe::Unknown;
+        }
+        let Some(wdl) = tb.probe_wdl(pos) else {
+            return TbProbe::Unknown;
+        };
+        self.stats.tb_hits += 1;
+        s.tb_hits.fetch_add(1, Ordering::Relaxed);
+        // With the fifty-move rule, cursed wins and blessed losses are draws
+        // (a point either way, to prefer the side the tables favour).
+        let w = wdl.as_i32();
+        let draw_margin = self.params.syzygy_50_move_rule as i32;
+        let (v, bound) = if w < -draw_margin {
+            (tb_loss_in(ply), Bound::Upper)
+        } else if w > draw_margin {
+            (tb_win_in(ply), Bound::Lower)
+        } else {
+            (self.draw_value(pos) + w * draw_margin, Bound::Exact)
+        };
+        if bound_allows_cutoff(bound, v, alpha, beta) {
+            if self.params.tt {
+                s.tt.store(
+                    pos.key(),
+                    TtEntry {
+                        mv: Move::NULL,
+                        score: to_tt(v, ply),
+                        eval: static_eval,
+                        depth: (depth + 6).min(MAX_PLY as i32 - 1),
+                        bound,
+                    },
+                );
+            }
+            return TbProbe::Cut(v);
+        }
+        match bound {
+            Bound::Lower => TbProbe::Floor(v),
+            _ => TbProbe::Ceiling(v),
+        }
     }
 
     /// Quiescence search: only captures and promotions (all evasions in

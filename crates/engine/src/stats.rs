@@ -37,6 +37,8 @@ pub struct SearchStats {
     pub singular_extensions: u64,
     /// Multi-cut prunes from the singular search.
     pub multicuts: u64,
+    /// Tablebase probes that found the position.
+    pub tb_hits: u64,
 }
 
 impl AddAssign for SearchStats {
@@ -56,6 +58,7 @@ impl AddAssign for SearchStats {
         self.check_extensions += o.check_extensions;
         self.singular_extensions += o.singular_extensions;
         self.multicuts += o.multicuts;
+        self.tb_hits += o.tb_hits;
     }
 }
 
@@ -71,7 +74,7 @@ impl fmt::Display for SearchStats {
         };
         write!(
             f,
-            "tthit {:.1}% qnodes {} nullcuts {}/{} rfp {} razor {} futility {} lmp {} seeprune {} lmr {} lmr-research {} ext-check {} ext-singular {} multicut {}",
+            "tthit {:.1}% qnodes {} nullcuts {}/{} rfp {} razor {} futility {} lmp {} seeprune {} lmr {} lmr-research {} ext-check {} ext-singular {} multicut {} tbhits {}",
             pct(self.tt_hits, self.tt_probes),
             self.qnodes,
             self.null_cuts,
@@ -85,7 +88,8 @@ impl fmt::Display for SearchStats {
             self.lmr_researches,
             self.check_extensions,
             self.singular_extensions,
-            self.multicuts
+            self.multicuts,
+            self.tb_hits
         )
     }
 }

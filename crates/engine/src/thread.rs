@@ -16,6 +16,7 @@ use crate::params::SearchParams;
 use crate::score::{Score, Value};
 use crate::search::Worker;
 use crate::stats::SearchStats;
+use crate::tablebase::{rank_root_moves, RootTbMove, Tablebase};
 use crate::timeman::{TimeBudget, TimeManager};
 use crate::tt::{Bound, TranspositionTable};
 
@@ -67,6 +68,8 @@ pub struct IterationInfo {
     pub hashfull: u32,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// Positions found in the tablebases so far (all threads).
+    pub tbhits: u64,
 }
 
 impl IterationInfo {
@@ -133,6 +136,14 @@ pub struct Shared {
     pub eval_kind: EvalKind,
     /// Its weights.
     pub weights: Arc<Weights>,
+    /// Endgame tables, when configured.
+    pub tablebase: Option<Arc<dyn Tablebase>>,
+    /// Most pieces of a position probed inside the search (0: no probes).
+    pub tb_limit: u32,
+    /// The root moves ranked by the tables, when the root is in them.
+    pub root_tb: Option<Vec<RootTbMove>>,
+    /// Tablebase hits of all threads.
+    pub tb_hits: AtomicU64,
 }
 
 impl Shared {
@@ -162,7 +173,41 @@ impl Shared {
             reporter,
             eval_kind: EvalKind::Full,
             weights: Weights::default_shared(),
+            tablebase: None,
+            tb_limit: 0,
+            root_tb: None,
+            tb_hits: AtomicU64::new(0),
         }
+    }
+
+    /// Adds endgame tables: ranks the root moves when the root is in them,
+    /// and sets which positions the search probes. As in Stockfish, a root
+    /// ranked by DTZ needs no probes below it (every root move keeps the
+    /// best result already), and neither does a root that is not won.
+    pub fn with_tablebase(
+        mut self,
+        tablebase: Option<Arc<dyn Tablebase>>,
+        root: &Position,
+        history: &[u64],
+    ) -> Shared {
+        let Some(tb) = tablebase else {
+            return self;
+        };
+        let limit = (self.params.syzygy_probe_limit.max(0) as u32).min(tb.max_pieces());
+        self.tb_limit = limit;
+        if limit > 0 && root.piece_count() <= limit {
+            self.root_tb =
+                rank_root_moves(tb.as_ref(), root, history, self.params.syzygy_50_move_rule);
+            if let Some(ranked) = &self.root_tb {
+                let by_dtz = ranked.iter().all(|r| r.dtz.is_some());
+                let best = ranked.iter().map(|r| r.score).max().unwrap_or(0);
+                if by_dtz || best <= crate::score::DRAW {
+                    self.tb_limit = 0;
+                }
+            }
+        }
+        self.tablebase = Some(tb);
+        self
     }
 
     /// Time that counts against the clock: since `ponderhit` when pondering was hit.
@@ -267,11 +312,11 @@ pub fn run_search(
             .filter(|m| after.is_legal(*m))
     });
     let score = best.map_or(0, |rm| {
-        if rm.score == -crate::score::INFINITE {
+        rm.shown_score(if rm.score == -crate::score::INFINITE {
             rm.previous_score
         } else {
             rm.score
-        }
+        })
     });
     SearchResult {
         best: best.map(|rm| rm.mv),

@@ -3,6 +3,7 @@
 
 pub mod output;
 pub mod own_book;
+mod tablebases;
 pub mod uci;
 pub mod xboard;
 pub mod xboard_level;

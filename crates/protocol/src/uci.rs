@@ -8,6 +8,7 @@
 
 use crate::output::{send, SharedOut};
 use crate::own_book::OwnBook;
+use crate::tablebases::Tablebases;
 use chess::perft::{divide, perft};
 use chess::{CastlingMode, Position};
 use engine::{Engine, IterationInfo, Limits, OptionKind, Score, SearchEvent};
@@ -39,6 +40,7 @@ pub struct Uci {
     search_ends_by_itself: bool,
     book: OwnBook,
     switch_to_xboard: bool,
+    tablebases: Tablebases,
 }
 
 /// Formats one principal variation line as a UCI `info` line.
@@ -56,12 +58,13 @@ pub fn format_info(info: &IterationInfo, mode: CastlingMode) -> String {
     let nps = info.nodes as u128 * 1000 / ms;
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(mode).to_string()).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits 0 time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         info.nodes,
         info.hashfull,
+        info.tbhits,
         info.time.as_millis(),
         pv.join(" ")
     )
@@ -79,6 +82,7 @@ impl Uci {
             search_ends_by_itself: true,
             book: OwnBook::default(),
             switch_to_xboard: false,
+            tablebases: Tablebases::default(),
         }
     }
 
@@ -197,7 +201,10 @@ impl Uci {
             };
             self.say(&line);
         }
-        for line in OwnBook::option_lines() {
+        for line in OwnBook::option_lines()
+            .into_iter()
+            .chain(Tablebases::option_lines())
+        {
             self.say(&line);
         }
         self.say("option name UCI_Chess960 type check default false");
@@ -238,6 +245,12 @@ impl Uci {
             self.say(&format!(
                 "info string error: option '{name}' cannot change during a search; send stop first"
             ));
+            return;
+        }
+        if let Some(lines) = self.tablebases.set(&name, &value, &mut self.engine) {
+            for line in lines {
+                self.say(&line);
+            }
             return;
         }
         if let Err(e) = self.engine.set_option(&name, &value) {
@@ -399,6 +412,7 @@ impl Uci {
         }
         let out = self.out.clone();
         let mode = self.mode();
+        let tables = self.tablebases.loaded();
         let reporter: engine::Reporter = Arc::new(move |event| match event {
             SearchEvent::Iteration(info) => send(&out, &format_info(&info, mode)),
             SearchEvent::CurrMove { depth, mv, number } => send(
@@ -416,6 +430,10 @@ impl Uci {
                 )
             }
             SearchEvent::BestMove(result) => {
+                // Tables that failed while probing: said once, play goes on.
+                for failure in tables.iter().flat_map(|t| t.take_failures()) {
+                    send(&out, &format!("info string Syzygy: {failure}"));
+                }
                 let best = result
                     .best
                     .map_or("0000".to_string(), |m| m.to_uci(mode).to_string());

@@ -1,0 +1,152 @@
+//! Missing, partial and damaged table sets: each problem is reported
+//! clearly, probes that need a bad table answer "unknown" (and say why,
+//! once), everything else keeps working, and nothing panics.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use chess::Position;
+use engine::Tablebase;
+use syzygy::{OpenError, Problem, SyzygyTablebase};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/syzygy");
+
+/// A fresh, empty directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kestrel-syzygy-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn copy(dir: &Path, names: &[&str]) {
+    for name in names {
+        fs::copy(Path::new(DATA).join(name), dir.join(name)).unwrap();
+    }
+}
+
+fn open(dir: &Path) -> (SyzygyTablebase, Vec<Problem>) {
+    SyzygyTablebase::open(dir.to_str().unwrap()).expect("some tables")
+}
+
+#[test]
+fn no_tables_at_all() {
+    let dir = scratch("none");
+    fs::write(dir.join("README.txt"), "not a table").unwrap();
+    let e = SyzygyTablebase::open(dir.to_str().unwrap()).err().unwrap();
+    assert!(matches!(e, OpenError::NoTables(_)));
+    assert!(e.to_string().contains("no Syzygy table"), "{e}");
+    let e = SyzygyTablebase::open("/no/such/dir").err().unwrap();
+    assert!(matches!(e, OpenError::NoTables(_)));
+}
+
+#[test]
+fn several_directories_and_a_missing_one() {
+    let a = scratch("a");
+    let b = scratch("b");
+    copy(&a, &["KQvK.rtbw", "KQvK.rtbz"]);
+    copy(&b, &["KRvK.rtbw", "KRvK.rtbz"]);
+    let sep = if cfg!(windows) { ";" } else { ":" };
+    let path = format!("{}{sep}/no/such/dir{sep}{}", a.display(), b.display());
+    let (tables, problems) = SyzygyTablebase::open(&path).unwrap();
+    assert_eq!(tables.file_counts(), (2, 2));
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(matches!(problems[0], Problem::Directory { .. }));
+    let krk = Position::from_fen("8/8/8/4k3/8/8/8/2K4R w - - 0 1").unwrap();
+    assert_eq!(tables.probe_wdl(&krk), Some(engine::Wdl::Win));
+}
+
+#[test]
+fn partial_set_is_reported_and_probes_fail_softly() {
+    let dir = scratch("partial");
+    copy(&dir, &["KQvKR.rtbw", "KQvKR.rtbz", "KQvK.rtbw"]);
+    let (tables, problems) = open(&dir);
+    let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert!(
+        text.iter().any(|t| t.contains("KQvKR needs KRvK")),
+        "{text:?}"
+    );
+    assert!(
+        text.iter()
+            .any(|t| t.contains("KQvK.rtbw has no KQvK.rtbz")),
+        "{text:?}"
+    );
+    // The rook can take the queen: the probe needs KRvK, which is missing.
+    let pos = Position::from_fen("8/8/8/4k3/8/1K6/8/3r2Q1 b - - 0 1").unwrap();
+    assert_eq!(tables.probe_wdl(&pos), None);
+    let failures = tables.take_failures();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(failures[0].contains("KRvK"), "{failures:?}");
+    // Said once.
+    assert_eq!(tables.probe_wdl(&pos), None);
+    assert!(tables.take_failures().is_empty());
+}
+
+#[test]
+fn bad_files_are_skipped_with_a_reason() {
+    let dir = scratch("bad");
+    copy(&dir, &["KRvK.rtbw", "KRvK.rtbz"]);
+    // Truncated: not 16 + 64 n bytes.
+    let mut bytes = fs::read(Path::new(DATA).join("KQvK.rtbw")).unwrap();
+    bytes.truncate(100);
+    fs::write(dir.join("KQvK.rtbw"), &bytes).unwrap();
+    // Right size, wrong magic bytes.
+    fs::write(dir.join("KBvK.rtbw"), [0u8; 80]).unwrap();
+    let (tables, problems) = open(&dir);
+    assert_eq!(tables.file_counts(), (1, 1));
+    let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert!(
+        text.iter()
+            .any(|t| t.contains("KQvK.rtbw") && t.contains("size")),
+        "{text:?}"
+    );
+    assert!(
+        text.iter()
+            .any(|t| t.contains("KBvK.rtbw") && t.contains("magic")),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn damaged_tables_never_panic() {
+    // Keep the header, scramble the rest, and probe every kind of position.
+    let positions: Vec<Position> = [
+        "8/8/8/4k3/8/8/8/2K4R w - - 0 1",
+        "8/8/8/4k3/8/8/8/2K4R b - - 0 1",
+        "7R/8/8/8/8/2k5/8/K7 w - - 0 1",
+        "k7/8/1K6/8/8/8/8/7R b - - 0 1",
+        "8/8/3k4/8/8/8/3K4/7R w - - 0 1",
+    ]
+    .iter()
+    .map(|f| Position::from_fen(f).unwrap())
+    .collect();
+    let original = fs::read(Path::new(DATA).join("KRvK.rtbz")).unwrap();
+    let wdl = fs::read(Path::new(DATA).join("KRvK.rtbw")).unwrap();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for round in 0..40 {
+        let dir = scratch(&format!("damaged{round}"));
+        let mut w = wdl.clone();
+        let mut z = original.clone();
+        for bytes in [&mut w, &mut z] {
+            for b in bytes.iter_mut().skip(4) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Damage some bytes in each round, more in later rounds.
+                if seed % 64 < round as u64 + 1 {
+                    *b = (seed >> 32) as u8;
+                }
+            }
+        }
+        fs::write(dir.join("KRvK.rtbw"), &w).unwrap();
+        fs::write(dir.join("KRvK.rtbz"), &z).unwrap();
+        let (tables, _) = open(&dir);
+        for pos in &positions {
+            let _ = tables.probe_wdl(pos);
+            let _ = tables.probe_dtz(pos);
+            let _ = tables.best_move(pos);
+            let _ = tables.probe_moves(pos);
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
