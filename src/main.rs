@@ -14,8 +14,8 @@ mod cmd_book;
 mod cmd_eval;
 mod cmd_pgn;
 mod cmd_play;
-mod cmd_tune;
 mod cmd_tb;
+mod cmd_tune;
 
 /// Kestrel: a chess engine and toolkit. Without a command it speaks UCI.
 #[derive(Parser)]

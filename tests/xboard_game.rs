@@ -411,3 +411,44 @@ fn draw_offers_accepted_only_when_worse() {
     e.send("draw");
     assert!(e.ping(12).is_empty());
 }
+
+#[test]
+fn egtpath_opens_syzygy_tables() {
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+    let mut e = Engine::start(&["xboard"]);
+    let features = e.handshake();
+    assert!(
+        features.iter().any(|l| l.contains("egt=\"syzygy\"")),
+        "{features:?}"
+    );
+    e.send(&format!("egtpath syzygy {tables}"));
+    let lines = e.ping(1);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("# Syzygy:") && l.contains("WDL")),
+        "{lines:?}"
+    );
+    e.send("egtpath gaviota /nowhere");
+    e.send("egtpath syzygy /no/such/dir");
+    let lines = e.ping(2);
+    assert!(
+        lines.iter().any(|l| l.starts_with("Error (only syzygy")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("# error: Syzygy")),
+        "{lines:?}"
+    );
+    // KQ v KR with White to move: a tablebase win, found without a search tree.
+    e.send(&format!("egtpath syzygy {tables}"));
+    e.send("setboard 8/8/8/8/2k5/8/1r6/K2Q4 w - - 0 1");
+    e.send("post");
+    e.send("sd 6");
+    e.send("go");
+    let (_, thinking) = e.engine_move(20);
+    assert!(
+        !thinking.iter().any(|l| l.starts_with("Error")),
+        "{thinking:?}"
+    );
+}

@@ -23,8 +23,8 @@ Players:
   auto on|off              engine against engine (autoplay) / you play White again
   go                       the engine plays the side to move now
   set white|black|both depth N | time SECONDS | book on|off | option NAME=VALUE
-                           per-side engine settings; options are the search techniques
-                           (NullMove=false, LateMoveReductions=false, Contempt=20, ...)
+                           per-side engine settings; options are the evaluator and the
+                           search techniques (Evaluator=Simple, NullMove=false, Contempt=20, ...)
   settings                 show who plays and how
 Engine:
   pv [next|back|N]         the engine's expected line; step through it on the board

@@ -1,6 +1,7 @@
 //! Who plays a side, and how the engine plays it.
 
-use engine::{Limits, SearchParams};
+use engine::eval::EvalKind;
+use engine::{Limits, ParamError, SearchParams};
 use std::fmt;
 
 /// How long the engine thinks about a move.
@@ -30,6 +31,8 @@ pub struct EngineSettings {
     pub book: bool,
     /// Search techniques on or off, and their numbers.
     pub params: SearchParams,
+    /// The evaluator: Full, or Simple (material and mobility).
+    pub evaluator: EvalKind,
     /// The options set by the user, in order (name, value).
     changed: Vec<(&'static str, String)>,
 }
@@ -40,6 +43,7 @@ impl Default for EngineSettings {
             limit: SearchLimit::Time(1_000),
             book: true,
             params: SearchParams::default(),
+            evaluator: EvalKind::Full,
             changed: Vec::new(),
         }
     }
@@ -63,9 +67,20 @@ impl EngineSettings {
         }
     }
 
-    /// Sets a search option (`NullMove`, `Contempt`, ...) by name and
-    /// remembers it, for `settings`.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), engine::ParamError> {
+    /// Sets a search option (`NullMove`, `Contempt`, ...) or the
+    /// `Evaluator` by name and remembers it, for `settings`.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+        if name.trim().eq_ignore_ascii_case("evaluator") {
+            self.evaluator = EvalKind::parse(value).ok_or_else(|| ParamError::BadValue {
+                name: "Evaluator",
+                value: value.to_string(),
+                expected: "Full or Simple".into(),
+            })?;
+            self.changed.retain(|(n, _)| *n != "Evaluator");
+            self.changed
+                .push(("Evaluator", self.evaluator.name().to_string()));
+            return Ok(());
+        }
         self.params.set(name, value)?;
         let Some(name) = SearchParams::list()
             .into_iter()
@@ -118,11 +133,14 @@ mod tests {
         let mut s = EngineSettings::new(SearchLimit::Depth(5), true);
         s.set_option("nullmove", "false").unwrap();
         s.set_option("Contempt", "20").unwrap();
+        s.set_option("evaluator", "simple").unwrap();
+        assert_eq!(s.evaluator, EvalKind::Simple);
+        assert!(s.set_option("Evaluator", "clever").is_err());
         assert!(s.set_option("Contempt", "999").is_err());
         assert!(!s.params.null_move);
         assert_eq!(
             Player::Engine(s.clone()).to_string(),
-            "Kestrel (depth 5, book on) NullMove=false Contempt=20"
+            "Kestrel (depth 5, book on) NullMove=false Contempt=20 Evaluator=Simple"
         );
         assert_eq!(s.limits().depth, Some(5));
     }

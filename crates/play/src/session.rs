@@ -431,6 +431,9 @@ impl<W: Write> Session<W> {
             }
         }
         self.engine.set_params(settings.params);
+        self.engine
+            .set_option("Evaluator", settings.evaluator.name())
+            .expect("an evaluator name the engine knows");
         let latest: Arc<Mutex<Option<IterationInfo>>> = Arc::default();
         let (tx, rx) = mpsc::channel();
         let seen = latest.clone();

@@ -14,6 +14,7 @@
 
 use crate::output::{send, SharedOut};
 use crate::own_book::OwnBook;
+use crate::tablebases::Tablebases;
 use crate::uci::ENGINE_NAME;
 use crate::xboard_level::{Level, TimeControl};
 use chess::{CastlingMode, Color, Game, Move, Outcome, Position};
@@ -84,6 +85,8 @@ pub struct Xboard {
     expected_reply: Option<(u64, Move)>,
     /// `ping`s received while thinking: answered after the move.
     pending_pongs: Vec<String>,
+    /// Syzygy tables set by `egtpath syzygy`.
+    tablebases: Tablebases,
     tx: Sender<Input>,
     rx: Receiver<Input>,
 }
@@ -111,6 +114,7 @@ impl Xboard {
             last_score: None,
             expected_reply: None,
             pending_pongs: Vec::new(),
+            tablebases: Tablebases::default(),
             tx,
             rx,
         }
@@ -190,7 +194,8 @@ impl Xboard {
         match command {
             // Accepted and needing nothing: the book already picks at random.
             "xboard" | "accepted" | "rejected" | "computer" | "name" | "rating" | "ics"
-            | "random" | "egtpath" => {}
+            | "random" => {}
+            "egtpath" => self.egtpath(&arg, line),
             "hard" => self.ponder = true,
             "easy" => {
                 self.ponder = false;
@@ -331,7 +336,7 @@ impl Xboard {
             "feature myname=\"{ENGINE_NAME}\" ping=1 setboard=1 usermove=1 playother=1 san=0 \
              time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 \
              variants=\"normal,fischerandom\" memory=1 smp=1 name=0 ics=0 nps=1 pause=0 \
-             exclude=0 setscore=0 debug=0"
+             exclude=0 setscore=0 debug=0 egt=\"syzygy\""
         ));
         for line in self.option_features() {
             self.say(&format!("feature option=\"{line}\""));
@@ -377,6 +382,35 @@ impl Xboard {
 
     /// Sets an engine or book option; a search in the background is paused
     /// for it (analysis goes on afterwards).
+    /// `egtpath syzygy DIRS`: opens Syzygy tables as UCI's `SyzygyPath`
+    /// does; what the tables say about themselves comes as `#` comments.
+    fn egtpath(&mut self, arg: &str, line: &str) {
+        let Some((kind, path)) = arg.trim().split_once(' ') else {
+            self.error("egtpath takes a table type and a path", line);
+            return;
+        };
+        if !kind.eq_ignore_ascii_case("syzygy") {
+            self.error("only syzygy tables are supported", line);
+            return;
+        }
+        if matches!(self.search, Some((_, SearchKind::Think))) {
+            self.error("cannot change tables while thinking", line);
+            return;
+        }
+        self.stop_search();
+        let lines = self
+            .tablebases
+            .set("SyzygyPath", path.trim(), &mut self.engine)
+            .unwrap_or_default();
+        for l in lines {
+            let text = l.strip_prefix("info string ").unwrap_or(&l);
+            self.say(&format!("# {text}"));
+        }
+        if self.analyzing {
+            self.analyze();
+        }
+    }
+
     fn set_engine_option(&mut self, name: &str, value: &str, line: &str) {
         if let Some(result) = self.book.set(name, value) {
             if let Err(e) = result {

@@ -102,8 +102,8 @@ impl PawnTable {
     #[inline]
     pub fn probe(&mut self, pos: &Position, w: &Weights) -> PawnInfo {
         let key = pos.pawn_key();
-        // Key 0 is a real pawn key only by a 2^-64 chance; an empty slot
-        // holds it, so check the pawn count too.
+        // Key 0 marks an empty slot; a real pawn key of 0 (a 2^-64 chance)
+        // is merely recomputed every time.
         let slot = &mut self.entries[(key >> (64 - TABLE_BITS)) as usize];
         if slot.0 == key && key != 0 {
             return slot.1;
