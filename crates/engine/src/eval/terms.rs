@@ -51,11 +51,6 @@ impl<'w, T: Trace> Terms<'w, T> {
         self.sums[0] - self.sums[1]
     }
 
-    /// The sum for one side.
-    pub fn side(&self, color: Color) -> Pair {
-        self.sums[color.index()]
-    }
-
     /// The trace, at the end.
     pub fn into_trace(self) -> T {
         self.trace
