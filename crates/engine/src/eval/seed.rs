@@ -139,7 +139,7 @@ pub fn seed_weights() -> Weights {
 #[cfg(test)]
 mod tests {
     /// Writes the seed weights to `$KESTREL_WRITE_SEED` (to start a tuning
-    /// run from scratch): `KESTREL_WRITE_SEED=path cargo test -p engine write_seed -- --ignored`.
+    /// run from scratch): `KESTREL_WRITE_SEED=/absolute/path cargo test -p engine write_seed -- --ignored`.
     #[test]
     #[ignore]
     fn write_seed() {
