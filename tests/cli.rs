@@ -1,28 +1,8 @@
 //! The `kestrel` command line as outside tools use it.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn kestrel(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kestrel runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use common::{kestrel_with_input as kestrel, stdout};
 
 #[test]
 fn perft_prints_the_node_count_last() {

@@ -1,22 +1,10 @@
 //! `kestrel pgn ...` and `kestrel book ...` as people and scripts use them.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn kestrel(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kestrel"))
-        .args(args)
-        .output()
-        .expect("kestrel runs")
-}
+mod common;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{kestrel, stderr, stdout};
 
 fn pgn_data(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))

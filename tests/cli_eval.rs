@@ -1,14 +1,11 @@
 //! `kestrel eval`, `kestrel tune texel` and `kestrel datagen` from the
 //! command line: the formats scripts rely on.
 
-use std::process::{Command, Output};
+mod common;
 
-fn kestrel(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kestrel"))
-        .args(args)
-        .output()
-        .expect("kestrel runs")
-}
+use std::process::Output;
+
+use common::kestrel;
 
 fn total(o: &Output) -> i32 {
     let out = String::from_utf8_lossy(&o.stdout);

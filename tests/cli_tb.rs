@@ -1,32 +1,11 @@
 //! Tablebases through the `kestrel` binary: `kestrel tb probe` and the UCI
 //! options, with the tables in `tests/data/syzygy` (and broken paths).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::{kestrel_with_input as kestrel, stdout};
 
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
-
-fn kestrel(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
-        .args(args)
-        .env_remove("KESTREL_SYZYGY_PATH")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kestrel runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 #[test]
 fn tb_probe_prints_wdl_dtz_and_the_best_move() {
