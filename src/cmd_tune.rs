@@ -117,8 +117,11 @@ fn texel(args: TexelArgs) -> Result<()> {
         positions.extend(read);
     }
     if !args.pgn.is_empty() {
-        let (read, games) = from_pgn(&args.pgn, args.skip_plies)?;
-        eprintln!("PGN: {games} games, {} quiet positions", read.len());
+        let (read, games, skipped) = from_pgn(&args.pgn, args.skip_plies)?;
+        eprintln!(
+            "PGN: {games} games, {} quiet positions, {skipped} unreadable games skipped",
+            read.len()
+        );
         positions.extend(read);
     }
     if let Some(max) = args.max_positions {

@@ -123,20 +123,25 @@ pub fn write_text(out: &mut dyn Write, data: &[LabelledPosition]) -> std::io::Re
 
 /// Positions from the games of PGN files with a known result: every
 /// position from ply `skip_plies` on, replaced by its quiet leaf (positions
-/// in check are left out). Unreadable games are skipped; returns the
-/// positions and the number of games used.
+/// in check are left out). Unreadable games are skipped and counted;
+/// returns the positions, the games used and the games skipped.
 pub fn from_pgn(
     paths: &[PathBuf],
     skip_plies: usize,
-) -> Result<(Vec<LabelledPosition>, usize), DataError> {
+) -> Result<(Vec<LabelledPosition>, usize, usize), DataError> {
     let mut out = Vec::new();
     let mut games = 0;
+    let mut skipped = 0;
     for path in paths {
         let reader = PgnReader::open(path, ReadOptions::mainline()).map_err(|e| DataError::Io {
             path: path.clone(),
             message: e.to_string(),
         })?;
-        for game in reader.flatten() {
+        for game in reader {
+            let Ok(game) = game else {
+                skipped += 1;
+                continue;
+            };
             let result = match game.result {
                 GameResult::WhiteWins => 1.0,
                 GameResult::BlackWins => 0.0,
@@ -155,7 +160,7 @@ pub fn from_pgn(
             }
         }
     }
-    Ok((out, games))
+    Ok((out, games, skipped))
 }
 
 #[cfg(test)]
