@@ -70,6 +70,8 @@ function boardToPlacement(board) {
   return rows.join('/');
 }
 
+const escapeHtml = (t) => String(t).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const timeText = (ms) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 const sqName = (i) => FILES[i % 8] + (Math.floor(i / 8) + 1);
 const sqIndex = (name) => FILES.indexOf(name[0]) + (Number(name[1]) - 1) * 8;
 const pieceImg = (p) => `/pieces/${p === p.toUpperCase() ? 'w' : 'b'}${PIECE_NAMES[p.toLowerCase()]}.svg`;
@@ -312,7 +314,7 @@ function renderMoves() {
     if (p.time_ms != null) {
       const t = document.createElement('span');
       t.className = 't';
-      t.textContent = (p.time_ms / 1000).toFixed(1) + 's';
+      t.textContent = timeText(p.time_ms);
       m.appendChild(t);
     }
     m.onclick = () => goto(i + 1);
@@ -510,10 +512,10 @@ async function refreshPanels() {
   if ($('showbook').checked && live()) {
     try {
       const b = await api('GET', `/api/book?game=${S.game.id}`);
-      const rows = b.moves.map((m) => `<tr class="bm" data-uci="${m.uci}"><td>${m.san}</td><td>${m.weight}</td><td>${m.percent.toFixed(1)}%</td><td>${m.wins}/${m.losses}/${m.draws}</td></tr>`);
+      const rows = b.moves.map((m) => `<tr class="bm" data-uci="${escapeHtml(m.uci)}"><td>${escapeHtml(m.san)}</td><td>${m.weight}</td><td>${m.percent.toFixed(1)}%</td><td>${m.wins}/${m.losses}/${m.draws}</td></tr>`);
       $('book').innerHTML = rows.length
         ? `<table><tr><th>Move</th><th>Weight</th><th>Share</th><th>W/L/D</th></tr>${rows.join('')}</table>`
-        : `<span class="small">No book moves here (${b.book}).</span>`;
+        : `<span class="small">No book moves here (book: ${escapeHtml(b.book)}).</span>`;
       for (const tr of $('book').querySelectorAll('tr.bm')) tr.onclick = () => { if (humanToMove()) sendMove(tr.dataset.uci); };
     } catch (e) { $('book').textContent = e.message; }
   } else {
@@ -688,6 +690,7 @@ async function main() {
   S.events = new EventSource(`/api/events?game=${view.id}`);
   S.events.onmessage = onEvent;
   await new Promise((resolve) => { S.events.onopen = resolve; setTimeout(resolve, 1000); });
+  document.body.dataset.readyMs = performance.now().toFixed(0);
   document.body.dataset.ready = '1';
   afterChange();
 }
