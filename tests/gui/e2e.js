@@ -64,8 +64,14 @@ async function main() {
     `game and event stream ready ${nav.ready} ms after navigation start (${ready} ms as Playwright saw it)`);
   check(nav.load < 1000, 'the page loads in under 1 s');
 
+  // The level picker is there exactly when the engine has UCI_LimitStrength and UCI_Elo.
+  const levels = await page.evaluate(() => fetch('/api/options').then((r) => r.json()).then((o) => o.levels));
+  const pickers = await page.$$eval('[data-k="level"]', (els) => els.length);
+  check(pickers === (levels ? 2 : 0), `a level picker per side exactly when the engine has levels (${levels})`);
+
   // Black is the engine: low depth, no book, so that its reply is quick and searched.
   await setSide(page, 'b', 'engine', 2, false);
+  if (levels) await page.selectOption('#side-b [data-k="level"]', { index: 1 });
 
   // A move by clicking, and the engine's reply.
   await page.click('[data-square="e2"]');

@@ -226,13 +226,15 @@ pub async fn go(
     Ok(Json(json!({ "search": seq })))
 }
 
-/// `POST /api/stop` `{"game"}`: stops the search (an engine player's move is then played).
+/// `POST /api/stop` `{"game"}`: stops the search and forgets its move (the
+/// page stops before undo, a new game or editing, where a move played
+/// meanwhile would be wrong).
 pub async fn stop(
     State(state): Shared,
     ApiJson(body): ApiJson<GameBody>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&body.game)?;
-    session.engine().stop();
+    session.cancel_search();
     Ok(Json(json!({ "stopped": true })))
 }
 

@@ -420,6 +420,25 @@ async fn the_engine_plays_and_analyses() {
             .len(),
         2
     );
+    // A stopped engine move is forgotten, not played.
+    let settings = json!({"movetime_ms": 20_000, "own_book": false});
+    let (status, _) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": settings, "play": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    api.post("/api/stop", json!({"game": id})).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        api.state(&id).await["plies"]
+            .as_array()
+            .expect("plies")
+            .len(),
+        2
+    );
     let (status, body) = api
         .post(
             "/api/go",
