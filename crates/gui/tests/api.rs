@@ -376,6 +376,18 @@ async fn wait_for_plies(api: &Api, id: &str, plies: usize) -> Value {
 async fn the_engine_plays_and_analyses() {
     let api = Api::new();
     let id = api.new_game().await;
+    // With the book on, the start position's move comes from the book.
+    let (status, v) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"depth": 3}, "play": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let s = wait_for_plies(&api, &id, 1).await;
+    assert!(s["plies"][0]["time_ms"].is_null(), "a book move: {s}");
+
+    // Without it the engine searches, and its move carries its time.
     let settings = json!({"depth": 3, "own_book": false, "options": {"Evaluator": "Simple"}});
     let (status, v) = api
         .post(
@@ -384,22 +396,11 @@ async fn the_engine_plays_and_analyses() {
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    let s = wait_for_plies(&api, &id, 1).await;
+    let s = wait_for_plies(&api, &id, 2).await;
     assert!(
-        s["plies"][0]["time_ms"].is_u64(),
+        s["plies"][1]["time_ms"].is_u64(),
         "engine moves carry their time: {s}"
     );
-
-    // With the book on, the first reply comes from the book.
-    let (status, _) = api
-        .post(
-            "/api/go",
-            json!({"game": id, "settings": {"depth": 3}, "play": true}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
-    let s = wait_for_plies(&api, &id, 2).await;
-    assert!(s["plies"][1]["time_ms"].is_null(), "a book move: {s}");
 
     // Analysis runs until stopped and plays nothing.
     let (status, _) = api
@@ -503,7 +504,11 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
         json!({"game": id, "settings": settings, "play": true}),
     )
     .await;
-    let events = read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "state")).await;
+    // The new state comes first, then the search's own report of its move.
+    let events = read_events(&mut stream, |e| {
+        e.iter().any(|v| v["type"] == "state") && e.iter().any(|v| v["type"] == "bestmove")
+    })
+    .await;
     let infos: Vec<&Value> = events.iter().filter(|v| v["type"] == "info").collect();
     assert!(
         infos.iter().any(|v| v["multipv"] == 2),
