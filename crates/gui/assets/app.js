@@ -398,10 +398,11 @@ function onEvent(ev) {
   if (e.type === 'info') {
     // Only the newest search's lines: an older one may still be winding down.
     if (e.search < S.latestSearch) return;
-    if (e.search > S.latestSearch) { S.latestSearch = e.search; S.lines = {}; }
+    if (e.search > S.latestSearch) { S.latestSearch = e.search; S.lines = {}; $('stats').textContent = ''; }
     S.lines[e.multipv] = e;
     renderLines();
   } else if (e.type === 'stats') {
+    if (e.search < S.latestSearch) return;
     $('stats').textContent = `${e.nodes.toLocaleString()} nodes, ${e.nps.toLocaleString()} nps, ${(e.time_ms / 1000).toFixed(2)} s. ${e.text}`;
   } else if (e.type === 'state') {
     S.engineSearch = 0;
