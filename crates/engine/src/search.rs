@@ -495,7 +495,7 @@ impl Worker {
                 if book.knows(pos) {
                     self.stats.book_hits += 1;
                     let bonus = self.params.book_bonus;
-                    let bonus = if ply % 2 == 0 { bonus } else { -bonus };
+                    let bonus = if ply & 1 == 0 { bonus } else { -bonus };
                     let v = self.qsearch(s, pos, alpha - bonus, beta - bonus, ply, 0, pv_node);
                     // Mates and tablebase results stay exact.
                     return if v.abs() >= TB_WIN_BOUND {

@@ -98,10 +98,10 @@ fn unique_legal(pos: &Position, p: &Parsed) -> Option<Move> {
         attacks(Piece::new(us, p.role), p.to, occupied) & own
     };
     if let Some(f) = p.from_file {
-        from = from & Bitboard::from_file(f);
+        from &= Bitboard::from_file(f);
     }
     if let Some(r) = p.from_rank {
-        from = from & Bitboard::from_rank(r);
+        from &= Bitboard::from_rank(r);
     }
     // A knight, bishop, rook or queen found by looking back from `to` can
     // reach it; when not in check, only a pin can make the move illegal.
@@ -255,13 +255,8 @@ mod tests {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
-                pos.play(
-                    moves
-                        .iter()
-                        .nth((seed % moves.len() as u64) as usize)
-                        .copied()
-                        .expect("in range"),
-                );
+                let pick = (seed % moves.len() as u64) as usize;
+                pos.play(moves[pick]);
             }
         }
         assert!(positions > 10_000);
