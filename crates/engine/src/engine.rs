@@ -8,6 +8,7 @@ use std::thread::JoinHandle;
 
 use chess::Position;
 
+use crate::book_hint::BookHint;
 use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
 use crate::limits::Limits;
@@ -83,6 +84,7 @@ pub struct Engine {
     workers: Vec<Worker>,
     running: Option<Running>,
     tablebase: Option<Arc<dyn Tablebase>>,
+    book: Option<Arc<dyn BookHint>>,
 }
 
 impl Default for Engine {
@@ -106,6 +108,7 @@ impl Engine {
             workers: vec![Worker::new(0)],
             running: None,
             tablebase: None,
+            book: None,
         }
     }
 
@@ -270,6 +273,12 @@ impl Engine {
         self.tablebase = tablebase;
     }
 
+    /// Sets the opening book the search asks when `BookInSearch` is on
+    /// (from the next search on; a running search keeps its own).
+    pub fn set_book(&mut self, book: Option<Arc<dyn BookHint>>) {
+        self.book = book;
+    }
+
     /// The endgame tables in use.
     pub fn tablebase(&self) -> Option<&Arc<dyn Tablebase>> {
         self.tablebase.as_ref()
@@ -312,6 +321,9 @@ impl Engine {
         )
         .with_tablebase(self.tablebase.clone(), root, history);
         shared.eval_kind = self.eval_kind;
+        if shared.params.book_in_search {
+            shared.book = self.book.clone();
+        }
         shared.weights = self.weights.clone();
         (Arc::new(shared), budget)
     }

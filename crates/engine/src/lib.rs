@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bench;
+pub mod book_hint;
 pub mod engine;
 pub mod eval;
 pub mod history;
@@ -22,6 +23,7 @@ pub mod thread;
 pub mod timeman;
 pub mod tt;
 
+pub use book_hint::BookHint;
 pub use engine::{Engine, EngineOption, OptionKind};
 pub use limits::Limits;
 pub use params::{ParamError, SearchParams};

@@ -148,6 +148,7 @@ search_params! {
         iir: "InternalIterativeReduction" = true, "Reduce depth at nodes that have no hash move.";
         mate_distance_pruning: "MateDistancePruning" = true, "Cut when even a mate here could not beat a shorter mate found already.";
         syzygy_50_move_rule: "Syzygy50MoveRule" = true, "Tablebase wins and losses that the fifty-move rule turns into draws count as draws.";
+        book_in_search: "BookInSearch" = false, "Score book positions reached near the root by quiescence plus BookBonus, without searching them further.";
     }
     numbers {
         qs_max_depth: "QSearchMaxDepth" = 0, 0..=64, "Maximum quiescence plies (0: unlimited; the seed program used 6).";
@@ -157,6 +158,8 @@ search_params! {
         contempt: "Contempt" = 0, -200..=200, "Value of avoiding a draw: positive avoids draws, negative seeks them (centipawns).";
         syzygy_probe_depth: "SyzygyProbeDepth" = 1, 1..=100, "Smallest depth at which the search probes the tablebases (with the most pieces they hold).";
         syzygy_probe_limit: "SyzygyProbeLimit" = 7, 0..=7, "Most pieces (kings included) of a position probed in the tablebases; 0 turns probing off.";
+        book_search_ply: "BookSearchPly" = 4, 1..=20, "With BookInSearch: the deepest search ply at which the book is asked.";
+        book_bonus: "BookBonus" = 20, 0..=200, "With BookInSearch: what reaching a book position is worth to the side to move at the root (centipawns).";
     }
 }
 

@@ -487,8 +487,27 @@ impl Worker {
             }
         }
 
-        // Step 3. Transposition table lookup and cut-off.
+        // Step 2b. A book position near the root: not searched further, but
+        // scored by quiescence plus a bonus for the side to move at the root.
         let excluded = self.stack[ply].excluded;
+        if !root && excluded.is_null() && ply <= self.params.book_search_ply as usize {
+            if let Some(book) = s.book.as_deref() {
+                if book.knows(pos) {
+                    self.stats.book_hits += 1;
+                    let bonus = self.params.book_bonus;
+                    let bonus = if ply & 1 == 0 { bonus } else { -bonus };
+                    let v = self.qsearch(s, pos, alpha - bonus, beta - bonus, ply, 0, pv_node);
+                    // Mates and tablebase results stay exact.
+                    return if v.abs() >= TB_WIN_BOUND {
+                        v
+                    } else {
+                        v + bonus
+                    };
+                }
+            }
+        }
+
+        // Step 3. Transposition table lookup and cut-off.
         let key = pos.key();
         let tt_entry = if self.params.tt && excluded.is_null() {
             self.stats.tt_probes += 1;

@@ -39,6 +39,8 @@ pub struct SearchStats {
     pub multicuts: u64,
     /// Tablebase probes that found the position.
     pub tb_hits: u64,
+    /// Book positions met in the search (`BookInSearch`).
+    pub book_hits: u64,
 }
 
 impl AddAssign for SearchStats {
@@ -59,6 +61,7 @@ impl AddAssign for SearchStats {
         self.singular_extensions += o.singular_extensions;
         self.multicuts += o.multicuts;
         self.tb_hits += o.tb_hits;
+        self.book_hits += o.book_hits;
     }
 }
 
@@ -90,6 +93,10 @@ impl fmt::Display for SearchStats {
             self.singular_extensions,
             self.multicuts,
             self.tb_hits
-        )
+        )?;
+        if self.book_hits > 0 {
+            write!(f, " bookhits {}", self.book_hits)?;
+        }
+        Ok(())
     }
 }

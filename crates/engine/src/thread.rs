@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use chess::{Move, Position};
 
+use crate::book_hint::BookHint;
 use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
 use crate::limits::Limits;
@@ -144,6 +145,8 @@ pub struct Shared {
     pub root_tb: Option<Vec<RootTbMove>>,
     /// Tablebase hits of all threads.
     pub tb_hits: AtomicU64,
+    /// The opening book, when `BookInSearch` is on and a book is set.
+    pub book: Option<Arc<dyn BookHint>>,
 }
 
 impl Shared {
@@ -177,6 +180,7 @@ impl Shared {
             tb_limit: 0,
             root_tb: None,
             tb_hits: AtomicU64::new(0),
+            book: None,
         }
     }
 

@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+mod blocks;
 mod error;
 mod game;
 mod open;
@@ -23,10 +24,11 @@ mod split;
 pub mod token;
 mod writer;
 
+pub use blocks::{Block, Blocks, BLOCK_SIZE};
 pub use error::{PgnError, PgnErrorKind};
 pub use game::{play, GameResult, PgnGame, PgnMove};
 pub use open::{decompress, open, Compression};
-pub use parse::{parse_games, ReadOptions};
+pub use parse::{parse_games, parse_games_visiting, ReadOptions};
 pub use reader::PgnReader;
 pub use san_match::match_san;
 pub use split::{RawGame, RawGames};

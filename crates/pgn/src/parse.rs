@@ -135,10 +135,22 @@ fn token_error(e: TokenError, line: usize) -> PgnError {
 /// A broken game ends the parse of `raw`: its error is the last item.
 /// Game numbers in the errors are left at 0 for the caller to fill in.
 pub fn parse_games(raw: &RawGame, options: ReadOptions) -> Vec<Result<PgnGame, PgnError>> {
+    parse_games_visiting(raw, options, &mut |_, _| {})
+}
+
+/// Like [`parse_games`], and calls `visit` with the position before each
+/// main-line move and the move, as the move is replayed (so a caller that
+/// wants every position need not replay the game again). The moves of a
+/// game that turns out broken are visited too, up to the error.
+pub fn parse_games_visiting(
+    raw: &RawGame,
+    options: ReadOptions,
+    visit: &mut dyn FnMut(&Position, chess::Move),
+) -> Vec<Result<PgnGame, PgnError>> {
     let mut tokens = Tokenizer::new(&raw.text, raw.first_line.max(1));
     let mut out = Vec::with_capacity(1);
     loop {
-        match parse_one(&mut tokens, options) {
+        match parse_one(&mut tokens, options, visit) {
             Ok(Some(game)) => out.push(Ok(game)),
             Ok(None) => break,
             Err(e) => {
@@ -195,6 +207,7 @@ fn split_annotation(word: &[u8]) -> (&[u8], Option<u8>) {
 fn parse_one(
     tokens: &mut Tokenizer<'_>,
     options: ReadOptions,
+    visit: &mut dyn FnMut(&Position, chess::Move),
 ) -> Result<Option<PgnGame>, PgnError> {
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut levels: Vec<Level> = Vec::new();
@@ -260,6 +273,7 @@ fn parse_one(
             }
             continue;
         }
+        let on_main_line = levels.len() == 1;
         let level = levels
             .last_mut()
             .expect("a level exists once movetext began");
@@ -285,6 +299,9 @@ fn parse_one(
                         PgnError::new(line, word, PgnErrorKind::Move(e))
                     })?
                 };
+                if on_main_line {
+                    visit(&level.pos, mv);
+                }
                 level.before = level.pos;
                 crate::play(&mut level.pos, mv);
                 let mut m = PgnMove::new(mv);

@@ -40,10 +40,19 @@ impl<R: BufRead> RawGames<R> {
             done: false,
         }
     }
+
+    /// Splits `reader`, a part of a stream that starts at line `first_line`
+    /// (1-based) at the start of a game, so that line numbers are the stream's.
+    pub fn starting_at_line(reader: R, first_line: usize) -> RawGames<R> {
+        RawGames {
+            line: first_line.saturating_sub(1),
+            ..RawGames::new(reader)
+        }
+    }
 }
 
 /// True for a line that is a well-formed tag pair `[Name "value"]`.
-fn is_tag_line(line: &[u8]) -> bool {
+pub(crate) fn is_tag_line(line: &[u8]) -> bool {
     let line = line.trim_ascii();
     line.len() >= 5
         && line[0] == b'['

@@ -8,6 +8,7 @@ use chess::{Color, Move, Position};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 const EMBEDDED: &str = "<embedded>";
 const DEFAULT_DEPTH: u32 = 30;
@@ -17,7 +18,7 @@ pub struct OwnBook {
     enabled: bool,
     policy: Policy,
     depth: u32,
-    loaded: Option<Book>,
+    loaded: Option<Arc<Book>>,
     rng: SmallRng,
 }
 
@@ -74,9 +75,7 @@ impl OwnBook {
     /// The book's moves for `pos` with their shares (xboard's `bk`), whether
     /// or not the book is switched on for play.
     pub fn candidates(&mut self, pos: &Position) -> Vec<book::Candidate> {
-        self.loaded
-            .get_or_insert_with(Book::embedded)
-            .candidates(pos)
+        self.book().candidates(pos)
     }
 
     /// Sets a book option; `None` when `name` is not one.
@@ -128,7 +127,7 @@ impl OwnBook {
                 problems.len()
             ));
         }
-        self.loaded = Some(book);
+        self.loaded = Some(Arc::new(book));
         Ok(())
     }
 
@@ -143,9 +142,33 @@ impl OwnBook {
         if ply >= self.depth {
             return None;
         }
-        let book = self.loaded.get_or_insert_with(Book::embedded);
-        book.pick(pos, self.policy, &mut self.rng)
+        let policy = self.policy;
+        let book = Arc::clone(self.book());
+        book.pick(pos, policy, &mut self.rng)
             .filter(|m| pos.is_legal(*m))
+    }
+
+    /// The book in use, loading the embedded one on first use.
+    fn book(&mut self) -> &Arc<Book> {
+        self.loaded
+            .get_or_insert_with(|| Arc::new(Book::embedded()))
+    }
+
+    /// The book for the search to ask (`BookInSearch`), when the book is on.
+    pub fn search_hint(&mut self) -> Option<Arc<dyn engine::BookHint>> {
+        if !self.enabled {
+            return None;
+        }
+        Some(Arc::new(SearchBook(Arc::clone(self.book()))))
+    }
+}
+
+/// The loaded book as the search asks it.
+struct SearchBook(Arc<Book>);
+
+impl engine::BookHint for SearchBook {
+    fn knows(&self, pos: &Position) -> bool {
+        !self.0.moves(pos.key()).is_empty()
     }
 }
 

@@ -393,13 +393,14 @@ impl Uci {
         self.search_ends_by_itself = !limits.waits_for_stop() && Self::bounded(&limits, white);
         // A game move may come from the book: one on a clock or a move time,
         // not analysis (infinite, depth, nodes, mate, searchmoves) or pondering.
+        // With a clock, `depth` and `nodes` only cap a game move (as match
+        // runners send them for fixed-node games).
         let clock = if white { limits.wtime } else { limits.btime };
         let game_move = (clock.is_some() || limits.movetime.is_some())
             && !limits.waits_for_stop()
             && limits.searchmoves.is_empty()
             && limits.mate.is_none()
-            && limits.depth.is_none()
-            && limits.nodes.is_none();
+            && (clock.is_some() || (limits.depth.is_none() && limits.nodes.is_none()));
         if game_move {
             self.engine.stop();
             self.engine.wait();
@@ -410,6 +411,12 @@ impl Uci {
                 return;
             }
         }
+        let hint = if self.engine.params().book_in_search {
+            self.book.search_hint()
+        } else {
+            None
+        };
+        self.engine.set_book(hint);
         let out = self.out.clone();
         let mode = self.mode();
         let tables = self.tablebases.loaded();
@@ -561,6 +568,10 @@ mod tests {
             !out.contains("book move") && out.contains("info depth"),
             "{out}"
         );
+        let out = session("position startpos\ngo nodes 1000 wtime 60000 btime 60000\n");
+        assert!(out.contains("info string book move "), "{out}");
+        let out = session("position startpos\ngo nodes 1000\n");
+        assert!(!out.contains("book move"), "{out}");
         let out = session("setoption name BookFile value /nonexistent.bin\nsetoption name BookPolicy value best\n");
         assert_eq!(out.matches("info string error").count(), 1, "{out}");
     }

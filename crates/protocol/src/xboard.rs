@@ -638,6 +638,12 @@ impl Xboard {
                 let _ = tx.send(Input::Done { id, result });
             }
         });
+        let hint = if self.engine.params().book_in_search {
+            self.book.search_hint()
+        } else {
+            None
+        };
+        self.engine.set_book(hint);
         self.engine.go(root, history, limits, reporter);
     }
 

@@ -1,0 +1,19 @@
+//! The opening book as the search sees it: a trait that answers "is this
+//! position in the book?" (the engine has no dependency on the book crate;
+//! the protocol layer passes the loaded book down through this trait).
+//!
+//! With `BookInSearch` on, a position the search reaches within
+//! `BookSearchPly` plies of the root that the book knows is not searched
+//! further: it is scored by quiescence plus `BookBonus` for the side to move
+//! at the root, so the search steers toward book lines (the seed's "if a
+//! position reached during the search is a book position, stop and play
+//! toward it").
+
+use chess::Position;
+
+/// An opening book the search can ask. Implementations must be cheap to call
+/// from every search thread at once.
+pub trait BookHint: Send + Sync {
+    /// True when the book has a move for `pos`.
+    fn knows(&self, pos: &Position) -> bool;
+}
