@@ -1,0 +1,19 @@
+//! Kestrel's lab: engine-vs-engine matches and tournaments over UCI and
+//! xboard with cutechess-cli's command line, adjudication, PGN output,
+//! Elo/LOS/SPRT results, and EPD test suites.
+#![deny(missing_docs)]
+#![deny(unsafe_code)]
+
+pub mod adjudication;
+pub mod cli_args;
+pub mod engine_spec;
+pub mod game_play;
+pub mod openings;
+pub mod player;
+pub mod process;
+pub mod report;
+pub mod results;
+pub mod schedule;
+pub mod time_control;
+pub mod uci_player;
+pub mod xboard_player;
