@@ -7,12 +7,16 @@
 pub mod adjudication;
 pub mod cli_args;
 pub mod engine_spec;
+pub mod epd_suite;
 pub mod game_play;
+pub mod merge;
 pub mod openings;
+pub mod pgn_record;
 pub mod player;
 pub mod process;
 pub mod report;
 pub mod results;
+pub mod runner;
 pub mod schedule;
 pub mod time_control;
 pub mod uci_player;
