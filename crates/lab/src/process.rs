@@ -22,7 +22,7 @@ pub enum EngineError {
         reason: String,
     },
     /// Its output ended: it crashed or quit.
-    #[error("engine exited (crash?)")]
+    #[error("the engine exited")]
     Exited,
     /// It said nothing useful before the deadline.
     #[error("engine did not answer within {0:?}")]

@@ -153,14 +153,22 @@ pub fn rating_table(r: &RunResults) -> String {
 /// Points scored by each row engine against each column engine.
 pub fn crosstable(r: &RunResults) -> String {
     let n = r.engines.len();
-    let width = r.engines.iter().map(|e| e.len()).max().unwrap_or(4).max(4);
+    let label = |i: usize, name: &str| format!("#{} {name}", i + 1);
+    let width = r
+        .engines
+        .iter()
+        .enumerate()
+        .map(|(i, e)| label(i, e).len())
+        .max()
+        .unwrap_or(0)
+        .max("Crosstable".len());
     let mut out = format!("{:<width$}", "Crosstable");
     for j in 0..n {
         write!(out, " {:>9}", format!("#{}", j + 1)).unwrap();
     }
     out.push('\n');
     for (i, me) in r.engines.iter().enumerate() {
-        write!(out, "{:<width$}", format!("#{} {me}", i + 1)).unwrap();
+        write!(out, "{:<width$}", label(i, me)).unwrap();
         for (j, them) in r.engines.iter().enumerate() {
             if i == j {
                 write!(out, " {:>9}", "-").unwrap();
