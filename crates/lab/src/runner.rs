@@ -216,6 +216,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
     let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
     let date = pgn_record::today();
     let mut games: Vec<GameEntry> = Vec::new();
+    let mut since_report = 0;
     let say = |line: &str| bar.suspend(|| println!("{line}"));
     thread::scope(|scope| -> Result<()> {
         let (tx, rx) = mpsc::channel();
@@ -285,8 +286,9 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                     }
                 }
             }
-            let n = games.len() as u32;
-            if args.rating_interval > 0 && n % args.rating_interval == 0 && (n as usize) < total {
+            since_report += 1;
+            if since_report == args.rating_interval && games.len() < total {
+                since_report = 0;
                 let r = RunResults::compute(
                     names.clone(),
                     args.tournament,

@@ -80,7 +80,8 @@ impl fmt::Display for TimeControl {
 pub struct Clock {
     tc: TimeControl,
     left: Duration,
-    moves_made: u32,
+    /// Moves made in the current period (of `tc.moves`).
+    period_moves: u32,
 }
 
 /// What happened to the clock after a move.
@@ -101,7 +102,7 @@ impl Clock {
         Clock {
             tc,
             left: tc.base,
-            moves_made: 0,
+            period_moves: 0,
         }
     }
 
@@ -112,7 +113,7 @@ impl Clock {
 
     /// Moves until the next time control, for UCI's `movestogo`.
     pub fn moves_to_go(&self) -> Option<u32> {
-        self.tc.moves.map(|m| m - self.moves_made % m)
+        self.tc.moves.map(|m| m - self.period_moves)
     }
 
     /// The setting.
@@ -128,9 +129,10 @@ impl Clock {
             return ClockResult::Forfeit { over };
         }
         self.left = self.left.saturating_sub(used) + self.tc.increment;
-        self.moves_made += 1;
         if let Some(m) = self.tc.moves {
-            if self.moves_made % m == 0 {
+            self.period_moves += 1;
+            if self.period_moves == m {
+                self.period_moves = 0;
                 self.left += self.tc.base;
             }
         }
