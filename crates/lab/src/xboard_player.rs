@@ -5,7 +5,7 @@
 use crate::engine_spec::EngineSpec;
 use crate::player::{MoveRequest, Player, Score, Thought, HANDSHAKE_TIMEOUT};
 use crate::process::{EngineError, EngineProcess};
-use chess::{CastlingMode, Move, Position};
+use chess::{CastlingMode, Color, Move, Position, Square};
 use std::time::{Duration, Instant};
 
 /// xboard's spec gives engines two seconds to send `feature ... done=1`.
@@ -82,6 +82,31 @@ fn level_commands(spec: &EngineSpec) -> Vec<String> {
     if let Some(d) = l.depth {
         out.push(format!("sd {d}"));
     }
+    out
+}
+
+/// The position in xboard's edit mode, for engines without `setboard`
+/// (Fairy-Max): the spec's sequence, with `a2a3` first to put Black on move.
+/// Edit mode cannot give an en-passant square, and castling rights follow
+/// from the king and rooks standing on their squares.
+pub fn edit_commands(pos: &Position) -> Vec<String> {
+    let mut out = Vec::new();
+    if pos.turn() == Color::Black {
+        out.push("a2a3".to_string());
+    }
+    out.push("edit".to_string());
+    out.push("#".to_string());
+    for color in [Color::White, Color::Black] {
+        if color == Color::Black {
+            out.push("c".to_string());
+        }
+        for sq in Square::ALL {
+            if let Some(p) = pos.piece_at(sq).filter(|p| p.color == color) {
+                out.push(format!("{}{sq}", p.role.upper_char()));
+            }
+        }
+    }
+    out.push(".".to_string());
     out
 }
 
@@ -190,12 +215,13 @@ impl Player for XboardPlayer {
             self.process.send(line)?;
         }
         if *start != Position::startpos() {
-            if !self.setboard {
-                return Err(EngineError::Protocol(
-                    "engine lacks setboard and the opening is not the start position".to_string(),
-                ));
+            if self.setboard {
+                self.process.send(&format!("setboard {}", start.fen()))?;
+            } else {
+                for line in edit_commands(start) {
+                    self.process.send(&line)?;
+                }
             }
-            self.process.send(&format!("setboard {}", start.fen()))?;
         }
         self.told = 0;
         self.sync()
@@ -250,6 +276,12 @@ mod tests {
         assert_eq!(f[0], ("ping".to_string(), "1".to_string()));
         assert_eq!(f[1], ("myname".to_string(), "Fairy-Max 5.0b".to_string()));
         assert_eq!(f[3], ("done".to_string(), "1".to_string()));
+    }
+
+    #[test]
+    fn edit_mode_sets_up_black_to_move() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1").unwrap();
+        assert_eq!(edit_commands(&pos), ["a2a3", "edit", "#", "Ke1", "Pe2", "c", "Ke8", "."]);
     }
 
     #[test]
