@@ -201,6 +201,42 @@ fn an_engine_over_its_time_loses_on_time_with_the_margin() {
 }
 
 #[test]
+fn a_clocked_engine_against_a_fixed_depth_one_is_told_its_time() {
+    // The depth-limited side has no clock; the clocked side must still get
+    // wtime/btime (a bare `go` would search forever and stall the game).
+    let (ok, text) = run(&[
+        "match",
+        "-engine",
+        "cmd=kestrel",
+        "name=timed",
+        "tc=2+0.05",
+        "option.Hash=8",
+        "-engine",
+        "cmd=kestrel",
+        "name=fixed",
+        "depth=1",
+        "option.Hash=8",
+        "-games",
+        "2",
+        "-maxmoves",
+        "8",
+        "-hangtimeout",
+        "5",
+        "-noprogress",
+    ]);
+    assert!(ok, "{text}");
+    assert!(
+        !text.contains("stalls") && !text.contains("loses on time"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("Draw by adjudication: maximum moves").count(),
+        2,
+        "{text}"
+    );
+}
+
+#[test]
 fn sprt_stops_the_match_and_shards_merge() {
     // Kestrel against an engine that crashes at its first move: every game
     // is won, so the SPRT accepts H1 (or H0, seen from the other side) early.

@@ -96,7 +96,16 @@ impl Player for UciPlayer {
         }
         self.process.send(&position)?;
         let mut go = "go".to_string();
-        if let (Some(w), Some(b)) = (r.clock(Color::White), r.clock(Color::Black)) {
+        let me = r.position.turn();
+        if let Some(mine) = r.clock(me) {
+            // An opponent without a clock (fixed depth or nodes, say) is
+            // shown the mover's own clock: UCI has no way to say "none".
+            let theirs = r.clock(!me).unwrap_or(mine);
+            let (w, b) = if me == Color::White {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
             go.push_str(&format!(
                 " wtime {} btime {} winc {} binc {}",
                 millis(w.left()),
@@ -104,7 +113,6 @@ impl Player for UciPlayer {
                 millis(w.control().increment),
                 millis(b.control().increment)
             ));
-            let mine = r.clock(r.position.turn()).expect("both clocks are set");
             if let Some(n) = mine.moves_to_go() {
                 go.push_str(&format!(" movestogo {n}"));
             }

@@ -233,7 +233,8 @@ impl Player for XboardPlayer {
         }
         self.told = r.moves.len();
         let me = r.position.turn();
-        if let (Some(mine), Some(theirs)) = (r.clock(me), r.clock(!me)) {
+        if let Some(mine) = r.clock(me) {
+            let theirs = r.clock(!me).unwrap_or(mine);
             self.process
                 .send(&format!("time {}", mine.left().as_millis() / 10))?;
             self.process
@@ -281,7 +282,10 @@ mod tests {
     #[test]
     fn edit_mode_sets_up_black_to_move() {
         let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1").unwrap();
-        assert_eq!(edit_commands(&pos), ["a2a3", "edit", "#", "Ke1", "Pe2", "c", "Ke8", "."]);
+        assert_eq!(
+            edit_commands(&pos),
+            ["a2a3", "edit", "#", "Ke1", "Pe2", "c", "Ke8", "."]
+        );
     }
 
     #[test]
