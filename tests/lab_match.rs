@@ -327,6 +327,38 @@ fn sprt_stops_the_match_and_shards_merge() {
 }
 
 #[test]
+fn syzygy_tables_adjudicate_after_a_capture() {
+    // White takes the hanging rook and reaches KQ v K: a tablebase win.
+    let dir = scratch("tb");
+    let epd = dir.join("rook.epd");
+    std::fs::write(&epd, "8/8/8/4k3/8/8/1r6/KQ6 w - - 0 1\n").unwrap();
+    let (ok, text) = run(&[
+        "match",
+        "-engine",
+        "cmd=kestrel",
+        "name=a",
+        "depth=1",
+        "-engine",
+        "cmd=kestrel",
+        "name=b",
+        "depth=1",
+        "-games",
+        "2",
+        "-openings",
+        &format!("file={}", epd.display()),
+        "-tb",
+        &data("syzygy"),
+        "-noprogress",
+    ]);
+    assert!(ok, "{text}");
+    assert_eq!(
+        text.matches("White wins by adjudication: SyzygyTB").count(),
+        2,
+        "{text}"
+    );
+}
+
+#[test]
 fn bad_command_lines_fail_with_one_clear_line() {
     let (ok, text) = run(&[
         "match",
