@@ -18,7 +18,7 @@ Options (cutechess-cli's; -x and --x are the same):
   -concurrency K         games at once (default 1)
   -openings file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=N]
   -srand N               seed for order=random
-  -pgnout FILE           append the games as PGN (with {score/depth time} comments)
+  -pgnout FILE [min]     append the games as PGN (with {score/depth time} comments; min: none)
   -json FILE             write the results and every game as JSON
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]   stop when the SPRT decides
   -draw movenumber=N movecount=N score=CP           draw adjudication

@@ -135,6 +135,8 @@ pub struct MatchArgs {
     pub openings: Option<OpeningsSpec>,
     /// PGN output file (`-pgnout`).
     pub pgn_out: Option<PathBuf>,
+    /// Minimal PGN: no move comments (`-pgnout FILE min`).
+    pub pgn_min: bool,
     /// SPRT settings.
     pub sprt: Option<SprtSpec>,
     /// Draw adjudication.
@@ -180,6 +182,7 @@ impl Default for MatchArgs {
             concurrency: 1,
             openings: None,
             pgn_out: None,
+            pgn_min: false,
             sprt: None,
             draw: None,
             resign: None,
@@ -330,7 +333,11 @@ impl MatchArgs {
                 "norepeat" => args.repeat = false,
                 "concurrency" => args.concurrency = number(o, one(o, values)?)?,
                 "openings" => args.openings = Some(openings(o, values)?),
-                "pgnout" => args.pgn_out = Some(pgn_out(o, values)?),
+                "pgnout" => {
+                    let (file, min) = pgn_out(o, values)?;
+                    args.pgn_out = Some(file);
+                    args.pgn_min = min;
+                }
                 "sprt" => args.sprt = Some(sprt(o, values)?),
                 "draw" => args.draw = Some(draw(o, values)?),
                 "resign" => args.resign = Some(resign(o, values)?),
@@ -468,19 +475,27 @@ fn openings(o: &str, values: &[String]) -> Result<OpeningsSpec, ArgsError> {
     })
 }
 
-fn pgn_out(o: &str, values: &[String]) -> Result<PathBuf, ArgsError> {
-    // cutechess: `-pgnout FILE [min] [fi]`; fastchess: `-pgnout file=FILE ...`.
+fn pgn_out(o: &str, values: &[String]) -> Result<(PathBuf, bool), ArgsError> {
+    // cutechess: `-pgnout FILE [min]`; fastchess: `-pgnout file=FILE [min=true]`.
     let mut file = None;
+    let mut min = false;
     for word in values {
         match word.split_once('=') {
             Some(("file", v)) => file = Some(PathBuf::from(v)),
-            Some(_) => {}
-            None if word == "min" || word == "fi" => {}
+            Some(("min", v)) => min = v == "true",
+            Some((k, _)) => return Err(bad(o, format!("unknown key '{k}' (use file= and min=)"))),
+            None if word == "min" => min = true,
+            None if word == "fi" => {
+                return Err(bad(
+                    o,
+                    "'fi' (a FEN per ply) is not supported; leave it out",
+                ))
+            }
             None if file.is_none() => file = Some(PathBuf::from(word)),
             None => return Err(bad(o, format!("'{word}': give one file"))),
         }
     }
-    file.ok_or_else(|| bad(o, "give a file"))
+    Ok((file.ok_or_else(|| bad(o, "give a file"))?, min))
 }
 
 fn sprt(o: &str, values: &[String]) -> Result<SprtSpec, ArgsError> {
@@ -618,6 +633,7 @@ mod tests {
             (OpeningFormat::Pgn, OpeningOrder::Random, Some(8))
         );
         assert_eq!(a.pgn_out, Some(PathBuf::from("out.pgn")));
+        assert!(a.pgn_min);
         assert_eq!(a.sprt.unwrap().beta, 0.1);
         assert_eq!(a.draw.unwrap().move_number, 40);
         assert!(a.resign.unwrap().two_sided);

@@ -257,7 +257,12 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                     time_control: white.limits.pgn_tag(),
                     date: &date,
                 };
-                let game = pgn_record::to_pgn(&record, &tags);
+                let mut game = pgn_record::to_pgn(&record, &tags);
+                if args.pgn_min {
+                    for m in &mut game.moves {
+                        m.comments.clear();
+                    }
+                }
                 out.write_all(pgn::write_game(&game).as_bytes())
                     .and_then(|_| out.flush())
                     .context("writing the PGN output")?;
