@@ -423,7 +423,7 @@ mod tests {
         assert_eq!(sts.points.len(), 4);
         assert_eq!(sts.max_points(), 10);
         assert_eq!(sts.points_for(sts.points[2].0), 3);
-        let am = parse_line("8/8/8/8/8/8/6k1/4K2R w K - am O-O; id \"x; y\";", 3).unwrap();
+        let am = parse_line("k7/8/8/8/8/8/8/4K2R w K - am O-O; id \"x; y\";", 3).unwrap();
         assert_eq!(am.id, "x; y");
         assert!(!am.solved_by(am.avoid[0]));
         let other = am
