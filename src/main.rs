@@ -13,6 +13,7 @@ use std::time::Instant;
 mod cmd_book;
 mod cmd_eval;
 mod cmd_gui;
+mod cmd_lab;
 mod cmd_pgn;
 mod cmd_play;
 mod cmd_tb;
@@ -83,6 +84,12 @@ enum Command {
     /// Endgame tablebases (Syzygy): probe a position.
     #[command(subcommand)]
     Tb(cmd_tb::TbCommand),
+    /// Engine-vs-engine games with cutechess-cli's options: PGN, Elo, SPRT.
+    Match(cmd_lab::MatchCommand),
+    /// A round-robin (or -tournament gauntlet) tournament with a crosstable and ratings.
+    Tournament(cmd_lab::MatchCommand),
+    /// Run an EPD test suite (bm/am or STS c0 points) with Kestrel or any UCI engine.
+    Epd(cmd_lab::EpdCommand),
 }
 
 fn main() {
@@ -131,6 +138,9 @@ fn run() -> Result<()> {
         Some(Command::Tune(command)) => cmd_tune::run(command)?,
         Some(Command::Datagen(args)) => cmd_tune::datagen(args)?,
         Some(Command::Tb(command)) => cmd_tb::run(command)?,
+        Some(Command::Match(command)) => cmd_lab::run_match(command)?,
+        Some(Command::Tournament(command)) => cmd_lab::run_match(command)?,
+        Some(Command::Epd(command)) => cmd_lab::run_epd(command)?,
     }
     Ok(())
 }

@@ -1,0 +1,97 @@
+//! How to start an engine and how it is told to think: everything one
+//! `-engine` (or `-each`) group of cutechess-cli's flags describes.
+
+use crate::time_control::TimeControl;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// The Universal Chess Interface.
+    Uci,
+    /// xboard / CECP version 2.
+    Xboard,
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Protocol::Uci => "uci",
+            Protocol::Xboard => "xboard",
+        })
+    }
+}
+
+/// How long an engine may think for each move. Several limits may be set at
+/// once (a clock and a depth, say); the engine stops at the first.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchLimits {
+    /// A game clock (`tc=`).
+    pub tc: Option<TimeControl>,
+    /// A fixed time per move (`st=`).
+    pub movetime: Option<Duration>,
+    /// A fixed depth in plies (`depth=`).
+    pub depth: Option<u32>,
+    /// A fixed node count (`nodes=`).
+    pub nodes: Option<u64>,
+}
+
+impl SearchLimits {
+    /// Whether any limit is set (an engine with none would think forever).
+    pub fn is_bounded(&self) -> bool {
+        self.tc.is_some() || self.movetime.is_some() || self.depth.is_some() || self.nodes.is_some()
+    }
+
+    /// The PGN `TimeControl` tag for these limits (`-` when there is no clock).
+    pub fn pgn_tag(&self) -> String {
+        match (self.tc, self.movetime) {
+            (Some(tc), _) => tc.to_string(),
+            // PGN has no form for a fixed time per move: say it in words.
+            (None, Some(st)) => format!("{}/move", st.as_secs_f64()),
+            (None, None) => "-".to_string(),
+        }
+    }
+}
+
+/// One engine of a match or tournament.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    /// The name in the PGN and the results.
+    pub name: String,
+    /// The program to run.
+    pub cmd: String,
+    /// Its command-line arguments (`arg=`, repeatable).
+    pub args: Vec<String>,
+    /// The directory it runs in (`dir=`).
+    pub dir: Option<PathBuf>,
+    /// Its protocol (`proto=`).
+    pub protocol: Protocol,
+    /// Engine options set at start (`option.NAME=VALUE`), in order.
+    pub options: Vec<(String, String)>,
+    /// Lines sent right after the protocol handshake (`initstr=`).
+    pub init: Vec<String>,
+    /// How long it thinks.
+    pub limits: SearchLimits,
+    /// How far it may overrun its clock without losing (`timemargin=` in ms).
+    pub time_margin: Duration,
+}
+
+impl EngineSpec {
+    /// An engine running `cmd` over UCI with no limits yet.
+    pub fn new(cmd: &str) -> EngineSpec {
+        EngineSpec {
+            name: String::new(),
+            cmd: cmd.to_string(),
+            args: Vec::new(),
+            dir: None,
+            protocol: Protocol::Uci,
+            options: Vec::new(),
+            init: Vec::new(),
+            limits: SearchLimits::default(),
+            time_margin: Duration::ZERO,
+        }
+    }
+}

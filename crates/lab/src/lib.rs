@@ -1,0 +1,23 @@
+//! Kestrel's lab: engine-vs-engine matches and tournaments over UCI and
+//! xboard with cutechess-cli's command line, adjudication, PGN output,
+//! Elo/LOS/SPRT results, and EPD test suites.
+#![deny(missing_docs)]
+#![deny(unsafe_code)]
+
+pub mod adjudication;
+pub mod cli_args;
+pub mod engine_spec;
+pub mod epd_suite;
+pub mod game_play;
+pub mod merge;
+pub mod openings;
+pub mod pgn_record;
+pub mod player;
+pub mod process;
+pub mod report;
+pub mod results;
+pub mod runner;
+pub mod schedule;
+pub mod time_control;
+pub mod uci_player;
+pub mod xboard_player;

@@ -1,0 +1,126 @@
+//! An engine as a child process over pipes. A reader thread turns its output
+//! into lines on a channel, so the runner waits for a line with a deadline and
+//! never blocks on an engine that hangs.
+
+use crate::engine_spec::EngineSpec;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// Why an engine could not answer.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum EngineError {
+    /// It could not be started.
+    #[error("cannot start '{cmd}': {reason}")]
+    Start {
+        /// The command.
+        cmd: String,
+        /// The system's reason.
+        reason: String,
+    },
+    /// Its output ended: it crashed or quit.
+    #[error("the engine exited")]
+    Exited,
+    /// It said nothing useful before the deadline.
+    #[error("engine did not answer within {0:?}")]
+    Timeout(Duration),
+    /// It said something it should not have (an illegal move, say).
+    #[error("{0}")]
+    Protocol(String),
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl EngineProcess {
+    /// Starts the engine `spec` describes, its stderr discarded.
+    pub fn start(spec: &EngineSpec) -> Result<EngineProcess, EngineError> {
+        let mut cmd = Command::new(&spec.cmd);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &spec.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().map_err(|e| EngineError::Start {
+            cmd: spec.cmd.clone(),
+            reason: e.to_string(),
+        })?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(EngineProcess {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+        })
+    }
+
+    /// Sends one line. A closed pipe means the engine has gone.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        let stdin = self.stdin.as_mut().ok_or(EngineError::Exited)?;
+        writeln!(stdin, "{line}")
+            .and_then(|_| stdin.flush())
+            .map_err(|_| EngineError::Exited)
+    }
+
+    /// The next line, waiting until `deadline` at most.
+    pub fn recv(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(wait)),
+            Err(RecvTimeoutError::Disconnected) => Err(EngineError::Exited),
+        }
+    }
+
+    /// Reads lines until one satisfies `done`, returning it.
+    pub fn recv_until(
+        &mut self,
+        deadline: Instant,
+        mut done: impl FnMut(&str) -> bool,
+    ) -> Result<String, EngineError> {
+        loop {
+            let line = self.recv(deadline)?;
+            if done(&line) {
+                return Ok(line);
+            }
+        }
+    }
+
+    /// Asks the engine to quit, then kills it if it has not within a moment.
+    pub fn quit(mut self, quit_line: &str) {
+        let _ = self.send(quit_line);
+        self.stdin = None;
+        let until = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < until {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        // Never leave an engine behind, whatever state it is in.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

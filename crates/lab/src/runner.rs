@@ -1,0 +1,332 @@
+//! Runs a match or tournament: K worker threads each own their engine
+//! processes and take games from a shared queue; the calling thread collects
+//! the results, writes the PGN, prints progress and results, and stops the
+//! run when the SPRT decides.
+
+use crate::cli_args::MatchArgs;
+use crate::game_play::{play_game, GameRecord, GameRules, Termination};
+use crate::openings::{self, Opening};
+use crate::pgn_record::{self, GameTags};
+use crate::player::{self, Player};
+use crate::report;
+use crate::results::{GameEntry, HeadToHead, RunResults};
+use crate::schedule::{schedule, GameJob};
+use anyhow::{Context, Result};
+use chess::Color;
+use indicatif::{ProgressBar, ProgressStyle};
+use pgn::GameResult;
+use std::collections::VecDeque;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+/// A finished game as a worker hands it back.
+struct Done {
+    job: GameJob,
+    record: GameRecord,
+    /// Engines (by index) that failed and were restarted, with why.
+    failures: Vec<(usize, String)>,
+}
+
+/// What the workers share.
+struct Shared<'a> {
+    args: &'a MatchArgs,
+    openings: Vec<Opening>,
+    rules: GameRules,
+    queue: Mutex<VecDeque<GameJob>>,
+    stop: AtomicBool,
+}
+
+/// A game lost before it started, because an engine could not be started.
+fn unplayed(opening: &Opening, loser: Color, why: &str) -> GameRecord {
+    let winner = !loser;
+    GameRecord {
+        start: opening.start,
+        moves: opening
+            .moves
+            .iter()
+            .map(|&m| pgn::PgnMove::new(m))
+            .collect(),
+        book_plies: opening.moves.len(),
+        result: winner.fold(GameResult::WhiteWins, GameResult::BlackWins),
+        termination: Termination::Abandoned,
+        reason: format!("{} disconnects ({why})", loser.fold("White", "Black")),
+        broken: [loser == Color::White, loser == Color::Black],
+    }
+}
+
+fn worker(shared: &Shared, tx: mpsc::Sender<Done>) {
+    let specs = &shared.args.engines;
+    let mut players: Vec<Option<Box<dyn Player>>> = specs.iter().map(|_| None).collect();
+    while !shared.stop.load(Ordering::Relaxed) {
+        let Some(job) = shared.queue.lock().expect("queue lock").pop_front() else {
+            break;
+        };
+        let opening = &shared.openings[job.opening % shared.openings.len()];
+        let mut failures = Vec::new();
+        let mut start_error = None;
+        for (idx, color) in [(job.white, Color::White), (job.black, Color::Black)] {
+            if players[idx].is_none() && start_error.is_none() {
+                match player::start(&specs[idx]) {
+                    Ok(p) => players[idx] = Some(p),
+                    Err(e) => start_error = Some((color, e.to_string())),
+                }
+            }
+        }
+        let record = if let Some((color, why)) = start_error {
+            let idx = color.fold(job.white, job.black);
+            failures.push((idx, why.clone()));
+            unplayed(opening, color, &why)
+        } else {
+            let mut white = players[job.white].take().expect("started above");
+            let mut black = players[job.black].take().expect("started above");
+            let record = play_game(
+                [white.as_mut(), black.as_mut()],
+                [&specs[job.white], &specs[job.black]],
+                opening,
+                &shared.rules,
+            );
+            // A broken engine is killed (by dropping it) and started afresh next game.
+            for (p, idx, broken) in [
+                (white, job.white, record.broken[0]),
+                (black, job.black, record.broken[1]),
+            ] {
+                if broken {
+                    failures.push((idx, record.reason.clone()));
+                } else {
+                    players[idx] = Some(p);
+                }
+            }
+            record
+        };
+        if tx
+            .send(Done {
+                job,
+                record,
+                failures,
+            })
+            .is_err()
+        {
+            break;
+        }
+        if !shared.args.wait.is_zero() {
+            thread::sleep(shared.args.wait);
+        }
+    }
+    for p in players.into_iter().flatten() {
+        p.quit();
+    }
+}
+
+fn open_tablebase(
+    args: &MatchArgs,
+) -> Result<Option<(Arc<dyn engine::tablebase::Tablebase>, u32)>> {
+    let Some(path) = &args.tb else {
+        return Ok(None);
+    };
+    let (tb, _problems) =
+        syzygy::SyzygyTablebase::open(path).map_err(|e| anyhow::anyhow!("-tb {path}: {e}"))?;
+    let pieces = args.tb_pieces.unwrap_or(u32::MAX);
+    Ok(Some((Arc::new(tb), pieces)))
+}
+
+/// Starts each engine once and quits it, so that a wrong command or a
+/// broken engine is reported before any game.
+fn check_engines(args: &MatchArgs) -> Result<()> {
+    for spec in &args.engines {
+        let p = player::start(spec)
+            .with_context(|| format!("engine '{}' ({})", spec.name, spec.cmd))?;
+        p.quit();
+    }
+    Ok(())
+}
+
+fn entry(job: &GameJob, record: &GameRecord, args: &MatchArgs) -> GameEntry {
+    GameEntry {
+        number: job.number + 1,
+        round: job.round,
+        pair: job.pair,
+        white: args.engines[job.white].name.clone(),
+        black: args.engines[job.black].name.clone(),
+        result: record.result.as_str().to_string(),
+        termination: record.termination,
+        reason: record.reason.clone(),
+        plies: record.moves.len(),
+    }
+}
+
+/// Runs the games `args` describes and returns the results (also printed,
+/// and written to `-pgnout`/`-json` when asked).
+pub fn run(args: &MatchArgs) -> Result<RunResults> {
+    let seed = args.seed.unwrap_or_else(|| {
+        rand::RngCore::next_u64(&mut <rand::rngs::StdRng as rand::SeedableRng>::from_os_rng())
+    });
+    let openings = match &args.openings {
+        Some(spec) => openings::load(spec, seed)?,
+        None => vec![Opening::startpos()],
+    };
+    check_engines(args)?;
+    let rules = GameRules {
+        draw: args.draw,
+        resign: args.resign,
+        max_moves: args.max_moves,
+        hang_timeout: args.hang_timeout,
+        tablebase: open_tablebase(args)?,
+    };
+    let jobs = schedule(
+        args.engines.len(),
+        args.tournament,
+        args.games,
+        args.rounds,
+        args.repeat,
+    );
+    let total = jobs.len();
+    let mut pgn_out = match &args.pgn_out {
+        // cutechess appends, so that several runs can share one file.
+        Some(path) => Some(BufWriter::new(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open -pgnout {}", path.display()))?,
+        )),
+        None => None,
+    };
+    let shared = Shared {
+        args,
+        openings,
+        rules,
+        queue: Mutex::new(jobs.into()),
+        stop: AtomicBool::new(false),
+    };
+    let bar = if args.progress {
+        ProgressBar::new(total as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games {msg} [{elapsed_precise}, eta {eta}]",
+        )
+        .expect("a valid template"),
+    );
+    let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
+    let date = pgn_record::today();
+    let mut games: Vec<GameEntry> = Vec::new();
+    let mut since_report = 0;
+    let say = |line: &str| bar.suspend(|| println!("{line}"));
+    thread::scope(|scope| -> Result<()> {
+        let (tx, rx) = mpsc::channel();
+        for _ in 0..args.concurrency.min(total.max(1)) {
+            let tx = tx.clone();
+            let shared = &shared;
+            scope.spawn(move || worker(shared, tx));
+        }
+        drop(tx);
+        for done in rx {
+            let Done {
+                job,
+                record,
+                failures,
+            } = done;
+            let white = &args.engines[job.white];
+            let black = &args.engines[job.black];
+            say(&format!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                job.number + 1,
+                white.name,
+                black.name,
+                record.result,
+                record.reason
+            ));
+            for (idx, why) in failures {
+                say(&format!(
+                    "Warning: engine {} failed ({why}); it is restarted for its next game",
+                    names[idx]
+                ));
+            }
+            if let Some(out) = &mut pgn_out {
+                let tags = GameTags {
+                    event: &args.event,
+                    round: format!("{}.{}", job.round, job.number + 1),
+                    white: &white.name,
+                    black: &black.name,
+                    time_control: white.limits.pgn_tag(),
+                    date: &date,
+                };
+                let mut game = pgn_record::to_pgn(&record, &tags);
+                if args.pgn_min {
+                    for m in &mut game.moves {
+                        m.comments.clear();
+                    }
+                }
+                out.write_all(pgn::write_game(&game).as_bytes())
+                    .and_then(|_| out.flush())
+                    .context("writing the PGN output")?;
+            }
+            games.push(entry(&job, &record, args));
+            bar.inc(1);
+            if names.len() == 2 {
+                let h = HeadToHead::count(&names[0], &names[1], &games);
+                let e = h.elo();
+                bar.set_message(format!(
+                    "{}-{}-{} [{:.3}] Elo {:+.1} +/- {:.1}",
+                    h.wdl.wins,
+                    h.wdl.losses,
+                    h.wdl.draws,
+                    h.wdl.score(),
+                    e.elo,
+                    e.error
+                ));
+                if let Some(spec) = args.sprt {
+                    let s = h.sprt(spec);
+                    if s.decision != "continue" && !shared.stop.swap(true, Ordering::Relaxed) {
+                        say(&format!(
+                            "{}; no new games are started",
+                            report::sprt_line(&s)
+                        ));
+                    }
+                }
+            }
+            since_report += 1;
+            if since_report == args.rating_interval && games.len() < total {
+                since_report = 0;
+                let r = RunResults::compute(
+                    names.clone(),
+                    args.tournament,
+                    None,
+                    games.clone(),
+                    args.anchors.clone(),
+                    args.sprt,
+                );
+                say(report::report(&r).trim_end());
+            }
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let pgn = args.pgn_out.as_ref().map(|p| p.display().to_string());
+    let results = RunResults::compute(
+        names,
+        args.tournament,
+        pgn,
+        games,
+        args.anchors.clone(),
+        args.sprt,
+    );
+    if let Some(path) = &args.json_out {
+        write_json(path, &results)?;
+    }
+    Ok(results)
+}
+
+/// Writes `results` as pretty JSON.
+pub fn write_json(path: &std::path::Path, results: &RunResults) -> Result<()> {
+    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    serde_json::to_writer_pretty(BufWriter::new(file), results)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}

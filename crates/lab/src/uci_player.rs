@@ -1,0 +1,183 @@
+//! The UCI side of a match: `uci`/`uciok`, options, `isready`, `position`
+//! and `go` with the runner's clocks, `info` lines for the PGN comments.
+
+use crate::engine_spec::EngineSpec;
+use crate::player::{MoveRequest, Player, Score, Thought, HANDSHAKE_TIMEOUT};
+use crate::process::{EngineError, EngineProcess};
+use chess::{CastlingMode, Color, Position};
+use std::time::{Duration, Instant};
+
+/// A UCI engine.
+pub struct UciPlayer {
+    process: EngineProcess,
+}
+
+/// The score and depth of a UCI `info` line, if it has them.
+pub fn parse_info(line: &str, thought: &mut Thought) {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return;
+    }
+    let mut depth = None;
+    let mut score = None;
+    while let Some(w) = words.next() {
+        match w {
+            "depth" => depth = words.next().and_then(|d| d.parse().ok()),
+            "score" => {
+                score = match (words.next(), words.next().and_then(|v| v.parse().ok())) {
+                    (Some("cp"), Some(v)) => Some(Score::Cp(v)),
+                    (Some("mate"), Some(v)) => Some(Score::Mate(v)),
+                    _ => None,
+                }
+            }
+            // The principal variation runs to the end of the line.
+            "pv" | "string" => break,
+            _ => {}
+        }
+    }
+    // Only lines with a score describe a finished iteration.
+    if score.is_some() {
+        thought.score = score;
+        thought.depth = depth.or(thought.depth);
+    }
+}
+
+fn millis(d: Duration) -> u128 {
+    d.as_millis()
+}
+
+impl UciPlayer {
+    /// Starts the engine, waits for `uciok`, sets its options and waits for `readyok`.
+    pub fn start(spec: &EngineSpec) -> Result<UciPlayer, EngineError> {
+        let mut process = EngineProcess::start(spec)?;
+        process.send("uci")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        process.recv_until(deadline, |l| l.trim() == "uciok")?;
+        for (name, value) in &spec.options {
+            process.send(&format!("setoption name {name} value {value}"))?;
+        }
+        for line in &spec.init {
+            process.send(line)?;
+        }
+        let mut player = UciPlayer { process };
+        player.sync()?;
+        Ok(player)
+    }
+
+    /// `isready` until `readyok`, which also drains anything left from before
+    /// (a late `bestmove` after a time forfeit, say).
+    fn sync(&mut self) -> Result<(), EngineError> {
+        self.process.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        self.process
+            .recv_until(deadline, |l| l.trim() == "readyok")?;
+        Ok(())
+    }
+}
+
+impl Player for UciPlayer {
+    fn new_game(&mut self, _start: &Position) -> Result<(), EngineError> {
+        self.process.send("ucinewgame")?;
+        self.sync()
+    }
+
+    fn go(&mut self, r: &MoveRequest) -> Result<(String, Thought), EngineError> {
+        let mut position = if *r.start == Position::startpos() {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {}", r.start.fen())
+        };
+        if !r.moves.is_empty() {
+            position.push_str(" moves");
+            for &m in r.moves {
+                position.push(' ');
+                position.push_str(&m.to_uci(CastlingMode::Standard).to_string());
+            }
+        }
+        self.process.send(&position)?;
+        let mut go = "go".to_string();
+        let me = r.position.turn();
+        if let Some(mine) = r.clock(me) {
+            // An opponent without a clock (fixed depth or nodes, say) is
+            // shown the mover's own clock: UCI has no way to say "none".
+            let theirs = r.clock(!me).unwrap_or(mine);
+            let (w, b) = if me == Color::White {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
+            go.push_str(&format!(
+                " wtime {} btime {} winc {} binc {}",
+                millis(w.left()),
+                millis(b.left()),
+                millis(w.control().increment),
+                millis(b.control().increment)
+            ));
+            if let Some(n) = mine.moves_to_go() {
+                go.push_str(&format!(" movestogo {n}"));
+            }
+        }
+        if let Some(t) = r.limits.movetime {
+            go.push_str(&format!(" movetime {}", millis(t)));
+        }
+        if let Some(d) = r.limits.depth {
+            go.push_str(&format!(" depth {d}"));
+        }
+        if let Some(n) = r.limits.nodes {
+            go.push_str(&format!(" nodes {n}"));
+        }
+        self.process.send(&go)?;
+        let mut thought = Thought::default();
+        loop {
+            let line = self.process.recv(r.deadline)?;
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("info") => parse_info(&line, &mut thought),
+                Some("bestmove") => {
+                    let mv = words
+                        .next()
+                        .ok_or_else(|| EngineError::Protocol("empty bestmove".to_string()))?;
+                    return Ok((mv.to_string(), thought));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn quit(self: Box<Self>) {
+        self.process.quit("quit");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_give_score_and_depth() {
+        let mut t = Thought::default();
+        parse_info(
+            "info depth 12 seldepth 18 score cp -35 nodes 100 pv e2e4 e7e5",
+            &mut t,
+        );
+        assert_eq!(
+            t,
+            Thought {
+                score: Some(Score::Cp(-35)),
+                depth: Some(12)
+            }
+        );
+        parse_info("info depth 13 currmove e2e4 currmovenumber 1", &mut t);
+        assert_eq!(t.depth, Some(12), "lines without a score change nothing");
+        parse_info("info depth 14 score mate 3 pv a1a8", &mut t);
+        assert_eq!(
+            t,
+            Thought {
+                score: Some(Score::Mate(3)),
+                depth: Some(14)
+            }
+        );
+        parse_info("info string score cp 99", &mut t);
+        assert_eq!(t.score, Some(Score::Mate(3)));
+    }
+}
