@@ -229,12 +229,23 @@ fn mle_with_t(phat: &[f64], scores: &[f64], t: f64) -> Vec<f64> {
             .zip(scores)
             .map(|(p, a)| p * (a - mu).powi(2))
             .sum();
-        let sigma = var.sqrt();
+        let sigma = var.sqrt().max(1e-9);
         let phi: Vec<f64> = scores
             .iter()
             .map(|a| a - 0.5 - 0.5 * t * sigma * (1.0 + ((a - mu) / sigma).powi(2)))
             .collect();
-        let next = mle_with_constraint(phat, &phi);
+        let crosses_zero = phi.iter().any(|&x| x > 0.0) && phi.iter().any(|&x| x < 0.0);
+        let next = if crosses_zero {
+            mle_with_constraint(phat, &phi)
+        } else {
+            // Far from the sample (|t| of hundreds of Elo) the linearised
+            // constraint has no root: aim at the mean score that `t` implies
+            // at the current spread instead, which keeps the ratio finite.
+            let (lo, hi) = (scores[0], scores[scores.len() - 1]);
+            let margin = 1e-6 * (hi - lo);
+            let target = (0.5 + t * sigma).clamp(lo + margin, hi - margin);
+            mle_with_mean(phat, scores, target)
+        };
         let change = next
             .iter()
             .zip(&p)
@@ -390,5 +401,27 @@ mod tests {
         assert!(Sprt::new(5.0, 0.0, 0.05, 0.05, SprtModel::Logistic).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.0, 0.05, SprtModel::Logistic).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.6, 0.5, SprtModel::Normalized).is_err());
+    }
+}
+
+#[cfg(test)]
+mod extreme_tests {
+    use super::*;
+
+    // Found by the lab: the normalized LLR was NaN for bounds far from the sample.
+    #[test]
+    fn extreme_bounds_give_a_finite_llr() {
+        let p = Pentanomial {
+            counts: [2, 0, 8, 8, 2],
+        };
+        for model in [SprtModel::Normalized, SprtModel::Logistic] {
+            for (e0, e1) in [(0.0, 400.0), (-400.0, 0.0), (0.0, 5.0), (-800.0, 800.0)] {
+                let llr = Sprt::new(e0, e1, 0.05, 0.05, model).unwrap().llr(&p);
+                assert!(llr.is_finite(), "{model:?} [{e0}, {e1}]: {llr}");
+            }
+            // A 60% score is far below 400 Elo: the evidence is against H1.
+            let llr = Sprt::new(0.0, 400.0, 0.05, 0.05, model).unwrap().llr(&p);
+            assert!(llr < 0.0, "{model:?}: {llr}");
+        }
     }
 }
