@@ -40,6 +40,9 @@ pub struct TimeBudget {
     pub soft: Duration,
     /// Never search longer than this.
     pub hard: Duration,
+    /// A fixed time per move (`go movetime`): use all of it, as UCI asks,
+    /// instead of stopping early when the next iteration looks too long.
+    pub exact: bool,
 }
 
 /// Works out the budget for the side to move, or `None` when the search is
@@ -47,7 +50,11 @@ pub struct TimeBudget {
 pub fn budget(limits: &Limits, white_to_move: bool, overhead_ms: u64) -> Option<TimeBudget> {
     if let Some(ms) = limits.movetime {
         let t = Duration::from_millis(ms.saturating_sub(overhead_ms).max(1));
-        return Some(TimeBudget { soft: t, hard: t });
+        return Some(TimeBudget {
+            soft: t,
+            hard: t,
+            exact: true,
+        });
     }
     let (time, inc) = if white_to_move {
         (limits.wtime?, limits.winc)
@@ -69,6 +76,7 @@ pub fn budget(limits: &Limits, white_to_move: bool, overhead_ms: u64) -> Option<
     Some(TimeBudget {
         soft: Duration::from_millis(soft),
         hard: Duration::from_millis(hard),
+        exact: false,
     })
 }
 
@@ -130,6 +138,9 @@ impl TimeManager {
     pub fn soft_limit_reached(&self, elapsed: Duration) -> bool {
         // An iteration usually takes longer than all before it: do not start
         // one that cannot finish before the optimum.
+        if self.budget.is_some_and(|b| b.exact) {
+            return false;
+        }
         self.optimum()
             .is_some_and(|o| elapsed.as_secs_f64() >= o.as_secs_f64() * 0.6)
     }
@@ -223,6 +234,11 @@ mod tests {
     fn movetime_and_unlimited() {
         let b = budget(&Limits::movetime(1000), true, 50).unwrap();
         assert_eq!(b.hard, Duration::from_millis(950));
+        // The whole fixed time is used: no iteration is skipped early.
+        let mut tm = TimeManager::new(Some(b));
+        tm.iteration_done(chess::Position::startpos().legal_moves()[0], 0);
+        assert!(!tm.soft_limit_reached(Duration::from_millis(900)));
+        assert!(tm.hard_limit_reached(Duration::from_millis(950)));
         assert!(budget(&Limits::depth(5), true, 50).is_none());
         assert!(budget(
             &Limits {
