@@ -105,6 +105,7 @@ pub fn play(
         }
     }
     let mut decisive_streak = 0usize;
+    let mut decisive_sign = 0;
     let mut draw_streak = 0usize;
     // The last score (White's view) each side reported.
     let mut last = [None::<i32>; 2];
@@ -143,17 +144,23 @@ pub fn play(
         last[side.fold(0, 1)] = Some(white_view);
         observe(&game, &found);
 
+        // The streak counts plies in a row on which the score says the same
+        // side is winning, so that both searchers must agree.
         if white_view.abs() >= rules.resign_score {
-            decisive_streak += 1;
+            let sign = white_view.signum();
+            decisive_streak = if sign == decisive_sign {
+                decisive_streak + 1
+            } else {
+                1
+            };
+            decisive_sign = sign;
             if decisive_streak >= rules.resign_plies {
-                return finish(
-                    game,
-                    if white_view > 0 { 1.0 } else { 0.0 },
-                    Ending::Resigned,
-                );
+                let score = if white_view > 0 { 1.0 } else { 0.0 };
+                return finish(game, score, Ending::Resigned);
             }
         } else {
             decisive_streak = 0;
+            decisive_sign = 0;
         }
         match rules.draw_from_ply {
             Some(from) if game.moves().len() >= from && white_view.abs() <= rules.draw_score => {
