@@ -84,6 +84,15 @@ enum Command {
 
 fn main() {
     if let Err(e) = run() {
+        // A reader that stops early (`kestrel pgn ... | head`) is not an error.
+        let broken_pipe = e.chain().any(|cause| {
+            cause
+                .downcast_ref::<io::Error>()
+                .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+        });
+        if broken_pipe {
+            std::process::exit(0);
+        }
         eprintln!("error: {e:#}");
         std::process::exit(1);
     }

@@ -1,0 +1,66 @@
+//! The logistic Elo model: score <-> rating difference, and an estimate with
+//! its 95% error.
+
+/// An Elo difference with the half-width of its 95% confidence interval.
+///
+/// A 100% or 0% score gives an infinite `elo`; an interval that reaches
+/// 0% or 100% gives an infinite `error`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The rating difference (first player minus second).
+    pub elo: f64,
+    /// Half the width of the 95% confidence interval, in Elo.
+    pub error: f64,
+}
+
+impl Estimate {
+    /// `+12.3 +/- 4.5` (cutechess's way), `inf` where unbounded.
+    pub fn display(&self) -> String {
+        format!("{:+.1} +/- {:.1}", self.elo, self.error)
+    }
+}
+
+/// The expected score of a player `elo` points stronger.
+pub fn elo_to_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference that gives `score` (0..=1) as the expected score.
+pub fn score_to_elo(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// An estimate from a mean score per game and the standard error of that
+/// mean: the interval of the score is mapped through the Elo curve, and the
+/// error is half its width (as cutechess-cli and fastchess report it).
+pub(crate) fn from_mean_and_stderr(mean: f64, stderr: f64) -> Estimate {
+    let margin = crate::normal::Z95 * stderr;
+    let lo = score_to_elo(mean - margin);
+    let hi = score_to_elo(mean + margin);
+    Estimate {
+        elo: score_to_elo(mean),
+        error: (hi - lo) / 2.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_and_elo_are_inverse() {
+        for elo in [-800.0, -100.0, 0.0, 35.5, 400.0] {
+            assert!((score_to_elo(elo_to_score(elo)) - elo).abs() < 1e-9);
+        }
+        // 400 Elo means ten times the odds: 10/11.
+        assert!((elo_to_score(400.0) - 10.0 / 11.0).abs() < 1e-12);
+        assert_eq!(score_to_elo(1.0), f64::INFINITY);
+        assert_eq!(score_to_elo(0.0), f64::NEG_INFINITY);
+    }
+}
