@@ -110,44 +110,25 @@ pub struct Pairing {
     pub opening: Position,
 }
 
-/// A result from one player's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Won.
-    Win,
-    /// Drawn.
-    Draw,
-    /// Lost.
-    Loss,
+/// A game result from one player's point of view.
+pub use stats::GameResult as Score;
+
+fn from_points(points: f64) -> Score {
+    if points > 0.75 {
+        Score::Win
+    } else if points < 0.25 {
+        Score::Loss
+    } else {
+        Score::Draw
+    }
 }
 
-impl Score {
-    fn from_points(points: f64) -> Score {
-        if points > 0.75 {
-            Score::Win
-        } else if points < 0.25 {
-            Score::Loss
-        } else {
-            Score::Draw
-        }
-    }
-
-    /// 1, 0.5 or 0.
-    pub fn points(self) -> f64 {
-        match self {
-            Score::Win => 1.0,
-            Score::Draw => 0.5,
-            Score::Loss => 0.0,
-        }
-    }
-
-    /// The opponent's view.
-    pub fn reversed(self) -> Score {
-        match self {
-            Score::Win => Score::Loss,
-            Score::Draw => Score::Draw,
-            Score::Loss => Score::Win,
-        }
+/// The opponent's view of a result.
+pub fn reversed(s: Score) -> Score {
+    match s {
+        Score::Win => Score::Loss,
+        Score::Draw => Score::Draw,
+        Score::Loss => Score::Win,
     }
 }
 
@@ -180,7 +161,7 @@ impl PairRecord {
     pub fn first_scores(&self) -> [Score; 2] {
         [
             self.games[0].white_score,
-            self.games[1].white_score.reversed(),
+            reversed(self.games[1].white_score),
         ]
     }
 }
@@ -284,59 +265,42 @@ fn play_game(
     GameRecord {
         white: indices[0],
         black: indices[1],
-        white_score: Score::from_points(finished.white_score),
+        white_score: from_points(finished.white_score),
         ending: finished.ending,
         game: finished.game,
     }
 }
 
-/// Wins, draws and losses of `player` over these pairs, and its pair
-/// scores (0, 0.5, .., 2 points, counted in halves: index 0..=4) against
-/// anyone it met.
+/// `player`'s results over these pairs (those it played in).
 pub fn tally(pairs: &[PairRecord], player: usize) -> Tally {
     let mut t = Tally::default();
     for pair in pairs {
-        let scores = if pair.pairing.first == player {
+        let [a, b] = if pair.pairing.first == player {
             pair.first_scores()
         } else if pair.pairing.second == player {
-            pair.first_scores().map(Score::reversed)
+            pair.first_scores().map(reversed)
         } else {
             continue;
         };
-        for s in scores {
+        for s in [a, b] {
             match s {
-                Score::Win => t.wins += 1,
-                Score::Draw => t.draws += 1,
-                Score::Loss => t.losses += 1,
+                Score::Win => t.wdl.wins += 1,
+                Score::Draw => t.wdl.draws += 1,
+                Score::Loss => t.wdl.losses += 1,
             }
         }
-        t.pairs.push(scores);
+        t.pairs.add_pair(a, b);
     }
     t
 }
 
 /// One player's results over a set of pairs.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    /// Games won.
-    pub wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games lost.
-    pub losses: u64,
-    /// Each pair's two results.
-    pub pairs: Vec<[Score; 2]>,
-}
-
-impl Tally {
-    /// Points over games played (0.5 with none).
-    pub fn score(&self) -> f64 {
-        let games = self.wins + self.draws + self.losses;
-        if games == 0 {
-            return 0.5;
-        }
-        (self.wins as f64 + 0.5 * self.draws as f64) / games as f64
-    }
+    /// Games won, drawn, lost.
+    pub wdl: stats::Wdl,
+    /// Pairs by the points they brought.
+    pub pairs: stats::Pentanomial,
 }
 
 #[cfg(test)]
@@ -394,26 +358,26 @@ mod tests {
         }
         let shallow = tally(&pairs, 0);
         let deep = tally(&pairs, 1);
-        assert_eq!(shallow.wins + shallow.draws + shallow.losses, 12);
-        assert_eq!(shallow.wins, deep.losses);
-        assert_eq!(shallow.draws, deep.draws);
+        assert_eq!(shallow.wdl.games(), 12);
+        assert_eq!(shallow.pairs.pairs(), 6);
+        assert_eq!(shallow.wdl, deep.wdl.flipped());
+        assert_eq!(shallow.pairs.score(), shallow.wdl.score());
         let endings: Vec<_> = pairs
             .iter()
             .flat_map(|p| p.games.iter().map(|g| (g.ending, g.game.moves().len())))
             .collect();
         assert!(
-            shallow.score() < 0.3,
+            shallow.wdl.score() < 0.3,
             "depth 1 scored {shallow:?}: {endings:?}"
         );
     }
 
     #[test]
     fn scores_reverse() {
-        assert_eq!(Score::Win.reversed(), Score::Loss);
-        assert_eq!(Score::Draw.reversed(), Score::Draw);
-        assert_eq!(Score::from_points(1.0), Score::Win);
-        assert_eq!(Score::from_points(0.5), Score::Draw);
-        assert_eq!(Score::from_points(0.0), Score::Loss);
-        assert_eq!(Tally::default().score(), 0.5);
+        assert_eq!(reversed(Score::Win), Score::Loss);
+        assert_eq!(reversed(Score::Draw), Score::Draw);
+        assert_eq!(from_points(1.0), Score::Win);
+        assert_eq!(from_points(0.5), Score::Draw);
+        assert_eq!(from_points(0.0), Score::Loss);
     }
 }

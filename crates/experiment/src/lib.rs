@@ -4,6 +4,8 @@
 //! charts they draw.
 #![deny(missing_docs)]
 
+pub mod ablation;
 pub mod arena;
+pub mod ga;
 pub mod openings;
 pub mod plot;

@@ -126,6 +126,18 @@ fn colour(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
+/// Colour of series `i` of `n`: the palette, or hues spread evenly around
+/// the colour wheel when there are more series than palette colours.
+fn series_colour(i: usize, n: usize) -> RGBColor {
+    if n <= 10 {
+        return colour(i);
+    }
+    // Alternate light and dark so that neighbours in hue differ too.
+    let light = if i % 2 == 0 { 0.38 } else { 0.55 };
+    let (r, g, b) = HSLColor(i as f64 / n as f64, 0.75, light).rgb();
+    RGBColor(r, g, b)
+}
+
 /// Draws a line chart to a PNG file.
 pub fn line_chart(chart: &LineChart, path: &Path) -> Result<(), PlotError> {
     register();
@@ -152,7 +164,8 @@ pub fn line_chart(chart: &LineChart, path: &Path) -> Result<(), PlotError> {
     let (x0, x1) = padded(x0, x1, 0.03);
     let (y0, y1) = padded(y0, y1, 0.06);
 
-    let height = 650;
+    // Room for the legend when there are many series.
+    let height = (650 + 12 * chart.series.len().saturating_sub(20)) as u32;
     let root = BitMapBackend::new(path, (WIDTH, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| error(path, e))?;
     let mut c = ChartBuilder::on(&root)
@@ -194,7 +207,7 @@ pub fn line_chart(chart: &LineChart, path: &Path) -> Result<(), PlotError> {
         .map_err(|e| error(path, e))?;
 
     for (i, s) in chart.series.iter().enumerate() {
-        let col = colour(i);
+        let col = series_colour(i, chart.series.len());
         let pts: Vec<(f64, f64)> = s
             .points
             .iter()
