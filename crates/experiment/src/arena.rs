@@ -195,7 +195,7 @@ pub fn play_pairs(
                             break;
                         }
                         let p = &pairings[i / 2];
-                        let (white, black) = if i % 2 == 0 {
+                        let (white, black) = if i.is_multiple_of(2) {
                             (p.first, p.second)
                         } else {
                             (p.second, p.first)

@@ -196,6 +196,41 @@ fn round_robin(
         .collect()
 }
 
+/// A match of `pairs` game pairs between two weight sets (openings taken
+/// in order from `openings`, cycling); returns the results of `a`.
+pub fn versus(
+    a: &Arc<Weights>,
+    b: &Arc<Weights>,
+    pairs: usize,
+    limit: MoveLimit,
+    openings: &[Position],
+    config: &ArenaConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Tally {
+    let players = [
+        Player {
+            weights: a.clone(),
+            ..Player::new("a", limit)
+        },
+        Player {
+            weights: b.clone(),
+            ..Player::new("b", limit)
+        },
+    ];
+    let pairings: Vec<Pairing> = openings
+        .iter()
+        .cycle()
+        .take(if openings.is_empty() { 0 } else { pairs })
+        .map(|&opening| Pairing {
+            first: 0,
+            second: 1,
+            opening,
+        })
+        .collect();
+    let played = arena::play_pairs(&players, &pairings, config, progress);
+    arena::tally(&played, 0)
+}
+
 /// Games one generation plays: the round robin and the match against the
 /// starting weights.
 pub fn games_per_generation(config: &GaConfig) -> usize {
@@ -241,30 +276,16 @@ pub fn run(
         let vs_start = if *best == *start {
             None
         } else {
-            let players = [
-                Player {
-                    weights: best.clone(),
-                    ..Player::new("best", config.limit)
-                },
-                Player {
-                    weights: start.clone(),
-                    ..Player::new("start", config.limit)
-                },
-            ];
-            let pairings: Vec<Pairing> =
-                openings::pick(all_openings, config.elo_pairs, rng.random())
-                    .into_iter()
-                    .map(|opening| Pairing {
-                        first: 0,
-                        second: 1,
-                        opening,
-                    })
-                    .collect();
-            let done = pairings.len() * 2;
-            let played = arena::play_pairs(&players, &pairings, &config.elo_match, &|n| {
-                progress(size * (size - 1) / 2 * config.pairs_per_match * 2 + n.min(done))
-            });
-            Some(arena::tally(&played, 0))
+            let before = size * (size - 1) / 2 * config.pairs_per_match * 2;
+            Some(versus(
+                &best,
+                &start,
+                config.elo_pairs,
+                config.limit,
+                &openings::pick(all_openings, config.elo_pairs, rng.random()),
+                &config.elo_match,
+                &|n| progress(before + n),
+            ))
         };
         let generation = Generation {
             number,

@@ -133,7 +133,7 @@ fn series_colour(i: usize, n: usize) -> RGBColor {
         return colour(i);
     }
     // Alternate light and dark so that neighbours in hue differ too.
-    let light = if i % 2 == 0 { 0.38 } else { 0.55 };
+    let light = if i.is_multiple_of(2) { 0.38 } else { 0.55 };
     let (r, g, b) = HSLColor(i as f64 / n as f64, 0.75, light).rgb();
     RGBColor(r, g, b)
 }
@@ -161,6 +161,7 @@ pub fn line_chart(chart: &LineChart, path: &Path) -> Result<(), PlotError> {
         y0 = y0.min(ty(lo));
         y1 = y1.max(ty(p.y + err));
     }
+    let integer_x = points().all(|p| p.x.fract() == 0.0);
     let (x0, x1) = padded(x0, x1, 0.03);
     let (y0, y1) = padded(y0, y1, 0.06);
 
@@ -197,10 +198,14 @@ pub fn line_chart(chart: &LineChart, path: &Path) -> Result<(), PlotError> {
         .x_label_formatter(&|v: &f64| {
             if v.fract().abs() < 1e-9 {
                 format!("{v:.0}")
+            } else if integer_x {
+                // Whole-number data (depths, generations): no tick between.
+                String::new()
             } else {
                 format!("{v:.1}")
             }
         })
+        .light_line_style(RGBColor(238, 238, 238))
         .label_style(("sans-serif", 15))
         .axis_desc_style(("sans-serif", 17))
         .draw()
