@@ -14,6 +14,7 @@ mod cmd_ablate;
 mod cmd_book;
 mod cmd_eval;
 mod cmd_ga;
+mod cmd_gui;
 mod cmd_pgn;
 mod cmd_play;
 mod cmd_tb;
@@ -64,6 +65,8 @@ enum Command {
     /// Play in the terminal: you against Kestrel, two people, or Kestrel
     /// against itself (type help at the prompt for the commands).
     Play(cmd_play::PlayArgs),
+    /// The browser GUI: serves the page on 127.0.0.1 and prints its URL.
+    Gui(cmd_gui::GuiArgs),
     /// PGN tools.
     #[command(subcommand)]
     Pgn(cmd_pgn::PgnCommand),
@@ -126,6 +129,7 @@ fn run() -> Result<()> {
         }
         Some(Command::Bench { depth, options }) => run_bench(depth, &options)?,
         Some(Command::Play(args)) => cmd_play::run(args)?,
+        Some(Command::Gui(args)) => cmd_gui::run(args)?,
         Some(Command::Pgn(command)) => cmd_pgn::run(command)?,
         Some(Command::Book(command)) => cmd_book::run(command)?,
         Some(Command::Eval(args)) => cmd_eval::run(args)?,

@@ -1,0 +1,699 @@
+// Kestrel's page: draws the board and panels from the server's JSON and
+// sends moves and searches to the API. The rules live on the server: the
+// page only knows the legal moves the server listed.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const FILES = 'abcdefgh';
+const PIECE_NAMES = { k: 'K', q: 'Q', r: 'R', b: 'B', n: 'N', p: 'P' };
+
+const S = {
+  game: null,          // the server's GameView
+  ply: 0,              // the ply shown (plies.length: the live position)
+  flipped: false,
+  selected: null,      // square name picked by a click
+  players: { w: 'human', b: 'engine' },
+  settings: { w: null, b: null },
+  paused: false,
+  engineSearch: 0,     // number of the engine player's search, 0 when none
+  analysisSearch: 0,
+  latestSearch: 0,    // the newest search whose output was seen
+  lines: {},           // multipv -> info event
+  options: [],
+  levels: false,
+  pv: null,            // { fens, moves, idx } while stepping through an engine line
+  edit: null,          // { board, piece } in edit mode
+  events: null,
+};
+
+// ---------- API ----------
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  return data;
+}
+const post = (path, body) => api('POST', path, { game: S.game && S.game.id, ...body });
+
+// ---------- positions ----------
+
+function parseFen(fen) {
+  const board = new Array(64).fill(null); // index: rank * 8 + file, a1 = 0
+  const [placement, turn, castling, ep] = fen.split(' ');
+  placement.split('/').forEach((row, i) => {
+    let file = 0;
+    for (const c of row) {
+      if (/\d/.test(c)) file += Number(c);
+      else { board[(7 - i) * 8 + file] = c; file++; }
+    }
+  });
+  return { board, turn, castling, ep };
+}
+
+function boardToPlacement(board) {
+  const rows = [];
+  for (let r = 7; r >= 0; r--) {
+    let row = '', empty = 0;
+    for (let f = 0; f < 8; f++) {
+      const p = board[r * 8 + f];
+      if (!p) { empty++; continue; }
+      if (empty) { row += empty; empty = 0; }
+      row += p;
+    }
+    rows.push(row + (empty ? empty : ''));
+  }
+  return rows.join('/');
+}
+
+const escapeHtml = (t) => String(t).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const timeText = (ms) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+const sqName = (i) => FILES[i % 8] + (Math.floor(i / 8) + 1);
+const sqIndex = (name) => FILES.indexOf(name[0]) + (Number(name[1]) - 1) * 8;
+const pieceImg = (p) => `/pieces/${p === p.toUpperCase() ? 'w' : 'b'}${PIECE_NAMES[p.toLowerCase()]}.svg`;
+const live = () => !S.pv && S.game && S.ply === S.game.plies.length;
+
+function shownFen() {
+  if (S.pv) return S.pv.fens[S.pv.idx];
+  if (S.ply === 0) return S.game.start_fen;
+  return S.game.plies[S.ply - 1].fen;
+}
+
+// ---------- board ----------
+
+function squareOrder() {
+  const order = [];
+  for (let row = 0; row < 8; row++) {
+    for (let col = 0; col < 8; col++) {
+      const rank = S.flipped ? row : 7 - row;
+      const file = S.flipped ? 7 - col : col;
+      order.push(rank * 8 + file);
+    }
+  }
+  return order;
+}
+
+function renderBoard() {
+  const boardEl = $('board');
+  boardEl.innerHTML = '';
+  const fen = S.edit ? boardToPlacement(S.edit.board) + ' w - - 0 1' : shownFen();
+  const { board } = parseFen(fen);
+  let last = null;
+  if (S.pv && S.pv.idx > 0) last = S.pv.moves[S.pv.idx - 1];
+  else if (!S.pv && S.ply > 0) last = S.game.plies[S.ply - 1];
+  const checkSq = !S.edit && isCheck() ? kingSquare(board, fen.split(' ')[1]) : null;
+  const hints = new Set(S.selected && live() ? movesFrom(S.selected).map((m) => m.to) : []);
+  const order = squareOrder();
+  order.forEach((i, n) => {
+    const name = sqName(i);
+    const el = document.createElement('div');
+    const light = (i % 8 + Math.floor(i / 8)) % 2 === 1;
+    el.className = 'sq ' + (light ? 'light' : 'dark');
+    el.dataset.square = name;
+    if (last && !S.edit && (last.from === name || last.to === name)) el.classList.add('last');
+    if (S.selected === name) el.classList.add('sel');
+    if (checkSq === name) el.classList.add('check');
+    if (hints.has(name)) el.classList.add('hint');
+    const p = board[i];
+    if (p) {
+      el.classList.add('occupied');
+      const img = document.createElement('img');
+      img.src = pieceImg(p);
+      img.alt = p;
+      img.draggable = false;
+      el.appendChild(img);
+      el.dataset.piece = p;
+    }
+    if (n % 8 === 0) addCoord(el, 'rank', name[1]);
+    if (n >= 56) addCoord(el, 'file', name[0]);
+    boardEl.appendChild(el);
+  });
+}
+
+function addCoord(el, kind, text) {
+  const c = document.createElement('span');
+  c.className = 'coord ' + kind;
+  c.textContent = text;
+  el.appendChild(c);
+}
+
+function isCheck() {
+  if (S.pv) return S.pv.idx > 0 && S.pv.moves[S.pv.idx - 1].san.match(/[+#]$/);
+  if (S.ply === 0) return S.game.plies.length === 0 && S.game.check;
+  return S.game.plies[S.ply - 1].check;
+}
+
+function kingSquare(board, turn) {
+  const k = turn === 'w' ? 'K' : 'k';
+  const i = board.indexOf(k);
+  return i < 0 ? null : sqName(i);
+}
+
+const movesFrom = (sq) => S.game.legal.filter((m) => m.from === sq);
+const humanToMove = () => live() && !S.edit && !S.game.status.over && S.players[S.game.turn] === 'human';
+
+// ---------- moving: click-click and drag ----------
+
+let drag = null;
+
+function onPointerDown(ev) {
+  const sqEl = ev.target.closest('.sq');
+  if (!sqEl) return;
+  const name = sqEl.dataset.square;
+  if (S.edit) { editSquare(name); return; }
+  if (!humanToMove()) return;
+  if (S.selected && S.selected !== name && movesFrom(S.selected).some((m) => m.to === name)) {
+    tryMove(S.selected, name);
+    return;
+  }
+  if (movesFrom(name).length) {
+    S.selected = name;
+    renderBoard();
+    const img = document.createElement('img');
+    img.id = 'drag';
+    img.src = pieceImg(sqEl.dataset.piece);
+    document.body.appendChild(img);
+    drag = { from: name, img, moved: false };
+    moveDrag(ev);
+    const src = $('board').querySelector(`[data-square="${name}"] img`);
+    if (src) src.style.opacity = '0.3';
+  } else {
+    S.selected = null;
+    renderBoard();
+  }
+}
+
+function moveDrag(ev) {
+  if (!drag) return;
+  const size = drag.img.getBoundingClientRect().width || 60;
+  drag.img.style.left = ev.clientX - size / 2 + 'px';
+  drag.img.style.top = ev.clientY - size / 2 + 'px';
+  drag.moved = true;
+}
+
+function onPointerUp(ev) {
+  if (!drag) return;
+  const { from, img } = drag;
+  drag = null;
+  img.remove();
+  const target = document.elementFromPoint(ev.clientX, ev.clientY);
+  const sqEl = target && target.closest('.sq');
+  const to = sqEl && sqEl.dataset.square;
+  if (to && to !== from && movesFrom(from).some((m) => m.to === to)) tryMove(from, to);
+  else renderBoard(); // a click: keep the piece selected for click-click
+}
+
+function tryMove(from, to) {
+  const moves = movesFrom(from).filter((m) => m.to === to);
+  S.selected = null;
+  if (moves.length > 1 || (moves[0] && moves[0].promotion)) {
+    choosePromotion(moves, (m) => sendMove(m.uci));
+  } else if (moves.length === 1) {
+    sendMove(moves[0].uci);
+  }
+  renderBoard();
+}
+
+function choosePromotion(moves, done) {
+  const box = $('promotion');
+  box.innerHTML = '';
+  const white = S.game.turn === 'w';
+  for (const role of ['q', 'r', 'b', 'n']) {
+    const m = moves.find((x) => x.promotion === role);
+    if (!m) continue;
+    const img = document.createElement('img');
+    img.src = pieceImg(white ? role.toUpperCase() : role);
+    img.dataset.role = role;
+    img.title = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight' }[role];
+    img.onclick = () => { box.classList.add('hidden'); done(m); };
+    box.appendChild(img);
+  }
+  box.classList.remove('hidden');
+}
+
+async function sendMove(uci) {
+  try {
+    setGame(await post('/api/move', { move: uci }));
+    afterChange();
+  } catch (e) {
+    showStatus(e.message);
+  }
+}
+
+// ---------- sound (WebAudio: no sound files) ----------
+
+let audio = null;
+function beep(freq, ms, when = 0, type = 'sine', gain = 0.15) {
+  if (!$('sound').checked) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const t = audio.currentTime + when;
+    const osc = audio.createOscillator();
+    const g = audio.createGain();
+    osc.type = type;
+    osc.frequency.setValueAtTime(freq, t);
+    g.gain.setValueAtTime(gain, t);
+    g.gain.exponentialRampToValueAtTime(0.001, t + ms / 1000);
+    osc.connect(g).connect(audio.destination);
+    osc.start(t);
+    osc.stop(t + ms / 1000);
+  } catch (e) { /* no audio device: silence */ }
+}
+function playSound(ply) {
+  if (!ply) return;
+  if (ply.check) { beep(660, 90); beep(880, 140, 0.1); }
+  else if (ply.capture) beep(180, 140, 0, 'triangle', 0.3);
+  else beep(420, 60, 0, 'triangle', 0.25);
+}
+
+// ---------- game state ----------
+
+function setGame(view) {
+  const wasLive = !S.game || S.ply === S.game.plies.length;
+  const grew = S.game && view.id === S.game.id && view.plies.length === S.game.plies.length + 1;
+  S.game = view;
+  if (wasLive || S.ply > view.plies.length) S.ply = view.plies.length;
+  S.selected = null;
+  S.pv = null;
+  if (grew) playSound(view.plies[view.plies.length - 1]);
+  render();
+}
+
+function render() {
+  renderBoard();
+  renderMoves();
+  const st = S.game.status;
+  $('status').textContent = st.over ? `${st.result} — ${st.reason}` : `${S.game.turn === 'w' ? 'White' : 'Black'} to move`;
+  $('fen').value = shownFen();
+  $('download').href = `/api/pgn?game=${S.game.id}`;
+  $('pvnote').classList.toggle('hidden', !S.pv);
+  $('pause').textContent = S.paused ? 'Resume' : 'Pause';
+}
+
+function showStatus(text) { $('status').textContent = text; }
+
+function renderMoves() {
+  const el = $('moves');
+  el.innerHTML = '';
+  const plies = S.game.plies;
+  const startBlack = S.game.start_fen.split(' ')[1] === 'b';
+  let moveNo = Number(S.game.start_fen.split(' ')[5]) || 1;
+  let cells = [];
+  if (startBlack && plies.length) { cells.push(num(moveNo), blank()); }
+  plies.forEach((p, i) => {
+    const white = (i + (startBlack ? 1 : 0)) % 2 === 0;
+    if (white) cells.push(num(moveNo));
+    const m = document.createElement('span');
+    m.className = 'mv' + (S.ply === i + 1 && !S.pv ? ' cur' : '');
+    m.textContent = p.san;
+    m.dataset.ply = i + 1;
+    if (p.time_ms != null) {
+      const t = document.createElement('span');
+      t.className = 't';
+      t.textContent = timeText(p.time_ms);
+      m.appendChild(t);
+    }
+    m.onclick = () => goto(i + 1);
+    cells.push(m);
+    if (!white) moveNo++;
+  });
+  cells.forEach((c) => el.appendChild(c));
+  const cur = el.querySelector('.cur');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  function num(n) { const s = document.createElement('span'); s.className = 'num'; s.textContent = n + '.'; return s; }
+  function blank() { const s = document.createElement('span'); s.textContent = '…'; return s; }
+}
+
+function goto(ply) {
+  if (S.pv) { S.pv.idx = Math.max(0, Math.min(S.pv.fens.length - 1, ply)); render(); return; }
+  S.ply = Math.max(0, Math.min(S.game.plies.length, ply));
+  S.selected = null;
+  render();
+  refreshPanels();
+}
+const step = (d) => goto((S.pv ? S.pv.idx : S.ply) + d);
+
+// After any change of the game: the engine's turn, the panels.
+function afterChange() {
+  refreshPanels();
+  maybeEngine();
+  restartAnalysis();
+}
+
+// ---------- engine players ----------
+
+function sideSettings(side) {
+  const box = $(`side-${side}`);
+  const get = (k) => box.querySelector(`[data-k="${k}"]`);
+  const settings = { own_book: get('book').checked, options: {} };
+  const amount = Number(get('amount').value) || 1;
+  if (get('limit').value === 'depth') settings.depth = Math.round(amount);
+  else settings.movetime_ms = Math.round(amount * 1000);
+  for (const el of box.querySelectorAll('[data-option]')) {
+    const o = S.options.find((x) => x.name === el.dataset.option);
+    const v = o.type === 'check' ? el.checked : o.type === 'spin' ? Number(el.value) : el.value;
+    if (v !== o.default) settings.options[o.name] = v;
+  }
+  const level = get('level');
+  if (level && level.value !== 'max') {
+    settings.options.UCI_LimitStrength = true;
+    settings.options.UCI_Elo = Number(level.value);
+  }
+  return settings;
+}
+
+async function maybeEngine() {
+  if (!S.game || S.game.status.over || S.paused || S.edit || S.engineSearch) return;
+  const side = S.game.turn;
+  if (S.players[side] !== 'engine') return;
+  if (S.ply !== S.game.plies.length) { S.ply = S.game.plies.length; render(); }
+  try {
+    S.engineSearch = -1;
+    S.lines = {};
+    $('thinking').textContent = `${side === 'w' ? 'White' : 'Black'} is thinking…`;
+    const r = await post('/api/go', { settings: sideSettings(side), play: true });
+    if (S.engineSearch === -1) S.engineSearch = r.search;
+  } catch (e) {
+    S.engineSearch = 0;
+    showStatus(e.message);
+  }
+}
+
+async function restartAnalysis() {
+  if (!$('analyse').checked || !S.game || S.game.status.over || S.edit) return;
+  if (S.players[S.game.turn] === 'engine' && !S.paused) return; // the player's search shows its lines
+  S.lines = {};
+  try {
+    const r = await post('/api/go', { settings: { infinite: true, own_book: false, options: { MultiPV: Number($('multipv').value) } } });
+    S.analysisSearch = r.search;
+  } catch (e) { showStatus(e.message); }
+}
+
+function onEvent(ev) {
+  const e = JSON.parse(ev.data);
+  if (e.type === 'info') {
+    // Only the newest search's lines: an older one may still be winding down.
+    if (e.search < S.latestSearch) return;
+    if (e.search > S.latestSearch) { S.latestSearch = e.search; S.lines = {}; $('stats').textContent = ''; }
+    S.lines[e.multipv] = e;
+    renderLines();
+  } else if (e.type === 'stats') {
+    if (e.search < S.latestSearch) return;
+    $('stats').textContent = `${e.nodes.toLocaleString()} nodes, ${e.nps.toLocaleString()} nps, ${(e.time_ms / 1000).toFixed(2)} s. ${e.text}`;
+  } else if (e.type === 'state') {
+    S.engineSearch = 0;
+    $('thinking').textContent = '';
+    setGame(e.state);
+    afterChange();
+  } else if (e.type === 'bestmove') {
+    if (!e.played && e.search === S.engineSearch) {
+      S.engineSearch = 0;
+      $('thinking').textContent = '';
+    }
+    if (e.book && e.move) $('stats').textContent = `Book move ${e.move.san}`;
+  }
+}
+
+function scoreText(s) {
+  if (s.kind === 'mate') return (s.value > 0 ? '#' : '#-') + Math.abs(s.value);
+  return (s.value > 0 ? '+' : '') + (s.value / 100).toFixed(2);
+}
+
+function renderLines() {
+  const el = $('lines');
+  el.innerHTML = '';
+  const keys = Object.keys(S.lines).map(Number).sort((a, b) => a - b);
+  for (const k of keys) {
+    const info = S.lines[k];
+    const div = document.createElement('div');
+    div.className = 'line';
+    const sc = document.createElement('span');
+    sc.className = 'score';
+    sc.textContent = scoreText(info.score);
+    div.appendChild(sc);
+    const meta = document.createElement('span');
+    meta.className = 'small';
+    meta.textContent = ` d${info.depth}/${info.seldepth} ${(info.nodes / 1000).toFixed(0)}k ${(info.nps / 1000).toFixed(0)}k nps `;
+    div.appendChild(meta);
+    const fens = [info.pv.length ? fenBefore(info) : shownFen(), ...info.pv.map((m) => m.fen)];
+    info.pv.forEach((m, i) => {
+      const s = document.createElement('span');
+      s.className = 'pvm';
+      s.textContent = m.san + ' ';
+      s.onclick = () => { S.pv = { fens, moves: info.pv, idx: i + 1 }; render(); };
+      div.appendChild(s);
+    });
+    el.appendChild(div);
+  }
+  const best = S.lines[keys[0]];
+  if (best) setEvalBar(best.score);
+}
+
+// The position an engine line starts from: the live one.
+function fenBefore() { return S.game.fen; }
+
+function setEvalBar(score) {
+  let white;
+  if (score.kind === 'mate') white = score.value > 0 ? 100 : 0;
+  else white = 50 + 50 * (2 / (1 + Math.exp(-score.value / 250)) - 1);
+  $('evalfill').style.height = white + '%';
+  $('evaltext').textContent = scoreText(score);
+}
+
+// ---------- players panel ----------
+
+function buildSides() {
+  const box = $('sides');
+  box.innerHTML = '';
+  for (const side of ['w', 'b']) {
+    const div = document.createElement('div');
+    div.className = 'side';
+    div.id = `side-${side}`;
+    const elo = S.options.find((o) => o.name === 'UCI_Elo');
+    let level = '';
+    if (S.levels && elo) {
+      const opts = ['<option value="max">Full strength</option>'];
+      const stepSize = Math.max(50, Math.round((elo.max - elo.min) / 12 / 50) * 50);
+      for (let v = elo.min; v <= elo.max; v += stepSize) opts.push(`<option value="${v}">Elo ${v}</option>`);
+      level = `<label>Level <select data-k="level">${opts.join('')}</select></label>`;
+    }
+    const evaluator = S.options.find((o) => o.name === 'Evaluator');
+    const switches = S.options.filter((o) => o.type === 'check' && !o.name.startsWith('UCI_'));
+    const numbers = S.options.filter((o) => o.type === 'spin' && o.name !== 'MultiPV' && !o.name.startsWith('UCI_'));
+    div.innerHTML = `
+      <b>${side === 'w' ? 'White' : 'Black'}</b>
+      <select data-k="player"><option value="human">Human</option><option value="engine">Engine</option></select>
+      <select data-k="limit"><option value="time">seconds</option><option value="depth">depth</option></select>
+      <input data-k="amount" type="number" min="0.1" step="0.1" value="1" style="width:5em">
+      ${evaluator ? `<label>Eval <select data-option="Evaluator">${evaluator.choices.map((c) => `<option ${c === evaluator.default ? 'selected' : ''}>${c}</option>`).join('')}</select></label>` : ''}
+      <label><input type="checkbox" data-k="book" checked> Book</label>
+      ${level}
+      <details><summary>Search techniques (${switches.length} switches, ${numbers.length} numbers)</summary>
+        <div class="opts">
+        ${switches.map((o) => `<label><input type="checkbox" data-option="${o.name}" ${o.default ? 'checked' : ''}> ${o.name}</label>`).join('')}
+        ${numbers.map((o) => `<label>${o.name} <input type="number" data-option="${o.name}" value="${o.default}" min="${o.min}" max="${o.max}" style="width:5em"></label>`).join('')}
+        </div>
+      </details>`;
+    box.appendChild(div);
+    const player = div.querySelector('[data-k="player"]');
+    player.value = S.players[side];
+    player.onchange = () => { S.players[side] = player.value; afterChange(); };
+  }
+}
+
+// ---------- book and tables ----------
+
+async function refreshPanels() {
+  if (!S.game) return;
+  $('fen').value = shownFen();
+  if ($('showbook').checked && live()) {
+    try {
+      const b = await api('GET', `/api/book?game=${S.game.id}`);
+      const rows = b.moves.map((m) => `<tr class="bm" data-uci="${escapeHtml(m.uci)}"><td>${escapeHtml(m.san)}</td><td>${m.weight}</td><td>${m.percent.toFixed(1)}%</td><td>${m.wins}/${m.losses}/${m.draws}</td></tr>`);
+      $('book').innerHTML = rows.length
+        ? `<table><tr><th>Move</th><th>Weight</th><th>Share</th><th>W/L/D</th></tr>${rows.join('')}</table>`
+        : `<span class="small">No book moves here (book: ${escapeHtml(b.book)}).</span>`;
+      for (const tr of $('book').querySelectorAll('tr.bm')) tr.onclick = () => { if (humanToMove()) sendMove(tr.dataset.uci); };
+    } catch (e) { $('book').textContent = e.message; }
+  } else {
+    $('book').innerHTML = '';
+  }
+  const pieces = parseFen(S.game.fen).board.filter(Boolean).length;
+  if (live() && pieces <= 7) {
+    try {
+      const t = await api('GET', `/api/tablebase?game=${S.game.id}`);
+      const words = { 2: 'win', 1: 'cursed win', 0: 'draw', '-1': 'blessed loss', '-2': 'loss' };
+      $('tb').textContent = t.found
+        ? `Tablebase: ${words[t.wdl]} for the side to move (DTZ ${t.dtz}); best ${t.moves.length ? t.moves[0].move.san : '-'}`
+        : `Tablebase: ${t.reason}`;
+    } catch (e) { $('tb').textContent = ''; }
+  } else {
+    $('tb').textContent = '';
+  }
+}
+
+// ---------- edit mode ----------
+
+function startEdit() {
+  stopSearch();
+  const { board, turn, castling, ep } = parseFen(shownFen());
+  S.edit = { board, piece: 'P' };
+  $('edit-turn').value = turn;
+  for (const c of 'KQkq') $(`edit-${c}`).checked = castling.includes(c);
+  $('edit-ep').value = ep === '-' ? '' : ep;
+  $('edit-error').textContent = '';
+  $('editor').classList.remove('hidden');
+  buildPalette();
+  renderBoard();
+}
+
+function buildPalette() {
+  const pal = $('palette');
+  pal.innerHTML = '';
+  for (const p of [...'KQRBNPkqrbnp', 'x']) {
+    const d = document.createElement('div');
+    d.className = 'pc' + (S.edit.piece === p ? ' on' : '');
+    d.dataset.piece = p;
+    d.title = p === 'x' ? 'Remove pieces' : p;
+    if (p === 'x') d.textContent = '✕';
+    else { const img = document.createElement('img'); img.src = pieceImg(p); d.appendChild(img); }
+    d.onclick = () => { S.edit.piece = p; buildPalette(); };
+    pal.appendChild(d);
+  }
+}
+
+function editSquare(name) {
+  const i = sqIndex(name);
+  const p = S.edit.piece;
+  S.edit.board[i] = p === 'x' || S.edit.board[i] === p ? null : p;
+  renderBoard();
+}
+
+function editFen() {
+  let castling = [...'KQkq'].filter((c) => $(`edit-${c}`).checked).join('') || '-';
+  const ep = $('edit-ep').value.trim() || '-';
+  return `${boardToPlacement(S.edit.board)} ${$('edit-turn').value} ${castling} ${ep} 0 1`;
+}
+
+async function applyEdit() {
+  try {
+    const view = await post('/api/position', { fen: editFen() });
+    endEdit();
+    S.game = null;
+    setGame(view);
+    afterChange();
+  } catch (e) {
+    $('edit-error').textContent = e.message;
+  }
+}
+
+function endEdit() {
+  S.edit = null;
+  $('editor').classList.add('hidden');
+  render();
+}
+
+// ---------- commands ----------
+
+async function stopSearch() {
+  if (!S.game) return;
+  S.engineSearch = 0;
+  S.analysisSearch = 0;
+  $('thinking').textContent = '';
+  try { await post('/api/stop', {}); } catch (e) { /* nothing runs */ }
+}
+
+async function loadFen(fen) {
+  try {
+    const view = await post('/api/position', { fen });
+    S.game = null; setGame(view); $('ioerror').textContent = ''; afterChange();
+  } catch (e) { $('ioerror').textContent = e.message; }
+}
+
+async function loadPgn(pgn) {
+  try {
+    const view = await post('/api/pgn', { pgn });
+    S.game = null; setGame(view); $('ioerror').textContent = ''; afterChange();
+  } catch (e) { $('ioerror').textContent = e.message; }
+}
+
+function wire() {
+  const board = $('board');
+  board.addEventListener('pointerdown', onPointerDown);
+  window.addEventListener('pointermove', moveDrag);
+  window.addEventListener('pointerup', onPointerUp);
+  $('first').onclick = () => goto(0);
+  $('back').onclick = () => step(-1);
+  $('forward').onclick = () => step(1);
+  $('last').onclick = () => goto(S.pv ? S.pv.fens.length - 1 : S.game.plies.length);
+  $('flip').onclick = () => { S.flipped = !S.flipped; renderBoard(); };
+  $('pvexit').onclick = () => { S.pv = null; render(); };
+  $('undo').onclick = async () => {
+    await stopSearch();
+    // Against an engine, take back its reply too so that it is your move again.
+    const vsEngine = S.players.w !== S.players.b;
+    const plies = vsEngine && S.players[S.game.turn] === 'human' && S.game.plies.length >= 2 ? 2 : 1;
+    try { setGame(await post('/api/undo', { plies })); S.ply = S.game.plies.length; render(); refreshPanels(); restartAnalysis(); } catch (e) { showStatus(e.message); }
+  };
+  $('newgame').onclick = async () => { await stopSearch(); loadFen(undefined); };
+  $('editbtn').onclick = startEdit;
+  $('edit-cancel').onclick = endEdit;
+  $('edit-apply').onclick = applyEdit;
+  $('edit-clear').onclick = () => { S.edit.board = new Array(64).fill(null); for (const c of 'KQkq') $(`edit-${c}`).checked = false; renderBoard(); };
+  $('edit-start').onclick = () => { S.edit.board = parseFen('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1').board; for (const c of 'KQkq') $(`edit-${c}`).checked = true; $('edit-turn').value = 'w'; renderBoard(); };
+  $('pause').onclick = () => {
+    S.paused = !S.paused;
+    render();
+    if (!S.paused) maybeEngine();
+  };
+  $('analyse').onchange = () => { if ($('analyse').checked) restartAnalysis(); else { stopSearch(); S.lines = {}; renderLines(); } };
+  $('multipv').onchange = restartAnalysis;
+  $('showbook').onchange = refreshPanels;
+  $('bookadd').onclick = async () => {
+    try { const r = await post('/api/book/add', {}); $('bookmsg').textContent = `Added ${r.added} to ${r.book}.`; refreshPanels(); } catch (e) { $('bookmsg').textContent = e.message; }
+  };
+  $('loadfen').onclick = () => loadFen(($('pgn').value.trim() || $('fen').value).trim());
+  $('loadpgn').onclick = () => loadPgn($('pgn').value);
+  $('showpgn').onclick = async () => { $('pgn').value = await (await fetch(`/api/pgn?game=${S.game.id}`)).text(); };
+  $('upload').onchange = async (ev) => {
+    const file = ev.target.files[0];
+    if (!file) return;
+    const text = await file.text();
+    $('pgn').value = text;
+    // One line with slashes is a FEN; anything else is read as PGN.
+    if (/^\s*[^\s[]+\/[^\s]+\s+[wb]\b/.test(text) && text.trim().split('\n').length === 1) loadFen(text.trim());
+    else loadPgn(text);
+    ev.target.value = '';
+  };
+  document.addEventListener('keydown', (ev) => {
+    if (ev.target.matches('input, textarea, select')) return;
+    if (ev.key === 'ArrowLeft') step(-1);
+    else if (ev.key === 'ArrowRight') step(1);
+    else if (ev.key === 'ArrowUp' || ev.key === 'Home') goto(0);
+    else if (ev.key === 'ArrowDown' || ev.key === 'End') goto(S.pv ? S.pv.fens.length - 1 : S.game.plies.length);
+    else if (ev.key === 'Escape' && S.pv) { S.pv = null; render(); }
+    else return;
+    ev.preventDefault();
+  });
+}
+
+async function main() {
+  wire();
+  const [opts, view] = await Promise.all([api('GET', '/api/options'), api('POST', '/api/game', {})]);
+  S.options = opts.options;
+  S.levels = opts.levels;
+  buildSides();
+  setGame(view);
+  S.events = new EventSource(`/api/events?game=${view.id}`);
+  S.events.onmessage = onEvent;
+  await new Promise((resolve) => { S.events.onopen = resolve; setTimeout(resolve, 1000); });
+  document.body.dataset.readyMs = performance.now().toFixed(0);
+  document.body.dataset.ready = '1';
+  afterChange();
+}
+
+main().catch((e) => showStatus(`cannot start: ${e.message}`));

@@ -1,0 +1,327 @@
+//! The JSON API under `/api/`: games (one per tab, by id), moves, undo,
+//! positions, PGN, engine searches, the book and the tables. Every request
+//! is checked before anything changes, so a bad one leaves the game as it was.
+
+use std::sync::Arc;
+
+use axum::extract::{Query, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use chess::Position;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::error::{ApiError, ApiJson};
+use crate::search_run;
+use crate::session::{AppState, Session};
+use crate::settings::{page_options, EngineSettings, OptionView};
+use crate::view::{GameView, MoveView};
+
+type Shared = State<Arc<AppState>>;
+
+/// `?game=ID`.
+#[derive(Deserialize)]
+pub struct GameQuery {
+    /// The game's id.
+    pub game: String,
+}
+
+/// A body naming a game and nothing else.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameBody {
+    /// The game's id.
+    pub game: String,
+}
+
+fn view(session: &Session) -> Json<GameView> {
+    Json(GameView::new(&session.id, &session.record()))
+}
+
+fn parse_fen(fen: &str) -> Result<Position, ApiError> {
+    Position::from_fen(fen.trim()).map_err(|e| ApiError::bad_request(format!("bad FEN: {e}")))
+}
+
+/// `POST /api/game` `{"fen"?}`: a new game for a tab.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    fen: Option<String>,
+}
+
+/// Creates a game.
+pub async fn new_game(
+    State(state): Shared,
+    ApiJson(body): ApiJson<NewGame>,
+) -> Result<Json<GameView>, ApiError> {
+    let start = match &body.fen {
+        Some(fen) => parse_fen(fen)?,
+        None => Position::startpos(),
+    };
+    Ok(view(&state.create(start)))
+}
+
+/// `GET /api/state?game=ID`.
+pub async fn get_state(
+    State(state): Shared,
+    Query(q): Query<GameQuery>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&q.game)?;
+    Ok(view(&session))
+}
+
+/// `POST /api/move` `{"game", "move"}`: a move in UCI or SAN.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveBody {
+    game: String,
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+/// Plays a move (stopping the engine's search: the position it searched is gone).
+pub async fn play_move(
+    State(state): Shared,
+    ApiJson(body): ApiJson<MoveBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    {
+        let record = session.record();
+        if let Some(outcome) = record.game.outcome() {
+            return Err(ApiError::conflict(format!(
+                "the game is over ({outcome}); undo or start a new game"
+            )));
+        }
+        let m = record.parse_move(&body.mv)?;
+        drop(record);
+        session.cancel_search();
+        session.record().play(m, None)?;
+    }
+    Ok(view(&session))
+}
+
+/// `POST /api/undo` `{"game", "plies"?}` (default 1).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UndoBody {
+    game: String,
+    plies: Option<usize>,
+}
+
+/// Takes moves back.
+pub async fn undo(
+    State(state): Shared,
+    ApiJson(body): ApiJson<UndoBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    session.cancel_search();
+    if session.record().undo(body.plies.unwrap_or(1)) == 0 {
+        return Err(ApiError::conflict("no move to take back"));
+    }
+    Ok(view(&session))
+}
+
+/// `POST /api/position` `{"game", "fen"?}`: a new game from a FEN (default: the start).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionBody {
+    game: String,
+    fen: Option<String>,
+}
+
+/// Starts the game again from a position.
+pub async fn set_position(
+    State(state): Shared,
+    ApiJson(body): ApiJson<PositionBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    let start = match &body.fen {
+        Some(fen) => parse_fen(fen)?,
+        None => Position::startpos(),
+    };
+    session.cancel_search();
+    session.engine().new_game();
+    session.record().reset(start);
+    Ok(view(&session))
+}
+
+/// `POST /api/pgn` `{"game", "pgn"}`: replaces the game with the first game of the text.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PgnBody {
+    game: String,
+    pgn: String,
+}
+
+/// Imports a PGN game.
+pub async fn import_pgn(
+    State(state): Shared,
+    ApiJson(body): ApiJson<PgnBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    let mut imported = session.record().clone();
+    imported.import_pgn(&body.pgn)?;
+    session.cancel_search();
+    session.engine().new_game();
+    *session.record() = imported;
+    Ok(view(&session))
+}
+
+/// `GET /api/pgn?game=ID`: the game as a PGN file.
+pub async fn export_pgn(
+    State(state): Shared,
+    Query(q): Query<GameQuery>,
+) -> Result<Response, ApiError> {
+    let session = state.get(&q.game)?;
+    let text = session.record().export_pgn();
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8",
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"kestrel-game.pgn\"",
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// `GET /api/legal?game=ID`: the legal moves now.
+pub async fn legal(
+    State(state): Shared,
+    Query(q): Query<GameQuery>,
+) -> Result<Json<Vec<MoveView>>, ApiError> {
+    let session = state.get(&q.game)?;
+    Ok(Json(view(&session).0.legal))
+}
+
+/// `POST /api/go` `{"game", "settings", "play"}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GoBody {
+    game: String,
+    #[serde(default)]
+    settings: EngineSettings,
+    /// Play the move found (an engine player); else only analyse.
+    #[serde(default)]
+    play: bool,
+}
+
+/// Starts a search; its output comes on the event stream.
+pub async fn go(
+    State(state): Shared,
+    ApiJson(body): ApiJson<GoBody>,
+) -> Result<Json<Value>, ApiError> {
+    let session = state.get(&body.game)?;
+    let seq = tokio::task::spawn_blocking(move || {
+        search_run::start(&state, &session, &body.settings, body.play)
+    })
+    .await
+    .map_err(|e| ApiError::conflict(format!("the search could not start: {e}")))??;
+    Ok(Json(json!({ "search": seq })))
+}
+
+/// `POST /api/stop` `{"game"}`: stops the search and forgets its move (the
+/// page stops before undo, a new game or editing, where a move played
+/// meanwhile would be wrong).
+pub async fn stop(
+    State(state): Shared,
+    ApiJson(body): ApiJson<GameBody>,
+) -> Result<Json<Value>, ApiError> {
+    let session = state.get(&body.game)?;
+    session.cancel_search();
+    Ok(Json(json!({ "stopped": true })))
+}
+
+/// `GET /api/options`: the engine options a side can set, and whether the engine has levels.
+pub async fn options() -> Json<Value> {
+    // The list is the engine's and cannot change while the program runs.
+    static OPTIONS: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    Json(
+        OPTIONS
+            .get_or_init(|| {
+                let engine_options = page_options(&engine::Engine::new());
+                let views: Vec<OptionView> =
+                    engine_options.iter().filter_map(OptionView::new).collect();
+                let has = |name: &str| views.iter().any(|o| o.name == name);
+                json!({
+                    "options": views,
+                    "levels": has("UCI_LimitStrength") && has("UCI_Elo"),
+                })
+            })
+            .clone(),
+    )
+}
+
+/// `GET /api/book?game=ID`: the book's moves in the current position.
+pub async fn book_moves(
+    State(state): Shared,
+    Query(q): Query<GameQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let session = state.get(&q.game)?;
+    let pos = *session.record().game.position();
+    let book = state.book.read().unwrap_or_else(|e| e.into_inner());
+    let moves: Vec<Value> = book
+        .candidates(&pos)
+        .into_iter()
+        .map(|c| {
+            json!({"san": c.san, "uci": c.uci, "weight": c.weight, "percent": c.percent,
+                   "wins": c.wins, "draws": c.draws, "losses": c.losses})
+        })
+        .collect();
+    Ok(Json(
+        json!({"book": book.name(), "writable": book.writable(), "moves": moves}),
+    ))
+}
+
+/// `POST /api/book/add` `{"game"}`: adds the game's last move to the text book.
+pub async fn book_add(
+    State(state): Shared,
+    ApiJson(body): ApiJson<GameBody>,
+) -> Result<Json<Value>, ApiError> {
+    let session = state.get(&body.game)?;
+    let game = session.record().game.clone();
+    let mut book = state.book.write().unwrap_or_else(|e| e.into_inner());
+    let san = book.add_last_move(&game).map_err(ApiError::conflict)?;
+    Ok(Json(json!({"added": san, "book": book.name()})))
+}
+
+/// `GET /api/tablebase?game=ID`: what the Syzygy tables say about the position.
+pub async fn tablebase(
+    State(state): Shared,
+    Query(q): Query<GameQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let session = state.get(&q.game)?;
+    let tables = state.tables.clone().ok_or_else(|| {
+        ApiError::not_found("no tables: start kestrel gui with --syzygy-path DIR")
+    })?;
+    let (pos, mode) = {
+        let record = session.record();
+        (*record.game.position(), record.mode())
+    };
+    let probe = tokio::task::spawn_blocking(move || {
+        use engine::Tablebase;
+        let wdl = tables.probe_wdl(&pos)?;
+        let dtz = tables.probe_dtz(&pos)?;
+        let moves = tables.probe_moves(&pos)?;
+        Some((wdl, dtz, moves))
+    })
+    .await
+    .map_err(|e| ApiError::conflict(format!("the probe failed: {e}")))?;
+    let Some((wdl, dtz, moves)) = probe else {
+        return Ok(Json(json!({"found": false,
+            "reason": "the position is not in the tables (too many pieces, castling rights, or a missing table)"})));
+    };
+    let moves: Vec<Value> = moves
+        .iter()
+        .map(|v| json!({"move": MoveView::new(&pos, v.mv, mode), "wdl": v.wdl.as_i32(), "dtz": v.dtz}))
+        .collect();
+    Ok(Json(
+        json!({"found": true, "wdl": wdl.as_i32(), "dtz": dtz, "moves": moves}),
+    ))
+}

@@ -1,0 +1,151 @@
+//! Kestrel's browser GUI: `kestrel gui` serves a single page (board, move
+//! list, analysis, edit mode, book, sounds) and a JSON API under `/api/`
+//! that the page, or any script, uses to play and analyse. Each browser tab
+//! gets its own game and engine; engine output streams as server-sent
+//! events. The page's files are compiled in; the server reads and writes
+//! no file but the book and tables named on the command line.
+#![deny(missing_docs)]
+
+pub mod api;
+pub mod assets;
+pub mod book_source;
+pub mod error;
+pub mod events;
+pub mod record;
+pub mod search_run;
+pub mod session;
+pub mod settings;
+pub mod view;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+
+use book_source::BookSource;
+use session::AppState;
+
+/// The largest request body: a long PGN game fits many times over.
+pub const BODY_LIMIT: usize = 1 << 20;
+
+/// What `kestrel gui` was asked for.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Address to listen on (127.0.0.1 unless told otherwise).
+    pub host: String,
+    /// Port (0: any free port).
+    pub port: u16,
+    /// The opening book (default: the embedded one).
+    pub book: Option<PathBuf>,
+    /// Syzygy table directories.
+    pub syzygy_path: Option<String>,
+}
+
+/// Why the server cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The book cannot be used.
+    #[error(transparent)]
+    Book(#[from] book_source::BookSourceError),
+    /// The tables cannot be used.
+    #[error("cannot use the Syzygy tables: {0}")]
+    Tables(String),
+    /// The address cannot be listened on.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// The shared state for `config`: opens the book and the tables.
+pub fn state(config: &Config) -> Result<Arc<AppState>, StartError> {
+    let book = match &config.book {
+        Some(path) => BookSource::open(path)?,
+        None => BookSource::embedded(),
+    };
+    let tables = match &config.syzygy_path {
+        Some(path) => {
+            let (tables, problems) = syzygy::SyzygyTablebase::open(path)
+                .map_err(|e| StartError::Tables(e.to_string()))?;
+            for p in problems {
+                eprintln!("warning: Syzygy: {p}");
+            }
+            Some(Arc::new(tables))
+        }
+        None => None,
+    };
+    Ok(Arc::new(AppState::new(book, tables)))
+}
+
+/// The page and the API.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/app.js", get(assets::app_js))
+        .route("/style.css", get(assets::style_css))
+        .route("/pieces/{name}", get(assets::piece))
+        .route("/api/game", post(api::new_game))
+        .route("/api/state", get(api::get_state))
+        .route("/api/move", post(api::play_move))
+        .route("/api/undo", post(api::undo))
+        .route("/api/position", post(api::set_position))
+        .route("/api/pgn", get(api::export_pgn).post(api::import_pgn))
+        .route("/api/legal", get(api::legal))
+        .route("/api/go", post(api::go))
+        .route("/api/stop", post(api::stop))
+        .route("/api/events", get(events::events))
+        .route("/api/options", get(api::options))
+        .route("/api/book", get(api::book_moves))
+        .route("/api/book/add", post(api::book_add))
+        .route("/api/tablebase", get(api::tablebase))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(state)
+}
+
+/// Serves until Ctrl-C. `on_ready` gets the page's URL once the port is open.
+pub fn run(config: Config, on_ready: impl FnOnce(&str)) -> Result<(), StartError> {
+    let state = state(&config)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|source| StartError::Listen {
+            addr: config.host.clone(),
+            source,
+        })?;
+    runtime.block_on(async move {
+        let addr = format!("{}:{}", config.host, config.port);
+        let listener = tokio::net::TcpListener::bind(&addr)
+            .await
+            .map_err(|source| StartError::Listen {
+                addr: addr.clone(),
+                source,
+            })?;
+        let local: SocketAddr = listener.local_addr().map_err(|source| StartError::Listen {
+            addr: addr.clone(),
+            source,
+        })?;
+        let host = if local.ip().is_unspecified() {
+            "127.0.0.1".to_string()
+        } else {
+            local.ip().to_string()
+        };
+        let host = if host.contains(':') {
+            format!("[{host}]")
+        } else {
+            host
+        };
+        on_ready(&format!("http://{host}:{}/", local.port()));
+        axum::serve(listener, router(state))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|source| StartError::Listen { addr, source })
+    })
+}

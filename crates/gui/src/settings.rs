@@ -1,0 +1,278 @@
+//! An engine side's settings as the page sends them with each search: how
+//! long to think, whether to use the book, and the engine options. The
+//! options the page may set are the engine's own list (`Engine::options`),
+//! less those that belong to the whole server (table size, threads, files),
+//! so a new search switch shows up in the GUI without touching it.
+
+use std::collections::BTreeMap;
+
+use engine::{Engine, EngineOption, Limits, OptionKind};
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiError;
+
+/// Options the page does not set: they size or load things for the whole
+/// server, or mean nothing in a GUI.
+const SERVER_OPTIONS: [&str; 6] = [
+    "Hash",
+    "Clear Hash",
+    "Threads",
+    "Ponder",
+    "Move Overhead",
+    "EvalFile",
+];
+
+/// The longest fixed time per move, milliseconds (ten minutes).
+const MAX_MOVETIME_MS: u64 = 600_000;
+/// The deepest fixed depth.
+const MAX_DEPTH: i32 = 64;
+
+/// One side's settings.
+#[derive(Deserialize, Debug, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSettings {
+    /// Think this many milliseconds.
+    pub movetime_ms: Option<u64>,
+    /// Search to this depth.
+    pub depth: Option<i32>,
+    /// Think until stopped (analysis).
+    #[serde(default)]
+    pub infinite: bool,
+    /// Play a book move when the book knows the position (default on).
+    pub own_book: Option<bool>,
+    /// Engine options by name: booleans, numbers or words.
+    #[serde(default)]
+    pub options: BTreeMap<String, serde_json::Value>,
+}
+
+impl EngineSettings {
+    /// The search limits: exactly one of time, depth and infinite (time by default: one second).
+    pub fn limits(&self) -> Result<Limits, ApiError> {
+        match (self.movetime_ms, self.depth, self.infinite) {
+            (None, None, false) => Ok(Limits::movetime(1000)),
+            (Some(ms), None, false) if (1..=MAX_MOVETIME_MS).contains(&ms) => {
+                Ok(Limits::movetime(ms))
+            }
+            (Some(ms), None, false) => Err(ApiError::bad_request(format!(
+                "movetime_ms must be from 1 to {MAX_MOVETIME_MS}, not {ms}"
+            ))),
+            (None, Some(d), false) if (1..=MAX_DEPTH).contains(&d) => Ok(Limits::depth(d)),
+            (None, Some(d), false) => Err(ApiError::bad_request(format!(
+                "depth must be from 1 to {MAX_DEPTH}, not {d}"
+            ))),
+            (None, None, true) => Ok(Limits {
+                infinite: true,
+                ..Limits::default()
+            }),
+            _ => Err(ApiError::bad_request(
+                "give one of movetime_ms, depth and infinite, not several",
+            )),
+        }
+    }
+
+    /// Whether the book may answer.
+    pub fn own_book(&self) -> bool {
+        self.own_book.unwrap_or(true)
+    }
+
+    /// Sets every page option of `engine` to its default, then to the
+    /// values given. Nothing is changed when a name or value is wrong.
+    pub fn apply(&self, engine: &mut Engine) -> Result<(), ApiError> {
+        let known = page_options(engine);
+        let mut values = Vec::new();
+        for (name, value) in &self.options {
+            let option = known
+                .iter()
+                .find(|o| o.name.eq_ignore_ascii_case(name))
+                .ok_or_else(|| {
+                    ApiError::bad_request(format!("'{name}' is not an engine option the GUI sets"))
+                })?;
+            let text = match value {
+                serde_json::Value::Bool(b) => b.to_string(),
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::String(s) => s.clone(),
+                other => {
+                    return Err(ApiError::bad_request(format!(
+                        "option '{name}' takes a boolean, a number or a word, not {other}"
+                    )))
+                }
+            };
+            check_value(option, &text)?;
+            values.push((option.name, text));
+        }
+        for option in &known {
+            if let Some(default) = default_text(&option.kind) {
+                // Defaults come from the engine's own list: they are valid.
+                let _ = engine.set_option(option.name, &default);
+            }
+        }
+        for (name, text) in values {
+            engine
+                .set_option(name, &text)
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Checks `text` against the option's type and range before anything is
+/// set, so a bad value leaves the engine as it was.
+fn check_value(option: &EngineOption, text: &str) -> Result<(), ApiError> {
+    let ok = match &option.kind {
+        OptionKind::Check { .. } => text == "true" || text == "false",
+        OptionKind::Spin { min, max, .. } => text
+            .parse::<i64>()
+            .is_ok_and(|v| (*min..=*max).contains(&v)),
+        OptionKind::Combo { choices, .. } => choices.iter().any(|c| c.eq_ignore_ascii_case(text)),
+        OptionKind::Button | OptionKind::Text { .. } => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let expected = match &option.kind {
+        OptionKind::Check { .. } => "true or false".to_string(),
+        OptionKind::Spin { min, max, .. } => format!("a whole number from {min} to {max}"),
+        OptionKind::Combo { choices, .. } => choices.join(" or "),
+        OptionKind::Button | OptionKind::Text { .. } => "nothing".to_string(),
+    };
+    Err(ApiError::bad_request(format!(
+        "option '{}' takes {expected}, not '{text}'",
+        option.name
+    )))
+}
+
+fn default_text(kind: &OptionKind) -> Option<String> {
+    match kind {
+        OptionKind::Check { default } => Some(default.to_string()),
+        OptionKind::Spin { default, .. } => Some(default.to_string()),
+        OptionKind::Combo { default, .. } => Some(default.to_string()),
+        OptionKind::Button | OptionKind::Text { .. } => None,
+    }
+}
+
+/// The engine options the page shows and sets.
+pub fn page_options(engine: &Engine) -> Vec<EngineOption> {
+    engine
+        .options()
+        .into_iter()
+        .filter(|o| {
+            !SERVER_OPTIONS
+                .iter()
+                .any(|s| s.eq_ignore_ascii_case(o.name))
+        })
+        .filter(|o| default_text(&o.kind).is_some())
+        .collect()
+}
+
+/// An option as the page reads it.
+#[derive(Serialize, Debug)]
+pub struct OptionView {
+    /// Its name.
+    pub name: &'static str,
+    /// `check`, `spin` or `combo`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Its default (boolean, number or word).
+    pub default: serde_json::Value,
+    /// Smallest value (spin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    /// Largest value (spin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
+    /// The choices (combo).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choices: Option<Vec<&'static str>>,
+}
+
+impl OptionView {
+    /// The view of `option`, or `None` for kinds the page does not set.
+    pub fn new(option: &EngineOption) -> Option<OptionView> {
+        let (kind, default, min, max, choices) = match &option.kind {
+            OptionKind::Check { default } => {
+                ("check", serde_json::json!(default), None, None, None)
+            }
+            OptionKind::Spin { default, min, max } => (
+                "spin",
+                serde_json::json!(default),
+                Some(*min),
+                Some(*max),
+                None,
+            ),
+            OptionKind::Combo { default, choices } => (
+                "combo",
+                serde_json::json!(default),
+                None,
+                None,
+                Some(choices.to_vec()),
+            ),
+            OptionKind::Button | OptionKind::Text { .. } => return None,
+        };
+        Some(OptionView {
+            name: option.name,
+            kind,
+            default,
+            min,
+            max,
+            choices,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(json: serde_json::Value) -> EngineSettings {
+        serde_json::from_value(json).expect("settings")
+    }
+
+    #[test]
+    fn limits_take_one_of_time_depth_and_infinite() {
+        assert_eq!(
+            settings(serde_json::json!({})).limits().expect("default"),
+            Limits::movetime(1000)
+        );
+        assert_eq!(
+            settings(serde_json::json!({"depth": 3}))
+                .limits()
+                .expect("depth"),
+            Limits::depth(3)
+        );
+        assert!(settings(serde_json::json!({"depth": 0})).limits().is_err());
+        assert!(settings(serde_json::json!({"depth": 3, "movetime_ms": 5}))
+            .limits()
+            .is_err());
+        assert!(settings(serde_json::json!({"movetime_ms": 0}))
+            .limits()
+            .is_err());
+    }
+
+    #[test]
+    fn options_come_from_the_engine_and_bad_values_change_nothing() {
+        let mut engine = Engine::new();
+        let names: Vec<&str> = page_options(&engine).iter().map(|o| o.name).collect();
+        assert!(names.contains(&"Evaluator") && names.contains(&"MultiPV"));
+        assert!(!names.contains(&"Hash") && !names.contains(&"EvalFile"));
+        let switch = engine::SearchParams::list()
+            .into_iter()
+            .find(|p| matches!(p.kind, engine::params::ParamKind::Switch { default: true }))
+            .expect("a search switch");
+        let before = engine.params();
+        let bad = settings(serde_json::json!({"options": {switch.name: false, "MultiPV": 9999}}));
+        assert!(bad.apply(&mut engine).is_err());
+        assert_eq!(engine.params(), before);
+        assert!(settings(serde_json::json!({"options": {"Hash": 64}}))
+            .apply(&mut engine)
+            .is_err());
+        let good =
+            settings(serde_json::json!({"options": {switch.name: false, "Evaluator": "Simple"}}));
+        good.apply(&mut engine).expect("applies");
+        assert_ne!(engine.params(), before);
+        // The next side's settings start from the defaults again.
+        settings(serde_json::json!({}))
+            .apply(&mut engine)
+            .expect("applies");
+        assert_eq!(engine.params(), before);
+    }
+}

@@ -1,0 +1,548 @@
+//! The JSON API, request by request, through the router (no socket), plus
+//! the event stream over a real socket: each endpoint's answer, and the
+//! bad requests (malformed JSON, illegal moves, bad FEN and PGN, huge
+//! bodies, unknown games) answered 4xx with a message, the game unchanged.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use gui::book_source::BookSource;
+use gui::session::AppState;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/syzygy");
+
+struct Api {
+    router: axum::Router,
+}
+
+impl Api {
+    fn new() -> Api {
+        Api::with(BookSource::embedded(), None)
+    }
+
+    fn with(book: BookSource, tables: Option<&str>) -> Api {
+        let tables = tables.map(|p| Arc::new(syzygy::SyzygyTablebase::open(p).expect("tables").0));
+        Api {
+            router: gui::router(Arc::new(AppState::new(book, tables))),
+        }
+    }
+
+    async fn send(&self, req: Request<Body>) -> (StatusCode, String) {
+        let res = self.router.clone().oneshot(req).await.expect("answers");
+        let status = res.status();
+        let bytes = res.into_body().collect().await.expect("body").to_bytes();
+        (status, String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    async fn get(&self, path: &str) -> (StatusCode, Value) {
+        let (status, text) = self
+            .send(Request::get(path).body(Body::empty()).expect("request"))
+            .await;
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+
+    async fn post_raw(&self, path: &str, body: impl Into<Body>) -> (StatusCode, Value) {
+        let req = Request::post(path)
+            .header("content-type", "application/json")
+            .body(body.into())
+            .expect("request");
+        let (status, text) = self.send(req).await;
+        let value =
+            serde_json::from_str(&text).unwrap_or_else(|_| panic!("JSON answer, got {text:?}"));
+        (status, value)
+    }
+
+    async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        self.post_raw(path, body.to_string()).await
+    }
+
+    async fn new_game(&self) -> String {
+        let (status, v) = self.post("/api/game", json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        v["id"].as_str().expect("id").to_string()
+    }
+
+    async fn state(&self, id: &str) -> Value {
+        let (status, v) = self.get(&format!("/api/state?game={id}")).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        v
+    }
+}
+
+/// A 4xx answer with a message.
+fn assert_refused(status: StatusCode, body: &Value, expected: StatusCode) {
+    assert_eq!(status, expected, "{body}");
+    assert!(
+        body["error"].as_str().is_some_and(|m| !m.is_empty()),
+        "a message: {body}"
+    );
+}
+
+#[tokio::test]
+async fn games_moves_and_undo() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    let s = api.state(&id).await;
+    assert_eq!(s["legal"].as_array().expect("legal").len(), 20);
+    assert_eq!(s["status"]["result"], "*");
+
+    let (status, s) = api
+        .post("/api/move", json!({"game": id, "move": "e2e4"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    let (status, s2) = api
+        .post("/api/move", json!({"game": id, "move": "Nf6"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s2}");
+    assert_eq!(s2["plies"][1]["san"], "Nf6");
+    assert_eq!(s2["turn"], "w");
+    assert!(s2["version"].as_u64() > s["version"].as_u64());
+
+    let (status, legal) = api.get(&format!("/api/legal?game={id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(legal
+        .as_array()
+        .expect("list")
+        .iter()
+        .any(|m| m["san"] == "e5"));
+
+    let (status, s) = api.post("/api/undo", json!({"game": id, "plies": 2})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(s["plies"].as_array().expect("plies").len(), 0);
+    let (status, body) = api.post("/api/undo", json!({"game": id})).await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+
+    // Each tab has its own game.
+    let other = api.new_game().await;
+    assert_ne!(other, id);
+    api.post("/api/move", json!({"game": other, "move": "d4"}))
+        .await;
+    assert_eq!(
+        api.state(&id).await["plies"]
+            .as_array()
+            .expect("plies")
+            .len(),
+        0
+    );
+}
+
+#[tokio::test]
+async fn bad_requests_are_refused_with_a_message_and_change_nothing() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    api.post("/api/move", json!({"game": id, "move": "e4"}))
+        .await;
+    let before = api.state(&id).await;
+
+    let (status, body) = api
+        .post("/api/move", json!({"game": id, "move": "e4"}))
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    let (status, body) = api
+        .post("/api/move", json!({"game": id, "move": "e7e6q"}))
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    let (status, body) = api.post_raw("/api/move", "{\"game\": ").await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    let (status, body) = api.post("/api/move", json!({"game": id})).await;
+    assert!(status.is_client_error(), "{status}");
+    assert!(body["error"].is_string());
+    let (status, body) = api
+        .post("/api/move", json!({"game": "nope", "move": "e5"}))
+        .await;
+    assert_refused(status, &body, StatusCode::NOT_FOUND);
+    let (status, body) = api
+        .post(
+            "/api/position",
+            json!({"game": id, "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}),
+        )
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"].as_str().expect("message").contains("king"),
+        "{body}"
+    );
+    let (status, body) = api
+        .post("/api/pgn", json!({"game": id, "pgn": "1. e4 e5 2. Ke3 *"}))
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    let huge = json!({"game": id, "pgn": "1. e4 ".repeat(300_000)}).to_string();
+    let (status, body) = api.post_raw("/api/pgn", huge).await;
+    assert_refused(status, &body, StatusCode::PAYLOAD_TOO_LARGE);
+    let (status, body) = api
+        .post("/api/go", json!({"game": id, "settings": {"depth": 0}}))
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    let (status, body) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"depth": 2, "options": {"Hash": 1024}}}),
+        )
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    let (status, body) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"depth": 2, "options": {"MultiPV": "many"}}}),
+        )
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    let (status, body) = api.get("/api/state?game=missing").await;
+    assert_refused(status, &body, StatusCode::NOT_FOUND);
+
+    assert_eq!(api.state(&id).await, before);
+}
+
+#[tokio::test]
+async fn positions_fen_and_pgn_round_trip() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    let fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+    let (status, s) = api
+        .post("/api/position", json!({"game": id, "fen": fen}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["start_fen"], fen);
+    let promotions: Vec<&Value> = s["legal"]
+        .as_array()
+        .expect("legal")
+        .iter()
+        .filter(|m| m["from"] == "a7")
+        .collect();
+    assert_eq!(promotions.len(), 4);
+    let (status, s) = api
+        .post("/api/move", json!({"game": id, "move": "a8=Q+"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["check"], true);
+
+    let pgn = "[Event \"Test\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n";
+    let (status, s) = api.post("/api/pgn", json!({"game": id, "pgn": pgn})).await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["status"]["over"], true);
+    assert_eq!(s["status"]["result"], "1-0");
+    assert_eq!(s["status"]["reason"], "White mates");
+    let (status, body) = api
+        .post("/api/move", json!({"game": id, "move": "Ke7"}))
+        .await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+
+    let (status, text) = api
+        .send(
+            Request::get(format!("/api/pgn?game={id}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(text.contains("[White \"A\"]"), "{text}");
+    assert!(text.contains("4. Qxf7# 1-0"), "{text}");
+
+    let (status, s) = api.post("/api/position", json!({"game": id})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(s["fen"], chess::fen::STARTPOS);
+}
+
+#[tokio::test]
+async fn the_page_and_its_files_are_served() {
+    let api = Api::new();
+    for (path, needle) in [
+        ("/", "<title>Kestrel</title>"),
+        ("/app.js", "EventSource"),
+        ("/style.css", "#board"),
+        ("/pieces/wK.svg", "<svg"),
+    ] {
+        let (status, text) = api
+            .send(Request::get(path).body(Body::empty()).expect("request"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(text.contains(needle), "{path}");
+    }
+    let (status, _) = api
+        .send(
+            Request::get("/pieces/xX.svg")
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = api
+        .send(
+            Request::get("/../Cargo.toml")
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn options_come_from_the_engine() {
+    let api = Api::new();
+    let (status, v) = api.get("/api/options").await;
+    assert_eq!(status, StatusCode::OK);
+    let names: Vec<&str> = v["options"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|o| o["name"].as_str())
+        .collect();
+    for p in engine::SearchParams::list() {
+        assert!(names.contains(&p.name), "{} is offered", p.name);
+    }
+    assert!(names.contains(&"Evaluator"));
+    assert!(!names.contains(&"Hash"));
+    let has_levels = names.contains(&"UCI_LimitStrength") && names.contains(&"UCI_Elo");
+    assert_eq!(v["levels"], has_levels);
+}
+
+#[tokio::test]
+async fn the_book_is_shown_and_moves_are_added_to_a_text_book_only() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    let (status, b) = api.get(&format!("/api/book?game={id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!b["moves"].as_array().expect("moves").is_empty());
+    assert_eq!(b["writable"], false);
+    api.post("/api/move", json!({"game": id, "move": "e4"}))
+        .await;
+    let (status, body) = api.post("/api/book/add", json!({"game": id})).await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+
+    let dir = std::env::temp_dir().join(format!("kestrel-gui-api-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("added.txt");
+    let api = Api::with(BookSource::open(&path).expect("new text book"), None);
+    let id = api.new_game().await;
+    api.post("/api/move", json!({"game": id, "move": "h3"}))
+        .await;
+    let (status, v) = api.post("/api/book/add", json!({"game": id})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["added"], "h3");
+    api.post("/api/undo", json!({"game": id})).await;
+    let (_, b) = api.get(&format!("/api/book?game={id}")).await;
+    assert_eq!(b["moves"][0]["san"], "h3");
+    assert!(std::fs::read_to_string(&path)
+        .expect("written")
+        .contains("h3"));
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[tokio::test]
+async fn the_tables_answer_when_given() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    let (status, body) = api.get(&format!("/api/tablebase?game={id}")).await;
+    assert_refused(status, &body, StatusCode::NOT_FOUND);
+
+    let api = Api::with(BookSource::embedded(), Some(TABLES));
+    let (_, s) = api
+        .post("/api/game", json!({"fen": "8/8/8/8/8/2k5/8/K6Q w - - 0 1"}))
+        .await;
+    let id = s["id"].as_str().expect("id");
+    let (status, t) = api.get(&format!("/api/tablebase?game={id}")).await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    assert_eq!(t["found"], true);
+    assert_eq!(t["wdl"], 2);
+    assert!(!t["moves"].as_array().expect("moves").is_empty());
+    let (_, s) = api.post("/api/game", json!({})).await;
+    let id = s["id"].as_str().expect("id");
+    let (_, t) = api.get(&format!("/api/tablebase?game={id}")).await;
+    assert_eq!(t["found"], false);
+}
+
+/// Waits until the game has `plies` moves.
+async fn wait_for_plies(api: &Api, id: &str, plies: usize) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let s = api.state(id).await;
+        if s["plies"].as_array().expect("plies").len() >= plies {
+            return s;
+        }
+        assert!(Instant::now() < deadline, "no engine move: {s}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn the_engine_plays_and_analyses() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    // With the book on, the start position's move comes from the book.
+    let (status, v) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"depth": 3}, "play": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let s = wait_for_plies(&api, &id, 1).await;
+    assert!(s["plies"][0]["time_ms"].is_null(), "a book move: {s}");
+
+    // Without it the engine searches, and its move carries its time.
+    let settings = json!({"depth": 3, "own_book": false, "options": {"Evaluator": "Simple"}});
+    let (status, v) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": settings, "play": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let s = wait_for_plies(&api, &id, 2).await;
+    assert!(
+        s["plies"][1]["time_ms"].is_u64(),
+        "engine moves carry their time: {s}"
+    );
+
+    // Analysis runs until stopped and plays nothing.
+    let (status, _) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"infinite": true, "options": {"MultiPV": 2}}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (status, _) = api.post("/api/stop", json!({"game": id})).await;
+    assert_eq!(status, StatusCode::OK);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(
+        api.state(&id).await["plies"]
+            .as_array()
+            .expect("plies")
+            .len(),
+        2
+    );
+    // A stopped engine move is forgotten, not played.
+    let settings = json!({"movetime_ms": 20_000, "own_book": false});
+    let (status, _) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": settings, "play": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    api.post("/api/stop", json!({"game": id})).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        api.state(&id).await["plies"]
+            .as_array()
+            .expect("plies")
+            .len(),
+        2
+    );
+    let (status, body) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"infinite": true}, "play": true}),
+        )
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+}
+
+/// Reads server-sent events from a raw socket until `done` says so.
+async fn read_events(
+    stream: &mut tokio::net::TcpStream,
+    done: impl Fn(&[Value]) -> bool,
+) -> Vec<Value> {
+    use tokio::io::AsyncReadExt;
+    let mut text = String::new();
+    let mut events = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut buf = vec![0u8; 65536];
+    while !done(&events) {
+        assert!(Instant::now() < deadline, "events so far: {events:?}");
+        let n = tokio::time::timeout(Duration::from_secs(30), stream.read(&mut buf))
+            .await
+            .expect("events come")
+            .expect("reads");
+        assert!(n > 0, "the stream ended");
+        text.push_str(&String::from_utf8_lossy(&buf[..n]));
+        events = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .filter_map(|d| serde_json::from_str(d).ok())
+            .collect();
+    }
+    events
+}
+
+#[tokio::test]
+async fn engine_output_streams_and_stops_when_the_stream_closes() {
+    use tokio::io::AsyncWriteExt;
+    let state = Arc::new(AppState::new(BookSource::embedded(), None));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("port");
+    let addr = listener.local_addr().expect("address");
+    let router = gui::router(state.clone());
+    let server = tokio::spawn(async move { axum::serve(listener, router).await });
+    let api = Api {
+        router: gui::router(state.clone()),
+    };
+    let id = api.new_game().await;
+
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    let request = format!("GET /api/events?game={id} HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.expect("sends");
+    read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "hello")).await;
+
+    let settings = json!({"depth": 5, "own_book": false, "options": {"MultiPV": 2}});
+    api.post(
+        "/api/go",
+        json!({"game": id, "settings": settings, "play": true}),
+    )
+    .await;
+    // The new state comes first, then the search's own report of its move.
+    let events = read_events(&mut stream, |e| {
+        e.iter().any(|v| v["type"] == "state") && e.iter().any(|v| v["type"] == "bestmove")
+    })
+    .await;
+    let infos: Vec<&Value> = events.iter().filter(|v| v["type"] == "info").collect();
+    assert!(
+        infos.iter().any(|v| v["multipv"] == 2),
+        "MultiPV lines: {infos:?}"
+    );
+    let last = infos.last().expect("info");
+    assert!(last["depth"].as_i64() >= Some(1));
+    assert!(last["pv"][0]["san"].is_string() && last["pv"][0]["fen"].is_string());
+    assert!(last["score"]["kind"].is_string() && last["nps"].is_u64());
+    assert!(events
+        .iter()
+        .any(|v| v["type"] == "bestmove" && v["played"] == true));
+    assert!(events.iter().any(|v| v["type"] == "stats"));
+
+    // An endless analysis stops when its tab's stream closes.
+    api.post(
+        "/api/go",
+        json!({"game": id, "settings": {"infinite": true}}),
+    )
+    .await;
+    read_events(&mut stream, |e| {
+        e.iter().filter(|v| v["type"] == "info").count() > infos.len() + 1
+    })
+    .await;
+    let session = state.get(&id).expect("session");
+    assert!(session.engine().is_searching());
+    drop(stream);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while session.engine().is_searching() {
+        assert!(
+            Instant::now() < deadline,
+            "the search goes on after the tab closed"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    server.abort();
+}

@@ -1,0 +1,49 @@
+//! `kestrel gui`: the browser GUI on 127.0.0.1, its URL printed.
+
+use anyhow::Result;
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Options of `kestrel gui`.
+#[derive(Args)]
+pub struct GuiArgs {
+    /// Port to listen on (0: any free port; the URL printed says which).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to listen on. Other machines can reach the GUI only if you
+    /// change it: there is no login.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    open: bool,
+    /// Opening book to show and play from (Polyglot .bin or Kestrel .txt);
+    /// "add move to book" writes to it when it is a .txt book.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Syzygy table directories, separated like PATH entries.
+    #[arg(long, value_name = "DIR")]
+    syzygy_path: Option<String>,
+}
+
+/// Runs the server until Ctrl-C.
+pub fn run(args: GuiArgs) -> Result<()> {
+    let config = gui::Config {
+        host: args.host,
+        port: args.port,
+        book: args.book,
+        syzygy_path: args.syzygy_path,
+    };
+    let open = args.open;
+    gui::run(config, |url| {
+        println!("Kestrel GUI: {url}");
+        let _ = std::io::stdout().flush();
+        if open {
+            if let Err(e) = std::process::Command::new("xdg-open").arg(url).spawn() {
+                eprintln!("cannot open a browser ({e}); open {url} yourself");
+            }
+        }
+    })?;
+    Ok(())
+}

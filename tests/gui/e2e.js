@@ -1,0 +1,214 @@
+// End-to-end test of `kestrel gui` in a real Chromium, driven by Playwright.
+// Usage: node e2e.js URL [SCREENSHOT_DIR]. Exits non-zero on the first
+// failure, with the step that failed. Run by tests/gui_browser.rs.
+'use strict';
+
+const path = require('path');
+const { chromium } = require(path.join(__dirname, 'node_modules', 'playwright-core'));
+
+const url = process.argv[2];
+const shots = process.argv[3];
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+function check(cond, what) {
+  if (!cond) throw new Error(`check failed: ${what}`);
+  console.log(`ok: ${what}`);
+}
+
+async function plyCount(page) {
+  return page.$$eval('#moves .mv', (els) => els.length);
+}
+
+async function waitPlies(page, n, timeout = 30000) {
+  await page.waitForFunction((n) => document.querySelectorAll('#moves .mv').length >= n, n, { timeout });
+}
+
+async function current(page) {
+  return page.$eval('#moves .mv.cur', (el) => Number(el.dataset.ply)).catch(() => 0);
+}
+
+async function squareCenter(page, sq) {
+  const box = await page.locator(`[data-square="${sq}"]`).boundingBox();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+async function setSide(page, side, player, depth, book) {
+  const box = `#side-${side}`;
+  await page.selectOption(`${box} [data-k="limit"]`, 'depth');
+  await page.fill(`${box} [data-k="amount"]`, String(depth));
+  await page.setChecked(`${box} [data-k="book"]`, book);
+  await page.selectOption(`${box} [data-k="player"]`, player);
+}
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+
+  // Load time: navigation timing, and until the page has its game and event stream.
+  const t0 = Date.now();
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="1"]');
+  const ready = Date.now() - t0;
+  const nav = await page.evaluate(() => {
+    const n = performance.getEntriesByType('navigation')[0];
+    return { domContentLoaded: n.domContentLoadedEventEnd, load: n.loadEventEnd, ready: Number(document.body.dataset.readyMs) };
+  });
+  console.log(`timing: DOMContentLoaded ${nav.domContentLoaded.toFixed(0)} ms, load ${nav.load.toFixed(0)} ms, ` +
+    `game and event stream ready ${nav.ready} ms after navigation start (${ready} ms as Playwright saw it)`);
+  // The goal is under 1 s (measured: about 0.3 s, README); the bound here is
+  // looser so that a loaded CI machine does not fail on timing alone.
+  check(nav.load < 2000, `the page loads in under 2 s (${nav.load.toFixed(0)} ms)`);
+
+  // The level picker is there exactly when the engine has UCI_LimitStrength and UCI_Elo.
+  const levels = await page.evaluate(() => fetch('/api/options').then((r) => r.json()).then((o) => o.levels));
+  const pickers = await page.$$eval('[data-k="level"]', (els) => els.length);
+  check(pickers === (levels ? 2 : 0), `a level picker per side exactly when the engine has levels (${levels})`);
+
+  // Black is the engine: low depth, no book, so that its reply is quick and searched.
+  await setSide(page, 'b', 'engine', 2, false);
+  if (levels) await page.selectOption('#side-b [data-k="level"]', { index: 1 });
+
+  // A move by clicking, and the engine's reply.
+  await page.click('[data-square="e2"]');
+  check(await page.$eval('[data-square="e4"]', (el) => el.classList.contains('hint')), 'legal-move hints after picking a piece');
+  await page.click('[data-square="e4"]');
+  await waitPlies(page, 2);
+  check((await page.textContent('#moves')).includes('e4'), 'a move played by clicking');
+  check(await page.$eval('#moves .mv[data-ply="2"] .t', (el) => /\d+ m?s$/.test(el.textContent)), 'the engine replied, with its move time');
+
+  // A move by dragging.
+  const from = await squareCenter(page, 'g1');
+  const to = await squareCenter(page, 'f3');
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 5 });
+  await page.mouse.move(to.x, to.y, { steps: 5 });
+  await page.mouse.up();
+  await waitPlies(page, 4);
+  check((await page.textContent('#moves')).includes('Nf3'), 'a move played by dragging, and the engine replied');
+  check(await page.$$eval('#board .sq.last', (els) => els.length) === 2, 'the last move is highlighted');
+
+  // Back and forward, by buttons and keys.
+  await page.click('#back');
+  check(await current(page) === 3, 'back one move');
+  await page.keyboard.press('ArrowLeft');
+  check(await current(page) === 2, 'back with the arrow key');
+  check(await page.$eval('[data-square="f3"]', (el) => !el.dataset.piece), 'the board shows the earlier position');
+  await page.keyboard.press('ArrowRight');
+  check(await current(page) === 3, 'forward with the arrow key');
+  await page.click('#first');
+  check(await current(page) === 0, 'first');
+  await page.click('#last');
+  check(await current(page) === 4, 'last');
+
+  // Flip.
+  await page.click('#flip');
+  check(await page.$eval('#board .sq', (el) => el.dataset.square) === 'h1', 'the flipped board starts at h1');
+  await page.click('#flip');
+  check(await page.$eval('#board .sq', (el) => el.dataset.square) === 'a8', 'flipped back');
+
+  // Analysis with two lines; click a move of a line to see it on the board.
+  await page.selectOption('#side-b [data-k="player"]', 'human');
+  await page.selectOption('#multipv', '2');
+  await page.check('#analyse');
+  await page.waitForFunction(() => document.querySelectorAll('#lines .line').length >= 2 &&
+    document.querySelectorAll('#lines .line .pvm').length >= 4, null, { timeout: 30000 });
+  check(/d\d+/.test(await page.textContent('#lines')), 'live analysis shows depth, score and lines');
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-analysis.png') });
+  const pvFirst = await page.textContent('#lines .line .pvm');
+  await page.click('#lines .line .pvm >> nth=1');
+  check(!(await page.isHidden('#pvnote')), 'clicking a line move shows that line on the board');
+  await page.keyboard.press('ArrowLeft');
+  check(await page.$eval('[data-square]', () => true), `stepped back in the line (${pvFirst.trim()} ...)`);
+  await page.click('#pvexit');
+  await page.uncheck('#analyse');
+
+  // Promotion chooser.
+  await page.fill('#pgn', '');
+  await page.fill('#fen', '4k3/P7/8/8/8/8/8/4K3 w - - 0 1');
+  await page.click('#loadfen');
+  await page.waitForFunction(() => document.getElementById('status').textContent.includes('White to move') && !document.querySelector('#moves .mv'));
+  await page.click('[data-square="a7"]');
+  await page.click('[data-square="a8"]');
+  await page.waitForSelector('#promotion:not(.hidden)');
+  await page.click('#promotion img[data-role="n"]');
+  await waitPlies(page, 1);
+  check((await page.textContent('#moves')).includes('a8=N'), 'promotion to a knight with the chooser');
+
+  // Edit mode: an impossible position shows the rules' error, a good one is played from.
+  await page.click('#editbtn');
+  await page.click('#edit-clear');
+  await page.click('#palette [data-piece="K"]');
+  await page.click('[data-square="e1"]');
+  await page.click('#edit-apply');
+  await page.waitForFunction(() => document.getElementById('edit-error').textContent.length > 0);
+  const editError = await page.textContent('#edit-error');
+  check(/king/i.test(editError), `an impossible position is refused: "${editError}"`);
+  await page.click('#palette [data-piece="k"]');
+  await page.click('[data-square="e8"]');
+  await page.click('#palette [data-piece="R"]');
+  await page.click('[data-square="a1"]');
+  await page.click('#palette [data-piece="P"]');
+  await page.click('[data-square="b5"]');
+  await page.click('#palette [data-piece="p"]');
+  await page.click('[data-square="c7"]');
+  await page.selectOption('#edit-turn', 'b');
+  await page.check('#edit-Q');
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-edit.png') });
+  await page.click('#edit-apply');
+  await page.waitForSelector('#editor.hidden', { state: 'attached' });
+  const fen = await page.inputValue('#fen');
+  check(fen === '4k3/2p5/8/1P6/8/8/8/R3K3 b Q - 0 1', `the edited position is played from: ${fen}`);
+
+  // PGN import, then export (shown and downloaded).
+  const pgn = '[Event "E2E"]\n[White "Alice"]\n[Black "Bob"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n';
+  await page.fill('#pgn', pgn);
+  await page.click('#loadpgn');
+  await waitPlies(page, 6);
+  check((await page.textContent('#moves')).includes('Bb5'), 'a PGN game imported');
+  await page.click('#showpgn');
+  await page.waitForFunction(() => document.getElementById('pgn').value.includes('3. Bb5 a6'));
+  check((await page.inputValue('#pgn')).includes('[White "Alice"]'), 'the PGN exported back with its tags');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const fs = require('fs');
+  const text = fs.readFileSync(await download.path(), 'utf8');
+  check(text.includes('1. e4 e5 2. Nf3 Nc6 3. Bb5 a6'), 'the PGN downloads');
+  await page.fill('#pgn', '1. e4 e5 2. Ke3 *');
+  await page.click('#loadpgn');
+  await page.waitForFunction(() => document.getElementById('ioerror').textContent.length > 0);
+  check((await page.textContent('#ioerror')).length > 0, 'a broken PGN shows an error');
+  check(await plyCount(page) === 6, 'and leaves the game as it was');
+
+  // Engine against engine at low depth, with pause and resume, to the end of a game.
+  await page.click('#newgame');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .mv').length === 0);
+  await setSide(page, 'w', 'human', 1, true);
+  await setSide(page, 'b', 'engine', 1, true);
+  await page.selectOption('#side-w [data-k="player"]', 'engine');
+  await waitPlies(page, 6);
+  await page.click('#pause');
+  await page.waitForTimeout(300);
+  const paused = await plyCount(page);
+  await page.waitForTimeout(700);
+  check(await plyCount(page) === paused, `autoplay pauses (at ${paused} plies)`);
+  await page.click('#pause');
+  await page.waitForFunction(() => /1-0|0-1|1\/2-1\/2/.test(document.getElementById('status').textContent), null, { timeout: 240000 });
+  const status = await page.textContent('#status');
+  check(true, `engine vs engine finished: ${status} after ${await plyCount(page)} plies`);
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-finished.png') });
+
+  check(errors.length === 0, `no script errors on the page ${errors.join('; ')}`);
+  await browser.close();
+}
+
+main().catch((e) => {
+  console.error(e.stack || String(e));
+  process.exit(1);
+});

@@ -1,0 +1,86 @@
+//! `kestrel gui` in a real browser: starts the server on a free port and
+//! runs tests/gui/e2e.js (Playwright driving Debian's Chromium), which
+//! plays by clicking and dragging, sees the engine reply, steps through the
+//! game, flips, edits a position (a wrong one first), imports and exports
+//! PGN and watches an engine-vs-engine game to its end. Skips, saying why,
+//! when node, chromium or playwright-core (npm, in tests/gui/node_modules)
+//! is missing; `.ci/run` installs them. Set KESTREL_GUI_SHOTS=DIR to keep
+//! the screenshots.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+const GUI_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gui");
+
+/// Kills the server when the test ends, however it ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn missing_tool() -> Option<String> {
+    if Command::new("node").arg("--version").output().is_err() {
+        return Some("node is not installed (apt-get install nodejs npm)".into());
+    }
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    if !Path::new(&chromium).exists() {
+        return Some(format!("{chromium} is missing (apt-get install chromium)"));
+    }
+    if !Path::new(GUI_DIR)
+        .join("node_modules/playwright-core")
+        .exists()
+    {
+        return Some(format!(
+            "playwright-core is not installed (npm install --prefix {GUI_DIR} playwright-core)"
+        ));
+    }
+    None
+}
+
+#[test]
+fn the_gui_works_in_chromium() {
+    if let Some(why) = missing_tool() {
+        eprintln!("skipping the browser test: {why}");
+        return;
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
+        .args(["gui", "--port", "0"])
+        .env_remove("KESTREL_SYZYGY_PATH")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("kestrel gui starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let server = Server(child);
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("kestrel gui prints its URL");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("a URL on 127.0.0.1 in {line:?}"))
+        .to_string();
+
+    let shots = std::env::var("KESTREL_GUI_SHOTS").ok();
+    let mut node = Command::new("node");
+    node.arg(Path::new(GUI_DIR).join("e2e.js")).arg(&url);
+    if let Some(dir) = &shots {
+        node.arg(dir);
+    }
+    let out = node.output().expect("node runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    println!("{text}");
+    assert!(
+        out.status.success(),
+        "the browser test failed:\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("engine vs engine finished"), "{text}");
+    drop(server);
+}
