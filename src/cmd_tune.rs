@@ -19,6 +19,8 @@ use tune::texel::{tune, TexelConfig, TexelData};
 pub enum TuneCommand {
     /// Texel tuning: fit the evaluation weights to game results.
     Texel(TexelArgs),
+    /// Genetic tuning: weight sets play tournaments among themselves.
+    Ga(crate::cmd_ga::GaArgs),
 }
 
 /// Options of `kestrel tune texel`.
@@ -95,6 +97,7 @@ fn bar(total: u64, template: &str) -> ProgressBar {
 pub fn run(command: TuneCommand) -> Result<()> {
     match command {
         TuneCommand::Texel(args) => texel(args),
+        TuneCommand::Ga(args) => crate::cmd_ga::run(args),
     }
 }
 

@@ -10,8 +10,10 @@ use protocol::xboard::Xboard;
 use std::io::{self, Write};
 use std::time::Instant;
 
+mod cmd_ablate;
 mod cmd_book;
 mod cmd_eval;
+mod cmd_ga;
 mod cmd_gui;
 mod cmd_lab;
 mod cmd_pgn;
@@ -81,6 +83,9 @@ enum Command {
     /// Play fast self-play games and write their positions with the results
     /// (training data for `tune texel`).
     Datagen(cmd_tune::DatagenArgs),
+    /// What each search technique is worth: nodes, time and branching
+    /// factor to a fixed depth with it off vs on, and Elo from games.
+    Ablate(cmd_ablate::AblateArgs),
     /// Endgame tablebases (Syzygy): probe a position.
     #[command(subcommand)]
     Tb(cmd_tb::TbCommand),
@@ -141,6 +146,7 @@ fn run() -> Result<()> {
         Some(Command::Match(command)) => cmd_lab::run_match(command)?,
         Some(Command::Tournament(command)) => cmd_lab::run_match(command)?,
         Some(Command::Epd(command)) => cmd_lab::run_epd(command)?,
+        Some(Command::Ablate(args)) => cmd_ablate::run(args)?,
     }
     Ok(())
 }

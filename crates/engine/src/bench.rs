@@ -7,7 +7,7 @@
 //! project), 12 Win-at-Chess positions (Arasan's wacnew.epd, MIT) and 8
 //! endgames written for Kestrel.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chess::Position;
@@ -15,6 +15,7 @@ use chess::Position;
 use crate::engine::Engine;
 use crate::limits::Limits;
 use crate::params::SearchParams;
+use crate::thread::SearchEvent;
 
 /// The bench positions.
 pub const BENCH_FENS: [&str; 50] = [
@@ -82,6 +83,9 @@ pub struct BenchResult {
     pub time: Duration,
     /// Nodes per position.
     pub per_position: Vec<u64>,
+    /// Nodes over all positions when each depth was complete (index 0:
+    /// depth 1), for node-count-against-depth curves.
+    pub per_depth: Vec<u64>,
 }
 
 impl BenchResult {
@@ -98,17 +102,46 @@ pub fn run(depth: i32, params: SearchParams) -> BenchResult {
     engine.set_params(params);
     let mut per_position = Vec::with_capacity(BENCH_FENS.len());
     let mut nodes = 0;
+    let mut per_depth = vec![0u64; depth.max(1) as usize];
     let start = Instant::now();
     for fen in BENCH_FENS {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
-        let result = engine.search(&pos, &[], Limits::depth(depth), Arc::new(|_| {}));
+        // Nodes when each iteration ended (the last report of a depth wins:
+        // aspiration failures report the same depth more than once).
+        let iterations = Arc::new(Mutex::new(vec![0u64; per_depth.len()]));
+        let sink = iterations.clone();
+        let reporter: crate::Reporter = Arc::new(move |event| {
+            if let SearchEvent::Iteration(info) = event {
+                let mut v = sink.lock().expect("no reporter panics");
+                if let Some(slot) = (info.depth as usize)
+                    .checked_sub(1)
+                    .and_then(|d| v.get_mut(d))
+                {
+                    *slot = info.nodes;
+                }
+            }
+        });
+        let result = engine.search(&pos, &[], Limits::depth(depth), reporter);
         per_position.push(result.nodes);
         nodes += result.nodes;
+        let iterations = iterations.lock().expect("no reporter panics");
+        // A position solved early (a forced mate) stops deepening: later
+        // depths count its final total.
+        let mut carried = 0;
+        for (d, slot) in per_depth.iter_mut().enumerate() {
+            carried = carried.max(iterations[d]);
+            *slot += if d + 1 == iterations.len() {
+                result.nodes
+            } else {
+                carried
+            };
+        }
     }
     BenchResult {
         nodes,
         time: start.elapsed(),
         per_position,
+        per_depth,
     }
 }
 
@@ -130,5 +163,8 @@ mod tests {
         let b = run(5, SearchParams::default());
         assert_eq!(a.per_position, b.per_position);
         assert!(a.nodes > 10_000);
+        assert_eq!(a.per_depth.len(), 5);
+        assert_eq!(*a.per_depth.last().unwrap(), a.nodes);
+        assert!(a.per_depth.windows(2).all(|w| w[0] <= w[1]));
     }
 }

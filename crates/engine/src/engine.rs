@@ -195,6 +195,12 @@ impl Engine {
         self.params = params;
     }
 
+    /// Evaluates with these weights from the next search on (what
+    /// `EvalFile` does with a file, for weight sets built in memory).
+    pub fn set_weights(&mut self, weights: Arc<Weights>) {
+        self.weights = weights;
+    }
+
     /// Sets an option by name (case-insensitive). Waits for a running search
     /// first when the option changes the table or the threads.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ParamError> {

@@ -17,6 +17,7 @@ pub mod params;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod selfplay;
 pub mod stats;
 pub mod tablebase;
 pub mod thread;

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use chess::{Game, Position};
+use engine::selfplay::{self, Ending, GameRules};
 use engine::{Engine, Limits};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -33,9 +34,9 @@ pub struct GameRecord {
     pub positions: Vec<LabelledPosition>,
 }
 
-/// Scores beyond this for several plies end the game (adjudication).
+/// Scores beyond this are decisive: the game is adjudicated (the shared
+/// rules' resign score) and such positions are not kept.
 const DECISIVE: i32 = 1500;
-const MAX_PLIES: usize = 400;
 
 /// Plays one game; `None` when the random opening ended the game.
 fn play_game(
@@ -56,59 +57,38 @@ fn play_game(
     }
     engine.new_game();
     let reporter: engine::Reporter = Arc::new(|_| {});
-    let mut fens: Vec<Position> = Vec::new();
-    // Keys of the positions before the current one, for repetitions.
-    let mut history: Vec<u64> = Vec::new();
-    {
-        let mut replay = *game.start();
-        for &m in game.moves() {
-            history.push(replay.key());
-            replay.play(m);
-        }
-    }
-    let mut decisive_streak = 0;
-    let result = loop {
-        if let Some(outcome) = game.outcome() {
-            break match outcome.winner() {
-                Some(chess::Color::White) => 1.0,
-                Some(chess::Color::Black) => 0.0,
-                None => 0.5,
-            };
-        }
-        if game.moves().len() >= MAX_PLIES {
-            break 0.5;
-        }
-        let pos = *game.position();
-        let limits = Limits {
-            nodes: Some(config.nodes),
-            ..Limits::default()
-        };
-        let found = engine.search(&pos, &history, limits, reporter.clone());
-        let best = found.best?;
-        let white_score = if pos.turn() == chess::Color::White {
-            found.score
-        } else {
-            -found.score
-        };
-        if white_score.abs() >= DECISIVE {
-            decisive_streak += 1;
-            if decisive_streak >= 6 {
-                break if white_score > 0 { 1.0 } else { 0.0 };
-            }
-        } else {
-            decisive_streak = 0;
-        }
-        let capture = pos.piece_at(best.to()).is_some() && !best.is_castling();
-        if !pos.in_check()
-            && !capture
-            && best.promotion_role().is_none()
-            && found.score.abs() < DECISIVE
-        {
-            fens.push(pos);
-        }
-        history.push(pos.key());
-        game.push(best);
+    let limits = Limits {
+        nodes: Some(config.nodes),
+        ..Limits::default()
     };
+    let rules = GameRules {
+        resign_score: DECISIVE,
+        ..GameRules::default()
+    };
+    let mut fens: Vec<Position> = Vec::new();
+    let finished = selfplay::play(
+        game,
+        &rules,
+        |_, game, history| {
+            engine.search(game.position(), history, limits.clone(), reporter.clone())
+        },
+        |game, found| {
+            let pos = game.position();
+            let Some(best) = found.best else { return };
+            let capture = pos.piece_at(best.to()).is_some() && !best.is_castling();
+            if !pos.in_check()
+                && !capture
+                && best.promotion_role().is_none()
+                && found.score.abs() < DECISIVE
+            {
+                fens.push(*pos);
+            }
+        },
+    );
+    if finished.ending == Ending::NoMove {
+        return None;
+    }
+    let result = finished.white_score as f32;
     Some(GameRecord {
         positions: fens
             .into_iter()

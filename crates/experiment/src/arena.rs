@@ -1,0 +1,383 @@
+//! The arena: Kestrel configurations playing each other in-process, game
+//! pairs (each opening twice, colours reversed), several games at once,
+//! one engine per side with one search thread, at fixed nodes or depth.
+//! The game loop is the engine's `selfplay::play`, shared with datagen.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use chess::{Color, Game, Position};
+use engine::eval::weights::Weights;
+use engine::selfplay::{self, Ending, GameRules};
+use engine::{Engine, Limits, SearchParams};
+
+/// How long each move searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveLimit {
+    /// This many nodes (immune to machine load).
+    Nodes(u64),
+    /// To this depth.
+    Depth(i32),
+}
+
+impl MoveLimit {
+    fn limits(self) -> Limits {
+        match self {
+            MoveLimit::Nodes(n) => Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            },
+            MoveLimit::Depth(d) => Limits::depth(d),
+        }
+    }
+}
+
+impl std::fmt::Display for MoveLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveLimit::Nodes(n) => write!(f, "{n} nodes"),
+            MoveLimit::Depth(d) => write!(f, "depth {d}"),
+        }
+    }
+}
+
+/// One configuration of Kestrel.
+#[derive(Clone, Debug)]
+pub struct Player {
+    /// Its name in reports.
+    pub name: String,
+    /// Search parameters (techniques on/off, numbers).
+    pub params: SearchParams,
+    /// Evaluation weights.
+    pub weights: Arc<Weights>,
+    /// Search per move.
+    pub limit: MoveLimit,
+}
+
+impl Player {
+    /// The default configuration (default search, compiled-in weights).
+    pub fn new(name: impl Into<String>, limit: MoveLimit) -> Player {
+        Player {
+            name: name.into(),
+            params: SearchParams::default(),
+            weights: Weights::default_shared(),
+            limit,
+        }
+    }
+}
+
+/// How the arena plays.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    /// Adjudication and move cap.
+    pub rules: GameRules,
+    /// Games played at once.
+    pub threads: usize,
+    /// Transposition table of each engine, MiB.
+    pub hash_mib: usize,
+}
+
+impl Default for ArenaConfig {
+    /// Matches at small node counts: 8 MiB tables, one game at a time,
+    /// resign at 1000 cp held for 8 plies, draw when both sides see
+    /// within 10 cp for 12 plies from ply 80, a 300-ply cap judged a draw.
+    fn default() -> ArenaConfig {
+        ArenaConfig {
+            rules: GameRules {
+                max_plies: 300,
+                resign_score: 1000,
+                resign_plies: 8,
+                draw_from_ply: Some(80),
+                draw_score: 10,
+                draw_plies: 12,
+                at_cap: selfplay::CapVerdict::Draw,
+            },
+            threads: 1,
+            hash_mib: 8,
+        }
+    }
+}
+
+/// Two players and an opening: `first` plays White in the pair's first
+/// game and Black in its second.
+#[derive(Clone, Copy, Debug)]
+pub struct Pairing {
+    /// Index of the first player.
+    pub first: usize,
+    /// Index of the second player.
+    pub second: usize,
+    /// The opening both games start from.
+    pub opening: Position,
+}
+
+/// A game result from one player's point of view.
+pub use stats::GameResult as Score;
+
+fn from_points(points: f64) -> Score {
+    if points > 0.75 {
+        Score::Win
+    } else if points < 0.25 {
+        Score::Loss
+    } else {
+        Score::Draw
+    }
+}
+
+/// The opponent's view of a result.
+pub fn reversed(s: Score) -> Score {
+    match s {
+        Score::Win => Score::Loss,
+        Score::Draw => Score::Draw,
+        Score::Loss => Score::Win,
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// White's player index.
+    pub white: usize,
+    /// Black's player index.
+    pub black: usize,
+    /// White's result.
+    pub white_score: Score,
+    /// Why it ended.
+    pub ending: Ending,
+    /// The game.
+    pub game: Game,
+}
+
+/// A finished game pair.
+#[derive(Clone, Debug)]
+pub struct PairRecord {
+    /// The pairing played.
+    pub pairing: Pairing,
+    /// The game with `first` as White, then the one with `first` as Black.
+    pub games: [GameRecord; 2],
+}
+
+impl PairRecord {
+    /// The first player's results in the two games.
+    pub fn first_scores(&self) -> [Score; 2] {
+        [
+            self.games[0].white_score,
+            reversed(self.games[1].white_score),
+        ]
+    }
+}
+
+/// Plays every pairing (two games each) on `config.threads` threads and
+/// returns the pairs in the order of `pairings`. `progress(games_done)` is
+/// called after each game, from the worker threads.
+pub fn play_pairs(
+    players: &[Player],
+    pairings: &[Pairing],
+    config: &ArenaConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<PairRecord> {
+    let total = pairings.len() * 2;
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; total]);
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.clamp(1, total.max(1)) {
+            std::thread::Builder::new()
+                .stack_size(engine::thread::SEARCH_STACK)
+                .spawn_scoped(scope, || {
+                    let mut engines = [Engine::new(), Engine::new()];
+                    for e in &mut engines {
+                        e.set_option("Hash", &config.hash_mib.max(1).to_string())
+                            .expect("a table size from 1 MiB is accepted");
+                    }
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= total {
+                            break;
+                        }
+                        let p = &pairings[i / 2];
+                        let (white, black) = if i.is_multiple_of(2) {
+                            (p.first, p.second)
+                        } else {
+                            (p.second, p.first)
+                        };
+                        let record = play_game(
+                            &mut engines,
+                            [&players[white], &players[black]],
+                            [white, black],
+                            p.opening,
+                            &config.rules,
+                        );
+                        results.lock().expect("no worker panics holding it")[i] = Some(record);
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    }
+                })
+                .expect("an arena thread starts");
+        }
+    });
+    let mut games = results
+        .into_inner()
+        .expect("no worker panicked")
+        .into_iter()
+        .map(|g| g.expect("every game was played"));
+    pairings
+        .iter()
+        .map(|&pairing| PairRecord {
+            pairing,
+            games: [
+                games.next().expect("two games a pair"),
+                games.next().expect("two games a pair"),
+            ],
+        })
+        .collect()
+}
+
+fn play_game(
+    engines: &mut [Engine; 2],
+    players: [&Player; 2],
+    indices: [usize; 2],
+    opening: Position,
+    rules: &GameRules,
+) -> GameRecord {
+    for (engine, player) in engines.iter_mut().zip(players) {
+        engine.set_params(player.params);
+        engine.set_weights(player.weights.clone());
+        engine.new_game();
+    }
+    let reporter: engine::Reporter = Arc::new(|_| {});
+    let [white_engine, black_engine] = engines;
+    let finished = selfplay::play(
+        Game::new(opening),
+        rules,
+        |side, game, history| {
+            let (engine, player) = match side {
+                Color::White => (&mut *white_engine, players[0]),
+                Color::Black => (&mut *black_engine, players[1]),
+            };
+            engine.search(
+                game.position(),
+                history,
+                player.limit.limits(),
+                reporter.clone(),
+            )
+        },
+        |_, _| {},
+    );
+    GameRecord {
+        white: indices[0],
+        black: indices[1],
+        white_score: from_points(finished.white_score),
+        ending: finished.ending,
+        game: finished.game,
+    }
+}
+
+/// `player`'s results over these pairs (those it played in).
+pub fn tally(pairs: &[PairRecord], player: usize) -> Tally {
+    let mut t = Tally::default();
+    for pair in pairs {
+        let [a, b] = if pair.pairing.first == player {
+            pair.first_scores()
+        } else if pair.pairing.second == player {
+            pair.first_scores().map(reversed)
+        } else {
+            continue;
+        };
+        for s in [a, b] {
+            match s {
+                Score::Win => t.wdl.wins += 1,
+                Score::Draw => t.wdl.draws += 1,
+                Score::Loss => t.wdl.losses += 1,
+            }
+        }
+        t.pairs.add_pair(a, b);
+    }
+    t
+}
+
+/// One player's results over a set of pairs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games won, drawn, lost.
+    pub wdl: stats::Wdl,
+    /// Pairs by the points they brought.
+    pub pairs: stats::Pentanomial,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::openings;
+
+    #[test]
+    fn a_shallow_player_loses_to_a_deep_one() {
+        let players = [
+            Player::new("depth 1", MoveLimit::Depth(1)),
+            Player::new("depth 6", MoveLimit::Depth(6)),
+        ];
+        let pairings: Vec<Pairing> = openings::pick(&openings::embedded(), 6, 3)
+            .into_iter()
+            .map(|opening| Pairing {
+                first: 0,
+                second: 1,
+                opening,
+            })
+            .collect();
+        let config = ArenaConfig {
+            threads: 2,
+            ..ArenaConfig::default()
+        };
+        let progress_calls = AtomicUsize::new(0);
+        let pairs = play_pairs(&players, &pairings, &config, &|_| {
+            progress_calls.fetch_add(1, Ordering::Relaxed);
+        });
+        assert_eq!(progress_calls.load(Ordering::Relaxed), 12);
+        assert_eq!(pairs.len(), 6);
+        for (pair, pairing) in pairs.iter().zip(&pairings) {
+            let [a, b] = &pair.games;
+            assert_eq!((a.white, a.black), (0, 1));
+            assert_eq!((b.white, b.black), (1, 0));
+            for g in [a, b] {
+                // Every move was legal: replay it from the opening.
+                assert_eq!(g.game.start().key(), pairing.opening.key());
+                let mut pos = pairing.opening;
+                for &m in g.game.moves() {
+                    assert!(pos.legal_moves().contains(&m));
+                    pos.play(m);
+                }
+                if let Ending::Rules(outcome) = g.ending {
+                    let expected = outcome.winner().map_or(Score::Draw, |c| {
+                        if c == Color::White {
+                            Score::Win
+                        } else {
+                            Score::Loss
+                        }
+                    });
+                    assert_eq!(g.white_score, expected);
+                }
+            }
+        }
+        let shallow = tally(&pairs, 0);
+        let deep = tally(&pairs, 1);
+        assert_eq!(shallow.wdl.games(), 12);
+        assert_eq!(shallow.pairs.pairs(), 6);
+        assert_eq!(shallow.wdl, deep.wdl.flipped());
+        assert_eq!(shallow.pairs.score(), shallow.wdl.score());
+        let endings: Vec<_> = pairs
+            .iter()
+            .flat_map(|p| p.games.iter().map(|g| (g.ending, g.game.moves().len())))
+            .collect();
+        assert!(
+            shallow.wdl.score() < 0.3,
+            "depth 1 scored {shallow:?}: {endings:?}"
+        );
+    }
+
+    #[test]
+    fn scores_reverse() {
+        assert_eq!(reversed(Score::Win), Score::Loss);
+        assert_eq!(reversed(Score::Draw), Score::Draw);
+        assert_eq!(from_points(1.0), Score::Win);
+        assert_eq!(from_points(0.5), Score::Draw);
+        assert_eq!(from_points(0.0), Score::Loss);
+    }
+}

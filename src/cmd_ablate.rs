@@ -1,0 +1,150 @@
+//! `kestrel ablate`: what each switchable search technique is worth, in
+//! nodes, time and branching factor to a fixed depth, and in Elo.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use experiment::ablation::{self, DepthRun, Row};
+use experiment::arena::{ArenaConfig, MoveLimit};
+use experiment::{openings, plot};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Options of `kestrel ablate`.
+#[derive(Args)]
+pub struct AblateArgs {
+    /// Depth the bench positions are searched to.
+    #[arg(long, default_value_t = 10)]
+    depth: i32,
+    /// Games per technique in a match with it off vs on (0: no games; an
+    /// odd number is rounded up to whole pairs).
+    #[arg(long, default_value_t = 0)]
+    games: usize,
+    /// Nodes per move in those games.
+    #[arg(long, default_value_t = 2000)]
+    nodes: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Openings for the games: a FEN/EPD file (default: 64 compiled in).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Seed of the openings' order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Only these techniques (UCI option names; repeatable).
+    #[arg(long = "only", value_name = "OPTION")]
+    only: Vec<String>,
+    /// Directory for ablation.md and the charts.
+    #[arg(long, default_value = "ablation")]
+    out: PathBuf,
+}
+
+fn bar(len: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{bar:30}} {{pos}}/{{len}} {what} {{msg}} [{{elapsed}}]"
+        ))
+        .expect("the template is valid"),
+    );
+    bar
+}
+
+/// Runs `kestrel ablate`.
+pub fn run(args: AblateArgs) -> Result<()> {
+    if !(3..=30).contains(&args.depth) {
+        bail!("--depth {} is out of range; use 3 to 30", args.depth);
+    }
+    if args.games > 0 && args.nodes == 0 {
+        bail!("--nodes must be at least 1");
+    }
+    let mut switches = ablation::switches();
+    if !args.only.is_empty() {
+        for name in &args.only {
+            if !switches.iter().any(|s| s.name.eq_ignore_ascii_case(name)) {
+                let known: Vec<&str> = switches.iter().map(|s| s.name).collect();
+                bail!(
+                    "--only {name}: not a search technique; choose from {}",
+                    known.join(", ")
+                );
+            }
+        }
+        switches.retain(|s| args.only.iter().any(|n| s.name.eq_ignore_ascii_case(n)));
+    }
+    let pairs = args.games.div_ceil(2);
+    let openings = match &args.openings {
+        Some(path) => openings::load(path)?,
+        None => openings::embedded(),
+    };
+    let openings = openings::pick(&openings, pairs, args.seed);
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create the output directory {}", args.out.display()))?;
+
+    let progress = bar(switches.len() as u64 + 1, "bench runs");
+    progress.set_message("default");
+    let default = DepthRun::measure(args.depth, engine::SearchParams::default());
+    progress.inc(1);
+    let mut rows: Vec<Row> = Vec::new();
+    for switch in &switches {
+        progress.set_message(switch.name);
+        let flipped = DepthRun::measure(args.depth, ablation::with_switch(switch, !switch.default));
+        let (off, on) = if switch.default {
+            (flipped, default.clone())
+        } else {
+            (default.clone(), flipped)
+        };
+        rows.push(Row {
+            switch: *switch,
+            off,
+            on,
+            games: None,
+        });
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+
+    let limit = MoveLimit::Nodes(args.nodes);
+    let config = ArenaConfig {
+        threads: args.threads.max(1),
+        ..ArenaConfig::default()
+    };
+    if pairs > 0 {
+        let progress = bar((rows.len() * pairs * 2) as u64, "games");
+        for (i, row) in rows.iter_mut().enumerate() {
+            progress.set_message(row.switch.name);
+            let before = (i * pairs * 2) as u64;
+            let p = progress.clone();
+            let tally =
+                ablation::elo_match(&row.switch, pairs, limit, &openings, &config, &move |n| {
+                    p.set_position(before + n as u64)
+                });
+            row.games = Some(tally);
+        }
+        progress.finish_and_clear();
+    }
+
+    let note = (pairs > 0).then(|| {
+        format!(
+            "{} games per technique ({pairs} openings, colours reversed) at {limit} per move, \
+             default technique settings otherwise; error = 95% interval from game pairs.",
+            pairs * 2
+        )
+    });
+    let table = ablation::markdown(args.depth, &rows, note.as_deref());
+    print!("{table}");
+    let md = args.out.join("ablation.md");
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    std::fs::write(&md, format!("Command: `{command}`\n\n{table}"))
+        .with_context(|| format!("cannot write {}", md.display()))?;
+    let nodes_png = args.out.join("ablation_nodes.png");
+    plot::line_chart(&ablation::nodes_chart(&default, &rows), &nodes_png)?;
+    let mut written = vec![md.display().to_string(), nodes_png.display().to_string()];
+    if pairs > 0 {
+        let elo_png = args.out.join("ablation_elo.png");
+        plot::bar_chart(&ablation::elo_chart(&rows, limit), &elo_png)?;
+        written.push(elo_png.display().to_string());
+    }
+    eprintln!("wrote {}", written.join(", "));
+    Ok(())
+}
