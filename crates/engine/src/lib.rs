@@ -17,6 +17,7 @@ pub mod score;
 pub mod search;
 pub mod see;
 pub mod stats;
+pub mod strength;
 pub mod tablebase;
 pub mod thread;
 pub mod timeman;
