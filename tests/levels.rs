@@ -1,6 +1,7 @@
 //! Playing levels over pipes, as a GUI uses them: `UCI_LimitStrength` and
-//! `UCI_Elo` are listed, out-of-range values are refused with a message,
-//! and a limited engine plays legal moves inside its clock.
+//! `UCI_Elo` are listed (UCI `option`, xboard `feature option=`),
+//! out-of-range values are refused with a message, and a limited engine
+//! plays legal moves inside its clock.
 
 use chess::{CastlingMode, Game, Position};
 use std::io::{BufRead, BufReader, Write};
@@ -16,7 +17,12 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::with_args(&[])
+    }
+
+    fn with_args(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
+            .args(args)
             .env_remove("KESTREL_SYZYGY_PATH")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -136,5 +142,53 @@ fn a_limited_engine_plays_legal_moves_within_its_clock() {
             game.push(m);
             moves.push(best.to_string());
         }
+    }
+}
+
+#[test]
+fn xboard_sets_the_level_through_its_options() {
+    let mut e = Engine::with_args(&["xboard"]);
+    e.send("xboard");
+    e.send("protover 2");
+    let features = e.until("feature done=1", 10).join("\n");
+    e.send("accepted done");
+    assert!(
+        features.contains("feature option=\"UCI_LimitStrength -check 0\""),
+        "{features}"
+    );
+    assert!(
+        features.contains("feature option=\"UCI_Elo -spin 1500 1350 2800\""),
+        "{features}"
+    );
+    e.send("option UCI_Elo=99");
+    e.send("ping 1");
+    let lines = e.until("pong 1", 10);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Error") && l.contains("1350")),
+        "{lines:?}"
+    );
+    e.send("new");
+    e.send("option UCI_LimitStrength=1");
+    e.send("option UCI_Elo=1350");
+    e.send("option OwnBook=0");
+    e.send("st 1");
+    e.send("ping 2");
+    let lines = e.until("pong 2", 10);
+    assert!(!lines.iter().any(|l| l.starts_with("Error")), "{lines:?}");
+    let mut game = Game::new(Position::startpos());
+    for _ in 0..4 {
+        e.send("go");
+        let started = Instant::now();
+        let lines = e.until("move ", 10);
+        assert!(started.elapsed() < Duration::from_millis(1_500));
+        let mv = &lines.last().unwrap()[5..];
+        let m = game
+            .position()
+            .parse_uci_move(mv, CastlingMode::Standard)
+            .unwrap_or_else(|_| panic!("illegal {mv}"));
+        game.push(m);
+        e.send("force");
     }
 }
