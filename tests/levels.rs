@@ -4,6 +4,7 @@
 //! plays legal moves inside its clock.
 
 use chess::{CastlingMode, Game, Position};
+use engine::strength::{DEFAULT_ELO, MAX_ELO, MIN_ELO};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
@@ -86,15 +87,15 @@ fn levels_are_listed_and_checked() {
     assert!(lines
         .iter()
         .any(|l| l.starts_with("option name UCI_Elo type spin default ")
-            && l.ends_with("min 1350 max 2800")));
-    for bad in ["1000", "3000", "strong"] {
+            && l.ends_with(&format!("min {MIN_ELO} max {MAX_ELO}"))));
+    for bad in ["1000", "3500", "strong"] {
         e.send(&format!("setoption name UCI_Elo value {bad}"));
         e.send("isready");
         let lines = e.until("readyok", 10);
         assert!(
             lines
                 .iter()
-                .any(|l| l.starts_with("info string error") && l.contains("1350")),
+                .any(|l| l.starts_with("info string error") && l.contains(&MIN_ELO.to_string())),
             "{bad}: {lines:?}"
         );
     }
@@ -102,7 +103,7 @@ fn levels_are_listed_and_checked() {
 
 #[test]
 fn a_limited_engine_plays_legal_moves_within_its_clock() {
-    for elo in [1350, 2000, 2800] {
+    for elo in [MIN_ELO, 2000, MAX_ELO] {
         let mut e = Engine::start();
         e.send("uci");
         e.until("uciok", 10);
@@ -157,7 +158,9 @@ fn xboard_sets_the_level_through_its_options() {
         "{features}"
     );
     assert!(
-        features.contains("feature option=\"UCI_Elo -spin 1500 1350 2800\""),
+        features.contains(&format!(
+            "feature option=\"UCI_Elo -spin {DEFAULT_ELO} {MIN_ELO} {MAX_ELO}\""
+        )),
         "{features}"
     );
     e.send("option UCI_Elo=99");
@@ -166,12 +169,12 @@ fn xboard_sets_the_level_through_its_options() {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("Error") && l.contains("1350")),
+            .any(|l| l.starts_with("Error") && l.contains(&MIN_ELO.to_string())),
         "{lines:?}"
     );
     e.send("new");
     e.send("option UCI_LimitStrength=1");
-    e.send("option UCI_Elo=1350");
+    e.send(&format!("option UCI_Elo={MIN_ELO}"));
     e.send("option OwnBook=0");
     e.send("st 1");
     e.send("ping 2");

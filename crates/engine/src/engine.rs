@@ -379,8 +379,8 @@ impl Engine {
         self.stop();
         self.wait();
         let (shared, budget) = self.shared(&root, &history, limits, reporter);
-        let mut workers = std::mem::take(&mut self.workers);
         let threads = self.thread_count();
+        let mut workers = std::mem::take(&mut self.workers);
         let thread_shared = shared.clone();
         let handle = std::thread::Builder::new()
             .name("kestrel-search".into())

@@ -23,7 +23,7 @@ use crate::score::{Value, MATE_BOUND};
 /// The weakest level (Stockfish 15.1's lowest `UCI_Elo`).
 pub const MIN_ELO: i64 = 1350;
 /// The strongest level.
-pub const MAX_ELO: i64 = 2800;
+pub const MAX_ELO: i64 = 2500;
 /// The level when none is set.
 pub const DEFAULT_ELO: i64 = 1500;
 /// Every level completes at least this depth before choosing, so that the
@@ -45,49 +45,44 @@ struct Row {
 }
 
 /// The calibration table (see the module documentation for how it was
-/// measured). Margins stay far below a queen (about 900 cp) at every level.
-const LEVELS: [Row; 6] = [
+/// measured). Margins stay far below a queen (about 900 cp) at every level;
+/// the top row is full strength (one line, no margin) and its Elo is what
+/// full strength measured.
+const LEVELS: [Row; 5] = [
     Row {
         elo: 1350,
-        nodes: 200,
-        lines: 8,
-        margin: 250,
-        temperature: 120,
+        nodes: 550,
+        lines: 7,
+        margin: 200,
+        temperature: 90,
     },
     Row {
-        elo: 1600,
-        nodes: 800,
-        lines: 6,
-        margin: 180,
-        temperature: 80,
-    },
-    Row {
-        elo: 1900,
-        nodes: 3_000,
+        elo: 1650,
+        nodes: 2_600,
         lines: 5,
-        margin: 120,
-        temperature: 50,
+        margin: 125,
+        temperature: 55,
     },
     Row {
-        elo: 2200,
-        nodes: 15_000,
+        elo: 1950,
+        nodes: 12_500,
         lines: 4,
-        margin: 70,
-        temperature: 30,
+        margin: 75,
+        temperature: 32,
     },
     Row {
-        elo: 2500,
+        elo: 2300,
         nodes: 80_000,
         lines: 3,
         margin: 30,
         temperature: 15,
     },
     Row {
-        elo: 2800,
-        nodes: 400_000,
-        lines: 2,
-        margin: 10,
-        temperature: 5,
+        elo: 2500,
+        nodes: 4_000_000,
+        lines: 1,
+        margin: 0,
+        temperature: 1,
     },
 ];
 

@@ -22,8 +22,8 @@ Players:
   white human|engine, black human|engine   who plays each side
   auto on|off              engine against engine (autoplay) / you play White again
   go                       the engine plays the side to move now
-  level ELO|off            the engine plays at this Elo (1350-2800, Stockfish's UCI_Elo
-                           scale) or at full strength, both sides
+  level ELO|off            the engine plays at this Elo (Stockfish's UCI_Elo scale, from
+                           1350) or at full strength, both sides
   set white|black|both depth N | time SECONDS | book on|off | level ELO|off | option NAME=VALUE
                            per-side engine settings; options are the evaluator and the
                            search techniques (Evaluator=Simple, NullMove=false, Contempt=20, ...)
