@@ -48,27 +48,37 @@ struct Row {
 /// measured). Margins stay far below a queen (about 900 cp) at every level;
 /// the top row is full strength (one line, no margin) and its Elo is what
 /// full strength measured.
+///
+/// How the rows were found (10+0.1 against Stockfish 15.1 at the same
+/// `UCI_Elo`, one game at a time on a loaded 2-core machine): a first
+/// table (550 nodes at 1350 up to 80 000 at 2300) scored -198 at 1400
+/// (+5 -17, 22 games) and -147 at 2200 (+4 -12 =4, 20 games); full
+/// strength scored +89 against Stockfish's 2500 (+4 -2 =2). Those
+/// settings were relabelled with the Elo they measured (713 nodes and a
+/// 188 cp margin: about 1200; 47 000 nodes and 43 cp: about 2050) and the
+/// rows below interpolated between them; the README gives the
+/// confirmation matches of this table.
 const LEVELS: [Row; 5] = [
     Row {
         elo: 1350,
-        nodes: 550,
-        lines: 7,
-        margin: 200,
-        temperature: 90,
+        nodes: 1_480,
+        lines: 6,
+        margin: 163,
+        temperature: 73,
     },
     Row {
         elo: 1650,
-        nodes: 2_600,
+        nodes: 6_500,
         lines: 5,
-        margin: 125,
-        temperature: 55,
+        margin: 112,
+        temperature: 51,
     },
     Row {
         elo: 1950,
-        nodes: 12_500,
+        nodes: 28_400,
         lines: 4,
-        margin: 75,
-        temperature: 32,
+        margin: 61,
+        temperature: 29,
     },
     Row {
         elo: 2300,
