@@ -7,14 +7,14 @@
 //! lines whose score is within the margin of the best is chosen at random,
 //! weighted by `exp((score - best) / temperature)`. A found mate is always
 //! played, and no move worse than the margin is ever chosen: the lowest
-//! level gives away at most [`LEVELS`]'s first margin, never a queen.
+//! level gives away at most `LEVELS`'s first margin, never a queen.
 //!
-//! The Elo numbers are Stockfish's `UCI_Elo` numbers: each row of
-//! [`LEVELS`] was tuned so that Kestrel at that Elo scores about 50 %
-//! against Stockfish 15.1 at the same `UCI_Elo` (10+0.1 games from
-//! balanced openings; the README's "Playing levels" gives the table and
-//! the command). Between rows the settings are interpolated (the node
-//! budget geometrically).
+//! The Elo numbers are Stockfish's `UCI_Elo` numbers: the rows of
+//! `LEVELS` were set from matches against Stockfish 15.1 at the same
+//! `UCI_Elo` (10+0.1 games from balanced openings) so that Kestrel scores
+//! about 50 % (how: the table's documentation; the confirmation matches
+//! and their command: the README's "Playing levels"). Between rows the
+//! settings are interpolated (the node budget geometrically).
 
 use chess::Move;
 
