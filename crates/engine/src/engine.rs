@@ -14,6 +14,7 @@ use crate::eval::EvalKind;
 use crate::limits::Limits;
 use crate::params::{ParamError, ParamInfo, ParamKind, SearchParams};
 use crate::search::Worker;
+use crate::strength::{Level, Rng, DEFAULT_ELO, MAX_ELO, MIN_ELO};
 use crate::tablebase::Tablebase;
 use crate::thread::{run_search, Reporter, SearchEvent, SearchResult, Shared};
 use crate::timeman::budget;
@@ -85,6 +86,9 @@ pub struct Engine {
     running: Option<Running>,
     tablebase: Option<Arc<dyn Tablebase>>,
     book: Option<Arc<dyn BookHint>>,
+    limit_strength: bool,
+    elo: i64,
+    rng: Rng,
 }
 
 impl Default for Engine {
@@ -109,6 +113,9 @@ impl Engine {
             running: None,
             tablebase: None,
             book: None,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
+            rng: Rng::from_time(),
         }
     }
 
@@ -153,6 +160,18 @@ impl Engine {
                     default: DEFAULT_OVERHEAD_MS as i64,
                     min: 0,
                     max: 5_000,
+                },
+            },
+            EngineOption {
+                name: "UCI_LimitStrength",
+                kind: OptionKind::Check { default: false },
+            },
+            EngineOption {
+                name: "UCI_Elo",
+                kind: OptionKind::Spin {
+                    default: DEFAULT_ELO,
+                    min: MIN_ELO,
+                    max: MAX_ELO,
                 },
             },
             EngineOption {
@@ -257,6 +276,20 @@ impl Engine {
             }
             "multipv" => self.multipv = spin("MultiPV", 1, 256)? as usize,
             "move overhead" => self.move_overhead = spin("Move Overhead", 0, 5_000)? as u64,
+            "uci_limitstrength" => {
+                self.limit_strength = match value.trim().to_ascii_lowercase().as_str() {
+                    "true" | "1" => true,
+                    "false" | "0" => false,
+                    _ => {
+                        return Err(ParamError::BadValue {
+                            name: "UCI_LimitStrength",
+                            value: value.to_string(),
+                            expected: "true or false".into(),
+                        })
+                    }
+                }
+            }
+            "uci_elo" => self.elo = spin("UCI_Elo", MIN_ELO, MAX_ELO)?,
             "ponder" => match value.trim() {
                 "true" | "false" => {}
                 _ => {
@@ -290,6 +323,27 @@ impl Engine {
         self.tablebase.as_ref()
     }
 
+    /// The playing level in force (`None`: full strength).
+    pub fn level(&self) -> Option<Level> {
+        self.limit_strength
+            .then(|| Level::new(self.elo).expect("UCI_Elo is checked when set"))
+    }
+
+    /// Seeds the playing level's choices, so that a game can be repeated.
+    pub fn set_level_seed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
+    /// The search threads to use: one with a playing level (its strength
+    /// is a node budget, which helper threads would blur).
+    fn thread_count(&self) -> usize {
+        if self.limit_strength {
+            1
+        } else {
+            self.workers.len()
+        }
+    }
+
     /// The table size in MiB.
     pub fn hash_mib(&self) -> usize {
         self.hash_mib
@@ -305,7 +359,7 @@ impl Engine {
     }
 
     fn shared(
-        &self,
+        &mut self,
         root: &Position,
         history: &[u64],
         limits: Limits,
@@ -318,14 +372,15 @@ impl Engine {
         );
         let mut shared = Shared::new(
             self.tt.clone(),
-            self.workers.len(),
+            self.thread_count(),
             limits,
             self.params,
             self.multipv,
             budget,
             reporter,
         )
-        .with_tablebase(self.tablebase.clone(), root, history);
+        .with_tablebase(self.tablebase.clone(), root, history)
+        .with_level(self.level(), self.rng.next_u64());
         shared.eval_kind = self.eval_kind;
         if shared.params.book_in_search {
             shared.book = self.book.clone();
@@ -342,13 +397,20 @@ impl Engine {
         self.stop();
         self.wait();
         let (shared, budget) = self.shared(&root, &history, limits, reporter);
+        let threads = self.thread_count();
         let mut workers = std::mem::take(&mut self.workers);
         let thread_shared = shared.clone();
         let handle = std::thread::Builder::new()
             .name("kestrel-search".into())
             .stack_size(crate::thread::SEARCH_STACK)
             .spawn(move || {
-                let result = run_search(&mut workers, &thread_shared, &root, &history, budget);
+                let result = run_search(
+                    &mut workers[..threads],
+                    &thread_shared,
+                    &root,
+                    &history,
+                    budget,
+                );
                 thread_shared.finished.store(true, Ordering::Relaxed);
                 (thread_shared.reporter)(SearchEvent::Stats {
                     stats: result.stats,
@@ -372,7 +434,8 @@ impl Engine {
     ) -> SearchResult {
         self.wait();
         let (shared, budget) = self.shared(root, history, limits, reporter);
-        run_search(&mut self.workers, &shared, root, history, budget)
+        let threads = self.thread_count();
+        run_search(&mut self.workers[..threads], &shared, root, history, budget)
     }
 
     /// Asks a running search to stop (it then reports its best move).

@@ -19,6 +19,7 @@ pub mod search;
 pub mod see;
 pub mod selfplay;
 pub mod stats;
+pub mod strength;
 pub mod tablebase;
 pub mod thread;
 pub mod timeman;

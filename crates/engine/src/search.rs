@@ -87,6 +87,9 @@ pub struct Worker {
     pub root_moves: Vec<RootMove>,
     /// Deepest fully completed iteration of the last search.
     pub completed_depth: i32,
+    /// With a playing level: the searched lines of the last completed
+    /// iteration, best first (the level chooses among them).
+    pub level_lines: Vec<RootMove>,
     /// Nodes searched in the last search.
     pub nodes: u64,
     /// The evaluator with its pawn cache.
@@ -162,6 +165,7 @@ impl Worker {
             stats: SearchStats::default(),
             root_moves: Vec::new(),
             completed_depth: 0,
+            level_lines: Vec::new(),
             nodes: 0,
             evaluator: Evaluator::default(),
             stack: vec![StackEntry::default(); MAX_PLY + 8],
@@ -187,6 +191,7 @@ impl Worker {
         self.stats = SearchStats::default();
         self.nodes = 0;
         self.completed_depth = 0;
+        self.level_lines.clear();
         self.nmp_min_ply = 0;
         self.history.clear_killers();
         self.stack
@@ -278,7 +283,14 @@ impl Worker {
             }
             self.completed_depth = depth;
             if let Some(tm) = tm.as_deref_mut() {
-                self.report_lines(s, multipv, None);
+                self.report_lines(s, multipv.min(s.shown_lines), None);
+                if let Some(level) = s.level {
+                    self.level_lines = self.root_moves[..multipv].to_vec();
+                    if level.iteration_is_enough(depth, self.nodes) {
+                        s.stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                }
                 let best = &self.root_moves[0];
                 tm.iteration_done(best.mv, best.score);
                 let mate_found = s
@@ -326,7 +338,7 @@ impl Worker {
             } else {
                 return;
             };
-            if main && s.time_since_start().as_millis() > 3000 {
+            if main && s.time_since_start().as_millis() > 3000 && pv_index < s.shown_lines {
                 self.report_lines(s, pv_index + 1, Some(bound));
             }
             delta += delta / 2;
@@ -375,6 +387,13 @@ impl Worker {
         }
         if self.nodes & 1023 == 0 {
             s.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                if let Some(level) = s.level {
+                    if level.over_hard_budget(self.completed_depth, self.nodes) {
+                        s.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
             if self.id == 0 && !s.ponder.load(Ordering::Relaxed) {
                 if let Some(hard) = s.hard_limit {
                     if s.time_elapsed() >= hard {

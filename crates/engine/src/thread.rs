@@ -15,8 +15,9 @@ use crate::eval::EvalKind;
 use crate::limits::Limits;
 use crate::params::SearchParams;
 use crate::score::{Score, Value};
-use crate::search::Worker;
+use crate::search::{RootMove, Worker};
 use crate::stats::SearchStats;
+use crate::strength::{Level, Rng, MIN_DEPTH};
 use crate::tablebase::{rank_root_moves, RootTbMove, Tablebase};
 use crate::timeman::{TimeBudget, TimeManager};
 use crate::tt::{Bound, TranspositionTable};
@@ -147,6 +148,12 @@ pub struct Shared {
     pub tb_hits: AtomicU64,
     /// The opening book, when `BookInSearch` is on and a book is set.
     pub book: Option<Arc<dyn BookHint>>,
+    /// The playing level, when `UCI_LimitStrength` is on.
+    pub level: Option<Level>,
+    /// Lines to report (with a level, more lines are searched than shown).
+    pub shown_lines: usize,
+    /// The seed of the level's choice.
+    pub level_seed: u64,
 }
 
 impl Shared {
@@ -181,7 +188,20 @@ impl Shared {
             root_tb: None,
             tb_hits: AtomicU64::new(0),
             book: None,
+            level: None,
+            shown_lines: multipv,
+            level_seed: 0,
         }
+    }
+
+    /// Plays at `level`: searches at least its lines and chooses among them.
+    pub fn with_level(mut self, level: Option<Level>, seed: u64) -> Shared {
+        if let Some(l) = level {
+            self.multipv = self.multipv.max(l.lines);
+        }
+        self.level = level;
+        self.level_seed = seed;
+        self
     }
 
     /// Adds endgame tables: ranks the root moves when the root is in them,
@@ -302,7 +322,7 @@ pub fn run_search(
         nodes += w.nodes;
     }
     let w = &workers[chosen];
-    let best = w.root_moves.first();
+    let best = level_choice(shared, w).or(w.root_moves.first());
     let pv = best.map(|rm| rm.pv.clone()).unwrap_or_default();
     let ponder = pv.get(1).copied().or_else(|| {
         // No second move in the line: ask the table about the position after the best move.
@@ -332,4 +352,21 @@ pub fn run_search(
         stats,
         time: shared.time_since_start(),
     }
+}
+
+/// With a playing level, the line it chooses from the main thread's last
+/// completed iteration (`None`: play the search's best move, as when time
+/// ran out before the level's minimum depth).
+fn level_choice<'a>(shared: &Shared, main: &'a Worker) -> Option<&'a RootMove> {
+    let level = shared.level?;
+    if main.completed_depth < MIN_DEPTH || main.level_lines.is_empty() {
+        return None;
+    }
+    let lines: Vec<(Move, Value)> = main
+        .level_lines
+        .iter()
+        .map(|rm| (rm.mv, rm.score))
+        .collect();
+    let mut rng = Rng::new(shared.level_seed);
+    main.level_lines.get(level.choose(&lines, &mut rng))
 }

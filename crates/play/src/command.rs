@@ -22,7 +22,9 @@ Players:
   white human|engine, black human|engine   who plays each side
   auto on|off              engine against engine (autoplay) / you play White again
   go                       the engine plays the side to move now
-  set white|black|both depth N | time SECONDS | book on|off | option NAME=VALUE
+  level ELO|off            the engine plays at this Elo (Stockfish's UCI_Elo scale, from
+                           1350) or at full strength, both sides
+  set white|black|both depth N | time SECONDS | book on|off | level ELO|off | option NAME=VALUE
                            per-side engine settings; options are the evaluator and the
                            search techniques (Evaluator=Simple, NullMove=false, Contempt=20, ...)
   settings                 show who plays and how
@@ -64,6 +66,8 @@ pub enum Setting {
     Book(bool),
     /// A search option: name and value.
     Option(String, String),
+    /// A playing level (Elo), or full strength (`None`).
+    Level(Option<i64>),
 }
 
 /// Moving through the principal variation.
@@ -132,6 +136,18 @@ fn side(word: &str) -> Option<Color> {
     }
 }
 
+/// A level: an Elo number or `off` (the range is checked when it is set).
+fn level(word: Option<&str>) -> Result<Option<i64>, CommandError> {
+    match word {
+        Some("off") => Ok(None),
+        Some(w) => match w.parse::<i64>() {
+            Ok(elo) => Ok(Some(elo)),
+            Err(_) => err(format!("level '{w}' must be an Elo number or off")),
+        },
+        None => err("'level' takes an Elo number or off, e.g. level 1600"),
+    }
+}
+
 /// Parses one line (already trimmed and not empty).
 pub fn parse(line: &str) -> Result<Command, CommandError> {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -174,6 +190,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             }
         }
         "auto" => Command::Auto(on_off(arg, "auto")?),
+        "level" => Command::Set(Sides::Both, Setting::Level(level(arg)?)),
         "go" => Command::Go,
         "set" => {
             let sides = match arg {
@@ -194,6 +211,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                     _ => return err(format!("time '{v}' must be seconds, from 0.001 to 3600")),
                 },
                 (Some("book"), v) => Setting::Book(on_off(v, "set ... book")?),
+                (Some("level"), v) => Setting::Level(level(v)?),
                 (Some("option"), Some(_)) => {
                     let text = rest(3);
                     let Some((name, value)) = text.split_once('=') else {
@@ -205,7 +223,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 }
                 _ => {
                     return err(
-                        "'set' takes depth N, time SECONDS, book on|off or option NAME=VALUE",
+                        "'set' takes depth N, time SECONDS, book on|off, level ELO|off or option NAME=VALUE",
                     )
                 }
             };
@@ -258,6 +276,14 @@ mod tests {
         );
         assert_eq!(parse("load g.pgn 3"), Ok(Command::Load("g.pgn".into(), 3)));
         assert_eq!(parse("pv 2"), Ok(Command::Pv(PvStep::At(2))));
+        assert_eq!(
+            parse("level 1600"),
+            Ok(Command::Set(Sides::Both, Setting::Level(Some(1600))))
+        );
+        assert_eq!(
+            parse("set white level off"),
+            Ok(Command::Set(Sides::One(Color::White), Setting::Level(None)))
+        );
         for bad in [
             "set purple depth 3",
             "set white depth 0",
@@ -265,6 +291,9 @@ mod tests {
             "auto maybe",
             "load",
             "hello world",
+            "level",
+            "level strong",
+            "set black level",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }

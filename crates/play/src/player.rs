@@ -1,6 +1,7 @@
 //! Who plays a side, and how the engine plays it.
 
 use engine::eval::EvalKind;
+use engine::strength::{EloOutOfRange, Level, DEFAULT_ELO, MAX_ELO, MIN_ELO};
 use engine::{Limits, ParamError, SearchParams};
 use std::fmt;
 
@@ -33,6 +34,10 @@ pub struct EngineSettings {
     pub params: SearchParams,
     /// The evaluator: Full, or Simple (material and mobility).
     pub evaluator: EvalKind,
+    /// Play at the level `elo` (`UCI_LimitStrength`) instead of full strength.
+    pub limit_strength: bool,
+    /// The playing level (`UCI_Elo`).
+    pub elo: i64,
     /// The options set by the user, in order (name, value).
     changed: Vec<(&'static str, String)>,
 }
@@ -44,6 +49,8 @@ impl Default for EngineSettings {
             book: true,
             params: SearchParams::default(),
             evaluator: EvalKind::Full,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
             changed: Vec::new(),
         }
     }
@@ -67,9 +74,53 @@ impl EngineSettings {
         }
     }
 
-    /// Sets a search option (`NullMove`, `Contempt`, ...) or the
-    /// `Evaluator` by name and remembers it, for `settings`.
+    /// Plays at this Elo, or at full strength (`None`).
+    pub fn set_level(&mut self, elo: Option<i64>) -> Result<(), EloOutOfRange> {
+        if let Some(elo) = elo {
+            Level::new(elo)?;
+            self.elo = elo;
+        }
+        self.limit_strength = elo.is_some();
+        Ok(())
+    }
+
+    /// The level played at (`None`: full strength).
+    pub fn level(&self) -> Option<i64> {
+        self.limit_strength.then_some(self.elo)
+    }
+
+    /// Sets a search option (`NullMove`, `Contempt`, ...), the
+    /// `Evaluator` or the level (`UCI_LimitStrength`, `UCI_Elo`) by name
+    /// and remembers it, for `settings`.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+        let name = name.trim();
+        if name.eq_ignore_ascii_case("UCI_LimitStrength") {
+            self.limit_strength = match value.trim() {
+                "true" | "on" => true,
+                "false" | "off" => false,
+                _ => {
+                    return Err(ParamError::BadValue {
+                        name: "UCI_LimitStrength",
+                        value: value.to_string(),
+                        expected: "true or false".into(),
+                    })
+                }
+            };
+            return Ok(());
+        }
+        if name.eq_ignore_ascii_case("UCI_Elo") {
+            self.elo = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|e| Level::new(*e).is_ok())
+                .ok_or_else(|| ParamError::BadValue {
+                    name: "UCI_Elo",
+                    value: value.to_string(),
+                    expected: format!("a number from {MIN_ELO} to {MAX_ELO}"),
+                })?;
+            return Ok(());
+        }
         if name.trim().eq_ignore_ascii_case("evaluator") {
             self.evaluator = EvalKind::parse(value).ok_or_else(|| ParamError::BadValue {
                 name: "Evaluator",
@@ -115,6 +166,9 @@ impl fmt::Display for Player {
                     s.limit,
                     if s.book { "on" } else { "off" }
                 )?;
+                if let Some(elo) = s.level() {
+                    write!(f, " level {elo}")?;
+                }
                 for (name, value) in &s.changed {
                     write!(f, " {name}={value}")?;
                 }
@@ -143,5 +197,27 @@ mod tests {
             "Kestrel (depth 5, book on) NullMove=false Contempt=20 Evaluator=Simple"
         );
         assert_eq!(s.limits().depth, Some(5));
+    }
+
+    #[test]
+    fn levels_by_command_or_by_option() {
+        let mut s = EngineSettings::new(SearchLimit::Time(1000), false);
+        assert_eq!(s.level(), None);
+        s.set_level(Some(1800)).unwrap();
+        assert_eq!(s.level(), Some(1800));
+        assert_eq!(
+            Player::Engine(s.clone()).to_string(),
+            "Kestrel (1.0 s per move, book off) level 1800"
+        );
+        assert!(s.set_level(Some(MIN_ELO - 1)).is_err());
+        assert_eq!(s.level(), Some(1800));
+        s.set_level(None).unwrap();
+        assert_eq!(s.level(), None);
+        s.set_option("uci_elo", "2000").unwrap();
+        assert_eq!(s.level(), None);
+        s.set_option("UCI_LimitStrength", "true").unwrap();
+        assert_eq!(s.level(), Some(2000));
+        assert!(s.set_option("UCI_Elo", "9999").is_err());
+        assert!(s.set_option("UCI_LimitStrength", "yes").is_err());
     }
 }

@@ -434,6 +434,12 @@ impl<W: Write> Session<W> {
         self.engine
             .set_option("Evaluator", settings.evaluator.name())
             .expect("an evaluator name the engine knows");
+        self.engine
+            .set_option("UCI_Elo", &settings.elo.to_string())
+            .expect("a level the settings checked");
+        self.engine
+            .set_option("UCI_LimitStrength", &settings.limit_strength.to_string())
+            .expect("true or false");
         let latest: Arc<Mutex<Option<IterationInfo>>> = Arc::default();
         let (tx, rx) = mpsc::channel();
         let seen = latest.clone();
@@ -563,6 +569,11 @@ impl<W: Write> Session<W> {
                 Setting::Depth(d) => s.limit = crate::SearchLimit::Depth(*d),
                 Setting::Time(ms) => s.limit = crate::SearchLimit::Time(*ms),
                 Setting::Book(on) => s.book = *on,
+                Setting::Level(elo) => {
+                    if let Err(e) = s.set_level(*elo) {
+                        return writeln!(self.out, "{e}");
+                    }
+                }
                 Setting::Option(name, value) => {
                     if let Err(e) = s.set_option(name, value) {
                         return writeln!(self.out, "{e}");
