@@ -145,12 +145,27 @@ impl Tally {
 
     /// Counts the games of one raw chunk, game number `number` of block `block`.
     fn count(&mut self, raw: &pgn::RawGame, block: usize, number: usize, options: &BuildOptions) {
+        let mut seen = std::mem::take(&mut self.seen);
+        seen.clear();
+        // Most games are plain: read their main line without building the
+        // parsed game. The rest (and broken games) go through the full parser.
+        let plain = pgn::scan_mainline(raw, Some(options.max_ply), &mut |pos, mv| {
+            seen.push(Seen {
+                key: pos.key(),
+                mv,
+                mover: pos.turn(),
+            });
+        });
+        if let Some(line) = plain {
+            self.count_game(&seen[..line.plies], line.result, options);
+            self.seen = seen;
+            return;
+        }
+        seen.clear();
         let read = ReadOptions {
             max_plies: Some(options.max_ply),
             ..ReadOptions::mainline()
         };
-        let mut seen = std::mem::take(&mut self.seen);
-        seen.clear();
         // The parser replays every move; the positions are taken as it goes
         // rather than replaying the game a second time.
         let items = pgn::parse_games_visiting(raw, read, &mut |pos, mv| {
@@ -177,34 +192,39 @@ impl Tally {
             };
             let moves = &seen[next..next + game.moves.len()];
             next += game.moves.len();
-            self.games += 1;
-            let winner = match game.result {
-                GameResult::WhiteWins => Some(Color::White),
-                GameResult::BlackWins => Some(Color::Black),
-                _ => None,
-            };
-            if options.only_winners && winner.is_none() {
-                continue;
-            }
-            for m in moves.iter().take(options.max_ply) {
-                if m.mv.is_null() {
-                    // After a pass the positions are no longer from play.
-                    break;
-                }
-                if !options.only_winners || winner == Some(m.mover) {
-                    let outcome = match (game.result, winner) {
-                        (GameResult::Draw, _) => DRAW,
-                        (GameResult::Unknown, _) => UNKNOWN,
-                        (_, Some(w)) if w == m.mover => WIN,
-                        _ => LOSS,
-                    };
-                    self.records
-                        .push(record(m.key, PolyMove::from_move(m.mv).0, outcome));
-                    self.positions += 1;
-                }
-            }
+            self.count_game(moves, game.result, options);
         }
         self.seen = seen;
+    }
+
+    /// Counts one good game's main-line moves.
+    fn count_game(&mut self, moves: &[Seen], result: GameResult, options: &BuildOptions) {
+        self.games += 1;
+        let winner = match result {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            _ => None,
+        };
+        if options.only_winners && winner.is_none() {
+            return;
+        }
+        for m in moves.iter().take(options.max_ply) {
+            if m.mv.is_null() {
+                // After a pass the positions are no longer from play.
+                break;
+            }
+            if !options.only_winners || winner == Some(m.mover) {
+                let outcome = match (result, winner) {
+                    (GameResult::Draw, _) => DRAW,
+                    (GameResult::Unknown, _) => UNKNOWN,
+                    (_, Some(w)) if w == m.mover => WIN,
+                    _ => LOSS,
+                };
+                self.records
+                    .push(record(m.key, PolyMove::from_move(m.mv).0, outcome));
+                self.positions += 1;
+            }
+        }
     }
 }
 

@@ -16,6 +16,7 @@
 mod blocks;
 mod error;
 mod game;
+mod mainline;
 mod open;
 mod parse;
 mod reader;
@@ -27,6 +28,7 @@ mod writer;
 pub use blocks::{Block, Blocks, BLOCK_SIZE};
 pub use error::{PgnError, PgnErrorKind};
 pub use game::{play, GameResult, PgnGame, PgnMove};
+pub use mainline::{scan_mainline, MainLine};
 pub use open::{decompress, open, Compression};
 pub use parse::{parse_games, parse_games_visiting, ReadOptions};
 pub use reader::PgnReader;
