@@ -18,6 +18,7 @@ mod cmd_gui;
 mod cmd_lab;
 mod cmd_pgn;
 mod cmd_play;
+mod cmd_plot;
 mod cmd_tb;
 mod cmd_tune;
 
@@ -95,6 +96,9 @@ enum Command {
     Tournament(cmd_lab::MatchCommand),
     /// Run an EPD test suite (bm/am or STS c0 points) with Kestrel or any UCI engine.
     Epd(cmd_lab::EpdCommand),
+    /// Chart the Elo estimates of a match or tournament over its games,
+    /// from the results `-json FILE` wrote.
+    Plot(cmd_plot::PlotArgs),
 }
 
 fn main() {
@@ -146,6 +150,7 @@ fn run() -> Result<()> {
         Some(Command::Match(command)) => cmd_lab::run_match(command)?,
         Some(Command::Tournament(command)) => cmd_lab::run_match(command)?,
         Some(Command::Epd(command)) => cmd_lab::run_epd(command)?,
+        Some(Command::Plot(args)) => cmd_plot::run(args)?,
         Some(Command::Ablate(args)) => cmd_ablate::run(args)?,
     }
     Ok(())

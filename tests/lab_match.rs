@@ -112,6 +112,24 @@ fn tournament_of_three_depths_completes_with_readable_pgn() {
     assert_eq!(numbers, [1, 2, 3, 4, 5, 6], "games in schedule order");
     assert_eq!(r["standings"][0]["elo"].as_f64(), Some(1000.0));
     python_checks_pgn(&pgn, 6);
+
+    // The ratings over the games, as a chart.
+    let png = dir.join("elo.png");
+    let (ok, text) = run(&[
+        "plot",
+        json_path.to_str().unwrap(),
+        "--out",
+        png.to_str().unwrap(),
+        "--every",
+        "2",
+    ]);
+    assert!(ok, "{text}");
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(
+        bytes.starts_with(b"\x89PNG") && bytes.len() > 5_000,
+        "{} bytes",
+        bytes.len()
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@ pub mod cli_args;
 pub mod engine_spec;
 pub mod epd_suite;
 pub mod game_play;
+pub mod history;
 pub mod merge;
 pub mod openings;
 pub mod pgn_record;
