@@ -5,80 +5,15 @@
 
 use chess::{CastlingMode, Game, Position};
 use engine::strength::{DEFAULT_ELO, MAX_ELO, MIN_ELO};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+mod common;
 
-impl Engine {
-    fn start() -> Engine {
-        Engine::with_args(&[])
-    }
-
-    fn with_args(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
-            .args(args)
-            .env_remove("KESTREL_SYZYGY_PATH")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("kestrel starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines until one starts with `prefix` (that one included); panics after `secs`.
-    fn until(&mut self, prefix: &str, secs: u64) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            match self.lines.recv_timeout(Duration::from_secs(secs)) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within {secs} s; got {seen:?}"),
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
-    }
-}
+use common::Running as Engine;
 
 #[test]
 fn levels_are_listed_and_checked() {
-    let mut e = Engine::start();
+    let mut e = Engine::start(&[]);
     e.send("uci");
     let lines = e.until("uciok", 10);
     assert!(lines
@@ -104,7 +39,7 @@ fn levels_are_listed_and_checked() {
 #[test]
 fn a_limited_engine_plays_legal_moves_within_its_clock() {
     for elo in [MIN_ELO, 2000, MAX_ELO] {
-        let mut e = Engine::start();
+        let mut e = Engine::start(&[]);
         e.send("uci");
         e.until("uciok", 10);
         e.send("setoption name OwnBook value false");
@@ -148,7 +83,7 @@ fn a_limited_engine_plays_legal_moves_within_its_clock() {
 
 #[test]
 fn xboard_sets_the_level_through_its_options() {
-    let mut e = Engine::with_args(&["xboard"]);
+    let mut e = Engine::start(&["xboard"]);
     e.send("xboard");
     e.send("protover 2");
     let features = e.until("feature done=1", 10).join("\n");

@@ -3,63 +3,13 @@
 //! search, pondering with `ponderhit` and with `stop`, and bad input mixed in.
 
 use chess::{CastlingMode, Game, Position};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+mod common;
+
+use common::Running as Engine;
 
 impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("kestrel starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines until one starts with `prefix` (that one included); panics after `secs`.
-    fn until(&mut self, prefix: &str, secs: u64) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            match self.lines.recv_timeout(Duration::from_secs(secs)) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within {secs} s; got {seen:?}"),
-            }
-        }
-    }
-
     fn bestmove(&mut self, secs: u64) -> (String, Option<String>) {
         let lines = self.until("bestmove", secs);
         let words: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
@@ -67,16 +17,9 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn full_game_over_pipes() {
-    let mut e = Engine::start();
+    let mut e = Engine::start(&[]);
     e.send("uci");
     e.until("uciok", 10);
     e.send("setoption name Hash value 8");
@@ -130,7 +73,7 @@ fn full_game_over_pipes() {
 
 #[test]
 fn stop_ends_an_infinite_search_and_pondering_works() {
-    let mut e = Engine::start();
+    let mut e = Engine::start(&[]);
     e.send("uci");
     e.until("uciok", 10);
     e.send("position startpos moves e2e4");

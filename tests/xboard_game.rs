@@ -5,42 +5,12 @@
 //! claims after the opponent's move, and the switch from UCI mode.
 
 use chess::{CastlingMode, Game, Position};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+mod common;
+
+use common::Running as Engine;
 
 impl Engine {
-    fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("kestrel starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
     /// Starts `kestrel xboard` and does the protover 2 handshake.
     fn xboard() -> Engine {
         let mut e = Engine::start(&["xboard"]);
@@ -51,54 +21,25 @@ impl Engine {
     fn handshake(&mut self) -> Vec<String> {
         self.send("xboard");
         self.send("protover 2");
-        let lines = self.until(|l| l == "feature done=1", 5);
+        let lines = self.until_line(|l| l == "feature done=1", 5);
         self.send("accepted done");
         lines
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines until one matches (that one included); panics after `secs`.
-    fn until(&mut self, done: impl Fn(&str) -> bool, secs: u64) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            match self.lines.recv_timeout(Duration::from_secs(secs)) {
-                Ok(line) => {
-                    let last = done(&line);
-                    seen.push(line);
-                    if last {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no expected line within {secs} s; got {seen:?}"),
-            }
-        }
     }
 
     /// Sends `ping n` and returns the lines before `pong n`.
     fn ping(&mut self, n: u32) -> Vec<String> {
         self.send(&format!("ping {n}"));
         let pong = format!("pong {n}");
-        let mut lines = self.until(|l| l == pong, 10);
+        let mut lines = self.until_line(|l| l == pong, 10);
         lines.pop();
         lines
     }
 
     /// Waits for `move X`; returns X and the lines before it.
     fn engine_move(&mut self, secs: u64) -> (String, Vec<String>) {
-        let mut lines = self.until(|l| l.starts_with("move "), secs);
+        let mut lines = self.until_line(|l| l.starts_with("move "), secs);
         let mv = lines.pop().unwrap()[5..].to_string();
         (mv, lines)
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
     }
 }
 
@@ -250,7 +191,7 @@ fn full_game_against_itself_with_undo_remove_and_bad_input() {
     }
     if let Some(outcome) = game.outcome() {
         // The engine made the last move and said how the game ended.
-        let claim = e.until(|l| l.contains(" {"), 5);
+        let claim = e.until_line(|l| l.contains(" {"), 5);
         assert!(
             claim.last().unwrap().starts_with(outcome.result()),
             "{claim:?} vs {outcome}"
@@ -285,7 +226,7 @@ fn usermoves_setboard_claims_and_ping_while_thinking() {
     e.send("go");
     // ping while thinking is answered after the move.
     e.send("ping 6");
-    let lines = e.until(|l| l == "pong 6", 10);
+    let lines = e.until_line(|l| l == "pong 6", 10);
     let at = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix));
     assert_eq!(
         lines
@@ -297,7 +238,7 @@ fn usermoves_setboard_claims_and_ping_while_thinking() {
     assert!(at("move").unwrap() < at("pong").unwrap(), "{lines:?}");
     assert!(
         lines.contains(&"1-0 {White mates}".to_string())
-            || e.until(|l| l.starts_with("1-0"), 5).last().unwrap() == "1-0 {White mates}"
+            || e.until_line(|l| l.starts_with("1-0"), 5).last().unwrap() == "1-0 {White mates}"
     );
 
     // A draw by insufficient material after the opponent's move is claimed.
@@ -312,7 +253,7 @@ fn usermoves_setboard_claims_and_ping_while_thinking() {
     // hint and bk answer; result stops play.
     e.send("new");
     e.send("bk");
-    let book = e.until(|l| l.is_empty(), 5);
+    let book = e.until_line(|l| l.is_empty(), 5);
     assert!(book.len() > 2 && book[0].starts_with('\t'), "{book:?}");
     e.send("result 1/2-1/2 {agreed}");
     assert!(e.ping(8).is_empty());
@@ -328,7 +269,7 @@ fn analyze_mode_and_the_switch_from_uci() {
     e.send("usermove e2e4");
     e.send("post");
     e.send("analyze");
-    let thinking = e.until(|l| l.starts_with("6 "), 10);
+    let thinking = e.until_line(|l| l.starts_with("6 "), 10);
     assert!(
         !thinking.iter().any(|l| l.starts_with("move")),
         "{thinking:?}"
@@ -367,7 +308,7 @@ fn pondering_on_the_expected_reply_hit_and_miss() {
     for hit in [true, false] {
         // While Kestrel ponders, `hint` says the reply it expects.
         e.send("hint");
-        let hint = e.until(|l| l.starts_with("Hint: "), 5).pop().unwrap()[6..].to_string();
+        let hint = e.until_line(|l| l.starts_with("Hint: "), 5).pop().unwrap()[6..].to_string();
         let pos = *game.position();
         let mv = if hit {
             hint.clone()

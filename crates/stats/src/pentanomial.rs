@@ -52,7 +52,7 @@ impl Pentanomial {
     }
 
     /// Mean score per game and its variance per pair (0.5 and 0 with none).
-    fn mean_and_variance(&self) -> (f64, f64) {
+    pub(crate) fn mean_and_variance(&self) -> (f64, f64) {
         let n = self.pairs() as f64;
         if n == 0.0 {
             return (0.5, 0.0);

@@ -310,23 +310,7 @@ mod tests {
             counts: [300, 2000, 4500, 2200, 400],
         };
         let n = p.pairs() as f64;
-        let (mu, var) = {
-            let mu: f64 = p
-                .counts
-                .iter()
-                .zip(BIN_SCORES)
-                .map(|(&c, x)| c as f64 * x)
-                .sum::<f64>()
-                / n;
-            let var: f64 = p
-                .counts
-                .iter()
-                .zip(BIN_SCORES)
-                .map(|(&c, x)| c as f64 * (x - mu).powi(2))
-                .sum::<f64>()
-                / n;
-            (mu, var)
-        };
+        let (mu, var) = p.mean_and_variance();
         let (s0, s1) = (elo_to_score(0.0), elo_to_score(2.0));
         let approx = n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var);
         let exact = logistic(0.0, 2.0).llr(&p);
@@ -345,22 +329,7 @@ mod tests {
         let p = Pentanomial {
             counts: [300, 2000, 4500, 2200, 400],
         };
-        let n = p.pairs() as f64;
-        let mu: f64 = p
-            .counts
-            .iter()
-            .zip(BIN_SCORES)
-            .map(|(&c, x)| c as f64 * x)
-            .sum::<f64>()
-            / n;
-        let sigma = (p
-            .counts
-            .iter()
-            .zip(BIN_SCORES)
-            .map(|(&c, x)| c as f64 * (x - mu).powi(2))
-            .sum::<f64>()
-            / n)
-            .sqrt();
+        let sigma = p.mean_and_variance().1.sqrt();
         let to_nelo = |elo: f64| {
             (elo_to_score(elo) - 0.5) / (std::f64::consts::SQRT_2 * sigma) * 800.0
                 / std::f64::consts::LN_10
