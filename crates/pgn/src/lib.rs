@@ -14,6 +14,7 @@
 #![deny(unsafe_code)]
 
 mod blocks;
+mod date;
 mod error;
 mod game;
 mod mainline;
@@ -26,6 +27,7 @@ pub mod token;
 mod writer;
 
 pub use blocks::{Block, Blocks, BLOCK_SIZE};
+pub use date::today;
 pub use error::{PgnError, PgnErrorKind};
 pub use game::{play, GameResult, PgnGame, PgnMove};
 pub use mainline::{scan_mainline, MainLine};

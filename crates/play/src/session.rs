@@ -654,7 +654,7 @@ impl<W: Write> Session<W> {
         };
         game.set_tag("Event", "Kestrel terminal game");
         game.set_tag("Site", "kestrel play");
-        game.set_tag("Date", &pgn_date_today());
+        game.set_tag("Date", &pgn::today());
         game.set_tag("White", &name(self.player(Color::White)));
         game.set_tag("Black", &name(self.player(Color::Black)));
         game.moves = self
@@ -716,29 +716,6 @@ impl<W: Write> Session<W> {
             Err(e) => writeln!(self.out, "Cannot add to {}: {e}", path.display()),
         }
     }
-}
-
-/// Today's date (UTC) as PGN writes it: `2026.11.22`.
-fn pgn_date_today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// Days since 1970-01-01 to a calendar date (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// A score for people: `+0.35`, `-1.20`, `mate in 3`, `mated in 2`.
@@ -817,13 +794,6 @@ mod tests {
         assert!(out.contains("Not a move here: "), "{out}");
         assert!(out.contains("Legal moves: "), "{out}");
         assert!(out.contains("Not a usable FEN"), "{out}");
-    }
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_414), (2025, 11, 22));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
     }
 
     #[test]
