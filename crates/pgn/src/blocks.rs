@@ -9,12 +9,14 @@
 //! then cuts there too, and starts the next game in the same state a fresh
 //! splitter starts in.
 
+use crate::mainline::{scan_plain, MainLine};
 use crate::split::{is_tag_line, RawGames};
 use crate::RawGame;
+use chess::{Move, Position};
 use std::io::{self, BufRead, Read};
 
 /// Bytes read per block (a block ends at the next safe cut after this).
-pub const BLOCK_SIZE: usize = 256 * 1024;
+pub const BLOCK_SIZE: usize = 64 * 1024;
 
 /// Whole games from a PGN stream, with their place in the stream.
 #[derive(Clone, Debug, Default)]
@@ -34,6 +36,67 @@ impl Block {
         RawGames::starting_at_line(&self.text[..], self.first_line)
             // Reading from memory cannot fail.
             .map_while(Result::ok)
+    }
+
+    /// The games of this block, plain ones read in place (see [`GameCursor`]).
+    pub fn games(&self) -> GameCursor<'_> {
+        GameCursor {
+            text: &self.text,
+            offset: 0,
+            line: self.first_line,
+        }
+    }
+}
+
+/// One game of a block, as [`GameCursor`] hands it out.
+#[derive(Clone, Debug)]
+pub enum BlockGame {
+    /// A plain game, read straight from the block's text; its moves went to
+    /// the visitor.
+    Plain(MainLine),
+    /// Any other game, split off as [`RawGames`] would; the moves the
+    /// visitor saw are to be forgotten.
+    Raw(RawGame),
+}
+
+/// Walks the games of a block, reading plain games in place (one pass over
+/// their bytes, no copy) and splitting off the others: the same games, in
+/// the same order, as [`Block::raw_games`].
+pub struct GameCursor<'a> {
+    text: &'a [u8],
+    offset: usize,
+    line: usize,
+}
+
+impl GameCursor<'_> {
+    /// The next game, or `None` at the end of the block. For a plain game,
+    /// `visit` has seen the position before each main-line move up to
+    /// `max_plies`, and the move.
+    pub fn next_game(
+        &mut self,
+        max_plies: Option<usize>,
+        visit: &mut impl FnMut(&Position, Move),
+    ) -> Option<BlockGame> {
+        let text = &self.text[self.offset..];
+        if text.is_empty() {
+            return None;
+        }
+        // Only the first block's first game can start with a byte-order
+        // mark, which the splitter drops; it takes that game.
+        if !(self.offset == 0 && text.starts_with(b"\xef\xbb\xbf")) {
+            if let Some(game) = scan_plain(text, self.line, max_plies, visit) {
+                self.offset += game.len;
+                self.line = game.next_line;
+                return Some(BlockGame::Plain(game.line));
+            }
+        }
+        let mut split = RawGames::starting_at_line(text, self.line);
+        // Reading from memory cannot fail.
+        let raw = split.next().and_then(Result::ok);
+        let (left, line) = split.rest();
+        self.offset = self.text.len() - left;
+        self.line = line;
+        raw.map(BlockGame::Raw)
     }
 }
 
@@ -202,6 +265,54 @@ mod tests {
         }
     }
 
+    /// The cursor's games, each as the raw text it stands for: a plain
+    /// game's moves and result must be what the splitter's text gives.
+    fn by_cursor(text: &[u8], size: usize) -> Vec<(usize, Vec<u8>)> {
+        let whole = whole(text);
+        let mut out = Vec::new();
+        for block in Blocks::with_size(text, size) {
+            let block = block.expect("in-memory read");
+            let mut cursor = block.games();
+            loop {
+                let mut moves = Vec::new();
+                let Some(game) = cursor.next_game(None, &mut |_, m| moves.push(m)) else {
+                    break;
+                };
+                let expected = whole.get(out.len()).cloned().expect("no more games");
+                match game {
+                    BlockGame::Raw(raw) => out.push((raw.first_line, raw.text)),
+                    BlockGame::Plain(line) => {
+                        let raw = RawGame {
+                            first_line: expected.0,
+                            text: expected.1.clone(),
+                        };
+                        let mut again = Vec::new();
+                        let read = crate::scan_mainline(&raw, None, &mut |_, m| again.push(m));
+                        assert_eq!(read, Some(line), "line {}", expected.0);
+                        assert_eq!(again, moves, "line {}", expected.0);
+                        out.push(expected);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn cursor_reads_the_games_of_one_pass() {
+        let text = "\u{feff}[A \"1\"]\n1. e4 *\n\n[A \"2\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+                    %escape\n[A \"3\"]\n1. d4 {x\n[B \"y\"]\n} d5 *\n[A \"4\"]\n1. c4 e5\n\
+                    [A \"5\"]\n1. Nf3 * 1. e4 *\n[A \"6\"]\n1. g3 1/2-1/2";
+        let expected = whole(text.as_bytes());
+        for size in 1..text.len() + 2 {
+            assert_eq!(
+                by_cursor(text.as_bytes(), size),
+                expected,
+                "block size {size}"
+            );
+        }
+    }
+
     #[test]
     fn messy_files_cut_like_one_pass() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
@@ -216,6 +327,12 @@ mod tests {
                         by_blocks(&text, size),
                         expected,
                         "{} at block size {size}",
+                        path.display()
+                    );
+                    assert_eq!(
+                        by_cursor(&text, size),
+                        expected,
+                        "{} read by the cursor at block size {size}",
                         path.display()
                     );
                 }

@@ -26,11 +26,11 @@ mod split;
 pub mod token;
 mod writer;
 
-pub use blocks::{Block, Blocks, BLOCK_SIZE};
+pub use blocks::{Block, BlockGame, Blocks, GameCursor, BLOCK_SIZE};
 pub use date::today;
 pub use error::{PgnError, PgnErrorKind};
 pub use game::{play, GameResult, PgnGame, PgnMove};
-pub use mainline::{scan_mainline, MainLine};
+pub use mainline::{scan_mainline, scan_plain, MainLine, PlainGame};
 pub use open::{decompress, open, Compression};
 pub use parse::{parse_games, parse_games_visiting, ReadOptions};
 pub use reader::PgnReader;

@@ -286,4 +286,54 @@ mod tests {
             }
         }
     }
+
+    /// Every short SAN word (piece or pawn to each square, pawn captures,
+    /// promotions) gives what `parse_san` gives, in positions with pins,
+    /// blocked pushes, double pushes from the wrong rank, en passant and
+    /// promotions.
+    #[test]
+    fn every_short_word_agrees_with_parse_san() {
+        let fens = [
+            chess::fen::STARTPOS,
+            // d2 pinned by the bishop: no push; e2 pinned on the file: pushes.
+            "4r1k1/8/8/8/1b6/8/3PP3/4K3 w - - 0 1",
+            // d2 pinned by the bishop it can take.
+            "4k3/8/8/8/8/2b5/3P4/4K3 w - - 0 1",
+            // e2 pinned on the diagonal: exf3 along the pin only.
+            "4k3/8/8/7b/8/5p2/3pP3/3K4 w - - 0 1",
+            // Pawns on the third rank, a blocked pawn, promotions both ways.
+            "r3k3/1P4P1/2p5/8/8/2P1P2p/1p5P/4K2R w K - 0 1",
+            "r3k3/1P4P1/2p5/8/8/2P1P2p/1p5P/4K2R b q - 0 1",
+            // En passant, and in check.
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "rnb1kbnr/pppp1ppp/8/4p3/5P1q/8/PPPPP1PP/RNBQKBNR w KQkq - 1 3",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).expect("valid FEN");
+            for to in 0..64u8 {
+                let to = Square::new(to).to_string();
+                let file = to.as_bytes()[0];
+                let mut words = vec![to.clone()];
+                words.extend(["N", "B", "R", "Q", "K"].map(|r| format!("{r}{to}")));
+                for f in [file.wrapping_sub(1), file + 1] {
+                    if (b'a'..=b'h').contains(&f) {
+                        words.push(format!("{}x{to}", f as char));
+                    }
+                }
+                let promotions: Vec<String> = words[..1]
+                    .iter()
+                    .chain(&words[6..])
+                    .flat_map(|w| [format!("{w}=Q"), format!("{w}N")])
+                    .collect();
+                words.extend(promotions);
+                for w in words {
+                    assert_eq!(
+                        match_san(&pos, w.as_bytes()).ok(),
+                        pos.parse_san(&w).ok(),
+                        "{fen} {w}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -51,6 +51,17 @@ impl<R: BufRead> RawGames<R> {
     }
 }
 
+impl RawGames<&[u8]> {
+    /// What of the text is not yet in a game returned: its length in bytes
+    /// and the line it starts on.
+    pub fn rest(&self) -> (usize, usize) {
+        match &self.carry {
+            Some((line, text)) => (self.reader.len() + text.len(), *line),
+            None => (self.reader.len(), self.line + 1),
+        }
+    }
+}
+
 /// True for a line that is a well-formed tag pair `[Name "value"]`.
 pub(crate) fn is_tag_line(line: &[u8]) -> bool {
     let line = line.trim_ascii();

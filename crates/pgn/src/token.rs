@@ -116,6 +116,11 @@ impl<'a> Tokenizer<'a> {
         self.line
     }
 
+    /// The byte offset the tokenizer has reached (just past the last token).
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
     /// Skips the rest of the input: the next call returns `None`.
     pub fn skip_to_end(&mut self) {
         self.pos = self.bytes.len();
@@ -283,6 +288,11 @@ impl<'a> Tokenizer<'a> {
         }
         self.pos = end;
         let word = &self.bytes[start..end];
+        // Most words are moves, and no result, annotation or move number
+        // starts with a letter.
+        if word[0].is_ascii_alphabetic() {
+            return Some(Token::Move(word));
+        }
         if let Some(r) = result_word(word) {
             return Some(Token::Result(r));
         }
