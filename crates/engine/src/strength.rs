@@ -9,12 +9,13 @@
 //! played, and no move worse than the margin is ever chosen: the lowest
 //! level gives away at most `LEVELS`'s first margin, never a queen.
 //!
-//! The Elo numbers are Stockfish's `UCI_Elo` numbers: the rows of
-//! `LEVELS` were set from matches against Stockfish 15.1 at the same
-//! `UCI_Elo` (10+0.1 games from balanced openings) so that Kestrel scores
-//! about 50 % (how: the table's documentation; the confirmation matches
-//! and their command: the README's "Playing levels"). Between rows the
-//! settings are interpolated (the node budget geometrically).
+//! The Elo numbers are Stockfish's `UCI_Elo` numbers: each row of
+//! `LEVELS` is a setting whose strength was measured in matches against
+//! Stockfish 15.1 at a `UCI_Elo` (balanced openings, Stockfish at a fixed
+//! 300 000 nodes a move, `bench/calibrate_levels.sh`), labelled with the
+//! Elo it measured. Between rows the settings are interpolated (the node
+//! budget geometrically). A level is a node budget, so it plays the same on
+//! a fast or slow machine, at any time control that leaves it the time.
 
 use chess::Move;
 
@@ -23,7 +24,7 @@ use crate::score::{Value, MATE_BOUND};
 /// The weakest level (Stockfish 15.1's lowest `UCI_Elo`).
 pub const MIN_ELO: i64 = 1350;
 /// The strongest level.
-pub const MAX_ELO: i64 = 2500;
+pub const MAX_ELO: i64 = 2340;
 /// The level when none is set.
 pub const DEFAULT_ELO: i64 = 1500;
 /// Every level completes at least this depth before choosing, so that the
@@ -45,59 +46,56 @@ struct Row {
 }
 
 /// The calibration table (see the module documentation for how it was
-/// measured). Margins stay far below a queen (about 900 cp) at every level;
-/// the top row is full strength (one line, no margin) and its Elo is what
-/// full strength measured.
+/// measured). Margins stay far below a queen (about 900 cp) at every level.
 ///
-/// How the rows were found (10+0.1 against Stockfish 15.1 at the same
-/// `UCI_Elo`, one game at a time on a loaded 2-core machine): a first
-/// table (550 nodes at 1350 up to 80 000 at 2300) scored -198 at 1400
-/// (+5 -17, 22 games) and -147 at 2200 (+4 -12 =4, 20 games); full
-/// strength scored +89 against Stockfish's 2500 (+4 -2 =2). Those
-/// settings were relabelled with the Elo they measured (713 nodes and a
-/// 188 cp margin: about 1200; 47 000 nodes and 43 cp: about 2050) and the
-/// rows below interpolated between them. That second table scored -95
-/// at 1400 (+11 -19, 30 games), +23 at 1800 (+15 -13 =2, 30 games) and
-/// +2 -8 =1 at 2200 (11 games; 59 500 nodes, 39 cp), so the 2300 row went
-/// from 80 000 nodes to 200 000 (about 120 Elo a doubling of the nodes
-/// between 1800 and 2200); the README gives the confirmation matches of
-/// this table (2200 still scored -104 ± 127, and the 2500 row -255 in 8
-/// games: both rows want a longer run).
-const LEVELS: [Row; 5] = [
+/// How the rows were found: the previous table (1 480 nodes and a 163 cp
+/// margin at 1350 up to 200 000 nodes at 2300 and full strength at 2500)
+/// was played at its own labels against Stockfish at the same `UCI_Elo`,
+/// two games at a time, Stockfish at 300 000 nodes a move (its average move
+/// at 10 s + 0.1 s on one core here) and Kestrel on a 60 s + 0.6 s
+/// clock it never ran short of:
+///
+/// | label | setting (nodes, lines, margin, temperature) | games | W-L-D | Elo difference | measured |
+/// |---:|---|---:|---|---:|---:|
+/// | 1400 | 1 894, 6, 154, 69 | 120 | 40-77-3 | -111 +/- 65 | 1289 |
+/// | 2000 | 37 534, 4, 55, 26 | 69 | 15-46-8 | -168 +/- 88 | 1832 |
+/// | 2300 | 200 000, 2, 20, 10 | 80 | 16-51-13 | -163 +/- 78 | 2137 |
+/// | 2400 | 894 427, 2, 10, 6 | 40 | 9-16-15 | -61 +/- 88 | 2339 |
+///
+/// (Errors: 95 %, from the win, draw and loss rates.) Each setting is now a
+/// row at the Elo it measured (rounded to 10), and the 1350 row is the
+/// setting that interpolates to 1350 between the first two (the old label
+/// 1467). The README gives the confirmation matches of this table. Full
+/// strength is no longer a level: it is timed, so its Elo depends on the
+/// machine and the clock.
+const LEVELS: [Row; 4] = [
     Row {
         elo: 1350,
-        nodes: 1_480,
+        nodes: 2_636,
         lines: 6,
-        margin: 163,
-        temperature: 73,
+        margin: 143,
+        temperature: 64,
     },
     Row {
-        elo: 1650,
-        nodes: 6_500,
-        lines: 5,
-        margin: 112,
-        temperature: 51,
-    },
-    Row {
-        elo: 1950,
-        nodes: 28_400,
+        elo: 1830,
+        nodes: 37_534,
         lines: 4,
-        margin: 61,
-        temperature: 29,
+        margin: 55,
+        temperature: 26,
     },
     Row {
-        elo: 2300,
+        elo: 2140,
         nodes: 200_000,
         lines: 2,
         margin: 20,
         temperature: 10,
     },
     Row {
-        elo: 2500,
-        nodes: 4_000_000,
-        lines: 1,
-        margin: 0,
-        temperature: 1,
+        elo: 2340,
+        nodes: 894_427,
+        lines: 2,
+        margin: 10,
+        temperature: 6,
     },
 ];
 
