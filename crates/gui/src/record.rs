@@ -29,6 +29,7 @@ impl GameRecord {
             tags: vec![
                 ("Event".into(), "Kestrel GUI game".into()),
                 ("Site".into(), "localhost".into()),
+                ("Date".into(), pgn::today()),
             ],
             move_times: Vec::new(),
             version: 0,
@@ -216,5 +217,14 @@ mod tests {
         assert!(r.import_pgn("1. e4 Ke7 Kxe9 *").is_err());
         assert!(r.import_pgn("").is_err());
         assert_eq!(r.game.moves().len(), 1);
+    }
+
+    #[test]
+    fn a_new_game_is_dated_today() {
+        let out = GameRecord::new(Position::startpos()).export_pgn();
+        assert!(
+            out.contains(&format!("[Date \"{}\"]", pgn::today())),
+            "{out}"
+        );
     }
 }
