@@ -204,16 +204,7 @@ pub fn run(args: GaArgs) -> Result<()> {
         &config,
         |g| {
             let (elo, games) = match g.vs_start {
-                Some(t) => (
-                    t.pairs.elo().display(),
-                    format!(
-                        "{} ({}-{}-{})",
-                        t.wdl.games(),
-                        t.wdl.wins,
-                        t.wdl.draws,
-                        t.wdl.losses
-                    ),
-                ),
+                Some(t) => (t.pairs.elo().display(), t.wdl.games_and_split()),
                 None => ("the start itself".into(), "-".into()),
             };
             progress.suspend(|| {

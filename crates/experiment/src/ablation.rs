@@ -167,16 +167,7 @@ pub fn markdown(depth: i32, rows: &[Row], games_note: Option<&str>) -> String {
     out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for r in rows {
         let (elo, games) = match (r.elo(), r.games) {
-            (Some(e), Some(t)) => (
-                e.display(),
-                format!(
-                    "{} ({}-{}-{})",
-                    t.wdl.games(),
-                    t.wdl.wins,
-                    t.wdl.draws,
-                    t.wdl.losses
-                ),
-            ),
+            (Some(e), Some(t)) => (e.display(), t.wdl.games_and_split()),
             _ => ("-".into(), "-".into()),
         };
         out.push_str(&format!(

@@ -75,6 +75,18 @@ impl Wdl {
         0.5 * (1.0 + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
     }
 
+    /// Games and their split, as tables show them: `20 (8-5-7)` (wins,
+    /// draws, losses).
+    pub fn games_and_split(&self) -> String {
+        format!(
+            "{} ({}-{}-{})",
+            self.games(),
+            self.wins,
+            self.draws,
+            self.losses
+        )
+    }
+
     /// The same games from the second player's view.
     pub fn flipped(&self) -> Wdl {
         Wdl::new(self.losses, self.draws, self.wins)
@@ -128,5 +140,10 @@ mod tests {
         assert_eq!(Wdl::default().score(), 0.5);
         assert_eq!(Wdl::new(3, 4, 1).flipped(), Wdl::new(1, 4, 3));
         assert!((Wdl::new(3, 4, 1).draw_ratio() - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn games_and_split_read_wins_draws_losses() {
+        assert_eq!(Wdl::new(8, 5, 7).games_and_split(), "20 (8-5-7)");
     }
 }
