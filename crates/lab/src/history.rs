@@ -80,21 +80,10 @@ pub fn rating_history(results: &RunResults, step: usize) -> Vec<RatingLine> {
 mod tests {
     use super::*;
     use crate::cli_args::TournamentKind;
-    use crate::game_play::Termination;
     use crate::results::GameEntry;
 
     fn game(number: usize, white: &str, black: &str, result: &str) -> GameEntry {
-        GameEntry {
-            number,
-            round: 1,
-            pair: (number - 1) / 2,
-            white: white.to_string(),
-            black: black.to_string(),
-            result: result.to_string(),
-            termination: Termination::Normal,
-            reason: String::new(),
-            plies: 40,
-        }
+        crate::results::test_game(number, (number - 1) / 2, white, black, result)
     }
 
     fn run(engines: &[&str], games: Vec<GameEntry>) -> RunResults {

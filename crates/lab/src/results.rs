@@ -330,22 +330,34 @@ pub fn standings(
     table
 }
 
+/// A finished 40-ply game of round 1, for tests here and in `history`.
+#[cfg(test)]
+pub(crate) fn test_game(
+    number: usize,
+    pair: usize,
+    white: &str,
+    black: &str,
+    result: &str,
+) -> GameEntry {
+    GameEntry {
+        number,
+        round: 1,
+        pair,
+        white: white.to_string(),
+        black: black.to_string(),
+        result: result.to_string(),
+        termination: Termination::Normal,
+        reason: String::new(),
+        plies: 40,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn game(number: usize, pair: usize, white: &str, black: &str, result: &str) -> GameEntry {
-        GameEntry {
-            number,
-            round: 1,
-            pair,
-            white: white.to_string(),
-            black: black.to_string(),
-            result: result.to_string(),
-            termination: Termination::Normal,
-            reason: String::new(),
-            plies: 40,
-        }
+        test_game(number, pair, white, black, result)
     }
 
     #[test]
