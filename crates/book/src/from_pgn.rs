@@ -7,9 +7,10 @@
 //! The input is cut into blocks of whole games (cheap: no parsing), and the
 //! blocks are read on all threads (rayon): plain games straight from the
 //! block's text, the others split off and parsed, each replayed once, each
-//! worker collecting its own records. The records are then regrouped into
-//! 256 buckets by key and each bucket sorted and counted on its own, so that
-//! no step of the build runs on one thread alone.
+//! worker filing its records into 256 buckets by key as it makes them. Each
+//! bucket is then sorted and counted on its own, the workers' parts of it
+//! gathered into one buffer per thread that stays in cache, so that no step
+//! of the build runs on one thread alone and the records are stored once.
 
 use crate::{Book, BookError, BookMove, PolyMove};
 use chess::Color;
@@ -125,12 +126,58 @@ impl Seen {
     }
 }
 
+/// How many buckets the records are filed in: one per top byte of the key.
+const BUCKETS: usize = 256;
+
+/// Records are stored in chunks of this many (16 KB): a full chunk is set
+/// aside and a new one started, so records are never copied to grow a
+/// vector.
+const CHUNK: usize = 1024;
+
+/// One worker's records filed by [`bucket_of`], so that each bucket can be
+/// counted on its own without a pass to regroup them.
+struct Buckets {
+    /// Each bucket's chunk being filled.
+    open: Vec<Vec<u128>>,
+    /// Each bucket's full chunks.
+    full: Vec<Vec<Vec<u128>>>,
+}
+
+impl Default for Buckets {
+    fn default() -> Buckets {
+        Buckets {
+            open: vec![Vec::new(); BUCKETS],
+            full: vec![Vec::new(); BUCKETS],
+        }
+    }
+}
+
+impl Buckets {
+    fn push(&mut self, r: u128) {
+        let b = bucket_of(&r);
+        let open = &mut self.open[b];
+        if open.len() == CHUNK {
+            let chunk = std::mem::replace(open, Vec::with_capacity(CHUNK));
+            self.full[b].push(chunk);
+        }
+        open.push(r);
+    }
+
+    /// Bucket `b`'s records, chunk by chunk.
+    fn chunks(&self, b: usize) -> impl Iterator<Item = &[u128]> {
+        self.full[b]
+            .iter()
+            .chain([&self.open[b]])
+            .map(Vec::as_slice)
+    }
+}
+
 /// One worker's tally. Occurrences are collected as packed records and
 /// counted by sorting them, which is several times faster than a hash
 /// table when most (position, move) pairs occur once.
 #[derive(Default)]
 struct Tally {
-    records: Vec<u128>,
+    records: Buckets,
     games: u64,
     bad_games: u64,
     positions: u64,
@@ -244,11 +291,12 @@ pub fn build_from_pgn(
     }
     summary.errors.truncate(options.max_errors_kept);
 
-    let counted: Vec<Counted> = bucketed(parts)
+    let counted: Vec<Counted> = (0..BUCKETS)
         .into_par_iter()
-        .map(|mut bucket| {
-            sort_bucket(&mut bucket);
-            count_sorted(&bucket, options)
+        .map_init(Vec::new, |sorted, b| {
+            let bucket: Vec<&[u128]> = parts.iter().flat_map(|p: &Buckets| p.chunks(b)).collect();
+            sort_bucket(&bucket, sorted);
+            count_sorted(sorted, options)
         })
         .collect();
     let mut entries = Vec::with_capacity(counted.iter().map(|c| c.entries.len()).sum());
@@ -327,26 +375,32 @@ fn bucket_of(r: &u128) -> usize {
     (r >> 120) as usize
 }
 
-/// Sorts one bucket's records: scattered by the key's second byte first,
-/// then each part (a few dozen records) sorted on its own, which takes about
-/// half the instructions of one comparison sort of the bucket.
-fn sort_bucket(records: &mut Vec<u128>) {
+/// Sorts one bucket's records, the workers' `parts` of it, into `out`:
+/// scattered by the key's second byte first, then each part (a few dozen
+/// records) sorted on its own, which takes about half the instructions of
+/// one comparison sort of the bucket. `out` is reused from bucket to bucket,
+/// so it stays in cache and its pages are touched once.
+fn sort_bucket(parts: &[&[u128]], out: &mut Vec<u128>) {
     const SMALL: usize = 256;
-    if records.len() <= SMALL {
-        records.sort_unstable();
+    out.clear();
+    if parts.iter().map(|p| p.len()).sum::<usize>() <= SMALL {
+        for p in parts {
+            out.extend_from_slice(p);
+        }
+        out.sort_unstable();
         return;
     }
     let byte = |r: &u128| ((r >> 112) & 0xff) as usize;
     let mut starts = [0usize; 257];
-    for r in records.iter() {
+    for r in parts.iter().flat_map(|p| p.iter()) {
         starts[byte(r) + 1] += 1;
     }
     for b in 1..257 {
         starts[b] += starts[b - 1];
     }
     let mut next = starts;
-    let mut out = vec![0u128; records.len()];
-    for r in records.iter() {
+    out.resize(starts[256], 0);
+    for r in parts.iter().flat_map(|p| p.iter()) {
         let b = byte(r);
         out[next[b]] = *r;
         next[b] += 1;
@@ -354,45 +408,6 @@ fn sort_bucket(records: &mut Vec<u128>) {
     for b in 0..256 {
         out[starts[b]..starts[b + 1]].sort_unstable();
     }
-    *records = out;
-}
-
-/// The records of all parts regrouped by [`bucket_of`], in bucket order
-/// (unsorted within a bucket). Each part is scattered on its own thread,
-/// then each bucket gathered on its own: nothing runs on one thread alone,
-/// and each bucket (a few thousand records) is then sorted in cache.
-fn bucketed(parts: Vec<Vec<u128>>) -> Vec<Vec<u128>> {
-    let scattered: Vec<(Vec<u128>, [usize; 257])> = parts
-        .into_par_iter()
-        .map(|part| {
-            let mut starts = [0usize; 257];
-            for r in &part {
-                starts[bucket_of(r) + 1] += 1;
-            }
-            for b in 1..257 {
-                starts[b] += starts[b - 1];
-            }
-            let mut next = starts;
-            let mut out = vec![0u128; part.len()];
-            for r in &part {
-                let b = bucket_of(r);
-                out[next[b]] = *r;
-                next[b] += 1;
-            }
-            (out, starts)
-        })
-        .collect();
-    (0..256)
-        .into_par_iter()
-        .map(|b| {
-            let len = scattered.iter().map(|(_, s)| s[b + 1] - s[b]).sum();
-            let mut bucket = Vec::with_capacity(len);
-            for (records, starts) in &scattered {
-                bucket.extend_from_slice(&records[starts[b]..starts[b + 1]]);
-            }
-            bucket
-        })
-        .collect()
 }
 
 fn build_file(
@@ -588,24 +603,23 @@ mod tests {
                 )
             })
             .collect();
-        // Three workers' parts of unequal size.
-        let parts = vec![
-            records[..10_000].to_vec(),
-            records[10_000..10_001].to_vec(),
-            records[10_001..].to_vec(),
-        ];
-        let buckets = bucketed(parts);
-        assert_eq!(buckets.len(), 256);
-        let sorted: Vec<u128> = buckets
-            .into_iter()
-            .flat_map(|mut b| {
-                sort_bucket(&mut b);
-                b
-            })
-            .collect();
+        // Three workers' parts of unequal size, one of them empty.
+        let mut parts: Vec<Buckets> = (0..3).map(|_| Buckets::default()).collect();
+        for (i, r) in records.iter().enumerate() {
+            parts[if i < 10_000 { 0 } else { 2 }].push(*r);
+        }
+        let mut sorted = Vec::new();
+        let mut out = vec![7];
+        for b in 0..BUCKETS {
+            let bucket: Vec<&[u128]> = parts.iter().flat_map(|p| p.chunks(b)).collect();
+            sort_bucket(&bucket, &mut out);
+            assert!(out.iter().all(|r| bucket_of(r) == b));
+            sorted.extend_from_slice(&out);
+        }
         records.sort_unstable();
         assert_eq!(sorted, records);
-        assert!(bucketed(Vec::new()).iter().all(Vec::is_empty));
+        sort_bucket(&[], &mut out);
+        assert!(out.is_empty());
     }
 
     /// The parallel build (blocks, one replay) counts what the plain way counts.

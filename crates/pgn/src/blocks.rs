@@ -122,7 +122,7 @@ impl<R: BufRead> Blocks<R> {
     pub fn with_size(reader: R, block_size: usize) -> Blocks<R> {
         Blocks {
             reader,
-            pending: Vec::new(),
+            pending: Vec::with_capacity(block_size),
             block_size: block_size.max(1),
             next_line: 1,
             index: 0,
@@ -145,7 +145,12 @@ impl<R: BufRead> Blocks<R> {
     }
 
     fn emit(&mut self, end: usize) -> Block {
-        let rest = self.pending.split_off(end);
+        // The next block's buffer, with room for the next read: filling it
+        // then needs no reallocation (each one copies the block and, at
+        // this size, maps fresh pages).
+        let mut rest = Vec::with_capacity(self.pending.len() - end + self.block_size);
+        rest.extend_from_slice(&self.pending[end..]);
+        self.pending.truncate(end);
         let text = std::mem::replace(&mut self.pending, rest);
         let block = Block {
             index: self.index,

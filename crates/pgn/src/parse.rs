@@ -185,6 +185,7 @@ fn start_position(tags: &[(String, String)], line: usize) -> Result<Position, Pg
 }
 
 /// Splits a trailing `!`/`?` annotation off a move: `e4!?` -> (`e4`, Some(5)).
+#[inline]
 pub(crate) fn split_annotation(word: &[u8]) -> (&[u8], Option<u8>) {
     let n = word
         .iter()

@@ -60,18 +60,13 @@ fn parse_plain(san: &[u8]) -> Option<Parsed> {
         return None;
     }
     let (hint, dest) = body.split_at(body.len() - 2);
-    let to = Square::from_coords(
-        File::from_char(dest[0] as char)?,
-        Rank::from_char(dest[1] as char)?,
-    );
+    let to = Square::from_coords(file(dest[0])?, rank(dest[1])?);
     let mut from_file = None;
     let mut from_rank = None;
     for &c in hint {
         match c {
-            b'a'..=b'h' if from_file.is_none() && from_rank.is_none() => {
-                from_file = File::from_char(c as char)
-            }
-            b'1'..=b'8' if from_rank.is_none() => from_rank = Rank::from_char(c as char),
+            b'a'..=b'h' if from_file.is_none() && from_rank.is_none() => from_file = file(c),
+            b'1'..=b'8' if from_rank.is_none() => from_rank = rank(c),
             b'x' | b':' | b'-' => {}
             _ => return None,
         }
@@ -83,6 +78,24 @@ fn parse_plain(san: &[u8]) -> Option<Parsed> {
         to,
         promotion,
     })
+}
+
+/// The file a letter names, either case (as [`File::from_char`] reads it).
+#[inline]
+fn file(c: u8) -> Option<File> {
+    match c | 0x20 {
+        l @ b'a'..=b'h' => File::new(l - b'a'),
+        _ => None,
+    }
+}
+
+/// The rank a digit names.
+#[inline]
+fn rank(c: u8) -> Option<Rank> {
+    match c {
+        b'1'..=b'8' => Rank::new(c - b'1'),
+        _ => None,
+    }
 }
 
 /// The one legal move matching `p`, or `None` when none or several do.
@@ -163,13 +176,12 @@ fn pawn_sources(pos: &Position, us: Color, to: Square, own: Bitboard) -> Bitboar
 /// The legal move `san` names in `pos`, like `pos.parse_san` but faster on
 /// the forms real games use.
 pub fn match_san(pos: &Position, san: &[u8]) -> Result<Move, SanError> {
-    if let Some(m) = castling(pos, san) {
+    let fast = match san.first() {
+        Some(b'O' | b'0') => castling(pos, san),
+        _ => parse_plain(san).and_then(|p| unique_legal(pos, &p)),
+    };
+    if let Some(m) = fast {
         return Ok(m);
-    }
-    if let Some(p) = parse_plain(san) {
-        if let Some(m) = unique_legal(pos, &p) {
-            return Ok(m);
-        }
     }
     let text = std::str::from_utf8(san)
         .map_err(|_| SanError::Malformed(String::from_utf8_lossy(san).into_owned()))?;

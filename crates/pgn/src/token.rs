@@ -293,6 +293,13 @@ impl<'a> Tokenizer<'a> {
         if word[0].is_ascii_alphabetic() {
             return Some(Token::Move(word));
         }
+        // Most of the rest are move numbers ("12." "12..." "12"): skipped
+        // without trying them as results and annotations, none of which is
+        // digits followed only by dots.
+        let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits > 0 && word[digits..].iter().all(|&b| b == b'.') {
+            return None;
+        }
         if let Some(r) = result_word(word) {
             return Some(Token::Result(r));
         }
@@ -302,23 +309,16 @@ impl<'a> Tokenizer<'a> {
         if let Some(n) = symbolic_nag(word) {
             return Some(Token::Nag(n));
         }
-        // Move numbers: "12." "12..." "12" and glued forms "4..Be7", "12.Nf3",
-        // "..Kf8" (a black move whose number stood apart).
+        // Move numbers glued to the move ("4..Be7", "12.Nf3") or dots left
+        // of a black move whose number stood apart ("..Kf8").
         let leading_dots = word.iter().take_while(|&&b| b == b'.').count();
         if leading_dots > 0 {
             let rest = &word[leading_dots..];
             return (!rest.is_empty()).then_some(Token::Move(rest));
         }
-        let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
-        if digits > 0 {
-            let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
-            let rest = &word[digits + dots..];
-            if rest.is_empty() {
-                return None;
-            }
-            if dots > 0 {
-                return Some(Token::Move(rest));
-            }
+        let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
+        if digits > 0 && dots > 0 {
+            return Some(Token::Move(&word[digits + dots..]));
         }
         Some(Token::Move(word))
     }
