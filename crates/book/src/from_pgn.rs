@@ -129,10 +129,10 @@ impl Seen {
 /// How many buckets the records are filed in: one per top byte of the key.
 const BUCKETS: usize = 256;
 
-/// Records are stored in chunks of this many (16 KB): a full chunk is set
+/// Records are stored in chunks of this many (64 KB): a full chunk is set
 /// aside and a new one started, so records are never copied to grow a
 /// vector.
-const CHUNK: usize = 1024;
+const CHUNK: usize = 4096;
 
 /// One worker's records filed by [`bucket_of`], so that each bucket can be
 /// counted on its own without a pass to regroup them.
@@ -156,9 +156,11 @@ impl Buckets {
     fn push(&mut self, r: u128) {
         let b = bucket_of(&r);
         let open = &mut self.open[b];
-        if open.len() == CHUNK {
+        if open.len() == open.capacity() {
             let chunk = std::mem::replace(open, Vec::with_capacity(CHUNK));
-            self.full[b].push(chunk);
+            if !chunk.is_empty() {
+                self.full[b].push(chunk);
+            }
         }
         open.push(r);
     }
@@ -293,10 +295,10 @@ pub fn build_from_pgn(
 
     let counted: Vec<Counted> = (0..BUCKETS)
         .into_par_iter()
-        .map_init(Vec::new, |sorted, b| {
+        .map_init(Scratch::default, |scratch, b| {
             let bucket: Vec<&[u128]> = parts.iter().flat_map(|p: &Buckets| p.chunks(b)).collect();
-            sort_bucket(&bucket, sorted);
-            count_sorted(sorted, options)
+            sort_bucket(&bucket, scratch);
+            count_sorted(&scratch.sorted, options)
         })
         .collect();
     let mut entries = Vec::with_capacity(counted.iter().map(|c| c.entries.len()).sum());
@@ -325,23 +327,28 @@ struct Counted {
 fn count_sorted(records: &[u128], options: &BuildOptions) -> Counted {
     let mut out = Counted::default();
     let mut last_key = None;
-    for run in records.chunk_by(|a, b| a >> 8 == b >> 8) {
-        let key = (run[0] >> 64) as u64;
-        let mv = (run[0] >> 8) as u16;
+    let mut i = 0;
+    while i < records.len() {
+        let head = records[i] >> 8;
+        let key = (head >> 56) as u64;
+        let mv = head as u16;
         if last_key != Some(key) {
             last_key = Some(key);
             out.unique_positions += 1;
         }
         out.entries_seen += 1;
-        let mut c = Counts::default();
-        for r in run {
-            match (r & 0xff) as u8 {
-                WIN => c.wins += 1,
-                DRAW => c.draws += 1,
-                LOSS => c.losses += 1,
-                _ => c.unknown += 1,
-            }
+        // Games by outcome code (the record's low byte).
+        let mut by_outcome = [0u32; 4];
+        while i < records.len() && records[i] >> 8 == head {
+            by_outcome[(records[i] & 3) as usize] += 1;
+            i += 1;
         }
+        let c = Counts {
+            wins: by_outcome[usize::from(WIN)],
+            draws: by_outcome[usize::from(DRAW)],
+            losses: by_outcome[usize::from(LOSS)],
+            unknown: by_outcome[usize::from(UNKNOWN)],
+        };
         if c.games() < options.min_games {
             continue;
         }
@@ -375,38 +382,58 @@ fn bucket_of(r: &u128) -> usize {
     (r >> 120) as usize
 }
 
-/// Sorts one bucket's records, the workers' `parts` of it, into `out`:
-/// scattered by the key's second byte first, then each part (a few dozen
-/// records) sorted on its own, which takes about half the instructions of
-/// one comparison sort of the bucket. `out` is reused from bucket to bucket,
-/// so it stays in cache and its pages are touched once.
-fn sort_bucket(parts: &[&[u128]], out: &mut Vec<u128>) {
+/// Buffers one thread reuses from bucket to bucket, so that they stay in
+/// cache and their pages are touched once.
+#[derive(Default)]
+struct Scratch {
+    /// The bucket's records, sorted.
+    sorted: Vec<u128>,
+    /// Where each radix digit's records go.
+    starts: Vec<usize>,
+}
+
+/// Sorts one bucket's records, the workers' `parts` of it, into
+/// `scratch.sorted`: scattered by the key bits below the top byte (about
+/// log2 of the bucket's size of them, so that most runs hold a record or
+/// two), then each run sorted on its own. The top byte is the bucket's.
+fn sort_bucket(parts: &[&[u128]], scratch: &mut Scratch) {
     const SMALL: usize = 256;
+    let out = &mut scratch.sorted;
     out.clear();
-    if parts.iter().map(|p| p.len()).sum::<usize>() <= SMALL {
+    let n: usize = parts.iter().map(|p| p.len()).sum();
+    if n <= SMALL {
         for p in parts {
             out.extend_from_slice(p);
         }
         out.sort_unstable();
         return;
     }
-    let byte = |r: &u128| ((r >> 112) & 0xff) as usize;
-    let mut starts = [0usize; 257];
+    let bits = (usize::BITS - n.leading_zeros()).clamp(8, 16);
+    let shift = 120 - bits;
+    let digit = |r: &u128| (r >> shift) as usize & ((1 << bits) - 1);
+    let starts = &mut scratch.starts;
+    starts.clear();
+    starts.resize((1 << bits) + 1, 0);
     for r in parts.iter().flat_map(|p| p.iter()) {
-        starts[byte(r) + 1] += 1;
+        starts[digit(r) + 1] += 1;
     }
-    for b in 1..257 {
-        starts[b] += starts[b - 1];
+    for d in 1..starts.len() {
+        starts[d] += starts[d - 1];
     }
-    let mut next = starts;
-    out.resize(starts[256], 0);
+    out.resize(n, 0);
+    // Each digit's start moves on as its records are placed, ending where
+    // the next digit's records start.
     for r in parts.iter().flat_map(|p| p.iter()) {
-        let b = byte(r);
-        out[next[b]] = *r;
-        next[b] += 1;
+        let d = digit(r);
+        out[starts[d]] = *r;
+        starts[d] += 1;
     }
-    for b in 0..256 {
-        out[starts[b]..starts[b + 1]].sort_unstable();
+    let mut begin = 0;
+    for &end in &starts[..1 << bits] {
+        if end - begin > 1 {
+            out[begin..end].sort_unstable();
+        }
+        begin = end;
     }
 }
 
@@ -590,7 +617,9 @@ mod tests {
     #[test]
     fn buckets_sort_like_a_plain_sort() {
         let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut records: Vec<u128> = (0..50_000)
+        // 200,000 records: buckets of about 670 (digits of 10 bits), and the
+        // repeated key's bucket of about 29,000 (15 bits).
+        let mut records: Vec<u128> = (0..200_000)
             .map(|i| {
                 // xorshift: keys spread over every bucket, some repeated.
                 x ^= x << 13;
@@ -609,17 +638,20 @@ mod tests {
             parts[if i < 10_000 { 0 } else { 2 }].push(*r);
         }
         let mut sorted = Vec::new();
-        let mut out = vec![7];
+        let mut scratch = Scratch {
+            sorted: vec![7],
+            ..Scratch::default()
+        };
         for b in 0..BUCKETS {
             let bucket: Vec<&[u128]> = parts.iter().flat_map(|p| p.chunks(b)).collect();
-            sort_bucket(&bucket, &mut out);
-            assert!(out.iter().all(|r| bucket_of(r) == b));
-            sorted.extend_from_slice(&out);
+            sort_bucket(&bucket, &mut scratch);
+            assert!(scratch.sorted.iter().all(|r| bucket_of(r) == b));
+            sorted.extend_from_slice(&scratch.sorted);
         }
         records.sort_unstable();
         assert_eq!(sorted, records);
-        sort_bucket(&[], &mut out);
-        assert!(out.is_empty());
+        sort_bucket(&[], &mut scratch);
+        assert!(scratch.sorted.is_empty());
     }
 
     /// The parallel build (blocks, one replay) counts what the plain way counts.
