@@ -293,12 +293,17 @@ impl<'a> Tokenizer<'a> {
         if word[0].is_ascii_alphabetic() {
             return Some(Token::Move(word));
         }
-        // Most of the rest are move numbers ("12." "12..." "12"): skipped
-        // without trying them as results and annotations, none of which is
-        // digits followed only by dots.
+        // Most of the rest are move numbers, alone ("12." "12..." "12":
+        // skipped) or glued to the move ("12.Nf3", "4..Be7"), taken before
+        // trying results and annotations: none of those is digits followed
+        // by a dot or by nothing.
         let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
-        if digits > 0 && word[digits..].iter().all(|&b| b == b'.') {
+        let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
+        if digits > 0 && digits + dots == word.len() {
             return None;
+        }
+        if digits > 0 && dots > 0 {
+            return Some(Token::Move(&word[digits + dots..]));
         }
         if let Some(r) = result_word(word) {
             return Some(Token::Result(r));
@@ -309,16 +314,10 @@ impl<'a> Tokenizer<'a> {
         if let Some(n) = symbolic_nag(word) {
             return Some(Token::Nag(n));
         }
-        // Move numbers glued to the move ("4..Be7", "12.Nf3") or dots left
-        // of a black move whose number stood apart ("..Kf8").
-        let leading_dots = word.iter().take_while(|&&b| b == b'.').count();
-        if leading_dots > 0 {
-            let rest = &word[leading_dots..];
+        // Dots left of a black move whose number stood apart ("..Kf8").
+        if digits == 0 && dots > 0 {
+            let rest = &word[dots..];
             return (!rest.is_empty()).then_some(Token::Move(rest));
-        }
-        let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
-        if digits > 0 && dots > 0 {
-            return Some(Token::Move(&word[digits + dots..]));
         }
         Some(Token::Move(word))
     }
