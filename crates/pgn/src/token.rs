@@ -127,7 +127,54 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// The next token with the line it starts on, `None` at the end of input.
+    #[inline]
     pub fn next_token(&mut self) -> Option<Result<(Token<'a>, usize), (TokenError, usize)>> {
+        // The common cases first, small enough to inline into the readers: a
+        // move or a move number after spaces and line ends. Letters start
+        // no other token; a digit starts a word (a move number, a glued
+        // move, a result, `0-0`).
+        loop {
+            match *self.bytes.get(self.pos)? {
+                b' ' => self.pos += 1,
+                b'\n' => {
+                    self.line += 1;
+                    self.pos += 1;
+                    self.at_line_start = true;
+                }
+                b if b.is_ascii_alphabetic() => {
+                    self.at_line_start = false;
+                    let word = self.scan_word();
+                    return Some(Ok((Token::Move(word), self.line)));
+                }
+                b if b.is_ascii_digit() => {
+                    // A move number: skipped when it stands alone, and
+                    // when glued to a move ("12.Nf3") the move is read
+                    // next. Anything else is left to the general path.
+                    let mut end = self.pos;
+                    while end < self.bytes.len() && self.bytes[end].is_ascii_digit() {
+                        end += 1;
+                    }
+                    let digits_end = end;
+                    while end < self.bytes.len() && self.bytes[end] == b'.' {
+                        end += 1;
+                    }
+                    let glued_move = |&next: &u8| end > digits_end && next.is_ascii_alphabetic();
+                    match self.bytes.get(end) {
+                        Some(next) if !is_delimiter(*next) && !glued_move(next) => {
+                            return self.any_token();
+                        }
+                        _ => {}
+                    }
+                    self.at_line_start = false;
+                    self.pos = end;
+                }
+                _ => return self.any_token(),
+            }
+        }
+    }
+
+    /// [`next_token`](Self::next_token) for every kind of token.
+    fn any_token(&mut self) -> Option<Result<(Token<'a>, usize), (TokenError, usize)>> {
         loop {
             let b = *self.bytes.get(self.pos)?;
             match b {
@@ -199,6 +246,18 @@ impl<'a> Tokenizer<'a> {
             };
             return Some(token.map(|t| (t, line)).map_err(|e| (e, line)));
         }
+    }
+
+    /// The run of non-delimiter bytes starting here (at least one byte).
+    #[inline]
+    fn scan_word(&mut self) -> &'a [u8] {
+        let start = self.pos;
+        let mut end = start;
+        while end < self.bytes.len() && !is_delimiter(self.bytes[end]) {
+            end += 1;
+        }
+        self.pos = end;
+        &self.bytes[start..end]
     }
 
     fn skip_line(&mut self) {
@@ -281,13 +340,7 @@ impl<'a> Tokenizer<'a> {
     /// A run of non-delimiter bytes: a result, a move number (skipped), an
     /// annotation or a move. `None` when the word was only a move number.
     fn word(&mut self) -> Option<Token<'a>> {
-        let start = self.pos;
-        let mut end = start;
-        while end < self.bytes.len() && !is_delimiter(self.bytes[end]) {
-            end += 1;
-        }
-        self.pos = end;
-        let word = &self.bytes[start..end];
+        let word = self.scan_word();
         // Most words are moves, and no result, annotation or move number
         // starts with a letter.
         if word[0].is_ascii_alphabetic() {
@@ -375,6 +428,43 @@ mod tests {
         assert_eq!(t.next_token(), Some(Ok((Token::Comment(b"a\nb"), 7))));
         assert_eq!(t.next_token(), Some(Ok((Token::Move(b"e4"), 8))));
         assert_eq!(t.next_token(), None);
+    }
+
+    /// Every token with its line, read with `next` until the input ends.
+    fn all<'a>(
+        text: &'a [u8],
+        next: impl Fn(&mut Tokenizer<'a>) -> Option<Result<(Token<'a>, usize), (TokenError, usize)>>,
+    ) -> Vec<Result<(Token<'a>, usize), (TokenError, usize)>> {
+        let mut t = Tokenizer::new(text, 3);
+        std::iter::from_fn(|| next(&mut t)).collect()
+    }
+
+    /// The fast path of `next_token` (moves and move numbers) reads exactly
+    /// what the general path reads.
+    #[test]
+    fn fast_path_reads_like_the_general_one() {
+        let mut texts: Vec<Vec<u8>> = [
+            "1. e4 e5 2.Nf3 2...Nc6 4..Be7 12.0-0 12Nf3 3.e4",
+            "1-0 0-1 1/2-1/2 1/2 * 0-0-0 0-0+ 12 12. 12...\n5.\n  % escape\n6.d4",
+            "1.e4 $1 !? +- 2.d4!? {c} (2.c4) ; x\n3.\tNf3\r\n4...\r\nNc6 5.,Bb5 10.a",
+            "[Event \"x\"]\n\n1.e4 1-0\n\n   [Bad tag\n 7.. ..Kf8 ... 8.",
+            "9.e4\n%x\n 10.e5 1...",
+        ]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+        for entry in std::fs::read_dir(data).expect("test data") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "pgn") {
+                texts.push(std::fs::read(&path).expect("read"));
+            }
+        }
+        for text in &texts {
+            let fast = all(text, |t| t.next_token());
+            let general = all(text, |t| t.any_token());
+            assert_eq!(fast, general, "{}", String::from_utf8_lossy(text));
+        }
     }
 
     #[test]
