@@ -95,16 +95,64 @@ impl Counts {
     }
 }
 
-/// Outcome codes of a record, from the mover's view.
+/// Outcome codes, from the mover's view, and the code of a record that
+/// does not count (its game was not read to the end, or `only_winners`
+/// leaves it out).
 const WIN: u8 = 0;
 const DRAW: u8 = 1;
 const LOSS: u8 = 2;
 const UNKNOWN: u8 = 3;
+const SKIP: u8 = 4;
 
-/// One position-move-outcome occurrence packed for sorting: key in the high
-/// 64 bits, then the Polyglot move, then the outcome code.
-fn record(key: u64, mv: u16, outcome: u8) -> u128 {
-    u128::from(key) << 64 | u128::from(mv) << 8 | u128::from(outcome)
+/// How a game ended, as kept per game id: the results, and `VOID` for an id
+/// whose game was not read to the end (its records do not count).
+const WHITE_WINS: u8 = 0;
+const BLACK_WINS: u8 = 1;
+const DRAWN: u8 = 2;
+const UNFINISHED: u8 = 3;
+const VOID: u8 = 4;
+
+fn result_code(result: GameResult) -> u8 {
+    match result {
+        GameResult::WhiteWins => WHITE_WINS,
+        GameResult::BlackWins => BLACK_WINS,
+        GameResult::Draw => DRAWN,
+        GameResult::Unknown => UNFINISHED,
+    }
+}
+
+/// The outcome code of a record, by its game's result code and its mover
+/// (0 White, 1 Black).
+type OutcomeTable = [[u8; 2]; 5];
+
+fn outcome_table(options: &BuildOptions) -> OutcomeTable {
+    let decisive = |winner: usize| {
+        let mut row = [LOSS; 2];
+        row[winner] = WIN;
+        if options.only_winners {
+            row[1 - winner] = SKIP;
+        }
+        row
+    };
+    let undecided = |code| if options.only_winners { [SKIP; 2] } else { [code; 2] };
+    [decisive(0), decisive(1), undecided(DRAW), undecided(UNKNOWN), [SKIP; 2]]
+}
+
+/// Games get ids below this (40 bits in a record).
+const MAX_GAMES: u64 = 1 << 40;
+
+/// One position-move occurrence packed for sorting: key in the high 64
+/// bits, then the Polyglot move, the game's id and the mover (0 White, 1
+/// Black). Records are made as moves are replayed, before the game's result
+/// is known; the result is looked up by the game's id when counting.
+fn record(key: u64, mv: u16, game: u64, mover: Color) -> u128 {
+    debug_assert!(game < MAX_GAMES);
+    u128::from(key) << 64 | u128::from(mv) << 48 | u128::from(game) << 8 | mover.index() as u128
+}
+
+/// The game id of a record.
+fn record_game(r: u128) -> usize {
+    (r >> 8) as usize & (MAX_GAMES as usize - 1)
 }
 
 /// A main-line move as the parser replays it: what a record needs before
@@ -153,16 +201,22 @@ impl Default for Buckets {
 }
 
 impl Buckets {
+    #[inline(always)]
     fn push(&mut self, r: u128) {
         let b = bucket_of(&r);
-        let open = &mut self.open[b];
-        if open.len() == open.capacity() {
-            let chunk = std::mem::replace(open, Vec::with_capacity(CHUNK));
-            if !chunk.is_empty() {
-                self.full[b].push(chunk);
-            }
+        if self.open[b].len() == self.open[b].capacity() {
+            self.new_chunk(b);
         }
-        open.push(r);
+        self.open[b].push(r);
+    }
+
+    /// Sets bucket `b`'s full chunk aside and starts a new one.
+    #[cold]
+    fn new_chunk(&mut self, b: usize) {
+        let chunk = std::mem::replace(&mut self.open[b], Vec::with_capacity(CHUNK));
+        if !chunk.is_empty() {
+            self.full[b].push(chunk);
+        }
     }
 
     /// Bucket `b`'s records, chunk by chunk.
@@ -180,9 +234,10 @@ impl Buckets {
 #[derive(Default)]
 struct Tally {
     records: Buckets,
+    /// The result code of each game read to the end, by id.
+    results: Vec<(u64, u8)>,
     games: u64,
     bad_games: u64,
-    positions: u64,
     /// Errors with the block they are in and their game number in it.
     errors: Vec<((usize, usize), PgnError)>,
     /// The moves of the text being parsed (reused, to allocate once).
@@ -191,7 +246,14 @@ struct Tally {
 
 impl Tally {
     /// Counts the games of one raw chunk, game number `number` of block `block`.
-    fn count(&mut self, raw: &pgn::RawGame, block: usize, number: usize, options: &BuildOptions) {
+    fn count(
+        &mut self,
+        raw: &pgn::RawGame,
+        block: usize,
+        number: usize,
+        ids: &AtomicU64,
+        options: &BuildOptions,
+    ) {
         let mut seen = std::mem::take(&mut self.seen);
         seen.clear();
         // Most games are plain: read their main line without building the
@@ -200,7 +262,7 @@ impl Tally {
             seen.push(Seen::new(pos, mv));
         });
         if let Some(line) = plain {
-            self.count_game(&seen[..line.plies], line.result, options);
+            self.count_game(&seen[..line.plies], line.result, ids, options);
             self.seen = seen;
             return;
         }
@@ -231,39 +293,35 @@ impl Tally {
             };
             let moves = &seen[next..next + game.moves.len()];
             next += game.moves.len();
-            self.count_game(moves, game.result, options);
+            self.count_game(moves, game.result, ids, options);
         }
         self.seen = seen;
     }
 
-    /// Counts one good game's main-line moves.
-    fn count_game(&mut self, moves: &[Seen], result: GameResult, options: &BuildOptions) {
-        self.games += 1;
-        let winner = match result {
-            GameResult::WhiteWins => Some(Color::White),
-            GameResult::BlackWins => Some(Color::Black),
-            _ => None,
-        };
-        if options.only_winners && winner.is_none() {
-            return;
-        }
+    /// Counts one good game's main-line moves (up to the ply limit, and up
+    /// to a null move: after a pass the positions are no longer from play).
+    fn count_game(
+        &mut self,
+        moves: &[Seen],
+        result: GameResult,
+        ids: &AtomicU64,
+        options: &BuildOptions,
+    ) {
+        let game = ids.fetch_add(1, Ordering::Relaxed);
         for m in moves.iter().take(options.max_ply) {
             if m.mv.is_null() {
-                // After a pass the positions are no longer from play.
                 break;
             }
-            if !options.only_winners || winner == Some(m.mover) {
-                let outcome = match (result, winner) {
-                    (GameResult::Draw, _) => DRAW,
-                    (GameResult::Unknown, _) => UNKNOWN,
-                    (_, Some(w)) if w == m.mover => WIN,
-                    _ => LOSS,
-                };
-                self.records
-                    .push(record(m.key, PolyMove::from_move(m.mv).0, outcome));
-                self.positions += 1;
-            }
+            let mv = PolyMove::from_move(m.mv).0;
+            self.records.push(record(m.key, mv, game, m.mover));
         }
+        self.finish_game(game, result);
+    }
+
+    /// Game `game`, whose records are made, ended with `result`.
+    fn finish_game(&mut self, game: u64, result: GameResult) {
+        self.games += 1;
+        self.results.push((game, result_code(result)));
     }
 }
 
@@ -278,31 +336,47 @@ pub fn build_from_pgn(
 ) -> Result<(Book, BuildSummary), BookError> {
     let start = Instant::now();
     let bytes_done = AtomicU64::new(0);
+    // Game ids, one per game read (and per attempt at reading one).
+    let ids = AtomicU64::new(0);
     let mut summary = BuildSummary::default();
     // Each worker's records, counted together at the end.
     let mut parts = Vec::new();
+    let mut finished = Vec::new();
     for path in paths {
-        for mut tally in build_file(path, options, &bytes_done, progress)? {
+        for mut tally in build_file(path, options, &ids, &bytes_done, progress)? {
             summary.games += tally.games;
             summary.bad_games += tally.bad_games;
-            summary.positions += tally.positions;
+            finished.append(&mut tally.results);
             let errors = tally.errors.iter().map(|(_, e)| (path.clone(), e.clone()));
             summary.errors.extend(errors);
             parts.push(std::mem::take(&mut tally.records));
         }
     }
     summary.errors.truncate(options.max_errors_kept);
+    let ids = ids.into_inner();
+    if ids > MAX_GAMES {
+        return Err(BookError::Pgn {
+            path: paths.last().cloned().unwrap_or_default(),
+            message: format!("more than {MAX_GAMES} games: build the book in parts"),
+        });
+    }
+    let mut results = vec![VOID; ids as usize];
+    for (game, code) in finished {
+        results[game as usize] = code;
+    }
+    let table = outcome_table(options);
 
     let counted: Vec<Counted> = (0..BUCKETS)
         .into_par_iter()
         .map_init(Scratch::default, |scratch, b| {
             let bucket: Vec<&[u128]> = parts.iter().flat_map(|p: &Buckets| p.chunks(b)).collect();
             sort_bucket(&bucket, scratch);
-            count_sorted(&scratch.sorted, options)
+            count_sorted(&scratch.sorted, &results, &table, options)
         })
         .collect();
     let mut entries = Vec::with_capacity(counted.iter().map(|c| c.entries.len()).sum());
     for c in counted {
+        summary.positions += c.positions;
         summary.unique_positions += c.unique_positions;
         summary.entries_seen += c.entries_seen;
         entries.extend(c.entries);
@@ -318,29 +392,33 @@ pub fn build_from_pgn(
 #[derive(Default)]
 struct Counted {
     entries: Vec<(u64, BookMove)>,
+    positions: u64,
     unique_positions: u64,
     entries_seen: u64,
 }
 
 /// Counts sorted records: one entry per (position, move) that passes the
-/// filters. The records of one position must all be in `records`.
-fn count_sorted(records: &[u128], options: &BuildOptions) -> Counted {
+/// filters. The records of one position must all be in `records`. A
+/// record's outcome is `table[results[its game]][its mover]`; those that do
+/// not count are left out of every figure.
+fn count_sorted(
+    records: &[u128],
+    results: &[u8],
+    table: &OutcomeTable,
+    options: &BuildOptions,
+) -> Counted {
     let mut out = Counted::default();
     let mut last_key = None;
     let mut i = 0;
     while i < records.len() {
-        let head = records[i] >> 8;
-        let key = (head >> 56) as u64;
-        let mv = head as u16;
-        if last_key != Some(key) {
-            last_key = Some(key);
-            out.unique_positions += 1;
-        }
-        out.entries_seen += 1;
-        // Games by outcome code (the record's low byte).
-        let mut by_outcome = [0u32; 4];
-        while i < records.len() && records[i] >> 8 == head {
-            by_outcome[(records[i] & 3) as usize] += 1;
+        // Key and move.
+        let head = records[i] >> 48;
+        // Games by outcome code (SKIP last).
+        let mut by_outcome = [0u32; 5];
+        while i < records.len() && records[i] >> 48 == head {
+            let r = records[i];
+            let outcome = table[usize::from(results[record_game(r)])][(r & 1) as usize];
+            by_outcome[usize::from(outcome)] += 1;
             i += 1;
         }
         let c = Counts {
@@ -349,6 +427,17 @@ fn count_sorted(records: &[u128], options: &BuildOptions) -> Counted {
             losses: by_outcome[usize::from(LOSS)],
             unknown: by_outcome[usize::from(UNKNOWN)],
         };
+        if c.games() == 0 {
+            continue;
+        }
+        let key = (head >> 16) as u64;
+        let mv = head as u16;
+        if last_key != Some(key) {
+            last_key = Some(key);
+            out.unique_positions += 1;
+        }
+        out.entries_seen += 1;
+        out.positions += u64::from(c.games());
         if c.games() < options.min_games {
             continue;
         }
@@ -446,6 +535,7 @@ fn sort_bucket(parts: &[&[u128]], scratch: &mut Scratch) {
 fn build_file(
     path: &Path,
     options: &BuildOptions,
+    ids: &AtomicU64,
     bytes_done: &AtomicU64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<Tally>, BookError> {
@@ -470,20 +560,24 @@ fn build_file(
         .fold(Tally::default, |mut tally, block| {
             let mut games = 0;
             let mut cursor = block.games();
-            // The fast path's moves (the full parser's use `tally.seen`).
-            let mut seen = Vec::new();
             loop {
-                seen.clear();
+                // Plain games are read in place, their records made as the
+                // moves are replayed, under an id whose result is set at
+                // the end. When a game turns out not to be plain, its id
+                // stays void and the full parser reads it again.
+                let id = ids.fetch_add(1, Ordering::Relaxed);
+                let records = &mut tally.records;
                 let game = cursor.next_game(Some(options.max_ply), &mut |pos, mv| {
-                    seen.push(Seen::new(pos, mv));
+                    let mv = PolyMove::from_move(mv).0;
+                    records.push(record(pos.key(), mv, id, pos.turn()));
                 });
                 let Some(game) = game else { break };
                 games += 1;
                 match game {
-                    pgn::BlockGame::Plain(line) => {
-                        tally.count_game(&seen[..line.plies], line.result, options);
+                    pgn::BlockGame::Plain(line) => tally.finish_game(id, line.result),
+                    pgn::BlockGame::Raw(raw) => {
+                        tally.count(&raw, block.index, games, ids, options);
                     }
-                    pgn::BlockGame::Raw(raw) => tally.count(&raw, block.index, games, options),
                 }
             }
             if let Ok(mut counts) = games_in_block.lock() {
@@ -634,7 +728,8 @@ mod tests {
                 record(
                     if i % 7 == 0 { 42 } else { x },
                     (x >> 3) as u16,
-                    (x % 4) as u8,
+                    x % 1000,
+                    if x % 2 == 0 { Color::White } else { Color::Black },
                 )
             })
             .collect();
