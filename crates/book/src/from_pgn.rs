@@ -134,8 +134,20 @@ fn outcome_table(options: &BuildOptions) -> OutcomeTable {
         }
         row
     };
-    let undecided = |code| if options.only_winners { [SKIP; 2] } else { [code; 2] };
-    [decisive(0), decisive(1), undecided(DRAW), undecided(UNKNOWN), [SKIP; 2]]
+    let undecided = |code| {
+        if options.only_winners {
+            [SKIP; 2]
+        } else {
+            [code; 2]
+        }
+    };
+    [
+        decisive(0),
+        decisive(1),
+        undecided(DRAW),
+        undecided(UNKNOWN),
+        [SKIP; 2],
+    ]
 }
 
 /// Games get ids below this (40 bits in a record).
@@ -370,8 +382,7 @@ pub fn build_from_pgn(
         .into_par_iter()
         .map_init(Scratch::default, |scratch, b| {
             let bucket: Vec<&[u128]> = parts.iter().flat_map(|p: &Buckets| p.chunks(b)).collect();
-            sort_bucket(&bucket, scratch);
-            count_sorted(&scratch.sorted, &results, &table, options)
+            count_sorted(sort_bucket(&bucket, scratch), &results, &table, options)
         })
         .collect();
     let mut entries = Vec::with_capacity(counted.iter().map(|c| c.entries.len()).sum());
@@ -475,29 +486,35 @@ fn bucket_of(r: &u128) -> usize {
 /// cache and their pages are touched once.
 #[derive(Default)]
 struct Scratch {
-    /// The bucket's records, sorted.
+    /// Room for the largest bucket so far; a bucket's records are sorted
+    /// in its first part.
     sorted: Vec<u128>,
     /// Where each radix digit's records go.
     starts: Vec<usize>,
 }
 
-/// Sorts one bucket's records, the workers' `parts` of it, into
-/// `scratch.sorted`: scattered by the key bits below the top byte (about
-/// log2 of the bucket's size of them, so that most runs hold a record or
-/// two), then each run sorted on its own. The top byte is the bucket's.
-fn sort_bucket(parts: &[&[u128]], scratch: &mut Scratch) {
+/// Sorts one bucket's records, the workers' `parts` of it, in `scratch`,
+/// and returns them: scattered by the key bits below the top byte (log2 of
+/// the bucket's size of them, so that most runs hold a record or two), then
+/// each run sorted on its own. The top byte is the bucket's.
+fn sort_bucket<'s>(parts: &[&[u128]], scratch: &'s mut Scratch) -> &'s [u128] {
     const SMALL: usize = 256;
-    let out = &mut scratch.sorted;
-    out.clear();
     let n: usize = parts.iter().map(|p| p.len()).sum();
+    // The buffer only grows: every record in it is overwritten anyway.
+    if scratch.sorted.len() < n {
+        scratch.sorted.resize(n, 0);
+    }
+    let out = &mut scratch.sorted[..n];
     if n <= SMALL {
+        let mut at = 0;
         for p in parts {
-            out.extend_from_slice(p);
+            out[at..at + p.len()].copy_from_slice(p);
+            at += p.len();
         }
         out.sort_unstable();
-        return;
+        return out;
     }
-    let bits = (usize::BITS - n.leading_zeros()).clamp(8, 16);
+    let bits = n.ilog2().clamp(8, 16);
     let shift = 120 - bits;
     let digit = |r: &u128| (r >> shift) as usize & ((1 << bits) - 1);
     let starts = &mut scratch.starts;
@@ -513,7 +530,6 @@ fn sort_bucket(parts: &[&[u128]], scratch: &mut Scratch) {
     for d in 1..starts.len() {
         starts[d] += starts[d - 1];
     }
-    out.resize(n, 0);
     // Each digit's start moves on as its records are placed, ending where
     // the next digit's records start.
     for part in parts {
@@ -530,6 +546,7 @@ fn sort_bucket(parts: &[&[u128]], scratch: &mut Scratch) {
         }
         begin = end;
     }
+    out
 }
 
 fn build_file(
@@ -717,8 +734,8 @@ mod tests {
     #[test]
     fn buckets_sort_like_a_plain_sort() {
         let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-        // 200,000 records: buckets of about 670 (digits of 10 bits), and the
-        // repeated key's bucket of about 29,000 (15 bits).
+        // 200,000 records: buckets of about 670 (digits of 9 bits), and the
+        // repeated key's bucket of about 29,000 (14 bits).
         let mut records: Vec<u128> = (0..200_000)
             .map(|i| {
                 // xorshift: keys spread over every bucket, some repeated.
@@ -729,7 +746,7 @@ mod tests {
                     if i % 7 == 0 { 42 } else { x },
                     (x >> 3) as u16,
                     x % 1000,
-                    if x % 2 == 0 { Color::White } else { Color::Black },
+                    [Color::White, Color::Black][(x % 2) as usize],
                 )
             })
             .collect();
@@ -745,14 +762,13 @@ mod tests {
         };
         for b in 0..BUCKETS {
             let bucket: Vec<&[u128]> = parts.iter().flat_map(|p| p.chunks(b)).collect();
-            sort_bucket(&bucket, &mut scratch);
-            assert!(scratch.sorted.iter().all(|r| bucket_of(r) == b));
-            sorted.extend_from_slice(&scratch.sorted);
+            let bucket_sorted = sort_bucket(&bucket, &mut scratch);
+            assert!(bucket_sorted.iter().all(|r| bucket_of(r) == b));
+            sorted.extend_from_slice(bucket_sorted);
         }
         records.sort_unstable();
         assert_eq!(sorted, records);
-        sort_bucket(&[], &mut scratch);
-        assert!(scratch.sorted.is_empty());
+        assert!(sort_bucket(&[], &mut scratch).is_empty());
     }
 
     /// The parallel build (blocks, one replay) counts what the plain way counts.
