@@ -284,57 +284,63 @@ impl<'a> Tokenizer<'a> {
         Err(TokenError::UnclosedComment)
     }
 
+    /// `[Name "value"]`, on one line. One pass over the line: the line's
+    /// end is looked for only to report a broken tag.
     fn tag(&mut self) -> Result<Token<'a>, TokenError> {
         let bytes = self.bytes;
-        let line_end = bytes[self.pos..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |n| self.pos + n);
-        let bad = |s: &Self| {
-            TokenError::BadTag(String::from_utf8_lossy(&bytes[s.pos..line_end]).into_owned())
-        };
+        // The byte at `i`, with a line end standing for the end of input.
+        let at = |i: usize| bytes.get(i).copied().unwrap_or(b'\n');
+        // ASCII whitespace other than the line end.
+        let space = |b: u8| matches!(b, b' ' | b'\t' | b'\r' | 0x0c);
         let mut i = self.pos + 1;
-        while i < line_end && bytes[i].is_ascii_whitespace() {
+        while space(at(i)) {
             i += 1;
         }
         let name_start = i;
-        while i < line_end && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+        while at(i).is_ascii_alphanumeric() || at(i) == b'_' {
             i += 1;
         }
         let name = &bytes[name_start..i];
-        while i < line_end && bytes[i].is_ascii_whitespace() {
+        while space(at(i)) {
             i += 1;
         }
-        if name.is_empty() || i >= line_end || bytes[i] != b'"' {
-            let err = bad(self);
-            self.pos = line_end;
-            return Err(err);
+        if name.is_empty() || at(i) != b'"' {
+            return Err(self.bad_tag());
         }
         i += 1;
         let value_start = i;
-        while i < line_end && bytes[i] != b'"' {
-            if bytes[i] == b'\\' {
-                i += 1;
+        loop {
+            match at(i) {
+                b'"' => break,
+                b'\n' => return Err(self.bad_tag()),
+                // An escape takes the next byte, unless the line ends.
+                b'\\' if at(i + 1) == b'\n' => return Err(self.bad_tag()),
+                b'\\' => i += 2,
+                _ => i += 1,
             }
-            i += 1;
-        }
-        if i >= line_end {
-            let err = bad(self);
-            self.pos = line_end;
-            return Err(err);
         }
         let value = &bytes[value_start..i];
         i += 1;
-        while i < line_end && bytes[i].is_ascii_whitespace() {
+        while space(at(i)) {
             i += 1;
         }
-        if i >= line_end || bytes[i] != b']' {
-            let err = bad(self);
-            self.pos = line_end;
-            return Err(err);
+        if at(i) != b']' {
+            return Err(self.bad_tag());
         }
         self.pos = i + 1;
         Ok(Token::Tag { name, value })
+    }
+
+    /// The broken tag line starting here, as an error; reading goes on at
+    /// the line's end.
+    fn bad_tag(&mut self) -> TokenError {
+        let line_end = self.bytes[self.pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(self.bytes.len(), |n| self.pos + n);
+        let text = String::from_utf8_lossy(&self.bytes[self.pos..line_end]).into_owned();
+        self.pos = line_end;
+        TokenError::BadTag(text)
     }
 
     /// A run of non-delimiter bytes: a result, a move number (skipped), an
@@ -464,6 +470,109 @@ mod tests {
             let fast = all(text, |t| t.next_token());
             let general = all(text, |t| t.any_token());
             assert_eq!(fast, general, "{}", String::from_utf8_lossy(text));
+        }
+    }
+
+    /// The tag reader as it was first written, with the line's end found
+    /// first: the one-pass reader must read every line as it does.
+    fn tag_reference<'a>(t: &mut Tokenizer<'a>) -> Result<Token<'a>, TokenError> {
+        let bytes = t.bytes;
+        let line_end = bytes[t.pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |n| t.pos + n);
+        let bad = |s: &Tokenizer<'a>| {
+            TokenError::BadTag(String::from_utf8_lossy(&bytes[s.pos..line_end]).into_owned())
+        };
+        let mut i = t.pos + 1;
+        while i < line_end && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let name_start = i;
+        while i < line_end && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+            i += 1;
+        }
+        let name = &bytes[name_start..i];
+        while i < line_end && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if name.is_empty() || i >= line_end || bytes[i] != b'"' {
+            let err = bad(t);
+            t.pos = line_end;
+            return Err(err);
+        }
+        i += 1;
+        let value_start = i;
+        while i < line_end && bytes[i] != b'"' {
+            if bytes[i] == b'\\' {
+                i += 1;
+            }
+            i += 1;
+        }
+        if i >= line_end {
+            let err = bad(t);
+            t.pos = line_end;
+            return Err(err);
+        }
+        let value = &bytes[value_start..i];
+        i += 1;
+        while i < line_end && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= line_end || bytes[i] != b']' {
+            let err = bad(t);
+            t.pos = line_end;
+            return Err(err);
+        }
+        t.pos = i + 1;
+        Ok(Token::Tag { name, value })
+    }
+
+    #[test]
+    fn tags_read_like_the_reference() {
+        let mut lines: Vec<Vec<u8>> = [
+            "[Event \"x\"]",
+            "[ Event  \"a \\\" b\" ]  rest",
+            "[Event \"x\\\"]",
+            "[Event \"x\\",
+            "[Event \"x\\\n\"]",
+            "[Event\t\"x\"\r]",
+            "[Event \"x\" junk]",
+            "[Event \"unterminated",
+            "[Event \"x\"",
+            "[\"x\"]",
+            "[Ev-ent \"x\"]",
+            "[Event x]",
+            "[Event \"x\"]\n[Site \"y\"]",
+            "[Event \"x\n\"]",
+            "[Event\x0b\"x\"]",
+            "[Event \"café\"]",
+            "[",
+            "[Event",
+            "[Event ",
+        ]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+        for entry in std::fs::read_dir(data).expect("test data") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "pgn") {
+                let text = std::fs::read(&path).expect("read");
+                let tag_lines = text.split(|&b| b == b'\n').filter(|l| l.starts_with(b"["));
+                lines.extend(tag_lines.map(<[u8]>::to_vec));
+            }
+        }
+        // Each line alone and followed by another.
+        let followed: Vec<Vec<u8>> = lines
+            .iter()
+            .map(|l| [l, &b"\n1. e4"[..]].concat())
+            .collect();
+        for text in lines.iter().chain(&followed) {
+            let (mut a, mut b) = (Tokenizer::new(text, 1), Tokenizer::new(text, 1));
+            let shown = String::from_utf8_lossy(text);
+            assert_eq!(a.tag(), tag_reference(&mut b), "{shown}");
+            assert_eq!(a.pos, b.pos, "{shown}");
         }
     }
 
