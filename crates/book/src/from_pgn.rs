@@ -422,12 +422,15 @@ fn count_sorted(
     let mut last_key = None;
     let mut i = 0;
     while i < records.len() {
-        // Key and move.
-        let head = records[i] >> 48;
+        // Key (the high word: no 128-bit shifts) and move.
+        let key = (records[i] >> 64) as u64;
+        let mv = (records[i] >> 48) as u16;
         // Games by outcome code (SKIP last).
         let mut by_outcome = [0u32; 5];
-        while i < records.len() && records[i] >> 48 == head {
-            let r = records[i];
+        for &r in &records[i..] {
+            if (r >> 64) as u64 != key || (r >> 48) as u16 != mv {
+                break;
+            }
             let outcome = table[usize::from(results[record_game(r)])][(r & 1) as usize];
             by_outcome[usize::from(outcome)] += 1;
             i += 1;
@@ -441,8 +444,6 @@ fn count_sorted(
         if c.games() == 0 {
             continue;
         }
-        let key = (head >> 16) as u64;
-        let mv = head as u16;
         if last_key != Some(key) {
             last_key = Some(key);
             out.unique_positions += 1;
@@ -515,8 +516,9 @@ fn sort_bucket<'s>(parts: &[&[u128]], scratch: &'s mut Scratch) -> &'s [u128] {
         return out;
     }
     let bits = n.ilog2().clamp(8, 16);
-    let shift = 120 - bits;
-    let digit = |r: &u128| (r >> shift) as usize & ((1 << bits) - 1);
+    // The key bits just below the top byte, taken from the high word.
+    let shift = 56 - bits;
+    let digit = |r: &u128| ((r >> 64) as u64 >> shift) as usize & ((1 << bits) - 1);
     let starts = &mut scratch.starts;
     starts.clear();
     starts.resize((1 << bits) + 1, 0);

@@ -445,6 +445,19 @@ mod tests {
         std::iter::from_fn(|| next(&mut t)).collect()
     }
 
+    /// The PGN files of the crate's test data, real and broken ones.
+    fn test_files() -> Vec<Vec<u8>> {
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(data).expect("test data") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "pgn") {
+                files.push(std::fs::read(&path).expect("read"));
+            }
+        }
+        files
+    }
+
     /// The fast path of `next_token` (moves and move numbers) reads exactly
     /// what the general path reads.
     #[test]
@@ -459,13 +472,7 @@ mod tests {
         .iter()
         .map(|s| s.as_bytes().to_vec())
         .collect();
-        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
-        for entry in std::fs::read_dir(data).expect("test data") {
-            let path = entry.expect("entry").path();
-            if path.extension().is_some_and(|e| e == "pgn") {
-                texts.push(std::fs::read(&path).expect("read"));
-            }
-        }
+        texts.extend(test_files());
         for text in &texts {
             let fast = all(text, |t| t.next_token());
             let general = all(text, |t| t.any_token());
@@ -554,14 +561,9 @@ mod tests {
         .iter()
         .map(|s| s.as_bytes().to_vec())
         .collect();
-        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
-        for entry in std::fs::read_dir(data).expect("test data") {
-            let path = entry.expect("entry").path();
-            if path.extension().is_some_and(|e| e == "pgn") {
-                let text = std::fs::read(&path).expect("read");
-                let tag_lines = text.split(|&b| b == b'\n').filter(|l| l.starts_with(b"["));
-                lines.extend(tag_lines.map(<[u8]>::to_vec));
-            }
+        for text in test_files() {
+            let tag_lines = text.split(|&b| b == b'\n').filter(|l| l.starts_with(b"["));
+            lines.extend(tag_lines.map(<[u8]>::to_vec));
         }
         // Each line alone and followed by another.
         let followed: Vec<Vec<u8>> = lines
