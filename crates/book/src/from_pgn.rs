@@ -408,6 +408,19 @@ struct Counted {
     entries_seen: u64,
 }
 
+impl Counted {
+    /// Counts a (position, move) pair played in `games` games; `last_key`
+    /// is the position of the pair counted before (pairs come sorted).
+    fn saw(&mut self, key: u64, games: u32, last_key: &mut Option<u64>) {
+        if *last_key != Some(key) {
+            *last_key = Some(key);
+            self.unique_positions += 1;
+        }
+        self.entries_seen += 1;
+        self.positions += u64::from(games);
+    }
+}
+
 /// Counts sorted records: one entry per (position, move) that passes the
 /// filters. The records of one position must all be in `records`. A
 /// record's outcome is `table[results[its game]][its mover]`; those that do
@@ -425,6 +438,19 @@ fn count_sorted(
         // Key (the high word: no 128-bit shifts) and move.
         let key = (records[i] >> 64) as u64;
         let mv = (records[i] >> 48) as u16;
+        // Most pairs occur once; when they cannot make the book, only the
+        // figures need them.
+        let single = records
+            .get(i + 1)
+            .is_none_or(|&r| r >> 48 != records[i] >> 48);
+        if single && options.min_games > 1 {
+            let r = records[i];
+            i += 1;
+            if table[usize::from(results[record_game(r)])][(r & 1) as usize] != SKIP {
+                out.saw(key, 1, &mut last_key);
+            }
+            continue;
+        }
         // Games by outcome code (SKIP last).
         let mut by_outcome = [0u32; 5];
         for &r in &records[i..] {
@@ -444,12 +470,7 @@ fn count_sorted(
         if c.games() == 0 {
             continue;
         }
-        if last_key != Some(key) {
-            last_key = Some(key);
-            out.unique_positions += 1;
-        }
-        out.entries_seen += 1;
-        out.positions += u64::from(c.games());
+        out.saw(key, c.games(), &mut last_key);
         if c.games() < options.min_games {
             continue;
         }
@@ -806,6 +827,25 @@ mod tests {
                 }
             }
             assert_eq!(got, expected, "{name}");
+            let positions: u32 = expected.values().map(|c| c.iter().sum::<u32>()).sum();
+            assert_eq!(summary.positions, u64::from(positions), "{name}");
+            assert_eq!(summary.entries_seen, expected.len() as u64, "{name}");
+
+            // Fewer entries kept, the same figures (taken before filtering).
+            let strict = BuildOptions {
+                min_games: 2,
+                ..options
+            };
+            let (kept, strict_summary) =
+                build_from_pgn(std::slice::from_ref(path), &strict, &|_| {}).expect("build");
+            let twice = expected.values().filter(|c| c.iter().sum::<u32>() >= 2);
+            assert_eq!(kept.entry_count(), twice.count(), "{name}");
+            assert_eq!(
+                (strict_summary.positions, strict_summary.unique_positions),
+                (summary.positions, summary.unique_positions),
+                "{name}"
+            );
+            assert_eq!(strict_summary.entries_seen, summary.entries_seen, "{name}");
         }
     }
 }
