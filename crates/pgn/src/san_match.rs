@@ -60,13 +60,18 @@ fn parse_plain(san: &[u8]) -> Option<Parsed> {
         return None;
     }
     let (hint, dest) = body.split_at(body.len() - 2);
-    let to = Square::from_coords(file(dest[0])?, rank(dest[1])?);
+    let to = Square::from_coords(
+        File::from_char(dest[0] as char)?,
+        Rank::from_char(dest[1] as char)?,
+    );
     let mut from_file = None;
     let mut from_rank = None;
     for &c in hint {
         match c {
-            b'a'..=b'h' if from_file.is_none() && from_rank.is_none() => from_file = file(c),
-            b'1'..=b'8' if from_rank.is_none() => from_rank = rank(c),
+            b'a'..=b'h' if from_file.is_none() && from_rank.is_none() => {
+                from_file = File::from_char(c as char)
+            }
+            b'1'..=b'8' if from_rank.is_none() => from_rank = Rank::from_char(c as char),
             b'x' | b':' | b'-' => {}
             _ => return None,
         }
@@ -78,24 +83,6 @@ fn parse_plain(san: &[u8]) -> Option<Parsed> {
         to,
         promotion,
     })
-}
-
-/// The file a letter names, either case (as [`File::from_char`] reads it).
-#[inline]
-fn file(c: u8) -> Option<File> {
-    match c | 0x20 {
-        l @ b'a'..=b'h' => File::new(l - b'a'),
-        _ => None,
-    }
-}
-
-/// The rank a digit names.
-#[inline]
-fn rank(c: u8) -> Option<Rank> {
-    match c {
-        b'1'..=b'8' => Rank::new(c - b'1'),
-        _ => None,
-    }
 }
 
 /// The one legal move matching `p`, or `None` when none or several do.
