@@ -11,12 +11,13 @@ Usage: bench/book_build_ab.py BEFORE AFTER [--pgn FILE] [--repeat 7]
 """
 
 import argparse
-import glob
 import os
 import subprocess
 import sys
 import tempfile
 import time
+
+from masters_pgn import one_pgn
 
 CONFIGS = {
     "every ply": ["--max-ply", "1000", "--min-games", "3"],
@@ -32,16 +33,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        pgn = args.pgn
-        if pgn is None:
-            files = sorted(glob.glob("../shared/data/pgn/masters/*.pgn"))
-            if not files:
-                sys.exit("no ../shared/data/pgn/masters/*.pgn: give --pgn FILE")
-            pgn = os.path.join(tmp, "games.pgn")
-            with open(pgn, "wb") as out:
-                for f in files:
-                    with open(f, "rb") as src:
-                        out.write(src.read())
+        pgn = one_pgn(tmp, args.pgn)
         book = os.path.join(tmp, "book.bin")
         best = {}
         for _ in range(args.repeat):

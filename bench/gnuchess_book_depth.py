@@ -10,13 +10,14 @@ Needs gnuchess (apt-get install gnuchess).
 """
 
 import argparse
-import glob
 import os
 import shutil
 import struct
 import subprocess
 import sys
 import tempfile
+
+from masters_pgn import one_pgn
 
 
 def keys(path):
@@ -33,15 +34,7 @@ def main():
     if not os.path.exists(gnuchess):
         sys.exit("gnuchess not found: apt-get install gnuchess")
     with tempfile.TemporaryDirectory() as tmp:
-        pgn = args.pgn
-        if pgn is None:
-            files = sorted(glob.glob("../shared/data/pgn/masters/*.pgn"))
-            if not files:
-                sys.exit("no ../shared/data/pgn/masters/*.pgn: give --pgn FILE")
-            pgn = os.path.join(tmp, "games.pgn")
-            with open(pgn, "wb") as out:
-                for f in files:
-                    out.write(open(f, "rb").read())
+        pgn = one_pgn(tmp, args.pgn)
         pgn = os.path.abspath(pgn)
         subprocess.run([gnuchess, f"--addbook={pgn}"], cwd=tmp, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
