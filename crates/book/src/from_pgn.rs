@@ -162,6 +162,12 @@ fn record(key: u64, mv: u16, game: u64, mover: Color) -> u128 {
     u128::from(key) << 64 | u128::from(mv) << 48 | u128::from(game) << 8 | mover.index() as u128
 }
 
+/// A record's outcome code: its game's result seen from its mover.
+#[inline]
+fn record_outcome(r: u128, results: &[u8], table: &OutcomeTable) -> u8 {
+    table[usize::from(results[record_game(r)])][(r & 1) as usize]
+}
+
 /// The game id of a record.
 fn record_game(r: u128) -> usize {
     (r >> 8) as usize & (MAX_GAMES as usize - 1)
@@ -446,7 +452,7 @@ fn count_sorted(
         if single && options.min_games > 1 {
             let r = records[i];
             i += 1;
-            if table[usize::from(results[record_game(r)])][(r & 1) as usize] != SKIP {
+            if record_outcome(r, results, table) != SKIP {
                 out.saw(key, 1, &mut last_key);
             }
             continue;
@@ -457,7 +463,7 @@ fn count_sorted(
             if (r >> 64) as u64 != key || (r >> 48) as u16 != mv {
                 break;
             }
-            let outcome = table[usize::from(results[record_game(r)])][(r & 1) as usize];
+            let outcome = record_outcome(r, results, table);
             by_outcome[usize::from(outcome)] += 1;
             i += 1;
         }
