@@ -12,6 +12,7 @@ mod chess_move;
 mod color;
 pub mod fen;
 mod game;
+mod gives_check;
 mod legality;
 pub mod magic;
 mod make;

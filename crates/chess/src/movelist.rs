@@ -38,6 +38,20 @@ impl MoveList {
     pub fn clear(&mut self) {
         self.len = 0;
     }
+
+    /// Keeps only the moves for which `keep` holds, in their order.
+    #[inline]
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let m = self.moves[i];
+            if keep(m) {
+                self.moves[kept] = m;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
 }
 
 impl Default for MoveList {
