@@ -706,9 +706,7 @@ impl Worker {
                     number: move_count + self.pv_index,
                 });
             }
-            let mut child = *pos;
-            child.play(m);
-            let gives_check = child.in_check();
+            let gives_check = pos.gives_check(m);
 
             // Step 10. Shallow-depth pruning (never of the only sensible move).
             if !root && best > -MATE_BOUND && has_pieces {
@@ -792,6 +790,9 @@ impl Worker {
             let new_depth = depth - 1 + extension;
 
             // Step 12. Principal variation search with late move reductions.
+            // The move is made only now that no pruning skipped it.
+            let mut child = *pos;
+            child.play(m);
             self.stack[ply].piece_to = piece_to(pos, m);
             self.keys.push(child.key());
             let mut v;
