@@ -14,8 +14,8 @@ use crate::history::{piece_to, History, PieceTo};
 use crate::movepick::{is_noisy, MovePicker, OrderingContext};
 use crate::params::SearchParams;
 use crate::score::{
-    from_tt, is_mate, mate_in, mated_in, tb_loss_in, tb_win_in, to_tt, Value, INFINITE, MATE_BOUND,
-    MAX_PLY, TB_WIN_BOUND,
+    from_tt, is_mate, mate_in, mated_in, tb_loss_in, tb_win_in, to_tt, Value, INFINITE, MATE,
+    MATE_BOUND, MAX_PLY, TB_WIN_BOUND,
 };
 use crate::see::see_ge;
 use crate::stats::SearchStats;
@@ -120,6 +120,14 @@ fn bound_allows_cutoff(bound: Bound, score: Value, alpha: Value, beta: Value) ->
         Bound::Lower => score >= beta,
         Bound::Upper => score <= alpha,
     }
+}
+
+/// True when `score` is a mate (for either side) no further away, in
+/// plies, than the `depth` just completed: a full-width iteration of that
+/// depth has seen every line that short, so the mate is settled.
+#[inline]
+fn mate_proven(score: Value, depth: i32) -> bool {
+    is_mate(score) && MATE - score.abs() <= depth
 }
 
 /// The static evaluation tightened by a stored score whose bound says it is
@@ -300,7 +308,14 @@ impl Worker {
                 let pondering = s.ponder.load(Ordering::Relaxed);
                 let elapsed = s.time_elapsed();
                 let forced = self.root_moves.len() == 1 && depth >= 4 && tm.budget().is_some();
-                if mate_found || (!pondering && (tm.soft_limit_reached(elapsed) || forced)) {
+                // A mate within the depth searched is proven: deeper
+                // iterations cannot change it, so a search bounded by time or
+                // nodes answers now (a fixed depth or an infinite search runs on).
+                let bounded = tm.budget().is_some() || s.limits.nodes.is_some();
+                let proven = bounded && mate_proven(best.score, depth);
+                if mate_found
+                    || (!pondering && (tm.soft_limit_reached(elapsed) || forced || proven))
+                {
                     s.stop.store(true, Ordering::Relaxed);
                     break;
                 }

@@ -70,6 +70,20 @@ fn mates_from_win_at_chess() {
 }
 
 #[test]
+fn a_proven_mate_ends_the_search() {
+    // Mate in one: once an iteration proves it, a search bounded by nodes
+    // (or time) answers instead of iterating to its limit.
+    let limits = Limits {
+        nodes: Some(200_000_000),
+        ..Limits::default()
+    };
+    let (_, r) = search("7k/1R6/8/8/8/8/8/R5K1 w - - 0 1", &[], limits);
+    assert_eq!(r.score, mate_in(1));
+    assert!(r.depth <= 2, "stopped at depth {}", r.depth);
+    assert!(r.nodes < 100_000, "{} nodes", r.nodes);
+}
+
+#[test]
 fn mated_side_knows_it() {
     // Black to move is mated in one whatever it does.
     let (_, r) = search("7k/1R6/8/8/8/8/8/R5K1 b - - 0 1", &[], Limits::depth(6));
