@@ -29,6 +29,8 @@ enum Stage {
     QTtMove,
     InitQCaptures,
     QCaptures,
+    InitQChecks,
+    QChecks,
     Done,
 }
 
@@ -113,6 +115,8 @@ pub struct MovePicker {
     bad_current: usize,
     skip_quiets: bool,
     use_see: bool,
+    /// Quiescence: also hand out quiet moves that give check, after the captures.
+    with_checks: bool,
 }
 
 impl MovePicker {
@@ -126,14 +130,23 @@ impl MovePicker {
         MovePicker::with_stage(stage, tt_move, ctx, use_see)
     }
 
-    /// A picker for the quiescence search: captures and promotions (all evasions in check).
-    pub fn new_qsearch(pos: &Position, tt_move: Move, ctx: OrderingContext) -> MovePicker {
+    /// A picker for the quiescence search: captures and promotions (all
+    /// evasions in check), then, with `with_checks`, the quiet moves that
+    /// give check (so that a quiet mate threat is seen at the horizon).
+    pub fn new_qsearch(
+        pos: &Position,
+        tt_move: Move,
+        ctx: OrderingContext,
+        with_checks: bool,
+    ) -> MovePicker {
         let stage = if pos.in_check() {
             Stage::EvasionTtMove
         } else {
             Stage::QTtMove
         };
-        MovePicker::with_stage(stage, tt_move, ctx, true)
+        let mut picker = MovePicker::with_stage(stage, tt_move, ctx, true);
+        picker.with_checks = with_checks;
+        picker
     }
 
     fn with_stage(stage: Stage, tt_move: Move, ctx: OrderingContext, use_see: bool) -> MovePicker {
@@ -148,6 +161,7 @@ impl MovePicker {
             bad_current: 0,
             skip_quiets: false,
             use_see,
+            with_checks: false,
         }
     }
 
@@ -339,11 +353,36 @@ impl MovePicker {
                     self.score_evasions(pos, history);
                     self.stage = Stage::Evasions;
                 }
-                Stage::Evasions | Stage::QCaptures => match self.pick_best() {
+                Stage::Evasions => match self.pick_best() {
                     Some(m) if m == self.tt_move => continue,
                     Some(m) => return Some(m),
                     None => self.stage = Stage::Done,
                 },
+                Stage::QCaptures => match self.pick_best() {
+                    Some(m) if m == self.tt_move => continue,
+                    Some(m) => return Some(m),
+                    None if self.with_checks => self.stage = Stage::InitQChecks,
+                    None => self.stage = Stage::Done,
+                },
+                Stage::InitQChecks => {
+                    self.moves.clear();
+                    pos.generate_moves(GenType::Quiet, &mut self.moves);
+                    self.moves
+                        .retain(|m| !m.is_castling() && pos.gives_check(m));
+                    self.current = 0;
+                    self.stage = Stage::QChecks;
+                }
+                Stage::QChecks => {
+                    if self.current >= self.moves.len() {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    let m = self.moves[self.current];
+                    self.current += 1;
+                    if m != self.tt_move {
+                        return Some(m);
+                    }
+                }
                 Stage::Done => return None,
             }
         }

@@ -130,6 +130,7 @@ search_params! {
         quiescence: "Quiescence" = true, "Resolve captures at the horizon instead of evaluating a position mid-exchange.";
         qs_delta: "QSDeltaPruning" = true, "Skip quiescence captures that cannot raise alpha even with a margin.";
         qs_see: "QSSeePruning" = true, "Skip losing captures (by static exchange) in quiescence.";
+        qs_checks: "QSChecks" = true, "Also try quiet moves that give check at the first quiescence ply (sees quiet mate threats at the horizon).";
         qs_null_move: "QSNullMove" = false, "Try a null move inside quiescence (one seed program's idea).";
         null_move: "NullMove" = true, "Null-move pruning: pass, and if a reduced search still fails high, cut.";
         null_verification: "NullMoveVerification" = true, "Verify null-move cut-offs at high depth with a reduced normal search.";

@@ -1094,17 +1094,25 @@ impl Worker {
             use_history: self.params.history,
         };
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
-        let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx);
+        let with_checks = self.params.qs_checks && qdepth == 0;
+        let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx, with_checks);
         let mut best_move = Move::NULL;
         let mut move_count = 0;
         while let Some(m) = picker.next(pos, &self.history) {
             move_count += 1;
-            if !in_check {
+            if !in_check && !is_noisy(pos, m) {
+                // A quiet check (first quiescence ply only): worth a look
+                // unless it simply loses the piece.
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+            } else if !in_check {
                 if self.params.qs_delta && m.promotion_role().is_none() {
                     let victim = pos
                         .piece_at(m.to())
                         .map_or(SEE_VALUES[0], |p| SEE_VALUES[p.role.index()]);
-                    if static_eval + victim + 200 <= alpha {
+                    // A capture that checks may mate: never judge it by material.
+                    if static_eval + victim + 200 <= alpha && !pos.gives_check(m) {
                         continue;
                     }
                 }

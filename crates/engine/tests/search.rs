@@ -53,11 +53,13 @@ fn mates_from_win_at_chess() {
         ),
     ];
     for (fen, moves, first) in cases {
-        // Depth 20: the first position's queen sacrifice is a late, reduced
-        // root move whose refutation the child's reverse futility pruning
-        // hides until depth 18 (with the tuned evaluation; 15 with the first
-        // one). A search weakness, noted for its own issue.
-        let (_, r) = search(fen, &[], Limits::depth(20));
+        // Depth 8. The first position's queen sacrifice needed depth 18
+        // while quiescence's delta pruning dropped the mating capture
+        // (Nxg6#, a pawn taken while a queen down): the child's quiescence
+        // then stored "Black wins the queen" as a lower bound, and reverse
+        // futility pruning, fed that bound as its evaluation, cut the node at
+        // every depth up to 8. Captures that check are no longer delta-pruned.
+        let (_, r) = search(fen, &[], Limits::depth(8));
         assert_eq!(
             r.score,
             mate_in(2 * moves as usize - 1),
@@ -81,6 +83,18 @@ fn a_proven_mate_ends_the_search() {
     assert_eq!(r.score, mate_in(1));
     assert!(r.depth <= 2, "stopped at depth {}", r.depth);
     assert!(r.nodes < 100_000, "{} nodes", r.nodes);
+    // `go mate 2` answers as soon as the mate is found.
+    let limits = Limits {
+        mate: Some(2),
+        ..Limits::default()
+    };
+    let (_, r) = search(
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        &[],
+        limits,
+    );
+    assert_eq!(r.score, mate_in(3));
+    assert!(r.depth <= 8, "found at depth {}", r.depth);
 }
 
 #[test]
