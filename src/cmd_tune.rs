@@ -21,6 +21,10 @@ pub enum TuneCommand {
     Texel(TexelArgs),
     /// Genetic tuning: weight sets play tournaments among themselves.
     Ga(crate::cmd_ga::GaArgs),
+    /// Print the search tunables in OpenBench's SPSA input format
+    /// (`name, int, value, min, max, c_end, r_end`), for a build with
+    /// `--features tune`, whose UCI options they are.
+    SpsaParams,
 }
 
 /// Options of `kestrel tune texel`.
@@ -98,6 +102,13 @@ pub fn run(command: TuneCommand) -> Result<()> {
     match command {
         TuneCommand::Texel(args) => texel(args),
         TuneCommand::Ga(args) => crate::cmd_ga::run(args),
+        TuneCommand::SpsaParams => {
+            let values = engine::params::tunable_values();
+            for (t, v) in engine::params::TUNABLES.iter().zip(values) {
+                println!("{}", t.openbench_line(v));
+            }
+            Ok(())
+        }
     }
 }
 

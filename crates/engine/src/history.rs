@@ -6,10 +6,12 @@
 
 use chess::{Color, Move, Piece, Position};
 
+use crate::params::tuned;
 use crate::score::MAX_PLY;
 
-/// History values stay within +-MAX_HISTORY.
-pub const MAX_HISTORY: i32 = 16_384;
+/// History values stay within +-`HistoryGravity` (a tunable), and never
+/// beyond this, which the i16 tables hold.
+pub const MAX_HISTORY_LIMIT: i32 = 30_000;
 
 /// Index of a piece (0..12) for history tables.
 #[inline]
@@ -60,15 +62,25 @@ impl Default for History {
 
 #[inline]
 fn gravity(entry: &mut i16, bonus: i32) {
+    // The gravity bound stays within i16 (the tunable's range says so).
+    let limit = tuned::history_gravity().min(MAX_HISTORY_LIMIT);
     let v = *entry as i32;
-    let bonus = bonus.clamp(-MAX_HISTORY, MAX_HISTORY);
-    *entry = (v + bonus - v * bonus.abs() / MAX_HISTORY) as i16;
+    let bonus = bonus.clamp(-limit, limit);
+    *entry = (v + bonus - v * bonus.abs() / limit) as i16;
 }
 
 /// The bonus for a cut-off at `depth`.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + 32 * depth).min(2_000)
+    (depth * depth * tuned::history_bonus_quad() + tuned::history_bonus_linear() * depth)
+        .min(tuned::history_bonus_max())
+}
+
+/// The malus of a quiet move tried before the one that cut off at `depth`.
+#[inline]
+pub fn malus(depth: i32) -> i32 {
+    (depth * depth * tuned::history_malus_quad() + tuned::history_malus_linear() * depth)
+        .min(tuned::history_malus_max())
 }
 
 impl History {
@@ -123,7 +135,7 @@ impl History {
         use_countermove: bool,
     ) {
         let color = pos.turn();
-        let b = bonus(depth);
+        let (b, penalty) = (bonus(depth), malus(depth));
         let killers = &mut self.killers[ply.min(MAX_PLY + 3)];
         if killers[0] != best {
             killers[1] = killers[0];
@@ -133,7 +145,7 @@ impl History {
             self.countermoves[prev1.index()] = best;
         }
         for &m in tried.iter().chain(std::iter::once(&best)) {
-            let delta = if m == best { b } else { -b };
+            let delta = if m == best { b } else { -penalty };
             let pt = piece_to(pos, m);
             gravity(&mut self.butterfly[butterfly_index(color, m)], delta);
             if prev1 != PieceTo::NONE {

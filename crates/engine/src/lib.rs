@@ -24,6 +24,7 @@ pub mod tablebase;
 pub mod thread;
 pub mod timeman;
 pub mod tt;
+pub mod tunable;
 
 pub use book_hint::BookHint;
 pub use engine::{Engine, EngineOption, OptionKind};

@@ -93,6 +93,14 @@ macro_rules! search_params {
                     $( ParamInfo { name: $sw_name, kind: ParamKind::Switch { default: $sw_default }, help: $sw_help }, )*
                     $( ParamInfo { name: $num_name, kind: ParamKind::Number { default: $num_default, min: $num_min, max: $num_max }, help: $num_help }, )*
                 ]
+                .into_iter()
+                // A tune build offers the tunables as options too.
+                .chain(TUNABLES.iter().filter(|_| cfg!(feature = "tune")).map(|t| ParamInfo {
+                    name: t.name,
+                    kind: ParamKind::Number { default: t.default, min: t.min, max: t.max },
+                    help: t.help,
+                }))
+                .collect()
             }
 
             /// Sets a parameter by UCI name (case-insensitive).
@@ -116,7 +124,7 @@ macro_rules! search_params {
                         }
                     }
                 )*
-                Err(ParamError::Unknown(name.to_string()))
+                set_tunable(name, value).unwrap_or_else(|| Err(ParamError::Unknown(name.to_string())))
             }
         }
     };
@@ -164,6 +172,50 @@ search_params! {
     }
 }
 
+crate::tunable::tunables! {
+    razor_depth: "RazorDepth" = 3, 1..=8, step 0.5, "Razoring: the deepest depth at which a hopeless node drops to quiescence.";
+    razor_margin: "RazorMargin" = 200, 50..=600, step 20.0, "Razoring: how far below alpha (per ply of depth, centipawns) the evaluation must be.";
+    rfp_depth: "RfpDepth" = 8, 3..=14, step 0.5, "Reverse futility: the deepest depth at which it cuts.";
+    rfp_margin: "RfpMargin" = 80, 30..=200, step 6.0, "Reverse futility: the margin above beta per ply of depth (centipawns).";
+    nmp_min_depth: "NmpMinDepth" = 3, 1..=8, step 0.5, "Null move: the shallowest depth at which it is tried.";
+    nmp_depth_divisor: "NmpDepthDivisor" = 3, 2..=8, step 0.5, "Null move: one more ply of reduction per this many plies of depth.";
+    nmp_eval_divisor: "NmpEvalDivisor" = 200, 50..=500, step 20.0, "Null move: one more ply of reduction per this many centipawns of evaluation above beta.";
+    nmp_eval_max: "NmpEvalMax" = 3, 0..=6, step 0.5, "Null move: the most plies the evaluation margin adds to the reduction.";
+    iir_depth: "IirDepth" = 4, 2..=10, step 0.5, "Internal iterative reduction: the shallowest depth at which a node without a hash move is reduced.";
+    lmp_depth: "LmpDepth" = 8, 2..=14, step 0.5, "Late move pruning: the deepest depth at which it prunes.";
+    lmp_base: "LmpBase" = 3, 0..=10, step 0.5, "Late move pruning: quiet moves kept are (base + depth squared), halved when not improving.";
+    futility_depth: "FutilityDepth" = 8, 2..=14, step 0.5, "Futility pruning: the deepest depth at which it prunes.";
+    futility_base: "FutilityBase" = 100, 0..=400, step 15.0, "Futility pruning: the fixed part of the margin (centipawns).";
+    futility_margin: "FutilityMargin" = 120, 30..=300, step 8.0, "Futility pruning: the margin per ply of depth (centipawns).";
+    see_quiet_depth: "SeeQuietDepth" = 8, 2..=14, step 0.5, "SEE pruning of quiet moves: the deepest depth.";
+    see_quiet_margin: "SeeQuietMargin" = 30, 5..=120, step 3.0, "SEE pruning of quiet moves: the loss allowed per depth squared (centipawns).";
+    see_noisy_depth: "SeeNoisyDepth" = 6, 2..=14, step 0.5, "SEE pruning of captures: the deepest depth.";
+    see_noisy_margin: "SeeNoisyMargin" = 100, 20..=300, step 8.0, "SEE pruning of captures: the loss allowed per ply of depth (centipawns).";
+    singular_depth: "SingularDepth" = 8, 4..=14, step 0.5, "Singular extension: the shallowest depth at which it is tried.";
+    singular_tt_depth: "SingularTtDepth" = 3, 1..=8, step 0.5, "Singular extension: how much shallower than the node the hash entry may be.";
+    singular_margin: "SingularMargin" = 16, 4..=64, step 2.0, "Singular extension: the margin below the hash score, in eighths of a centipawn per ply of depth.";
+    lmr_base: "LmrBase" = 75, 0..=200, step 8.0, "Late move reductions: the table's constant, in hundredths of a ply.";
+    lmr_divisor: "LmrDivisor" = 225, 100..=500, step 12.0, "Late move reductions: the divisor of ln(depth) * ln(move number), in hundredths.";
+    lmr_history_divisor: "LmrHistoryDivisor" = 8192, 2048..=32768, step 512.0, "Late move reductions: one ply less per this much history score.";
+    qs_delta_margin: "QsDeltaMargin" = 200, 0..=600, step 20.0, "Quiescence delta pruning: the margin over the captured piece (centipawns).";
+    aspiration_growth: "AspirationGrowth" = 50, 10..=200, step 5.0, "Aspiration windows: how much the window widens after a failure, in percent.";
+    history_bonus_quad: "HistoryBonusQuad" = 16, 0..=64, step 2.0, "History bonus: the factor of depth squared.";
+    history_bonus_linear: "HistoryBonusLinear" = 32, 0..=256, step 8.0, "History bonus: the factor of depth.";
+    history_bonus_max: "HistoryBonusMax" = 2000, 500..=8000, step 150.0, "History bonus: the largest bonus.";
+    history_malus_quad: "HistoryMalusQuad" = 16, 0..=64, step 2.0, "History malus (quiet moves tried before the cut-off): the factor of depth squared.";
+    history_malus_linear: "HistoryMalusLinear" = 32, 0..=256, step 8.0, "History malus: the factor of depth.";
+    history_malus_max: "HistoryMalusMax" = 2000, 500..=8000, step 150.0, "History malus: the largest malus.";
+    history_gravity: "HistoryGravity" = 16384, 4096..=30000, step 1000.0, "History gravity: the bound every history score decays towards.";
+    tm_moves_to_go: "TmMovesToGo" = 30, 10..=60, step 2.0, "Time management: the moves left assumed when the clock does not say.";
+    tm_increment_percent: "TmIncrementPercent" = 75, 20..=100, step 4.0, "Time management: the share of the increment planned for each move, in percent.";
+    tm_hard_factor: "TmHardFactor" = 40, 15..=80, step 3.0, "Time management: the hard limit as a multiple of the planned time, in tenths.";
+    tm_soft_percent: "TmSoftPercent" = 70, 30..=120, step 4.0, "Time management: the soft limit as a share of the planned time, in percent.";
+    tm_stability_base: "TmStabilityBase" = 70, 30..=120, step 4.0, "Time management: the soft limit's scale with a stable best move, in percent.";
+    tm_stability_scale: "TmStabilityScale" = 60, 0..=150, step 5.0, "Time management: what each recent change of best move adds to that scale, in percent.";
+    tm_score_drop_divisor: "TmScoreDropDivisor" = 200, 50..=800, step 20.0, "Time management: the soft limit grows by the score's drop (centipawns, at most 100) over this.";
+    tm_next_iteration_percent: "TmNextIterationPercent" = 60, 30..=100, step 4.0, "Time management: no new iteration once this share of the soft limit is spent, in percent.";
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,5 +250,44 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), list.len(), "names are unique");
+    }
+
+    #[test]
+    fn tunables_are_sane() {
+        // A tune build lists the tunables among the options already.
+        let mut names: Vec<&str> = SearchParams::list().iter().map(|i| i.name).collect();
+        if !cfg!(feature = "tune") {
+            names.extend(TUNABLES.iter().map(|t| t.name));
+        }
+        let count = names.len();
+        names.sort_by_key(|n| n.to_ascii_lowercase());
+        names.dedup_by_key(|n| n.to_ascii_lowercase());
+        assert_eq!(names.len(), count, "tunable and option names are unique");
+        for (t, v) in TUNABLES.iter().zip(tunable_values()) {
+            assert!(t.min <= t.default && t.default <= t.max, "{t:?}");
+            assert!(t.step > 0.0 && t.step <= (t.max - t.min) as f64, "{t:?}");
+            if !cfg!(feature = "tune") {
+                assert_eq!(v, t.default, "a normal build compiles the default");
+            }
+        }
+        assert_eq!(
+            TUNABLES[0].openbench_line(3),
+            "RazorDepth, int, 3, 1, 8, 0.5, 0.002"
+        );
+    }
+
+    /// In a tune build the tunables are options: set, read back, refused out of range.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn tunables_are_options_in_a_tune_build() {
+        let mut p = SearchParams::default();
+        assert!(SearchParams::list().iter().any(|i| i.name == "RfpMargin"));
+        p.set("rfpmargin", "95").unwrap();
+        assert_eq!(tuned::rfp_margin(), 95);
+        assert!(matches!(
+            p.set("RfpMargin", "5000"),
+            Err(ParamError::BadValue { .. })
+        ));
+        p.set("RfpMargin", "80").unwrap();
     }
 }

@@ -12,7 +12,7 @@ use chess::{Color, Move, Position};
 use crate::eval::{has_non_pawn_material, Evaluator, SEE_VALUES};
 use crate::history::{piece_to, History, PieceTo};
 use crate::movepick::{is_noisy, MovePicker, OrderingContext};
-use crate::params::SearchParams;
+use crate::params::{tuned, SearchParams};
 use crate::score::{
     from_tt, is_mate, mate_in, mated_in, tb_loss_in, tb_win_in, to_tt, Value, INFINITE, MATE,
     MATE_BOUND, MAX_PLY, TB_WIN_BOUND,
@@ -122,6 +122,19 @@ fn bound_allows_cutoff(bound: Bound, score: Value, alpha: Value, beta: Value) ->
     }
 }
 
+/// The late move reductions by depth and move number.
+fn lmr_table() -> Vec<[i32; 64]> {
+    let base = tuned::lmr_base() as f64 / 100.0;
+    let divisor = tuned::lmr_divisor() as f64 / 100.0;
+    let mut lmr = vec![[0i32; 64]; 64];
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+        }
+    }
+    lmr
+}
+
 /// True when `score` is a mate (for either side) no further away, in
 /// plies, than the `depth` just completed: a full-width iteration of that
 /// depth has seen every line that short, so the mate is settled.
@@ -160,12 +173,6 @@ impl Worker {
 
     /// A fresh worker with empty history.
     pub fn new(id: usize) -> Worker {
-        let mut lmr = vec![[0i32; 64]; 64];
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
-            }
-        }
         Worker {
             id,
             history: History::default(),
@@ -186,7 +193,7 @@ impl Worker {
             pv_index: 0,
             seldepth: 0,
             nmp_min_ply: 0,
-            lmr,
+            lmr: lmr_table(),
         }
     }
 
@@ -253,6 +260,10 @@ impl Worker {
         mut tm: Option<&mut TimeManager>,
     ) {
         self.params = s.params;
+        if cfg!(feature = "tune") {
+            // The tuner may have changed the table's constants since the last search.
+            self.lmr = lmr_table();
+        }
         self.evaluator.configure(s.eval_kind, &s.weights);
         self.prepare(root, history, &s.limits.searchmoves);
         self.filter_root_by_tablebase(s);
@@ -356,7 +367,7 @@ impl Worker {
             if main && s.time_since_start().as_millis() > 3000 && pv_index < s.shown_lines {
                 self.report_lines(s, pv_index + 1, Some(bound));
             }
-            delta += delta / 2;
+            delta += delta * tuned::aspiration_growth() / 100;
         }
     }
 
@@ -594,7 +605,10 @@ impl Worker {
 
         if !pv_node && !in_check && excluded.is_null() {
             // Step 5. Razoring: hopeless near the horizon, ask quiescence.
-            if self.params.razoring && depth <= 3 && eval + 200 * depth < alpha {
+            if self.params.razoring
+                && depth <= tuned::razor_depth()
+                && eval + tuned::razor_margin() * depth < alpha
+            {
                 let v = self.qsearch(s, pos, alpha, alpha + 1, ply, 0, false);
                 if v <= alpha {
                     self.stats.razor_cuts += 1;
@@ -604,8 +618,8 @@ impl Worker {
 
             // Step 6. Reverse futility pruning (static null move).
             if self.params.rfp
-                && depth <= 8
-                && eval - 80 * (depth - improving as i32) >= beta
+                && depth <= tuned::rfp_depth()
+                && eval - tuned::rfp_margin() * (depth - improving as i32) >= beta
                 && eval < MATE_BOUND
             {
                 self.stats.rfp_cuts += 1;
@@ -615,14 +629,16 @@ impl Worker {
             // Step 7. Null move search with verification at high depth.
             let previous_was_null = ply > 0 && self.stack[ply - 1].null_move;
             if self.params.null_move
-                && depth >= 3
+                && depth >= tuned::nmp_min_depth()
                 && eval >= beta
                 && !previous_was_null
                 && ply >= self.nmp_min_ply
                 && !is_mate(beta)
                 && has_non_pawn_material(pos, pos.turn())
             {
-                let r = self.params.null_move_reduction + depth / 3 + ((eval - beta) / 200).min(3);
+                let r = self.params.null_move_reduction
+                    + depth / tuned::nmp_depth_divisor()
+                    + ((eval - beta) / tuned::nmp_eval_divisor()).min(tuned::nmp_eval_max());
                 let mut child = *pos;
                 child.play_null();
                 self.stack[ply].piece_to = PieceTo::NONE;
@@ -664,7 +680,12 @@ impl Worker {
         }
 
         // Step 8. Internal iterative reduction: no hash move, likely a new node.
-        if self.params.iir && !root && depth >= 4 && tt_move.is_null() && (pv_node || cut_node) {
+        if self.params.iir
+            && !root
+            && depth >= tuned::iir_depth()
+            && tt_move.is_null()
+            && (pv_node || cut_node)
+        {
             depth -= 1;
         }
 
@@ -727,8 +748,9 @@ impl Worker {
             if !root && best > -MATE_BOUND && has_pieces {
                 if !noisy && !gives_check {
                     if self.params.lmp
-                        && depth <= 8
-                        && move_count as i32 > (3 + depth * depth) / (2 - improving as i32)
+                        && depth <= tuned::lmp_depth()
+                        && move_count as i32
+                            > (tuned::lmp_base() + depth * depth) / (2 - improving as i32)
                     {
                         picker.skip_quiets();
                         self.stats.lmp_prunes += 1;
@@ -736,21 +758,23 @@ impl Worker {
                     }
                     if self.params.futility
                         && !in_check
-                        && depth <= 8
-                        && eval + 100 + 120 * depth <= alpha
+                        && depth <= tuned::futility_depth()
+                        && eval + tuned::futility_base() + tuned::futility_margin() * depth <= alpha
                     {
                         self.stats.futility_prunes += 1;
                         continue;
                     }
-                    if self.params.see_pruning && depth <= 8 && !see_ge(pos, m, -30 * depth * depth)
+                    if self.params.see_pruning
+                        && depth <= tuned::see_quiet_depth()
+                        && !see_ge(pos, m, -tuned::see_quiet_margin() * depth * depth)
                     {
                         self.stats.see_prunes += 1;
                         continue;
                     }
                 } else if noisy
                     && self.params.see_pruning
-                    && depth <= 6
-                    && !see_ge(pos, m, -100 * depth)
+                    && depth <= tuned::see_noisy_depth()
+                    && !see_ge(pos, m, -tuned::see_noisy_margin() * depth)
                 {
                     self.stats.see_prunes += 1;
                     continue;
@@ -761,13 +785,16 @@ impl Worker {
             let mut extension = 0;
             if !root
                 && self.params.singular_extension
-                && depth >= 8
+                && depth >= tuned::singular_depth()
                 && m == tt_move
                 && excluded.is_null()
             {
                 if let (Some(e), Some(ts)) = (tt_entry, tt_score) {
-                    if e.depth >= depth - 3 && e.bound != Bound::Upper && !is_mate(ts) {
-                        let singular_beta = ts - 2 * depth;
+                    if e.depth >= depth - tuned::singular_tt_depth()
+                        && e.bound != Bound::Upper
+                        && !is_mate(ts)
+                    {
+                        let singular_beta = ts - tuned::singular_margin() * depth / 8;
                         self.stack[ply].excluded = m;
                         let v = self.search(
                             s,
@@ -825,7 +852,7 @@ impl Worker {
                         r -=
                             self.history
                                 .quiet_score(us, m, self.stack[ply].piece_to, prev1, prev2)
-                                / 8192;
+                                / tuned::lmr_history_divisor();
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                     self.stats.lmr_searches += (r > 0) as u64;
@@ -1112,7 +1139,9 @@ impl Worker {
                         .piece_at(m.to())
                         .map_or(SEE_VALUES[0], |p| SEE_VALUES[p.role.index()]);
                     // A capture that checks may mate: never judge it by material.
-                    if static_eval + victim + 200 <= alpha && !pos.gives_check(m) {
+                    if static_eval + victim + tuned::qs_delta_margin() <= alpha
+                        && !pos.gives_check(m)
+                    {
                         continue;
                     }
                 }

@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
+use crate::params::tuned;
 
 /// A source of elapsed time (real, or fake in tests).
 pub trait Clock: Send + Sync {
@@ -64,15 +65,21 @@ pub fn budget(limits: &Limits, white_to_move: bool, overhead_ms: u64) -> Option<
     let inc = inc.unwrap_or(0);
     // Keep the overhead in reserve, and never plan on the last few milliseconds.
     let usable = time.saturating_sub(overhead_ms).max(1);
-    let moves_to_go = limits.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
-    let base = usable / moves_to_go + inc * 3 / 4;
+    let moves_to_go = limits
+        .movestogo
+        .map_or(tuned::tm_moves_to_go() as u32, |m| m.clamp(1, 50)) as u64;
+    let base = usable / moves_to_go + inc * tuned::tm_increment_percent() as u64 / 100;
     let hard_cap = if moves_to_go == 1 {
         usable * 9 / 10
     } else {
         usable / 2
     };
-    let hard = (base * 4).min(hard_cap).max(1);
-    let soft = (base * 7 / 10).min(hard).max(1);
+    let hard = (base * tuned::tm_hard_factor() as u64 / 10)
+        .min(hard_cap)
+        .max(1);
+    let soft = (base * tuned::tm_soft_percent() as u64 / 100)
+        .min(hard)
+        .max(1);
     Some(TimeBudget {
         soft: Duration::from_millis(soft),
         hard: Duration::from_millis(hard),
@@ -128,8 +135,11 @@ impl TimeManager {
     /// The soft limit scaled by how settled the search is.
     pub fn optimum(&self) -> Option<Duration> {
         let b = self.budget?;
-        let instability = 0.7 + 0.6 * self.best_move_changes.min(3.0);
-        let falling = 1.0 + (self.score_drop.min(100) as f64) / 200.0;
+        let instability = (tuned::tm_stability_base() as f64
+            + tuned::tm_stability_scale() as f64 * self.best_move_changes.min(3.0))
+            / 100.0;
+        let falling =
+            1.0 + (self.score_drop.min(100) as f64) / tuned::tm_score_drop_divisor() as f64;
         let scaled = b.soft.as_secs_f64() * instability * falling;
         Some(Duration::from_secs_f64(scaled).min(b.hard))
     }
@@ -141,8 +151,10 @@ impl TimeManager {
         if self.budget.is_some_and(|b| b.exact) {
             return false;
         }
-        self.optimum()
-            .is_some_and(|o| elapsed.as_secs_f64() >= o.as_secs_f64() * 0.6)
+        self.optimum().is_some_and(|o| {
+            elapsed.as_secs_f64()
+                >= o.as_secs_f64() * tuned::tm_next_iteration_percent() as f64 / 100.0
+        })
     }
 }
 
