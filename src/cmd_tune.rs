@@ -21,6 +21,8 @@ pub enum TuneCommand {
     Texel(TexelArgs),
     /// Genetic tuning: weight sets play tournaments among themselves.
     Ga(crate::cmd_ga::GaArgs),
+    /// SPSA tuning of the search's tunables by game pairs (OpenBench's method).
+    Spsa(crate::cmd_spsa::SpsaArgs),
     /// Print the search tunables in OpenBench's SPSA input format
     /// (`name, int, value, min, max, c_end, r_end`), for a build with
     /// `--features tune`, whose UCI options they are.
@@ -102,6 +104,7 @@ pub fn run(command: TuneCommand) -> Result<()> {
     match command {
         TuneCommand::Texel(args) => texel(args),
         TuneCommand::Ga(args) => crate::cmd_ga::run(args),
+        TuneCommand::Spsa(args) => crate::cmd_spsa::run(args),
         TuneCommand::SpsaParams => {
             let values = engine::params::tunable_values();
             for (t, v) in engine::params::TUNABLES.iter().zip(values) {

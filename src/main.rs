@@ -19,6 +19,7 @@ mod cmd_lab;
 mod cmd_pgn;
 mod cmd_play;
 mod cmd_plot;
+mod cmd_spsa;
 mod cmd_tb;
 mod cmd_tune;
 

@@ -19,6 +19,7 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod schedule;
+pub mod spsa;
 pub mod time_control;
 pub mod uci_player;
 pub mod xboard_player;

@@ -1,0 +1,196 @@
+//! `kestrel tune spsa`: SPSA tuning of the search's tunables (or any UCI
+//! engine's numeric options) by game pairs, with a progress bar, a log that
+//! a later run resumes from, a chart of every parameter's path, and the
+//! result printed as OpenBench SPSA input.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use experiment::plot::{line_chart, LineChart, Point, Series};
+use indicatif::{ProgressBar, ProgressStyle};
+use lab::cli_args::{DrawRule, OpeningFormat, OpeningOrder, OpeningsSpec, ResignRule};
+use lab::engine_spec::{EngineSpec, SearchLimits};
+use lab::game_play::GameRules;
+use lab::spsa::{self, Schedule, SpsaConfig, SpsaParam};
+use lab::time_control::TimeControl;
+
+/// Options of `kestrel tune spsa`.
+#[derive(Args)]
+pub struct SpsaArgs {
+    /// The engine to tune: a Kestrel built with `--features tune` (whose
+    /// tunables are UCI options), or any UCI engine with --params.
+    #[arg(long)]
+    engine: PathBuf,
+    /// OpenBench SPSA input (`name, int, value, min, max, c_end, r_end`
+    /// lines); default: all of this build's tunables at their defaults.
+    #[arg(long)]
+    params: Option<PathBuf>,
+    /// Game pairs in the whole run (the gains' schedule depends on it).
+    #[arg(long, default_value_t = 2000)]
+    pairs: u64,
+    /// Time control per game, cutechess style (`8+0.08`); or use --nodes.
+    #[arg(long, conflicts_with = "nodes")]
+    tc: Option<String>,
+    /// Nodes per move instead of a clock (results do not depend on load).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Balanced openings (EPD), taken at random.
+    #[arg(long)]
+    openings: PathBuf,
+    /// Pairs played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seed of the perturbations and opening choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The log: one line per finished pair; an existing log is resumed.
+    #[arg(long, default_value = "spsa.csv")]
+    log: PathBuf,
+    /// Chart of every parameter's change from its start (PNG).
+    #[arg(long, default_value = "spsa.png")]
+    chart: PathBuf,
+    /// An engine option set for both sides (NAME=VALUE, repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+}
+
+/// Runs the tuning.
+pub fn run(args: SpsaArgs) -> Result<()> {
+    let params = match &args.params {
+        Some(path) => spsa::parse_params(
+            &std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?,
+        )?,
+        None => {
+            let lines: Vec<String> = engine::params::TUNABLES
+                .iter()
+                .map(|t| t.openbench_line(t.default))
+                .collect();
+            spsa::parse_params(&lines.join("\n"))?
+        }
+    };
+    let mut engine = EngineSpec::new(&args.engine.display().to_string());
+    engine.name = "kestrel".to_string();
+    engine.limits = match (&args.tc, args.nodes) {
+        (Some(tc), _) => SearchLimits {
+            tc: Some(
+                TimeControl::parse(tc)
+                    .map_err(|e| anyhow::anyhow!("--tc {tc}: {}", e.0))?
+                    .context("--tc needs a clock, such as 8+0.08")?,
+            ),
+            ..SearchLimits::default()
+        },
+        (None, Some(n)) => SearchLimits {
+            nodes: Some(n),
+            ..SearchLimits::default()
+        },
+        (None, None) => bail!("give a time control (--tc 8+0.08) or a node budget (--nodes N)"),
+    };
+    engine.time_margin = Duration::from_millis(100);
+    engine
+        .options
+        .push(("OwnBook".to_string(), "false".to_string()));
+    for o in &args.options {
+        let (name, value) = o
+            .split_once('=')
+            .with_context(|| format!("--option {o}: write NAME=VALUE"))?;
+        engine.options.push((name.to_string(), value.to_string()));
+    }
+    spsa::check_options(&engine, &params)?;
+    let openings = lab::openings::load(
+        &OpeningsSpec {
+            file: args.openings.clone(),
+            format: OpeningFormat::Epd,
+            order: OpeningOrder::Sequential,
+            plies: None,
+            start: 1,
+        },
+        args.seed,
+    )?;
+    let config = SpsaConfig {
+        engine,
+        params: params.clone(),
+        schedule: Schedule::new(args.pairs),
+        openings,
+        // OpenBench's adjudication: decided games end early, dead draws too.
+        rules: GameRules {
+            draw: Some(DrawRule {
+                move_number: 40,
+                move_count: 8,
+                score: 10,
+            }),
+            resign: Some(ResignRule {
+                move_count: 3,
+                score: 1000,
+                two_sided: true,
+            }),
+            max_moves: Some(300),
+            hang_timeout: Duration::from_secs(60),
+            tablebase: None,
+        },
+        concurrency: args.concurrency,
+        seed: args.seed,
+    };
+    let done = spsa::resume(&args.log, &params)?.map_or(0, |s| s.iteration);
+    let bar = ProgressBar::new(args.pairs);
+    bar.set_position(done.min(args.pairs));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} pairs {msg} [{elapsed_precise}, eta {eta}]",
+        )
+        .expect("a valid template"),
+    );
+    let stop = AtomicBool::new(false);
+    let state = spsa::run(&config, &args.log, &stop, &|s| {
+        bar.set_position(s.iteration);
+        bar.set_message(format!("+{} -{} ={}", s.wins, s.losses, s.draws));
+    })?;
+    bar.finish_and_clear();
+    println!(
+        "{} pairs: plus side +{} -{} ={}; the values now (OpenBench SPSA input):",
+        state.iteration, state.wins, state.losses, state.draws
+    );
+    print!("{}", spsa::as_input(&params, &state.values));
+    draw_chart(&args, &params)?;
+    println!(
+        "log: {}, chart: {}",
+        args.log.display(),
+        args.chart.display()
+    );
+    Ok(())
+}
+
+/// Each parameter's change from its start, in its c_end steps, over pairs.
+fn draw_chart(args: &SpsaArgs, params: &[SpsaParam]) -> Result<()> {
+    let path = spsa::trajectory(&args.log, params)?;
+    let series = params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Series {
+            name: p.name.clone(),
+            points: std::iter::once(Point {
+                x: 0.0,
+                y: 0.0,
+                err: 0.0,
+            })
+            .chain(path.iter().map(|(k, values)| Point {
+                x: *k as f64,
+                y: (values[i] - p.start) / p.c_end,
+                err: 0.0,
+            }))
+            .collect(),
+        })
+        .collect();
+    let chart = LineChart {
+        title: "SPSA: each parameter's change from its start".to_string(),
+        x_label: "game pairs".to_string(),
+        y_label: "change (in steps of c_end)".to_string(),
+        log_y: false,
+        series,
+    };
+    line_chart(&chart, &args.chart)?;
+    Ok(())
+}
