@@ -22,7 +22,7 @@ mod output;
 
 pub use accumulator::Accumulator;
 pub use features::{feature_index, INPUTS};
-pub use format::{NetError, FORMAT_VERSION, HEADER_LEN, MAGIC};
+pub use format::{fnv1a64, NetError, FORMAT_VERSION, HEADER_LEN, MAGIC};
 pub use network::{Activation, Network, MAX_HIDDEN, QA, QB};
 pub use output::evaluate;
 
