@@ -200,61 +200,78 @@ impl Accumulator {
     }
 }
 
-// The row operations below walk whole blocks of `HIDDEN_ALIGN` lanes (every
-// hidden size is a multiple of it), so the compiler emits vector adds with
-// no scalar tail.
+// The row operations below walk fixed-size blocks of `HIDDEN_ALIGN` lanes
+// (every hidden size is a multiple of it): with the block length known at
+// compile time there are no bounds checks inside; each block is read into a
+// local, changed and written back, so the compiler need not fear that a
+// store aliases a later load; it then emits whole-register vector adds
+// (`vpaddw`/`vpsubw`) with no scalar tail.
+
+type Block = [i16; HIDDEN_ALIGN];
+
+#[inline(always)]
+fn blocks_mut(lanes: &mut [i16]) -> &mut [Block] {
+    lanes.as_chunks_mut::<HIDDEN_ALIGN>().0
+}
+
+#[inline(always)]
+fn blocks(row: &[i16]) -> &[Block] {
+    row.as_chunks::<HIDDEN_ALIGN>().0
+}
 
 #[inline(always)]
 fn add_row(lanes: &mut [i16], row: &[i16]) {
-    for (l, r) in lanes
-        .chunks_exact_mut(HIDDEN_ALIGN)
-        .zip(row.chunks_exact(HIDDEN_ALIGN))
-    {
+    for (l, r) in blocks_mut(lanes).iter_mut().zip(blocks(row)) {
+        let mut v = *l;
         for i in 0..HIDDEN_ALIGN {
-            l[i] = l[i].wrapping_add(r[i]);
+            v[i] = v[i].wrapping_add(r[i]);
         }
+        *l = v;
     }
 }
 
 #[inline(always)]
 fn sub_row(lanes: &mut [i16], row: &[i16]) {
-    for (l, r) in lanes
-        .chunks_exact_mut(HIDDEN_ALIGN)
-        .zip(row.chunks_exact(HIDDEN_ALIGN))
-    {
+    for (l, r) in blocks_mut(lanes).iter_mut().zip(blocks(row)) {
+        let mut v = *l;
         for i in 0..HIDDEN_ALIGN {
-            l[i] = l[i].wrapping_sub(r[i]);
+            v[i] = v[i].wrapping_sub(r[i]);
         }
+        *l = v;
     }
 }
 
 #[inline(always)]
 fn add_sub(lanes: &mut [i16], add: &[i16], sub: &[i16]) {
-    for ((l, a), s) in lanes
-        .chunks_exact_mut(HIDDEN_ALIGN)
-        .zip(add.chunks_exact(HIDDEN_ALIGN))
-        .zip(sub.chunks_exact(HIDDEN_ALIGN))
+    for ((l, a), s) in blocks_mut(lanes)
+        .iter_mut()
+        .zip(blocks(add))
+        .zip(blocks(sub))
     {
+        let mut v = *l;
         for i in 0..HIDDEN_ALIGN {
-            l[i] = l[i].wrapping_add(a[i]).wrapping_sub(s[i]);
+            v[i] = v[i].wrapping_add(a[i]).wrapping_sub(s[i]);
         }
+        *l = v;
     }
 }
 
 #[inline(always)]
 fn add_sub_sub(lanes: &mut [i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
-    for (((l, a), s1), s2) in lanes
-        .chunks_exact_mut(HIDDEN_ALIGN)
-        .zip(add.chunks_exact(HIDDEN_ALIGN))
-        .zip(sub1.chunks_exact(HIDDEN_ALIGN))
-        .zip(sub2.chunks_exact(HIDDEN_ALIGN))
+    for (((l, a), s1), s2) in blocks_mut(lanes)
+        .iter_mut()
+        .zip(blocks(add))
+        .zip(blocks(sub1))
+        .zip(blocks(sub2))
     {
+        let mut v = *l;
         for i in 0..HIDDEN_ALIGN {
-            l[i] = l[i]
+            v[i] = v[i]
                 .wrapping_add(a[i])
                 .wrapping_sub(s1[i])
                 .wrapping_sub(s2[i]);
         }
+        *l = v;
     }
 }
 
