@@ -20,6 +20,7 @@ mod cmd_pgn;
 mod cmd_play;
 mod cmd_plot;
 mod cmd_tb;
+mod cmd_train;
 mod cmd_tune;
 
 /// Kestrel: a chess engine and toolkit. Without a command it speaks UCI.
@@ -81,6 +82,9 @@ enum Command {
     /// Tune the evaluation weights.
     #[command(subcommand)]
     Tune(cmd_tune::TuneCommand),
+    /// Train an NNUE network on training-data shards (float on all cores,
+    /// then quantised; a checkpoint and a net file each epoch).
+    Train(cmd_train::TrainArgs),
     /// Play fast self-play games and write their positions with the results
     /// (training data for `tune texel`).
     Datagen(cmd_tune::DatagenArgs),
@@ -145,6 +149,7 @@ fn run() -> Result<()> {
         Some(Command::Book(command)) => cmd_book::run(command)?,
         Some(Command::Eval(args)) => cmd_eval::run(args)?,
         Some(Command::Tune(command)) => cmd_tune::run(command)?,
+        Some(Command::Train(args)) => cmd_train::run(args)?,
         Some(Command::Datagen(args)) => cmd_tune::datagen(args)?,
         Some(Command::Tb(command)) => cmd_tb::run(command)?,
         Some(Command::Match(command)) => cmd_lab::run_match(command)?,
