@@ -7,24 +7,29 @@
 //! output (`output.rs`). Weights are integers (`network.rs`), stored in a
 //! checked file format (`format.rs`) that `crates/train` writes.
 //!
-//! Using it in a search: keep one [`Accumulator`] per ply. At the root call
-//! [`Accumulator::refresh`]; before making a move, copy the parent's
-//! accumulator into the child's slot ([`Accumulator::copy_from`]) and call
-//! [`Accumulator::update_for_move`] with the position *before* the move;
-//! unmaking a move is just going back to the parent's slot. At a leaf,
-//! [`evaluate`] gives centipawns from the side to move's view.
+//! Using it in a search: load the [`Network`] once and share it (`Arc`);
+//! give each search thread an [`AccumulatorStack`]. At the root call
+//! [`AccumulatorStack::reset`]; just before `pos.play(m)` call
+//! [`AccumulatorStack::push_move`] with the position *before* the move (a
+//! null move: `Move::NULL`); after `pos.undo` call [`AccumulatorStack::pop`];
+//! [`AccumulatorStack::evaluate`] scores the current position. The stack is
+//! a thin layer over [`Accumulator`] (`refresh`, `copy_from`,
+//! `update_for_move`, `add_feature`/`remove_feature`) and [`evaluate`], for
+//! a search that keeps its accumulators elsewhere.
 
 mod accumulator;
 mod features;
 mod format;
 mod network;
 mod output;
+mod stack;
 
 pub use accumulator::Accumulator;
 pub use features::{feature_index, INPUTS};
 pub use format::{fnv1a64, NetError, FORMAT_VERSION, HEADER_LEN, MAGIC};
 pub use network::{Activation, Network, MAX_HIDDEN, QA, QB};
-pub use output::evaluate;
+pub use output::{evaluate, evaluate_position};
+pub use stack::AccumulatorStack;
 
 /// The default scale from the network's output to centipawns.
 pub const DEFAULT_SCALE: i32 = 400;

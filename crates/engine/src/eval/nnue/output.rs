@@ -1,7 +1,7 @@
 //! The output layer: both accumulators activated, side to move's first,
 //! and summed with the output weights into centipawns.
 
-use chess::Color;
+use chess::{Color, Position};
 
 use super::{Accumulator, Activation, Network, QA, QB};
 
@@ -34,6 +34,13 @@ fn to_centipawns(output: i32, scale: i32) -> i32 {
     (i64::from(output) * i64::from(scale) / i64::from(QA * QB)) as i32
 }
 
+/// The network's score of `pos` computed from scratch, centipawns from the
+/// side to move's view (for tools and tests; a search updates accumulators
+/// incrementally instead).
+pub fn evaluate_position(net: &Network, pos: &Position) -> i32 {
+    evaluate(net, &Accumulator::new(net, pos), pos.turn())
+}
+
 /// Σ clamp(a, 0, QA)² · w. `v · w` fits in 16 bits (|w| ≤ 127 is checked on
 /// loading), so the compiler can use a 16-bit multiply and then a
 /// multiply-add of 16-bit pairs into 32 bits (`vpmullw` + `vpmaddwd`).
@@ -63,7 +70,6 @@ fn crelu_dot(lanes: &[i16], weights: &[i16]) -> i32 {
 mod tests {
     use super::*;
     use crate::eval::nnue::network::tests::random_network;
-    use chess::Position;
 
     /// The same arithmetic in the plainest form, to check the fast one.
     fn reference(net: &Network, acc: &Accumulator, stm: Color) -> i64 {
