@@ -32,7 +32,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 continue;
             }
             let stm = engine::eval::evaluate(&pos).clamp(-3000, 3000) as i16;
-            let white = if pos.turn() == Color::White { stm } else { -stm };
+            let white = if pos.turn() == Color::White {
+                stm
+            } else {
+                -stm
+            };
             let result = match white {
                 s if s > 150 => GameResult::WhiteWin,
                 s if s < -150 => GameResult::BlackWin,

@@ -19,7 +19,9 @@ use trainingdata::read_file;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let path = args.get(1).ok_or("usage: train_speed SHARD.bin [HIDDEN] [BATCH] [THREADS]")?;
+    let path = args
+        .get(1)
+        .ok_or("usage: train_speed SHARD.bin [HIDDEN] [BATCH] [THREADS]")?;
     let hidden: usize = args.get(2).map_or(Ok(256), |s| s.parse())?;
     let batch: usize = args.get(3).map_or(Ok(16_384), |s| s.parse())?;
     let threads: usize = args.get(4).map_or(Ok(2), |s| s.parse())?;
@@ -84,7 +86,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
             });
     }
-    println!("forward + backward {:>10.0} pos/s {}", per_s(t), cpu_rate(c0));
+    println!(
+        "forward + backward {:>10.0} pos/s {}",
+        per_s(t),
+        cpu_rate(c0)
+    );
 
     let mut adam = AdamW::new(params, 0.01);
     let mut p = net.params.clone();
@@ -114,6 +120,11 @@ fn cpu_seconds() -> f64 {
         return 0.0;
     };
     let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
     (ticks(11) + ticks(12)) / 100.0
 }

@@ -85,7 +85,7 @@ mod tests {
     use super::*;
     use crate::adamw::AdamW;
     use crate::testdata::records;
-    use engine::eval::nnue::Activation;
+    use engine::eval::nnue::{Activation, INPUTS};
 
     /// A network fitted for a few passes over `data`, so that its weights
     /// have the spread of a trained one (a freshly initialised network's
@@ -124,6 +124,32 @@ mod tests {
             // hundred active neurons, 1/64 x 400 cp alone makes several
             // centipawns of noise.
             assert!(a.mean_cp < 10.0 && a.max_cp < 40.0, "{a:?}");
+        }
+    }
+
+    /// With float weights already on the integer grid, only the integer
+    /// divisions differ: the arithmetic itself matches the float network.
+    #[test]
+    fn weights_on_the_grid_agree_to_a_centipawn() {
+        let data = records(2000, 7);
+        for activation in [Activation::SCReLU, Activation::CReLU] {
+            let mut float = fitted(activation, &records(1000, 8));
+            let h = float.hidden;
+            let feature_end = INPUTS * h + h;
+            for (i, p) in float.params.iter_mut().enumerate() {
+                let grid = if i < feature_end {
+                    QA as f32
+                } else if i < feature_end + 2 * h {
+                    QB as f32
+                } else {
+                    (QA * QB) as f32
+                };
+                *p = (*p * grid).round() / grid;
+            }
+            let int = quantise(&float, 400).unwrap();
+            let a = agreement(&float, &int, 400.0, &data);
+            eprintln!("{activation:?} on the grid: {a:?}");
+            assert!(a.mean_cp < 1.0 && a.max_cp < 1.5, "{a:?}");
         }
     }
 }
