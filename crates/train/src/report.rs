@@ -95,7 +95,8 @@ pub fn append_row(path: &Path, row: &LogRow) -> Result<(), TrainError> {
         .map_err(|e| TrainError::io(path, e))
 }
 
-/// Draws training and validation loss per epoch into a PNG.
+/// Draws training and validation loss per epoch into a PNG (in units of
+/// 10⁻⁴: the chart helper labels its axis with whole numbers).
 pub fn draw_chart(rows: &[LogRow], path: &Path) -> Result<(), TrainError> {
     let line = |name: &str, value: fn(&LogRow) -> f64| Series {
         name: name.to_string(),
@@ -103,7 +104,7 @@ pub fn draw_chart(rows: &[LogRow], path: &Path) -> Result<(), TrainError> {
             .iter()
             .map(|r| Point {
                 x: r.epoch as f64,
-                y: value(r),
+                y: value(r) * 1e4,
                 err: 0.0,
             })
             .collect(),
@@ -111,7 +112,7 @@ pub fn draw_chart(rows: &[LogRow], path: &Path) -> Result<(), TrainError> {
     let chart = LineChart {
         title: "NNUE training loss".to_string(),
         x_label: "epoch".to_string(),
-        y_label: "loss (MSE of win probability)".to_string(),
+        y_label: "loss (MSE of win probability) x 10^-4".to_string(),
         log_y: false,
         series: vec![
             line("training", |r| r.train_loss),

@@ -121,11 +121,13 @@ impl fmt::Display for NetError {
                 f,
                 "not a network: {len} bytes, fewer than the {HEADER_LEN}-byte header"
             ),
-            NetError::BadMagic { found } => write!(
-                f,
-                "not a Kestrel network: starts with {:?}, not \"KESTNNUE\"",
-                String::from_utf8_lossy(found)
-            ),
+            NetError::BadMagic { found } => {
+                write!(f, "not a Kestrel network: starts with bytes ")?;
+                for b in found {
+                    write!(f, "{b:02x}")?;
+                }
+                write!(f, ", not \"KESTNNUE\"")
+            }
             NetError::UnsupportedVersion { found } => write!(
                 f,
                 "network format version {found}; this build reads version {FORMAT_VERSION}"
