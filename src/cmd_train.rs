@@ -80,6 +80,10 @@ pub struct TrainArgs {
     /// Validation positions on which the quantised net is compared with the float one.
     #[arg(long, default_value_t = 4096)]
     check_positions: usize,
+    /// Output-layer quantisation of the net files (0: the finest that fits
+    /// the weights, up to 512; nets with small output weights lose less).
+    #[arg(long, default_value_t = engine::eval::nnue::QB)]
+    qb: i32,
 }
 
 /// Runs `kestrel train`.
@@ -87,6 +91,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let Some(activation) = Activation::parse(&args.activation) else {
         bail!("--activation {}: use screlu or crelu", args.activation);
     };
+    if args.qb < 0 || args.qb > engine::eval::nnue::MAX_QB {
+        bail!(
+            "--qb {}: use 1 to {} (0: automatic)",
+            args.qb,
+            engine::eval::nnue::MAX_QB
+        );
+    }
     if !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val_fraction) {
         bail!("--wdl must be in [0, 1] and --val-fraction in [0, 1)");
     }
@@ -116,6 +127,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         seed: args.seed,
         resume: args.resume,
         check_positions: args.check_positions,
+        qb: args.qb,
     };
     eprintln!(
         "training {}x{} ({}), {} epochs, batch {}, lr {} {}, wdl {}, into {}",
@@ -147,12 +159,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
         Event::EpochEnd { row, net, .. } => {
             bar.finish_and_clear();
             println!(
-                "epoch {}/{epochs} train {:.6} val {:.6} lr {:.2e} {:.0} pos/s quantised-vs-float mean {:.2} cp max {:.1} cp -> {}",
+                "epoch {}/{epochs} train {:.6} val {:.6} lr {:.2e} {:.0} pos/s quantised (QB {}) vs float mean {:.2} cp max {:.1} cp -> {}",
                 row.epoch,
                 row.train_loss,
                 row.val_loss,
                 row.lr,
                 row.positions as f64 / row.seconds.max(1e-9),
+                row.qb,
                 row.quant_mean_cp,
                 row.quant_max_cp,
                 net.display()

@@ -1,7 +1,7 @@
 //! From float weights to the engine's integer network, and how closely the
 //! integer network's scores follow the float one's.
 
-use engine::eval::nnue::{evaluate, Accumulator, NetError, Network, QA, QB};
+use engine::eval::nnue::{evaluate, Accumulator, NetError, Network, MAX_QB, QA};
 use trainingdata::TrainingRecord;
 
 use crate::model::{FloatNet, Scratch};
@@ -15,13 +15,30 @@ fn to_i16(x: f32, factor: i32) -> i16 {
         .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
 }
 
+/// The largest power of two up to `MAX_QB` by which every output weight
+/// of `net` can be multiplied and still fit ±127: the finest output
+/// quantisation that is safe for this net.
+pub fn auto_qb(net: &FloatNet) -> i32 {
+    let largest = net
+        .output_weights()
+        .iter()
+        .fold(0f32, |m, w| m.max(w.abs()));
+    let mut qb = 1;
+    while qb * 2 <= MAX_QB && largest * (qb * 2) as f32 <= 127.0 {
+        qb *= 2;
+    }
+    qb
+}
+
 /// The engine's network for `net`: feature weights and biases times QA,
-/// output weights times QB, output bias times QA*QB; `scale` centipawns per
-/// unit of output.
-pub fn quantise(net: &FloatNet, scale: i32) -> Result<Network, NetError> {
+/// output weights times `qb` (0: [`auto_qb`]), output bias times QA*qb;
+/// `scale` centipawns per unit of output.
+pub fn quantise(net: &FloatNet, scale: i32, qb: i32) -> Result<Network, NetError> {
+    let qb = if qb == 0 { auto_qb(net) } else { qb };
     Network::from_parts(
         net.activation,
         scale,
+        qb,
         net.feature_weights()
             .iter()
             .map(|&w| to_i16(w, QA))
@@ -29,9 +46,9 @@ pub fn quantise(net: &FloatNet, scale: i32) -> Result<Network, NetError> {
         net.feature_bias().iter().map(|&w| to_i16(w, QA)).collect(),
         net.output_weights()
             .iter()
-            .map(|&w| to_i16(w, QB))
+            .map(|&w| to_i16(w, qb))
             .collect(),
-        (net.output_bias() * (QA * QB) as f32).round() as i32,
+        (net.output_bias() * (QA * qb) as f32).round() as i32,
     )
 }
 
@@ -85,7 +102,7 @@ mod tests {
     use super::*;
     use crate::adamw::AdamW;
     use crate::testdata::records;
-    use engine::eval::nnue::{Activation, INPUTS};
+    use engine::eval::nnue::{Activation, INPUTS, QB};
 
     /// A network fitted for a few passes over `data`, so that its weights
     /// have the spread of a trained one (a freshly initialised network's
@@ -116,14 +133,19 @@ mod tests {
         let check = records(2000, 6);
         for activation in [Activation::SCReLU, Activation::CReLU] {
             let float = fitted(activation, &train);
-            let int = quantise(&float, 400).unwrap();
+            let int = quantise(&float, 400, QB).unwrap();
             let a = agreement(&float, &int, 400.0, &check);
-            eprintln!("{activation:?}: {a:?}");
+            eprintln!("{activation:?} QB 64: {a:?}");
             assert_eq!(a.positions, check.len());
             // Output weights are stored in steps of 1/64 (QB): over a few
             // hundred active neurons, 1/64 x 400 cp alone makes several
             // centipawns of noise.
             assert!(a.mean_cp < 10.0 && a.max_cp < 40.0, "{a:?}");
+            // The finest QB that fits the weights does much better.
+            let int = quantise(&float, 400, 0).unwrap();
+            let fine = agreement(&float, &int, 400.0, &check);
+            eprintln!("{activation:?} QB {}: {fine:?}", int.qb());
+            assert!(int.qb() > QB && fine.mean_cp < a.mean_cp / 2.0, "{fine:?}");
         }
     }
 
@@ -146,7 +168,7 @@ mod tests {
                 };
                 *p = (*p * grid).round() / grid;
             }
-            let int = quantise(&float, 400).unwrap();
+            let int = quantise(&float, 400, QB).unwrap();
             let a = agreement(&float, &int, 400.0, &data);
             eprintln!("{activation:?} on the grid: {a:?}");
             assert!(a.mean_cp < 1.0 && a.max_cp < 1.5, "{a:?}");

@@ -9,7 +9,7 @@ use crate::error::TrainError;
 
 /// The log's header line.
 pub const HEADER: &str =
-    "epoch,train_loss,val_loss,lr,positions,seconds,positions_per_s,quant_mean_cp,quant_max_cp";
+    "epoch,train_loss,val_loss,lr,positions,seconds,positions_per_s,quant_mean_cp,quant_max_cp,qb";
 
 /// One epoch's figures.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -30,13 +30,15 @@ pub struct LogRow {
     pub quant_mean_cp: f64,
     /// Largest |quantised - float| score, centipawns.
     pub quant_max_cp: f64,
+    /// The output layer's quantisation of the epoch's net file.
+    pub qb: i32,
 }
 
 impl LogRow {
     /// The row as a CSV line.
     pub fn to_csv(&self) -> String {
         format!(
-            "{},{:.6},{:.6},{:.3e},{},{:.2},{:.0},{:.2},{:.1}",
+            "{},{:.6},{:.6},{:.3e},{},{:.2},{:.0},{:.2},{:.1},{}",
             self.epoch,
             self.train_loss,
             self.val_loss,
@@ -45,14 +47,15 @@ impl LogRow {
             self.seconds,
             self.positions as f64 / self.seconds.max(1e-9),
             self.quant_mean_cp,
-            self.quant_max_cp
+            self.quant_max_cp,
+            self.qb
         )
     }
 
     /// A row from a CSV line (None for the header or a damaged line).
     pub fn from_csv(line: &str) -> Option<LogRow> {
         let f: Vec<&str> = line.trim().split(',').collect();
-        if f.len() != 9 {
+        if f.len() != 10 {
             return None;
         }
         Some(LogRow {
@@ -64,6 +67,7 @@ impl LogRow {
             seconds: f[5].parse().ok()?,
             quant_mean_cp: f[7].parse().ok()?,
             quant_max_cp: f[8].parse().ok()?,
+            qb: f[9].parse().ok()?,
         })
     }
 }
@@ -138,6 +142,7 @@ mod tests {
             seconds: 2.5,
             quant_mean_cp: 1.25,
             quant_max_cp: 7.5,
+            qb: 64,
         };
         assert_eq!(LogRow::from_csv(&row.to_csv()), Some(row));
         assert_eq!(LogRow::from_csv(HEADER), None);

@@ -55,6 +55,9 @@ pub struct TrainConfig {
     pub resume: Option<PathBuf>,
     /// Validation positions on which quantised and float scores are compared.
     pub check_positions: usize,
+    /// The output layer's quantisation in the net files (0: the finest that
+    /// fits the weights, see `quantise::auto_qb`).
+    pub qb: i32,
 }
 
 impl Default for TrainConfig {
@@ -78,6 +81,7 @@ impl Default for TrainConfig {
             seed: 1,
             resume: None,
             check_positions: 4096,
+            qb: engine::eval::nnue::QB,
         }
     }
 }
@@ -284,7 +288,7 @@ fn run(
             ));
         }
         let val_loss = mean_loss(&net, &validation, config.wdl, config.scale);
-        let quantised = quantise(&net, config.scale.round() as i32)?;
+        let quantised = quantise(&net, config.scale.round() as i32, config.qb)?;
         let check = &validation[..validation.len().min(config.check_positions)];
         let Agreement {
             mean_cp, max_cp, ..
@@ -298,6 +302,7 @@ fn run(
             seconds,
             quant_mean_cp: mean_cp,
             quant_max_cp: max_cp,
+            qb: quantised.qb(),
         };
         let net_path = config.out_dir.join(format!("epoch-{epoch}.nnue"));
         let ckpt_path = config.out_dir.join(format!("epoch-{epoch}.ckpt"));

@@ -11,7 +11,7 @@
 //! | 16     | 4    | hidden size H (a multiple of 32, at most `MAX_HIDDEN`) |
 //! | 20     | 4    | activation: 0 CReLU, 1 SCReLU                          |
 //! | 24     | 4    | QA, the feature-layer quantisation (255)               |
-//! | 28     | 4    | QB, the output-layer quantisation (64)                 |
+//! | 28     | 4    | QB, the output-layer quantisation (usually 64)         |
 //! | 32     | 4    | scale from output to centipawns (e.g. 400)             |
 //! | 36     | 8    | payload length in bytes                                |
 //! | 44     | 8    | FNV-1a 64 hash of the payload                          |
@@ -19,6 +19,7 @@
 //! The payload: feature weights as `i16[768][H]` (one row of H per input),
 //! feature biases `i16[H]`, output weights `i16[2H]` (the side to move's
 //! accumulator first), and the output bias as one `i32` (in QA*QB units).
+//! An output weight is at most ±127 whatever QB is.
 //! Its length is therefore `2 * (768H + H + 2H) + 4` bytes.
 
 use std::fmt;
@@ -65,7 +66,7 @@ pub enum NetError {
         /// The code in the file.
         found: u32,
     },
-    /// Quantisation constants other than the ones inference uses.
+    /// A QA other than 255, or a QB outside 1 to `MAX_QB`.
     WrongQuantisation {
         /// QA in the file.
         qa: u32,
@@ -146,9 +147,9 @@ impl fmt::Display for NetError {
             ),
             NetError::WrongQuantisation { qa, qb } => write!(
                 f,
-                "quantisation QA={qa} QB={qb}; this build needs QA={} QB={}",
+                "quantisation QA={qa} QB={qb}; this build needs QA={} and QB from 1 to {}",
                 super::QA,
-                super::QB
+                super::MAX_QB
             ),
             NetError::BadScale { found } => {
                 write!(f, "output scale {found}: must be 1 to 10000")

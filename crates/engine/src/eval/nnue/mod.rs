@@ -27,7 +27,7 @@ mod stack;
 pub use accumulator::Accumulator;
 pub use features::{feature_index, INPUTS};
 pub use format::{fnv1a64, NetError, FORMAT_VERSION, HEADER_LEN, MAGIC};
-pub use network::{Activation, Network, MAX_HIDDEN, QA, QB};
+pub use network::{Activation, Network, MAX_HIDDEN, MAX_QB, QA, QB};
 pub use output::{evaluate, evaluate_position};
 pub use stack::AccumulatorStack;
 

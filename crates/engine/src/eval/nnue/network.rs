@@ -9,8 +9,14 @@ use super::{NetError, HIDDEN_ALIGN, INPUTS};
 /// Quantisation of the feature layer: a float weight `w` is stored as
 /// `round(w * QA)`, and the activation clips at `QA` (float 1.0).
 pub const QA: i32 = 255;
-/// Quantisation of the output layer's weights.
+/// The usual quantisation of the output layer's weights. A file may use
+/// another (`MAX_QB` at most): a net whose output weights are small keeps
+/// more of their precision with a larger QB (see docs/nnue.md).
 pub const QB: i32 = 64;
+/// The largest output-layer quantisation a file may use: the output sum
+/// (in QA*QA*QB units, 32 bits) then still holds outputs up to ±64, i.e.
+/// ±25 600 cp at scale 400.
+pub const MAX_QB: i32 = 512;
 /// The largest hidden size an [`super::Accumulator`] holds.
 pub const MAX_HIDDEN: usize = 1024;
 
@@ -67,6 +73,7 @@ pub struct Network {
     hidden: usize,
     activation: Activation,
     scale: i32,
+    qb: i32,
     /// `INPUTS` rows of `hidden` weights, row `f` for input `f`.
     feature_weights: Box<[i16]>,
     feature_bias: Box<[i16]>,
@@ -81,6 +88,7 @@ impl Network {
     pub fn from_parts(
         activation: Activation,
         scale: i32,
+        qb: i32,
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
@@ -112,10 +120,17 @@ impl Network {
         {
             return Err(NetError::OutputWeightOutOfRange { index, value });
         }
+        if !(1..=MAX_QB).contains(&qb) {
+            return Err(NetError::WrongQuantisation {
+                qa: QA as u32,
+                qb: qb as u32,
+            });
+        }
         Ok(Network {
             hidden,
             activation,
             scale,
+            qb,
             feature_weights: feature_weights.into_boxed_slice(),
             feature_bias: feature_bias.into_boxed_slice(),
             output_weights: output_weights.into_boxed_slice(),
@@ -142,7 +157,7 @@ impl Network {
             Activation::from_code(header.activation).ok_or(NetError::UnknownActivation {
                 found: header.activation,
             })?;
-        if header.qa != QA as u32 || header.qb != QB as u32 {
+        if header.qa != QA as u32 || !(1..=MAX_QB as u32).contains(&header.qb) {
             return Err(NetError::WrongQuantisation {
                 qa: header.qa,
                 qb: header.qb,
@@ -181,6 +196,7 @@ impl Network {
         Network::from_parts(
             activation,
             header.scale as i32,
+            header.qb as i32,
             feature_weights,
             feature_bias,
             output_weights,
@@ -211,7 +227,7 @@ impl Network {
             hidden: self.hidden as u32,
             activation: self.activation.code(),
             qa: QA as u32,
-            qb: QB as u32,
+            qb: self.qb as u32,
             scale: self.scale as u32,
             payload_len: payload.len() as u64,
             checksum: fnv1a64(&payload),
@@ -237,6 +253,11 @@ impl Network {
         self.scale
     }
 
+    /// The output layer's quantisation (`QB` unless the trainer chose another).
+    pub fn qb(&self) -> i32 {
+        self.qb
+    }
+
     /// The `hidden` weights of input `feature`.
     #[inline(always)]
     pub(crate) fn feature_row(&self, feature: usize) -> &[i16] {
@@ -255,7 +276,7 @@ impl Network {
         self.output_weights.split_at(self.hidden)
     }
 
-    /// The output bias in QA*QB units.
+    /// The output bias in QA*qb units.
     #[inline(always)]
     pub(crate) fn output_bias(&self) -> i32 {
         self.output_bias
@@ -288,12 +309,21 @@ pub(crate) mod tests {
         Network::from_parts(
             activation,
             400,
+            QB,
             feature_weights,
             feature_bias,
             output_weights,
             output_bias,
         )
         .unwrap()
+    }
+
+    impl Network {
+        /// The same network read with another output quantisation.
+        pub(crate) fn with_qb(mut self, qb: i32) -> Network {
+            self.qb = qb;
+            self
+        }
     }
 
     fn good_file() -> Vec<u8> {
@@ -313,6 +343,9 @@ pub(crate) mod tests {
             let bytes = net.to_bytes();
             assert_eq!(bytes.len() as u64, HEADER_LEN as u64 + payload_len(96));
             assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+            let mut finer = net.clone();
+            finer.qb = 256;
+            assert_eq!(Network::from_bytes(&finer.to_bytes()).unwrap(), finer);
         }
     }
 
@@ -371,7 +404,7 @@ pub(crate) mod tests {
     #[test]
     fn wrong_sizes_and_constants_are_refused() {
         type Expect = fn(&NetError) -> bool;
-        let cases: [(usize, u32, Expect); 6] = [
+        let cases: [(usize, u32, Expect); 7] = [
             (12, 769, |e| {
                 matches!(e, NetError::WrongInputs { found: 769 })
             }),
@@ -386,6 +419,7 @@ pub(crate) mod tests {
                 matches!(e, NetError::UnknownActivation { found: 9 })
             }),
             (24, 127, |e| matches!(e, NetError::WrongQuantisation { .. })),
+            (28, 0, |e| matches!(e, NetError::WrongQuantisation { .. })),
         ];
         for (offset, value, expected) in cases {
             let mut bytes = good_file();

@@ -3,7 +3,7 @@
 
 use chess::{Color, Position};
 
-use super::{Accumulator, Activation, Network, QA, QB};
+use super::{Accumulator, Activation, Network, QA};
 
 /// The network's score of the position whose accumulators are `acc`, in
 /// centipawns from `side_to_move`'s view. No allocation.
@@ -12,17 +12,17 @@ pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
     let ours = acc.lanes(net, side_to_move);
     let theirs = acc.lanes(net, !side_to_move);
     let (w_ours, w_theirs) = net.output_weights();
-    let scale = net.scale();
+    let (scale, qb) = (net.scale(), net.qb());
     match net.activation() {
         Activation::SCReLU => {
             // Sum in QA*QA*QB units; one division by QA brings it to the
             // bias's QA*QB units.
             let sum = screlu_dot(ours, w_ours).wrapping_add(screlu_dot(theirs, w_theirs));
-            to_centipawns((sum / QA).wrapping_add(net.output_bias()), scale)
+            to_centipawns((sum / QA).wrapping_add(net.output_bias()), scale, qb)
         }
         Activation::CReLU => {
             let sum = crelu_dot(ours, w_ours).wrapping_add(crelu_dot(theirs, w_theirs));
-            to_centipawns(sum.wrapping_add(net.output_bias()), scale)
+            to_centipawns(sum.wrapping_add(net.output_bias()), scale, qb)
         }
     }
 }
@@ -30,8 +30,8 @@ pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
 /// An output in QA*QB units scaled to centipawns (in 64 bits: a large
 /// output times the scale can pass 2³¹).
 #[inline(always)]
-fn to_centipawns(output: i32, scale: i32) -> i32 {
-    (i64::from(output) * i64::from(scale) / i64::from(QA * QB)) as i32
+fn to_centipawns(output: i32, scale: i32, qb: i32) -> i32 {
+    (i64::from(output) * i64::from(scale) / (i64::from(QA) * i64::from(qb))) as i32
 }
 
 /// The network's score of `pos` computed from scratch, centipawns from the
@@ -88,13 +88,17 @@ mod tests {
             Activation::SCReLU => sum / 255,
             Activation::CReLU => sum,
         };
-        (sum + i64::from(net.output_bias())) * i64::from(net.scale()) / (255 * 64)
+        (sum + i64::from(net.output_bias())) * i64::from(net.scale()) / (255 * i64::from(net.qb()))
     }
 
     #[test]
     fn fast_output_matches_the_plain_arithmetic() {
-        for activation in [Activation::SCReLU, Activation::CReLU] {
-            let net = random_network(128, activation, 11);
+        for (activation, qb) in [
+            (Activation::SCReLU, 64),
+            (Activation::CReLU, 64),
+            (Activation::SCReLU, 512),
+        ] {
+            let net = random_network(128, activation, 11).with_qb(qb);
             for fen in [
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
