@@ -5,13 +5,14 @@ use std::path::PathBuf;
 /// A training run's error.
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
-    /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    /// A file could not be read or written. (The system's error is part of
+    /// the message, not a separate cause, so that `{:#}` says it once.)
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// What the system said.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A training-data shard could not be read.
     #[error(transparent)]
@@ -37,10 +38,10 @@ pub enum TrainError {
 
 impl TrainError {
     /// An I/O error on `path`.
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> TrainError {
+    pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> TrainError {
         TrainError::Io {
             path: path.into(),
-            source,
+            error,
         }
     }
 }
