@@ -26,6 +26,9 @@ pub struct EvalArgs {
     /// Also list every weight that counted, with its count for each side.
     #[arg(long)]
     detail: bool,
+    /// Also print the score of this NNUE network file (`kestrel train` writes them).
+    #[arg(long)]
+    net: Option<PathBuf>,
 }
 
 fn cell(p: Pair) -> String {
@@ -118,6 +121,20 @@ pub fn run(args: EvalArgs) -> Result<()> {
                 }
             }
         }
+    }
+    if let Some(path) = &args.net {
+        let net = engine::eval::nnue::Network::from_file(path)
+            .with_context(|| format!("cannot load network {}", path.display()))?;
+        let cp = engine::eval::nnue::evaluate_position(&net, &pos);
+        let white = if pos.turn() == Color::White { cp } else { -cp };
+        writeln!(
+            out,
+            "\nNNUE {} ({}x{} {}): {white} cp (White's view)",
+            path.display(),
+            engine::eval::nnue::INPUTS,
+            net.hidden(),
+            net.activation().name()
+        )?;
     }
     let stm = report.for_side(pos.turn());
     let side = if pos.turn() == Color::White {

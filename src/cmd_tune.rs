@@ -1,8 +1,8 @@
-//! `kestrel tune texel` and `kestrel datagen`: training data and tuning of
-//! the evaluation weights.
+//! `kestrel tune texel`: tuning of the evaluation weights (the training
+//! data comes from `kestrel datagen`, `cmd_datagen.rs`).
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -10,7 +10,6 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use engine::eval::weights::Weights;
 use indicatif::{ProgressBar, ProgressStyle};
-use tune::datagen::{generate, DatagenConfig};
 use tune::dataset::{from_pgn, read_text, write_text, LabelledPosition};
 use tune::texel::{tune, TexelConfig, TexelData};
 
@@ -66,29 +65,6 @@ pub struct TexelArgs {
     /// Also write the (quiet) training positions used, as `FEN | result` lines.
     #[arg(long)]
     save_positions: Option<PathBuf>,
-}
-
-/// Options of `kestrel datagen`.
-#[derive(Args)]
-pub struct DatagenArgs {
-    /// Games to play.
-    #[arg(long, default_value_t = 100)]
-    games: usize,
-    /// Nodes per move.
-    #[arg(long, default_value_t = 5000)]
-    nodes: u64,
-    /// Random plies at the start of each game.
-    #[arg(long, default_value_t = 8)]
-    random_plies: usize,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Seed of the random openings.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Output file of `FEN | result` lines (appended to).
-    #[arg(long)]
-    out: PathBuf,
 }
 
 fn bar(total: u64, template: &str) -> ProgressBar {
@@ -191,61 +167,6 @@ fn texel(args: TexelArgs) -> Result<()> {
         outcome.loss_before,
         outcome.loss_after,
         args.epochs,
-        t0.elapsed().as_secs_f64(),
-        args.out.display()
-    );
-    Ok(())
-}
-
-/// Runs `kestrel datagen`.
-pub fn datagen(args: DatagenArgs) -> Result<()> {
-    if args.games == 0 || args.nodes == 0 {
-        bail!("--games and --nodes must be positive");
-    }
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| format!("cannot open {}", args.out.display()))?;
-    let mut out = BufWriter::new(file);
-    let config = DatagenConfig {
-        games: args.games,
-        nodes: args.nodes,
-        random_plies: args.random_plies,
-        threads: args.threads.max(1),
-        seed: args.seed,
-    };
-    let t0 = Instant::now();
-    let progress = bar(
-        args.games as u64,
-        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games {msg}",
-    );
-    let (mut games, mut positions, mut score) = (0usize, 0usize, [0usize; 3]);
-    let mut error = None;
-    generate(&config, |record| {
-        games += 1;
-        positions += record.positions.len();
-        if let Some(first) = record.positions.first() {
-            score[(first.result * 2.0) as usize] += 1;
-        }
-        if error.is_none() {
-            if let Err(e) = write_text(&mut out, &record.positions) {
-                error = Some(e);
-            }
-        }
-        progress.set_position(games as u64);
-        progress.set_message(format!("{positions} positions"));
-    });
-    progress.finish_and_clear();
-    if let Some(e) = error {
-        bail!("cannot write {}: {e}", args.out.display());
-    }
-    out.flush()?;
-    println!(
-        "games {games} positions {positions} white wins {} draws {} black wins {} time {:.1} s -> {}",
-        score[2],
-        score[1],
-        score[0],
         t0.elapsed().as_secs_f64(),
         args.out.display()
     );

@@ -12,6 +12,7 @@ use std::time::Instant;
 
 mod cmd_ablate;
 mod cmd_book;
+mod cmd_datagen;
 mod cmd_eval;
 mod cmd_ga;
 mod cmd_gui;
@@ -21,6 +22,7 @@ mod cmd_play;
 mod cmd_plot;
 mod cmd_spsa;
 mod cmd_tb;
+mod cmd_train;
 mod cmd_tune;
 
 /// Kestrel: a chess engine and toolkit. Without a command it speaks UCI.
@@ -82,9 +84,13 @@ enum Command {
     /// Tune the evaluation weights.
     #[command(subcommand)]
     Tune(cmd_tune::TuneCommand),
-    /// Play fast self-play games and write their positions with the results
-    /// (training data for `tune texel`).
-    Datagen(cmd_tune::DatagenArgs),
+    /// Train an NNUE network on training-data shards (float on all cores,
+    /// then quantised; a checkpoint and a net file each epoch).
+    Train(cmd_train::TrainArgs),
+    /// Training data: self-play games at a soft node limit whose positions
+    /// are written with the search's score and the result (NNUE records, or
+    /// text for `tune texel`); merge, shuffle, stats and from-pgn on record files.
+    Datagen(cmd_datagen::DatagenCommand),
     /// What each search technique is worth: nodes, time and branching
     /// factor to a fixed depth with it off vs on, and Elo from games.
     Ablate(cmd_ablate::AblateArgs),
@@ -146,7 +152,8 @@ fn run() -> Result<()> {
         Some(Command::Book(command)) => cmd_book::run(command)?,
         Some(Command::Eval(args)) => cmd_eval::run(args)?,
         Some(Command::Tune(command)) => cmd_tune::run(command)?,
-        Some(Command::Datagen(args)) => cmd_tune::datagen(args)?,
+        Some(Command::Train(args)) => cmd_train::run(args)?,
+        Some(Command::Datagen(command)) => cmd_datagen::run(command)?,
         Some(Command::Tb(command)) => cmd_tb::run(command)?,
         Some(Command::Match(command)) => cmd_lab::run_match(command)?,
         Some(Command::Tournament(command)) => cmd_lab::run_match(command)?,

@@ -77,6 +77,8 @@ fn datagen_then_tune_writes_weights_the_engine_loads() {
         "500",
         "--threads",
         "2",
+        "--format",
+        "text",
         "--out",
         data.to_str().unwrap(),
     ]);

@@ -1,157 +1,372 @@
-//! Self-play training data: fast games at a fixed number of nodes from
-//! randomised openings, several games at once, every quiet position
-//! written with the game's result.
+//! Self-play training data: games at a soft node limit per move from random
+//! openings, several at once, adjudicated so that they end quickly; every
+//! position that passes the filter is kept with the search's score and,
+//! once the game is over, its result.
+//!
+//! Every game has an index, and its random opening comes from a generator
+//! seeded by `(seed, shard, index)` alone: a run's set of games does not
+//! depend on the number of threads, and machines given the same seed and
+//! different shards play different games.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
 
-use chess::{Game, Position};
-use engine::selfplay::{self, Ending, GameRules};
-use engine::{Engine, Limits};
+use chess::{Color, Position};
+use engine::selfplay::{self, CapVerdict, Ending, GameRules};
+use engine::{Engine, SearchResult};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
+use trainingdata::{GameResult, TrainingRecord};
 
 use crate::dataset::LabelledPosition;
+use crate::filter::{PositionFilter, Skip};
+use crate::openings::OpeningSource;
+use crate::soft_nodes;
 
 /// How to generate.
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
-    /// Games to play.
-    pub games: usize,
-    /// Nodes per move.
+    /// Games to play (`None`: until the sink or a stop says enough).
+    pub games: Option<u64>,
+    /// Soft node limit per move.
     pub nodes: u64,
-    /// Random moves at the start of each game (then the engine plays).
-    pub random_plies: usize,
-    /// Games played at once.
+    /// Where games start.
+    pub openings: OpeningSource,
+    /// Which positions are kept.
+    pub filter: PositionFilter,
+    /// Adjudication and the move cap.
+    pub rules: GameRules,
+    /// Games played at once (one engine thread each).
     pub threads: usize,
     /// Seed of the random openings.
     pub seed: u64,
+    /// This machine's shard: shards with the same seed play different games.
+    pub shard: u64,
+    /// Engine options (`Hash`, `EvalFile`, ...) set on every engine.
+    pub options: Vec<(String, String)>,
 }
 
-/// A finished game's positions.
+/// Datagen's adjudication: a side whose score both searches put at 10 pawns
+/// or more for 8 plies wins; from move 40, 12 plies within 0.10 pawns of
+/// zero draw; 400 plies draw.
+pub fn default_rules() -> GameRules {
+    GameRules {
+        max_plies: 400,
+        resign_score: 1000,
+        resign_plies: 8,
+        draw_from_ply: Some(80),
+        draw_score: 10,
+        draw_plies: 12,
+        at_cap: CapVerdict::Draw,
+    }
+}
+
+/// A kept position before the game's result is known.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// The position.
+    pub pos: Position,
+    /// The search's score, centipawns, White's view.
+    pub score_white: i16,
+}
+
+/// Positions left out of one game, by reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SkipCounts {
+    /// Before the filter's first ply.
+    pub opening: u64,
+    /// In check.
+    pub in_check: u64,
+    /// Best move a capture or promotion.
+    pub noisy: u64,
+    /// Mate score or beyond the bound.
+    pub score: u64,
+}
+
+impl SkipCounts {
+    pub(crate) fn count(&mut self, skip: Skip) {
+        match skip {
+            Skip::Opening => self.opening += 1,
+            Skip::InCheck => self.in_check += 1,
+            Skip::Noisy => self.noisy += 1,
+            Skip::Score => self.score += 1,
+        }
+    }
+
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: &SkipCounts) {
+        self.opening += other.opening;
+        self.in_check += other.in_check;
+        self.noisy += other.noisy;
+        self.score += other.score;
+    }
+}
+
+/// A finished game's kept positions and result.
+#[derive(Clone, Debug)]
 pub struct GameRecord {
-    /// Quiet positions (not in check, engine's best move not a capture), labelled.
-    pub positions: Vec<LabelledPosition>,
+    /// The game's index in its shard.
+    pub index: u64,
+    /// The kept positions, in game order.
+    pub samples: Vec<Sample>,
+    /// The game's result.
+    pub result: GameResult,
+    /// How it ended.
+    pub ending: Ending,
+    /// Plies played (random ones included).
+    pub plies: usize,
+    /// Positions searched but left out.
+    pub skipped: SkipCounts,
 }
 
-/// Scores beyond this are decisive: the game is adjudicated (the shared
-/// rules' resign score) and such positions are not kept.
-const DECISIVE: i32 = 1500;
+impl GameRecord {
+    /// The kept positions as training records.
+    pub fn records(&self) -> impl Iterator<Item = TrainingRecord> + '_ {
+        self.samples
+            .iter()
+            .map(|s| TrainingRecord::from_position(&s.pos, s.score_white, self.result))
+    }
 
-/// Plays one game; `None` when the random opening ended the game.
-fn play_game(
+    /// The kept positions with White's score in the game, for Texel tuning.
+    pub fn labelled(&self) -> Vec<LabelledPosition> {
+        let result = self.result.white_score();
+        self.samples
+            .iter()
+            .map(|s| LabelledPosition { pos: s.pos, result })
+            .collect()
+    }
+}
+
+/// The seed of game `index` of `shard`: a SplitMix64 mix, so that nearby
+/// seeds, shards and indices give unrelated streams.
+pub fn game_seed(seed: u64, shard: u64, index: u64) -> u64 {
+    let mut x = seed;
+    for word in [shard, index] {
+        x = splitmix(x ^ splitmix(word.wrapping_add(0x632b_e59b_d9b4_e019)));
+    }
+    x
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// An engine with `options` set.
+pub fn engine_with(options: &[(String, String)]) -> Result<Engine, engine::ParamError> {
+    let mut engine = Engine::new();
+    for (name, value) in options {
+        engine.set_option(name, value)?;
+    }
+    Ok(engine)
+}
+
+/// A search result with no move: ends `selfplay::play` at once (a stop).
+fn abandoned() -> SearchResult {
+    SearchResult {
+        best: None,
+        ponder: None,
+        score: 0,
+        depth: 0,
+        pv: Vec::new(),
+        nodes: 0,
+        stats: Default::default(),
+        time: Duration::ZERO,
+    }
+}
+
+/// Plays game `index`; `None` when `halted()` became true during it (or,
+/// never in practice, when no opening could be made).
+pub fn play_game(
     engine: &mut Engine,
     config: &DatagenConfig,
-    rng: &mut SmallRng,
+    index: u64,
+    halted: &dyn Fn() -> bool,
 ) -> Option<GameRecord> {
-    let mut game = Game::new(Position::startpos());
-    for _ in 0..config.random_plies {
-        let moves = game.position().legal_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        game.push(moves[rng.random_range(0..moves.len())]);
-    }
-    if game.outcome().is_some() {
-        return None;
-    }
+    let mut rng = SmallRng::seed_from_u64(game_seed(config.seed, config.shard, index));
+    let opening = config.openings.generate(&mut rng)?;
     engine.new_game();
-    let reporter: engine::Reporter = Arc::new(|_| {});
-    let limits = Limits {
-        nodes: Some(config.nodes),
-        ..Limits::default()
-    };
-    let rules = GameRules {
-        resign_score: DECISIVE,
-        ..GameRules::default()
-    };
-    let mut fens: Vec<Position> = Vec::new();
+    let mut samples = Vec::new();
+    let mut skipped = SkipCounts::default();
     let finished = selfplay::play(
-        game,
-        &rules,
+        opening,
+        &config.rules,
         |_, game, history| {
-            engine.search(game.position(), history, limits.clone(), reporter.clone())
+            if halted() {
+                return abandoned();
+            }
+            soft_nodes::search(engine, game.position(), history, config.nodes)
         },
         |game, found| {
             let pos = game.position();
             let Some(best) = found.best else { return };
-            let capture = pos.piece_at(best.to()).is_some() && !best.is_castling();
-            if !pos.in_check()
-                && !capture
-                && best.promotion_role().is_none()
-                && found.score.abs() < DECISIVE
+            match config
+                .filter
+                .check(pos, game.moves().len(), best, found.score)
             {
-                fens.push(*pos);
+                Ok(()) => {
+                    let white = pos.turn().fold(found.score, -found.score);
+                    samples.push(Sample {
+                        pos: *pos,
+                        score_white: white.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
+                    });
+                }
+                Err(skip) => skipped.count(skip),
             }
         },
     );
     if finished.ending == Ending::NoMove {
         return None;
     }
-    let result = finished.white_score as f32;
+    let winner = match finished.white_score {
+        s if s > 0.75 => Some(Color::White),
+        s if s < 0.25 => Some(Color::Black),
+        _ => None,
+    };
     Some(GameRecord {
-        positions: fens
-            .into_iter()
-            .map(|pos| LabelledPosition { pos, result })
-            .collect(),
+        index,
+        samples,
+        result: GameResult::from_winner(winner),
+        ending: finished.ending,
+        plies: finished.game.moves().len(),
+        skipped,
     })
 }
 
-/// Plays `config.games` games on `config.threads` threads, handing each
-/// finished game to `sink` (called from the worker threads, one at a time).
-pub fn generate(config: &DatagenConfig, sink: impl FnMut(GameRecord) + Send) {
-    let next = AtomicUsize::new(0);
+/// Plays games on `config.threads` threads until `config.games` are done,
+/// `stop` is raised, or `sink` returns false; each finished game goes to
+/// `sink` (called from the worker threads, one at a time). Games in
+/// progress when it stops are dropped. Fails only when an engine option is
+/// refused.
+pub fn generate(
+    config: &DatagenConfig,
+    stop: &AtomicBool,
+    sink: impl FnMut(GameRecord) -> bool + Send,
+) -> Result<(), engine::ParamError> {
+    // Refuse bad options before any thread starts.
+    engine_with(&config.options)?;
+    let next = AtomicU64::new(0);
     let sink = Mutex::new(sink);
+    let enough = AtomicBool::new(false);
+    let halted = || stop.load(Ordering::Relaxed) || enough.load(Ordering::Relaxed);
     std::thread::scope(|scope| {
-        for t in 0..config.threads.max(1) {
-            let next = &next;
-            let sink = &sink;
+        for _ in 0..config.threads.max(1) {
+            let (next, sink, enough, halted) = (&next, &sink, &enough, &halted);
             std::thread::Builder::new()
                 .stack_size(engine::thread::SEARCH_STACK)
                 .spawn_scoped(scope, move || {
-                    let mut engine = Engine::new();
-                    let mut rng = SmallRng::seed_from_u64(
-                        config.seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                    );
-                    while next.fetch_add(1, Ordering::Relaxed) < config.games {
-                        // A game the random opening finished is replaced.
-                        let record = loop {
-                            if let Some(r) = play_game(&mut engine, config, &mut rng) {
-                                break r;
-                            }
+                    let mut engine = engine_with(&config.options).expect("options checked above");
+                    while !halted() {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        if config.games.is_some_and(|n| index >= n) {
+                            break;
+                        }
+                        let Some(game) = play_game(&mut engine, config, index, halted) else {
+                            continue;
                         };
-                        (sink.lock().expect("no sink panics"))(record);
+                        let mut sink = sink.lock().expect("no sink panics");
+                        if !halted() && !(sink)(game) {
+                            enough.store(true, Ordering::Relaxed);
+                        }
                     }
                 })
                 .expect("a datagen thread starts");
         }
     });
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn games_are_played_and_labelled() {
-        let config = DatagenConfig {
-            games: 2,
+    fn config(games: u64, threads: usize) -> DatagenConfig {
+        DatagenConfig {
+            games: Some(games),
             nodes: 300,
-            random_plies: 8,
-            threads: 2,
+            openings: OpeningSource::random(8..=9),
+            filter: PositionFilter {
+                min_ply: 10,
+                max_score: 1500,
+            },
+            rules: default_rules(),
+            threads,
             seed: 1,
-        };
-        let mut records = Vec::new();
-        generate(&config, |r| records.push(r));
-        assert_eq!(records.len(), 2);
-        for r in &records {
-            assert!(!r.positions.is_empty());
-            let result = r.positions[0].result;
-            assert!([0.0, 0.5, 1.0].contains(&result));
-            assert!(r
-                .positions
-                .iter()
-                .all(|p| p.result == result && !p.pos.in_check()));
+            shard: 0,
+            options: Vec::new(),
         }
+    }
+
+    fn run(config: &DatagenConfig) -> Vec<GameRecord> {
+        let mut games = Vec::new();
+        generate(config, &AtomicBool::new(false), |g| {
+            games.push(g);
+            true
+        })
+        .unwrap();
+        games.sort_by_key(|g| g.index);
+        games
+    }
+
+    #[test]
+    fn games_are_played_filtered_and_labelled() {
+        let games = run(&config(3, 2));
+        assert_eq!(games.iter().map(|g| g.index).collect::<Vec<_>>(), [0, 1, 2]);
+        for g in &games {
+            assert!(!g.samples.is_empty());
+            for (s, r) in g.samples.iter().zip(g.records()) {
+                assert!(!s.pos.in_check());
+                assert!(i32::from(s.score_white).abs() < 1500);
+                assert_eq!(r.result(), g.result);
+                assert_eq!(r.score(), s.score_white);
+                assert!(r.fullmove_number() >= 5, "ply 10 or later");
+            }
+        }
+    }
+
+    #[test]
+    fn the_games_do_not_depend_on_the_thread_count() {
+        let one = run(&config(2, 1));
+        let two = run(&config(2, 2));
+        for (a, b) in one.iter().zip(&two) {
+            assert_eq!(a.plies, b.plies);
+            assert_eq!(a.result, b.result);
+            let fens = |g: &GameRecord| g.samples.iter().map(|s| s.pos.fen()).collect::<Vec<_>>();
+            assert_eq!(fens(a), fens(b));
+        }
+    }
+
+    #[test]
+    fn shards_and_seeds_give_different_streams() {
+        let seeds: std::collections::HashSet<u64> = (0..4)
+            .flat_map(|shard| (0..100).map(move |i| game_seed(1, shard, i)))
+            .collect();
+        assert_eq!(seeds.len(), 400);
+        assert_ne!(game_seed(1, 0, 0), game_seed(2, 0, 0));
+    }
+
+    #[test]
+    fn the_sink_and_the_stop_flag_end_the_run() {
+        let mut config = config(1000, 2);
+        config.games = None;
+        let mut seen = 0;
+        generate(&config, &AtomicBool::new(false), |_| {
+            seen += 1;
+            seen < 2
+        })
+        .unwrap();
+        assert_eq!(seen, 2);
+        let stop = AtomicBool::new(true);
+        generate(&config, &stop, |_| panic!("no game after a stop")).unwrap();
+    }
+
+    #[test]
+    fn bad_engine_options_are_refused() {
+        let mut config = config(1, 1);
+        config.options = vec![("Hash".into(), "lots".into())];
+        assert!(generate(&config, &AtomicBool::new(false), |_| true).is_err());
     }
 }

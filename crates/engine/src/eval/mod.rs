@@ -12,6 +12,7 @@ pub mod endgame;
 pub mod full;
 pub mod king;
 pub mod masks;
+pub mod nnue;
 pub mod pair;
 pub mod passed;
 pub mod pawns;

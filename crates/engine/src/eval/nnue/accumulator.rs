@@ -1,0 +1,369 @@
+//! The accumulators: the hidden layer before activation, one per
+//! perspective, kept up to date move by move.
+//!
+//! A move changes at most four inputs (castling: king and rook each leave
+//! one square and reach another), so updating costs a few row additions
+//! where a refresh costs one per piece. Arithmetic wraps, which makes an
+//! incremental update equal a refresh bit for bit whatever the weights.
+
+use chess::{CastlingSide, Color, Move, MoveKind, Piece, Position, Role, Square};
+
+use super::{feature_index, Network, HIDDEN_ALIGN, MAX_HIDDEN};
+
+/// The hidden layer's pre-activations from both perspectives, indexed by
+/// colour (White's view, Black's view). Fixed-size: no allocation, cheap
+/// to keep one per ply. Only the network's first `hidden()` lanes are used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    values: [[i16; MAX_HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Accumulator {
+        Accumulator {
+            values: [[0; MAX_HIDDEN]; 2],
+        }
+    }
+}
+
+/// Inputs turned on and off by one move (per piece, both perspectives).
+#[derive(Clone, Copy)]
+struct Delta {
+    add: [(Piece, Square); 2],
+    adds: usize,
+    sub: [(Piece, Square); 2],
+    subs: usize,
+}
+
+impl Delta {
+    fn new() -> Delta {
+        let none = (Piece::new(Color::White, Role::Pawn), Square::new(0));
+        Delta {
+            add: [none; 2],
+            adds: 0,
+            sub: [none; 2],
+            subs: 0,
+        }
+    }
+
+    fn add(&mut self, piece: Piece, sq: Square) {
+        self.add[self.adds] = (piece, sq);
+        self.adds += 1;
+    }
+
+    fn sub(&mut self, piece: Piece, sq: Square) {
+        self.sub[self.subs] = (piece, sq);
+        self.subs += 1;
+    }
+}
+
+impl Accumulator {
+    /// A fresh accumulator for `pos`: biases plus one row per piece.
+    pub fn refresh(&mut self, net: &Network, pos: &Position) {
+        let h = net.hidden();
+        for perspective in Color::ALL {
+            let lanes = &mut self.values[perspective.index()][..h];
+            lanes.copy_from_slice(net.feature_bias());
+            for sq in pos.occupied() {
+                if let Some(piece) = pos.piece_at(sq) {
+                    add_row(
+                        lanes,
+                        net.feature_row(feature_index(perspective, piece, sq)),
+                    );
+                }
+            }
+        }
+    }
+
+    /// An accumulator for `pos` computed from scratch.
+    pub fn new(net: &Network, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator::default();
+        acc.refresh(net, pos);
+        acc
+    }
+
+    /// Copies `parent`'s used lanes into this one (cheaper than `clone` when
+    /// the hidden layer is smaller than `MAX_HIDDEN`).
+    #[inline]
+    pub fn copy_from(&mut self, net: &Network, parent: &Accumulator) {
+        let h = net.hidden();
+        for side in 0..2 {
+            self.values[side][..h].copy_from_slice(&parent.values[side][..h]);
+        }
+    }
+
+    /// Turns on the input of `piece` on `sq` in both perspectives.
+    #[inline]
+    pub fn add_feature(&mut self, net: &Network, piece: Piece, sq: Square) {
+        let h = net.hidden();
+        for perspective in Color::ALL {
+            let row = net.feature_row(feature_index(perspective, piece, sq));
+            add_row(&mut self.values[perspective.index()][..h], row);
+        }
+    }
+
+    /// Turns off the input of `piece` on `sq` in both perspectives.
+    #[inline]
+    pub fn remove_feature(&mut self, net: &Network, piece: Piece, sq: Square) {
+        let h = net.hidden();
+        for perspective in Color::ALL {
+            let row = net.feature_row(feature_index(perspective, piece, sq));
+            sub_row(&mut self.values[perspective.index()][..h], row);
+        }
+    }
+
+    /// Updates the accumulator for `m` played in `before` (the position
+    /// *before* the move, as the search has it when it makes the move):
+    /// normal moves, captures, castling (standard and Chess960), en passant
+    /// and promotions. The null move changes nothing. Taking a move back is
+    /// returning to the parent ply's accumulator.
+    #[inline]
+    pub fn update_for_move(&mut self, net: &Network, before: &Position, m: Move) {
+        if m.is_null() {
+            return;
+        }
+        let from = m.from();
+        let to = m.to();
+        let Some(piece) = before.piece_at(from) else {
+            debug_assert!(false, "no piece on {from} for {m:?}");
+            return;
+        };
+        let mut delta = Delta::new();
+        match m.kind() {
+            MoveKind::Castling => {
+                // Encoded as king takes own rook: `to` is the rook's square.
+                let side = if to > from {
+                    CastlingSide::King
+                } else {
+                    CastlingSide::Queen
+                };
+                let base = from.index() as u8 & 56;
+                let rook = Piece::new(piece.color, Role::Rook);
+                delta.sub(piece, from);
+                delta.sub(rook, to);
+                delta.add(piece, Square::new(base + side.king_to_file()));
+                delta.add(rook, Square::new(base + side.rook_to_file()));
+            }
+            MoveKind::EnPassant => {
+                let taken = Square::new(to.index() as u8 ^ 8);
+                delta.sub(piece, from);
+                delta.sub(Piece::new(!piece.color, Role::Pawn), taken);
+                delta.add(piece, to);
+            }
+            MoveKind::Normal | MoveKind::Promotion => {
+                let arrives = m
+                    .promotion_role()
+                    .map_or(piece, |role| Piece::new(piece.color, role));
+                delta.sub(piece, from);
+                if let Some(captured) = before.piece_at(to) {
+                    delta.sub(captured, to);
+                }
+                delta.add(arrives, to);
+            }
+        }
+        self.apply(net, &delta);
+    }
+
+    /// Applies a move's changes in one pass over each perspective's lanes.
+    #[inline]
+    fn apply(&mut self, net: &Network, delta: &Delta) {
+        let h = net.hidden();
+        for perspective in Color::ALL {
+            let row = |(piece, sq): (Piece, Square)| {
+                net.feature_row(feature_index(perspective, piece, sq))
+            };
+            let lanes = &mut self.values[perspective.index()][..h];
+            match (delta.adds, delta.subs) {
+                (1, 1) => add_sub(lanes, row(delta.add[0]), row(delta.sub[0])),
+                (1, 2) => add_sub_sub(
+                    lanes,
+                    row(delta.add[0]),
+                    row(delta.sub[0]),
+                    row(delta.sub[1]),
+                ),
+                _ => {
+                    for &change in &delta.sub[..delta.subs] {
+                        sub_row(lanes, row(change));
+                    }
+                    for &change in &delta.add[..delta.adds] {
+                        add_row(lanes, row(change));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The lanes of `perspective`'s accumulator that `net` uses.
+    #[inline(always)]
+    pub fn lanes(&self, net: &Network, perspective: Color) -> &[i16] {
+        &self.values[perspective.index()][..net.hidden()]
+    }
+}
+
+// The row operations below walk fixed-size blocks of `HIDDEN_ALIGN` lanes
+// (every hidden size is a multiple of it): with the block length known at
+// compile time there are no bounds checks inside; each block is read into a
+// local, changed and written back, so the compiler need not fear that a
+// store aliases a later load; it then emits whole-register vector adds
+// (`vpaddw`/`vpsubw`) with no scalar tail.
+
+type Block = [i16; HIDDEN_ALIGN];
+
+#[inline(always)]
+fn blocks_mut(lanes: &mut [i16]) -> &mut [Block] {
+    lanes.as_chunks_mut::<HIDDEN_ALIGN>().0
+}
+
+#[inline(always)]
+fn blocks(row: &[i16]) -> &[Block] {
+    row.as_chunks::<HIDDEN_ALIGN>().0
+}
+
+#[inline(always)]
+fn add_row(lanes: &mut [i16], row: &[i16]) {
+    for (l, r) in blocks_mut(lanes).iter_mut().zip(blocks(row)) {
+        let mut v = *l;
+        for i in 0..HIDDEN_ALIGN {
+            v[i] = v[i].wrapping_add(r[i]);
+        }
+        *l = v;
+    }
+}
+
+#[inline(always)]
+fn sub_row(lanes: &mut [i16], row: &[i16]) {
+    for (l, r) in blocks_mut(lanes).iter_mut().zip(blocks(row)) {
+        let mut v = *l;
+        for i in 0..HIDDEN_ALIGN {
+            v[i] = v[i].wrapping_sub(r[i]);
+        }
+        *l = v;
+    }
+}
+
+#[inline(always)]
+fn add_sub(lanes: &mut [i16], add: &[i16], sub: &[i16]) {
+    for ((l, a), s) in blocks_mut(lanes)
+        .iter_mut()
+        .zip(blocks(add))
+        .zip(blocks(sub))
+    {
+        let mut v = *l;
+        for i in 0..HIDDEN_ALIGN {
+            v[i] = v[i].wrapping_add(a[i]).wrapping_sub(s[i]);
+        }
+        *l = v;
+    }
+}
+
+#[inline(always)]
+fn add_sub_sub(lanes: &mut [i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
+    for (((l, a), s1), s2) in blocks_mut(lanes)
+        .iter_mut()
+        .zip(blocks(add))
+        .zip(blocks(sub1))
+        .zip(blocks(sub2))
+    {
+        let mut v = *l;
+        for i in 0..HIDDEN_ALIGN {
+            v[i] = v[i]
+                .wrapping_add(a[i])
+                .wrapping_sub(s1[i])
+                .wrapping_sub(s2[i]);
+        }
+        *l = v;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::network::tests::random_network;
+    use crate::eval::nnue::Activation;
+    use crate::strength::Rng;
+    use chess::MoveList;
+
+    /// Positions where castling (both kinds, both colours, Chess960 too),
+    /// en passant and promotions (with and without capture) are at hand.
+    const STARTS: &[&str] = &[
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+    ];
+
+    /// Picks a random move, preferring the rare kinds half the time.
+    fn pick(rng: &mut Rng, moves: &MoveList) -> Move {
+        let rare: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.kind() != MoveKind::Normal)
+            .collect();
+        if !rare.is_empty() && rng.next_u64().is_multiple_of(2) {
+            return rare[rng.next_u64() as usize % rare.len()];
+        }
+        moves[rng.next_u64() as usize % moves.len()]
+    }
+
+    #[test]
+    fn incremental_updates_equal_a_refresh_after_every_move() {
+        let mut kinds = [0usize; 5];
+        for (n, activation) in [(64, Activation::SCReLU), (256, Activation::CReLU)] {
+            let net = random_network(n, activation, n as u64);
+            let mut rng = Rng::new(2024 + n as u64);
+            for game in 0..2000 {
+                let mut pos = Position::from_fen(STARTS[game % STARTS.len()]).unwrap();
+                let mut acc = Accumulator::new(&net, &pos);
+                for _ in 0..80 {
+                    let moves = pos.legal_moves();
+                    let m = if moves.is_empty() || rng.next_u64().is_multiple_of(16) {
+                        // A null move now and then (never when in check).
+                        if pos.in_check() {
+                            break;
+                        }
+                        kinds[4] += 1;
+                        let mut child = acc.clone();
+                        child.update_for_move(&net, &pos, Move::NULL);
+                        pos.play_null();
+                        acc = child;
+                        assert_eq!(acc, Accumulator::new(&net, &pos), "after a null move");
+                        continue;
+                    } else {
+                        pick(&mut rng, &moves)
+                    };
+                    kinds[m.kind() as usize] += 1;
+                    let mut child = Accumulator::default();
+                    child.copy_from(&net, &acc);
+                    child.update_for_move(&net, &pos, m);
+                    let before = pos.fen();
+                    pos.play(m);
+                    assert_eq!(
+                        child,
+                        Accumulator::new(&net, &pos),
+                        "after {m:?} in {before}"
+                    );
+                    acc = child;
+                }
+            }
+        }
+        // Every kind of move was seen many times.
+        assert!(kinds.iter().all(|&k| k > 500), "{kinds:?}");
+    }
+
+    #[test]
+    fn add_then_remove_is_the_identity() {
+        let net = random_network(128, Activation::SCReLU, 5);
+        let pos = Position::startpos();
+        let mut acc = Accumulator::new(&net, &pos);
+        let queen = Piece::new(Color::Black, Role::Queen);
+        let d4: Square = "d4".parse().unwrap();
+        acc.add_feature(&net, queen, d4);
+        assert_ne!(acc, Accumulator::new(&net, &pos));
+        acc.remove_feature(&net, queen, d4);
+        assert_eq!(acc, Accumulator::new(&net, &pos));
+    }
+}

@@ -1,0 +1,304 @@
+//! The network file format, and why a file is refused.
+//!
+//! A file is a 52-byte header followed by the payload; every number is
+//! little-endian.
+//!
+//! | offset | size | field                                                  |
+//! |-------:|-----:|--------------------------------------------------------|
+//! | 0      | 8    | magic `KESTNNUE`                                       |
+//! | 8      | 4    | format version (`FORMAT_VERSION`)                      |
+//! | 12     | 4    | inputs per perspective (768)                           |
+//! | 16     | 4    | hidden size H (a multiple of 32, at most `MAX_HIDDEN`) |
+//! | 20     | 4    | activation: 0 CReLU, 1 SCReLU                          |
+//! | 24     | 4    | QA, the feature-layer quantisation (255)               |
+//! | 28     | 4    | QB, the output-layer quantisation (usually 64)         |
+//! | 32     | 4    | scale from output to centipawns (e.g. 400)             |
+//! | 36     | 8    | payload length in bytes                                |
+//! | 44     | 8    | FNV-1a 64 hash of the payload                          |
+//!
+//! The payload: feature weights as `i16[768][H]` (one row of H per input),
+//! feature biases `i16[H]`, output weights `i16[2H]` (the side to move's
+//! accumulator first), and the output bias as one `i32` (in QA*QB units).
+//! An output weight is at most ±127 whatever QB is.
+//! Its length is therefore `2 * (768H + H + 2H) + 4` bytes.
+
+use std::fmt;
+
+/// The first eight bytes of every network file.
+pub const MAGIC: [u8; 8] = *b"KESTNNUE";
+/// The format version this code reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+/// Bytes before the payload.
+pub const HEADER_LEN: usize = 52;
+
+/// Why a network file (or a set of weights) was refused.
+#[derive(Debug)]
+pub enum NetError {
+    /// The file could not be read.
+    Io(std::io::Error),
+    /// Fewer bytes than a header.
+    TooShort {
+        /// Bytes present.
+        len: usize,
+    },
+    /// The file does not start with `KESTNNUE`: not a Kestrel network.
+    BadMagic {
+        /// The first bytes found.
+        found: [u8; 8],
+    },
+    /// A format version this build cannot read.
+    UnsupportedVersion {
+        /// The version in the file.
+        found: u32,
+    },
+    /// An input count other than 768.
+    WrongInputs {
+        /// The count in the file.
+        found: u32,
+    },
+    /// A hidden size of 0, above `MAX_HIDDEN`, or not a multiple of 32.
+    BadHiddenSize {
+        /// The size in the file.
+        found: u32,
+    },
+    /// An activation code this build does not know.
+    UnknownActivation {
+        /// The code in the file.
+        found: u32,
+    },
+    /// A QA other than 255, or a QB outside 1 to `MAX_QB`.
+    WrongQuantisation {
+        /// QA in the file.
+        qa: u32,
+        /// QB in the file.
+        qb: u32,
+    },
+    /// A scale of 0 or above 10 000.
+    BadScale {
+        /// The scale in the file.
+        found: u32,
+    },
+    /// The payload has another length than the header's architecture needs
+    /// (a truncated file, trailing bytes, or a header that lies).
+    WrongPayloadLength {
+        /// The length the architecture needs.
+        expected: u64,
+        /// The length stated in the header.
+        stated: u64,
+        /// The bytes actually present after the header.
+        present: u64,
+    },
+    /// The payload's hash differs from the header's: the file is damaged.
+    ChecksumMismatch {
+        /// The hash in the header.
+        stored: u64,
+        /// The hash of the payload as read.
+        computed: u64,
+    },
+    /// An output weight outside ±127: inference multiplies it by an
+    /// activation of up to 255 in 16 bits, which would overflow.
+    OutputWeightOutOfRange {
+        /// Its index in the output layer.
+        index: usize,
+        /// Its value.
+        value: i16,
+    },
+    /// Weight arrays whose lengths do not fit the hidden size.
+    WrongArrayLength {
+        /// Which array.
+        what: &'static str,
+        /// The length it needs.
+        expected: usize,
+        /// The length given.
+        found: usize,
+    },
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Io(e) => write!(f, "cannot read the network: {e}"),
+            NetError::TooShort { len } => write!(
+                f,
+                "not a network: {len} bytes, fewer than the {HEADER_LEN}-byte header"
+            ),
+            NetError::BadMagic { found } => {
+                write!(f, "not a Kestrel network: starts with bytes ")?;
+                for b in found {
+                    write!(f, "{b:02x}")?;
+                }
+                write!(f, ", not \"KESTNNUE\"")
+            }
+            NetError::UnsupportedVersion { found } => write!(
+                f,
+                "network format version {found}; this build reads version {FORMAT_VERSION}"
+            ),
+            NetError::WrongInputs { found } => {
+                write!(f, "network has {found} inputs per side; expected 768")
+            }
+            NetError::BadHiddenSize { found } => write!(
+                f,
+                "hidden size {found}: must be a positive multiple of 32, at most {}",
+                super::MAX_HIDDEN
+            ),
+            NetError::UnknownActivation { found } => write!(
+                f,
+                "unknown activation code {found} (0 CReLU, 1 SCReLU)"
+            ),
+            NetError::WrongQuantisation { qa, qb } => write!(
+                f,
+                "quantisation QA={qa} QB={qb}; this build needs QA={} and QB from 1 to {}",
+                super::QA,
+                super::MAX_QB
+            ),
+            NetError::BadScale { found } => {
+                write!(f, "output scale {found}: must be 1 to 10000")
+            }
+            NetError::WrongPayloadLength {
+                expected,
+                stated,
+                present,
+            } => write!(
+                f,
+                "payload of {present} bytes (header says {stated}); the architecture needs \
+                 {expected}: the file is truncated or not what its header says"
+            ),
+            NetError::ChecksumMismatch { stored, computed } => write!(
+                f,
+                "checksum mismatch (header {stored:016x}, payload {computed:016x}): the file is damaged"
+            ),
+            NetError::OutputWeightOutOfRange { index, value } => write!(
+                f,
+                "output weight {index} is {value}, outside ±127"
+            ),
+            NetError::WrongArrayLength {
+                what,
+                expected,
+                found,
+            } => write!(f, "{what}: {found} values, expected {expected}"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            NetError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for NetError {
+    fn from(e: std::io::Error) -> NetError {
+        NetError::Io(e)
+    }
+}
+
+/// The FNV-1a 64-bit hash: simple, dependency-free, and enough to catch a
+/// damaged or truncated file (it is not meant to resist forgery).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// The header's fields, as numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Header {
+    pub version: u32,
+    pub inputs: u32,
+    pub hidden: u32,
+    pub activation: u32,
+    pub qa: u32,
+    pub qb: u32,
+    pub scale: u32,
+    pub payload_len: u64,
+    pub checksum: u64,
+}
+
+impl Header {
+    /// Writes the header's 52 bytes.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&MAGIC);
+        for v in [
+            self.version,
+            self.inputs,
+            self.hidden,
+            self.activation,
+            self.qa,
+            self.qb,
+            self.scale,
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.payload_len.to_le_bytes());
+        out.extend_from_slice(&self.checksum.to_le_bytes());
+    }
+
+    /// Reads the header from the start of `bytes` (magic and length checked
+    /// here; the fields' values by the caller).
+    pub fn read(bytes: &[u8]) -> Result<Header, NetError> {
+        if bytes.len() < HEADER_LEN {
+            return Err(NetError::TooShort { len: bytes.len() });
+        }
+        let mut magic = [0u8; 8];
+        magic.copy_from_slice(&bytes[..8]);
+        if magic != MAGIC {
+            return Err(NetError::BadMagic { found: magic });
+        }
+        let u32_at = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        let u64_at = |at: usize| u64::from(u32_at(at)) | u64::from(u32_at(at + 4)) << 32;
+        Ok(Header {
+            version: u32_at(8),
+            inputs: u32_at(12),
+            hidden: u32_at(16),
+            activation: u32_at(20),
+            qa: u32_at(24),
+            qb: u32_at(28),
+            scale: u32_at(32),
+            payload_len: u64_at(36),
+            checksum: u64_at(44),
+        })
+    }
+}
+
+/// The payload length for hidden size `hidden`.
+pub(crate) fn payload_len(hidden: usize) -> u64 {
+    (2 * (super::INPUTS * hidden + hidden + 2 * hidden) + 4) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv_matches_reference_values() {
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    #[test]
+    fn header_round_trips() {
+        let header = Header {
+            version: 1,
+            inputs: 768,
+            hidden: 256,
+            activation: 1,
+            qa: 255,
+            qb: 64,
+            scale: 400,
+            payload_len: 123_456_789_012,
+            checksum: 0xdead_beef_0123_4567,
+        };
+        let mut bytes = Vec::new();
+        header.write(&mut bytes);
+        assert_eq!(bytes.len(), HEADER_LEN);
+        assert_eq!(Header::read(&bytes).unwrap(), header);
+    }
+}

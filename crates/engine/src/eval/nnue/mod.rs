@@ -1,0 +1,39 @@
+//! NNUE: an efficiently updatable neural network evaluation.
+//!
+//! The architecture is the perspective network that Rust engines start with:
+//! 768 inputs per side (`features.rs`) feed a hidden layer of `H` neurons
+//! (one accumulator per perspective, `accumulator.rs`); the two accumulators,
+//! side to move's first, are activated (SCReLU or CReLU) and summed into one
+//! output (`output.rs`). Weights are integers (`network.rs`), stored in a
+//! checked file format (`format.rs`) that `crates/train` writes.
+//!
+//! Using it in a search: load the [`Network`] once and share it (`Arc`);
+//! give each search thread an [`AccumulatorStack`]. At the root call
+//! [`AccumulatorStack::reset`]; just before `pos.play(m)` call
+//! [`AccumulatorStack::push_move`] with the position *before* the move (a
+//! null move: `Move::NULL`); after `pos.undo` call [`AccumulatorStack::pop`];
+//! [`AccumulatorStack::evaluate`] scores the current position. The stack is
+//! a thin layer over [`Accumulator`] (`refresh`, `copy_from`,
+//! `update_for_move`, `add_feature`/`remove_feature`) and [`evaluate`], for
+//! a search that keeps its accumulators elsewhere.
+
+mod accumulator;
+mod features;
+mod format;
+mod network;
+mod output;
+mod stack;
+
+pub use accumulator::Accumulator;
+pub use features::{feature_index, INPUTS};
+pub use format::{fnv1a64, NetError, FORMAT_VERSION, HEADER_LEN, MAGIC};
+pub use network::{Activation, Network, MAX_HIDDEN, MAX_QB, QA, QB};
+pub use output::{evaluate, evaluate_position};
+pub use stack::AccumulatorStack;
+
+/// The default scale from the network's output to centipawns.
+pub const DEFAULT_SCALE: i32 = 400;
+
+/// Every hidden size is a multiple of this, so the hot loops run over whole
+/// vector registers with no scalar remainder.
+pub const HIDDEN_ALIGN: usize = 32;

@@ -1,0 +1,472 @@
+//! The quantised network: integer weights, loaded from and written to the
+//! file format of `format.rs`.
+
+use std::path::Path;
+
+use super::format::{fnv1a64, payload_len, Header, FORMAT_VERSION, HEADER_LEN};
+use super::{NetError, HIDDEN_ALIGN, INPUTS};
+
+/// Quantisation of the feature layer: a float weight `w` is stored as
+/// `round(w * QA)`, and the activation clips at `QA` (float 1.0).
+pub const QA: i32 = 255;
+/// The usual quantisation of the output layer's weights. A file may use
+/// another (`MAX_QB` at most): a net whose output weights are small keeps
+/// more of their precision with a larger QB (see docs/nnue.md).
+pub const QB: i32 = 64;
+/// The largest output-layer quantisation a file may use: the output sum
+/// (in QA*QA*QB units, 32 bits) then still holds outputs up to ±64, i.e.
+/// ±25 600 cp at scale 400.
+pub const MAX_QB: i32 = 512;
+/// The largest hidden size an [`super::Accumulator`] holds.
+pub const MAX_HIDDEN: usize = 1024;
+
+/// The hidden layer's activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Activation {
+    /// Clipped ReLU: `clamp(x, 0, 1)`.
+    CReLU,
+    /// Squared clipped ReLU: `clamp(x, 0, 1)²` (the usual choice: it lets a
+    /// single layer express products).
+    SCReLU,
+}
+
+impl Activation {
+    /// Its code in the file header.
+    pub fn code(self) -> u32 {
+        match self {
+            Activation::CReLU => 0,
+            Activation::SCReLU => 1,
+        }
+    }
+
+    /// The activation for a header code.
+    pub fn from_code(code: u32) -> Option<Activation> {
+        match code {
+            0 => Some(Activation::CReLU),
+            1 => Some(Activation::SCReLU),
+            _ => None,
+        }
+    }
+
+    /// Its name (`crelu` or `screlu`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::CReLU => "crelu",
+            Activation::SCReLU => "screlu",
+        }
+    }
+
+    /// The activation for a name (case-insensitive).
+    pub fn parse(text: &str) -> Option<Activation> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "crelu" => Some(Activation::CReLU),
+            "screlu" => Some(Activation::SCReLU),
+            _ => None,
+        }
+    }
+}
+
+/// A quantised network. Immutable once built; share it between search
+/// threads with an `Arc`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    activation: Activation,
+    scale: i32,
+    qb: i32,
+    /// `INPUTS` rows of `hidden` weights, row `f` for input `f`.
+    feature_weights: Box<[i16]>,
+    feature_bias: Box<[i16]>,
+    /// The side to move's half first, then the other side's.
+    output_weights: Box<[i16]>,
+    output_bias: i32,
+}
+
+impl Network {
+    /// A network from its quantised arrays (the trainer's quantiser calls
+    /// this), checked the same way a file is.
+    pub fn from_parts(
+        activation: Activation,
+        scale: i32,
+        qb: i32,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+    ) -> Result<Network, NetError> {
+        let hidden = feature_bias.len();
+        check_hidden(hidden as u64)?;
+        if !(1..=10_000).contains(&scale) {
+            return Err(NetError::BadScale {
+                found: scale as u32,
+            });
+        }
+        for (what, expected, found) in [
+            ("feature weights", INPUTS * hidden, feature_weights.len()),
+            ("output weights", 2 * hidden, output_weights.len()),
+        ] {
+            if expected != found {
+                return Err(NetError::WrongArrayLength {
+                    what,
+                    expected,
+                    found,
+                });
+            }
+        }
+        if let Some((index, &value)) = output_weights
+            .iter()
+            .enumerate()
+            .find(|(_, w)| w.unsigned_abs() > 127)
+        {
+            return Err(NetError::OutputWeightOutOfRange { index, value });
+        }
+        if !(1..=MAX_QB).contains(&qb) {
+            return Err(NetError::WrongQuantisation {
+                qa: QA as u32,
+                qb: qb as u32,
+            });
+        }
+        Ok(Network {
+            hidden,
+            activation,
+            scale,
+            qb,
+            feature_weights: feature_weights.into_boxed_slice(),
+            feature_bias: feature_bias.into_boxed_slice(),
+            output_weights: output_weights.into_boxed_slice(),
+            output_bias,
+        })
+    }
+
+    /// Reads a network file; any defect is a [`NetError`] saying what is
+    /// wrong, never a panic.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let header = Header::read(bytes)?;
+        if header.version != FORMAT_VERSION {
+            return Err(NetError::UnsupportedVersion {
+                found: header.version,
+            });
+        }
+        if header.inputs as usize != INPUTS {
+            return Err(NetError::WrongInputs {
+                found: header.inputs,
+            });
+        }
+        let hidden = check_hidden(u64::from(header.hidden))?;
+        let activation =
+            Activation::from_code(header.activation).ok_or(NetError::UnknownActivation {
+                found: header.activation,
+            })?;
+        if header.qa != QA as u32 || !(1..=MAX_QB as u32).contains(&header.qb) {
+            return Err(NetError::WrongQuantisation {
+                qa: header.qa,
+                qb: header.qb,
+            });
+        }
+        if !(1..=10_000).contains(&header.scale) {
+            return Err(NetError::BadScale {
+                found: header.scale,
+            });
+        }
+        let payload = &bytes[HEADER_LEN..];
+        let expected = payload_len(hidden);
+        if header.payload_len != expected || payload.len() as u64 != expected {
+            return Err(NetError::WrongPayloadLength {
+                expected,
+                stated: header.payload_len,
+                present: payload.len() as u64,
+            });
+        }
+        let computed = fnv1a64(payload);
+        if computed != header.checksum {
+            return Err(NetError::ChecksumMismatch {
+                stored: header.checksum,
+                computed,
+            });
+        }
+        let mut words = payload
+            .chunks_exact(2)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
+        let mut take = |n: usize| words.by_ref().take(n).collect::<Vec<i16>>();
+        let feature_weights = take(INPUTS * hidden);
+        let feature_bias = take(hidden);
+        let output_weights = take(2 * hidden);
+        let tail = &payload[payload.len() - 4..];
+        let output_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        Network::from_parts(
+            activation,
+            header.scale as i32,
+            header.qb as i32,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        )
+    }
+
+    /// Reads a network file from disk.
+    pub fn from_file(path: &Path) -> Result<Network, NetError> {
+        Network::from_bytes(&std::fs::read(path)?)
+    }
+
+    /// The network in the file format.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut payload = Vec::with_capacity(payload_len(self.hidden) as usize);
+        for w in self
+            .feature_weights
+            .iter()
+            .chain(self.feature_bias.iter())
+            .chain(self.output_weights.iter())
+        {
+            payload.extend_from_slice(&w.to_le_bytes());
+        }
+        payload.extend_from_slice(&self.output_bias.to_le_bytes());
+        let header = Header {
+            version: FORMAT_VERSION,
+            inputs: INPUTS as u32,
+            hidden: self.hidden as u32,
+            activation: self.activation.code(),
+            qa: QA as u32,
+            qb: self.qb as u32,
+            scale: self.scale as u32,
+            payload_len: payload.len() as u64,
+            checksum: fnv1a64(&payload),
+        };
+        let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
+        header.write(&mut bytes);
+        bytes.extend_from_slice(&payload);
+        bytes
+    }
+
+    /// The hidden size H.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The hidden layer's activation.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
+    /// The scale from output to centipawns.
+    pub fn scale(&self) -> i32 {
+        self.scale
+    }
+
+    /// The output layer's quantisation (`QB` unless the trainer chose another).
+    pub fn qb(&self) -> i32 {
+        self.qb
+    }
+
+    /// The `hidden` weights of input `feature`.
+    #[inline(always)]
+    pub(crate) fn feature_row(&self, feature: usize) -> &[i16] {
+        &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+
+    /// The feature layer's biases.
+    #[inline(always)]
+    pub(crate) fn feature_bias(&self) -> &[i16] {
+        &self.feature_bias
+    }
+
+    /// The output weights: side to move's half, then the other side's.
+    #[inline(always)]
+    pub(crate) fn output_weights(&self) -> (&[i16], &[i16]) {
+        self.output_weights.split_at(self.hidden)
+    }
+
+    /// The output bias in QA*qb units.
+    #[inline(always)]
+    pub(crate) fn output_bias(&self) -> i32 {
+        self.output_bias
+    }
+}
+
+/// `hidden` as a size if it is one the accumulator can hold.
+fn check_hidden(hidden: u64) -> Result<usize, NetError> {
+    if hidden == 0 || hidden > MAX_HIDDEN as u64 || !hidden.is_multiple_of(HIDDEN_ALIGN as u64) {
+        return Err(NetError::BadHiddenSize {
+            found: hidden as u32,
+        });
+    }
+    Ok(hidden as usize)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::strength::Rng;
+
+    /// A network with random weights in the ranges a trained one has.
+    pub(crate) fn random_network(hidden: usize, activation: Activation, seed: u64) -> Network {
+        let mut rng = Rng::new(seed);
+        let mut small = |range: u64| (rng.next_u64() % (2 * range + 1)) as i64 - range as i64;
+        let feature_weights = (0..INPUTS * hidden).map(|_| small(200) as i16).collect();
+        let feature_bias = (0..hidden).map(|_| small(300) as i16).collect();
+        let output_weights = (0..2 * hidden).map(|_| small(127) as i16).collect();
+        let output_bias = small(50_000) as i32;
+        Network::from_parts(
+            activation,
+            400,
+            QB,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        )
+        .unwrap()
+    }
+
+    impl Network {
+        /// The same network read with another output quantisation.
+        pub(crate) fn with_qb(mut self, qb: i32) -> Network {
+            self.qb = qb;
+            self
+        }
+    }
+
+    fn good_file() -> Vec<u8> {
+        random_network(64, Activation::SCReLU, 1).to_bytes()
+    }
+
+    /// Rewrites the checksum so that a header change is seen by its own check.
+    fn rehash(bytes: &mut [u8]) {
+        let sum = fnv1a64(&bytes[HEADER_LEN..]);
+        bytes[44..52].copy_from_slice(&sum.to_le_bytes());
+    }
+
+    #[test]
+    fn file_round_trips() {
+        for activation in [Activation::CReLU, Activation::SCReLU] {
+            let net = random_network(96, activation, 7);
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len() as u64, HEADER_LEN as u64 + payload_len(96));
+            assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+            let mut finer = net.clone();
+            finer.qb = 256;
+            assert_eq!(Network::from_bytes(&finer.to_bytes()).unwrap(), finer);
+        }
+    }
+
+    #[test]
+    fn wrong_magic_is_refused() {
+        let mut bytes = good_file();
+        bytes[0] = b'X';
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(NetError::BadMagic { .. })
+        ));
+    }
+
+    #[test]
+    fn wrong_version_is_refused() {
+        let mut bytes = good_file();
+        bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+        let err = Network::from_bytes(&bytes).unwrap_err();
+        assert!(matches!(err, NetError::UnsupportedVersion { found: 2 }));
+        assert!(err.to_string().contains("version 2"));
+    }
+
+    #[test]
+    fn truncated_files_are_refused_at_every_length() {
+        let bytes = good_file();
+        for len in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
+            let err = Network::from_bytes(&bytes[..len]).unwrap_err();
+            if len < HEADER_LEN {
+                assert!(matches!(err, NetError::TooShort { .. }), "{len}: {err}");
+            } else {
+                assert!(
+                    matches!(err, NetError::WrongPayloadLength { .. }),
+                    "{len}: {err}"
+                );
+            }
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(matches!(
+            Network::from_bytes(&longer),
+            Err(NetError::WrongPayloadLength { .. })
+        ));
+    }
+
+    #[test]
+    fn damaged_payload_fails_the_checksum() {
+        let mut bytes = good_file();
+        let at = HEADER_LEN + 1000;
+        bytes[at] ^= 0x10;
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(NetError::ChecksumMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn wrong_sizes_and_constants_are_refused() {
+        type Expect = fn(&NetError) -> bool;
+        let cases: [(usize, u32, Expect); 7] = [
+            (12, 769, |e| {
+                matches!(e, NetError::WrongInputs { found: 769 })
+            }),
+            (16, 100, |e| {
+                matches!(e, NetError::BadHiddenSize { found: 100 })
+            }),
+            (16, 2048, |e| matches!(e, NetError::BadHiddenSize { .. })),
+            (16, 128, |e| {
+                matches!(e, NetError::WrongPayloadLength { .. })
+            }),
+            (20, 9, |e| {
+                matches!(e, NetError::UnknownActivation { found: 9 })
+            }),
+            (24, 127, |e| matches!(e, NetError::WrongQuantisation { .. })),
+            (28, 0, |e| matches!(e, NetError::WrongQuantisation { .. })),
+        ];
+        for (offset, value, expected) in cases {
+            let mut bytes = good_file();
+            bytes[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+            rehash(&mut bytes);
+            let err = Network::from_bytes(&bytes).unwrap_err();
+            assert!(expected(&err), "offset {offset} = {value}: {err}");
+        }
+        let mut bytes = good_file();
+        bytes[32..36].copy_from_slice(&0u32.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(NetError::BadScale { found: 0 })
+        ));
+    }
+
+    #[test]
+    fn oversized_output_weight_is_refused() {
+        let mut bytes = good_file();
+        let hidden = 64;
+        let at = HEADER_LEN + 2 * (INPUTS * hidden + hidden + 3);
+        bytes[at..at + 2].copy_from_slice(&200i16.to_le_bytes());
+        rehash(&mut bytes);
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(NetError::OutputWeightOutOfRange {
+                index: 3,
+                value: 200
+            })
+        ));
+    }
+
+    #[test]
+    fn random_bytes_never_panic() {
+        let mut rng = Rng::new(99);
+        let good = good_file();
+        for _ in 0..2000 {
+            let mut bytes = good.clone();
+            let len = (rng.next_u64() as usize) % (bytes.len() + 1);
+            bytes.truncate(len);
+            for _ in 0..4 {
+                if !bytes.is_empty() {
+                    let at = rng.next_u64() as usize % bytes.len();
+                    bytes[at] = rng.next_u64() as u8;
+                }
+            }
+            let _ = Network::from_bytes(&bytes);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! Training data: shards of records split into a training part and a fixed
+//! validation part.
+
+use std::path::Path;
+
+use engine::strength::Rng;
+use trainingdata::{read_file, RecordFile, TrainingRecord, RECORD_SIZE};
+
+use crate::error::TrainError;
+
+/// One shard's records, split.
+#[derive(Clone, Debug, Default)]
+pub struct Shard {
+    /// Records to train on.
+    pub train: Vec<TrainingRecord>,
+    /// Records held out to measure the validation loss.
+    pub validation: Vec<TrainingRecord>,
+}
+
+/// True when record `index` of shard `shard` is held out. The choice is a
+/// hash of the two, so a record stays on its side in every epoch and when
+/// a run resumes.
+pub fn is_validation(shard: usize, index: usize, fraction: f64) -> bool {
+    let hash = Rng::new((shard as u64) << 40 ^ index as u64).next_u64();
+    ((hash >> 11) as f64 / (1u64 << 53) as f64) < fraction
+}
+
+/// Splits `records` (shard number `shard`) into training and validation.
+pub fn split(records: Vec<TrainingRecord>, shard: usize, fraction: f64) -> Shard {
+    let mut out = Shard::default();
+    for (index, record) in records.into_iter().enumerate() {
+        if is_validation(shard, index, fraction) {
+            out.validation.push(record);
+        } else {
+            out.train.push(record);
+        }
+    }
+    out
+}
+
+/// Reads shard file `path` (number `shard` in the run's list) and splits it.
+pub fn load_shard(path: &Path, shard: usize, fraction: f64) -> Result<Shard, TrainError> {
+    let RecordFile { records, .. } = read_file(path)?;
+    Ok(split(records, shard, fraction))
+}
+
+/// The number of records in the files (from their sizes), for progress.
+pub fn count_records(paths: &[impl AsRef<Path>]) -> Result<u64, TrainError> {
+    let mut total = 0;
+    for path in paths {
+        let path = path.as_ref();
+        let len = std::fs::metadata(path)
+            .map_err(|e| TrainError::io(path, e))?
+            .len();
+        total += len / RECORD_SIZE as u64;
+    }
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validation_share_is_near_the_fraction_and_stable() {
+        let held = (0..100_000).filter(|&i| is_validation(3, i, 0.05)).count();
+        assert!((4_500..5_500).contains(&held), "{held}");
+        assert_eq!(is_validation(1, 77, 0.3), is_validation(1, 77, 0.3));
+        assert!(!(0..1000).any(|i| is_validation(0, i, 0.0)));
+    }
+}

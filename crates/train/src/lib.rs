@@ -1,0 +1,29 @@
+//! Kestrel's NNUE trainer: float training of the engine's perspective
+//! network (`engine::eval::nnue`) on the CPU, then quantisation to the
+//! engine's integer file format.
+//!
+//! Layers, bottom up: `sample` (a training record as active inputs and a
+//! target), `model` (the float network, its forward pass and sparse
+//! gradients), `adamw` and `schedule` (the optimiser), `data` (shards and
+//! the validation split), `checkpoint` (resumable float state), `quantise`
+//! (integer network and its agreement with the float one), `report` (log and
+//! chart), and `trainer` (the loop on all cores).
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod adamw;
+pub mod checkpoint;
+pub mod data;
+pub mod error;
+pub mod model;
+pub mod quantise;
+pub mod report;
+pub mod sample;
+pub mod schedule;
+pub mod trainer;
+
+pub use error::TrainError;
+pub use trainer::{train, Event, TrainConfig};
+
+#[cfg(test)]
+pub(crate) mod testdata;

@@ -1,0 +1,286 @@
+//! The float network the trainer optimises: exactly the architecture of
+//! `engine::eval::nnue`, with its forward pass and gradients.
+//!
+//! Only the ~32 active inputs per perspective touch the feature layer, so
+//! the forward pass adds 2 x 32 rows of H weights and the backward pass
+//! adds the hidden gradient into the same 2 x 32 rows of the gradient.
+
+use engine::eval::nnue::{Activation, INPUTS};
+
+use crate::sample::{sigmoid, Sample};
+
+/// Every weight is kept within ±`CLIP` during training, so that the
+/// quantised output weights fit the ±127 the engine's output layer needs
+/// (`1.98 * QB = 126.7`) and the accumulators stay far from 16-bit overflow.
+pub const CLIP: f32 = 1.98;
+
+/// The parameters, in one flat vector so that the optimiser and the
+/// gradient reduction are single loops: feature weights (`INPUTS` rows of
+/// H), feature biases (H), output weights (2H, side to move's half first),
+/// output bias (1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    /// The hidden size H.
+    pub hidden: usize,
+    /// The hidden layer's activation.
+    pub activation: Activation,
+    /// All parameters, laid out as described above.
+    pub params: Vec<f32>,
+}
+
+/// Per-thread buffers for one sample's hidden layer.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    ours: Vec<f32>,
+    theirs: Vec<f32>,
+}
+
+impl Scratch {
+    /// Buffers for a hidden layer of `hidden` neurons.
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            ours: vec![0.0; hidden],
+            theirs: vec![0.0; hidden],
+        }
+    }
+}
+
+impl FloatNet {
+    /// The number of parameters for hidden size `hidden`.
+    pub fn param_count(hidden: usize) -> usize {
+        INPUTS * hidden + hidden + 2 * hidden + 1
+    }
+
+    /// A freshly initialised network: feature weights uniform in
+    /// ±1/sqrt(32) (about 32 inputs are active), output weights uniform in
+    /// ±1/sqrt(2H), biases 0. The same seed gives the same network.
+    pub fn new(hidden: usize, activation: Activation, seed: u64) -> FloatNet {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut params = vec![0.0f32; FloatNet::param_count(hidden)];
+        let feature_range = 1.0 / (32f32).sqrt();
+        for p in &mut params[..INPUTS * hidden] {
+            *p = rng.random_range(-feature_range..feature_range);
+        }
+        let output_range = 1.0 / ((2 * hidden) as f32).sqrt();
+        let out = INPUTS * hidden + hidden;
+        for p in &mut params[out..out + 2 * hidden] {
+            *p = rng.random_range(-output_range..output_range);
+        }
+        FloatNet {
+            hidden,
+            activation,
+            params,
+        }
+    }
+
+    fn bias_at(&self) -> usize {
+        INPUTS * self.hidden
+    }
+
+    fn output_at(&self) -> usize {
+        INPUTS * self.hidden + self.hidden
+    }
+
+    /// The feature weights (`INPUTS` rows of H).
+    pub fn feature_weights(&self) -> &[f32] {
+        &self.params[..self.bias_at()]
+    }
+
+    /// The feature biases.
+    pub fn feature_bias(&self) -> &[f32] {
+        &self.params[self.bias_at()..self.output_at()]
+    }
+
+    /// The output weights (2H).
+    pub fn output_weights(&self) -> &[f32] {
+        &self.params[self.output_at()..self.output_at() + 2 * self.hidden]
+    }
+
+    /// The output bias.
+    pub fn output_bias(&self) -> f32 {
+        self.params[self.params.len() - 1]
+    }
+
+    /// The accumulators of `sample` into the scratch buffers.
+    #[inline]
+    fn accumulate(&self, sample: &Sample, scratch: &mut Scratch) {
+        let h = self.hidden;
+        let rows = self.feature_weights();
+        let bias = self.feature_bias();
+        for (acc, features) in [
+            (&mut scratch.ours, sample.stm_features()),
+            (&mut scratch.theirs, sample.nstm_features()),
+        ] {
+            acc.copy_from_slice(bias);
+            for &f in features {
+                let row = &rows[f as usize * h..(f as usize + 1) * h];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w;
+                }
+            }
+        }
+    }
+
+    /// The raw output (1.0 = `scale` centipawns) from the accumulators.
+    #[inline]
+    fn output(&self, scratch: &Scratch) -> f32 {
+        let (w_ours, w_theirs) = self.output_weights().split_at(self.hidden);
+        let act = self.activation;
+        let dot = |acc: &[f32], w: &[f32]| -> f32 {
+            acc.iter()
+                .zip(w)
+                .map(|(&a, &w)| activate(act, a) * w)
+                .sum::<f32>()
+        };
+        dot(&scratch.ours, w_ours) + dot(&scratch.theirs, w_theirs) + self.output_bias()
+    }
+
+    /// The raw output for `sample` (1.0 = `scale` centipawns).
+    pub fn forward(&self, sample: &Sample, scratch: &mut Scratch) -> f32 {
+        self.accumulate(sample, scratch);
+        self.output(scratch)
+    }
+
+    /// The squared error of `sample`'s prediction.
+    pub fn loss(&self, sample: &Sample, scratch: &mut Scratch) -> f32 {
+        let error = sigmoid(self.forward(sample, scratch)) - sample.target;
+        error * error
+    }
+
+    /// Adds the gradient of `weight` x (sample's squared error) to `grad`
+    /// (laid out like `params`) and returns the error. Only the active rows
+    /// of the feature layer are touched.
+    pub fn backward(
+        &self,
+        sample: &Sample,
+        weight: f32,
+        grad: &mut [f32],
+        scratch: &mut Scratch,
+    ) -> f32 {
+        let h = self.hidden;
+        let out = self.forward(sample, scratch);
+        let predicted = sigmoid(out);
+        let error = predicted - sample.target;
+        // d(error²)/d(out) through the sigmoid.
+        let g = weight * 2.0 * error * predicted * (1.0 - predicted);
+        let act = self.activation;
+        let (bias_at, output_at) = (self.bias_at(), self.output_at());
+        let w_out = &self.params[output_at..output_at + 2 * h];
+        let (grad_rows, rest) = grad.split_at_mut(bias_at);
+        let (grad_bias, grad_out) = rest.split_at_mut(h);
+        grad_out[2 * h] += g;
+        for (half, acc) in [&mut scratch.ours, &mut scratch.theirs]
+            .into_iter()
+            .enumerate()
+        {
+            let w = &w_out[half * h..(half + 1) * h];
+            let gw = &mut grad_out[half * h..(half + 1) * h];
+            // Output weights' gradient, then the hidden layer's (kept in
+            // place of the accumulator, which is no longer needed).
+            for ((a, &w), gw) in acc.iter_mut().zip(w).zip(gw.iter_mut()) {
+                *gw += g * activate(act, *a);
+                *a = g * w * derivative(act, *a);
+            }
+        }
+        for (acc, features) in [
+            (&scratch.ours, sample.stm_features()),
+            (&scratch.theirs, sample.nstm_features()),
+        ] {
+            for (gb, &d) in grad_bias.iter_mut().zip(acc.iter()) {
+                *gb += d;
+            }
+            for &f in features {
+                let row = &mut grad_rows[f as usize * h..(f as usize + 1) * h];
+                for (gr, &d) in row.iter_mut().zip(acc.iter()) {
+                    *gr += d;
+                }
+            }
+        }
+        error * error
+    }
+}
+
+/// The activation of a hidden neuron.
+#[inline(always)]
+pub fn activate(activation: Activation, x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    match activation {
+        Activation::SCReLU => c * c,
+        Activation::CReLU => c,
+    }
+}
+
+/// The activation's derivative (0 where it is clipped).
+#[inline(always)]
+fn derivative(activation: Activation, x: f32) -> f32 {
+    let inside = if x > 0.0 && x < 1.0 { 1.0 } else { 0.0 };
+    match activation {
+        Activation::SCReLU => 2.0 * x * inside,
+        Activation::CReLU => inside,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::MAX_ACTIVE;
+
+    fn sample() -> Sample {
+        let mut s = Sample {
+            stm: [0; MAX_ACTIVE],
+            nstm: [0; MAX_ACTIVE],
+            len: 5,
+            target: 0.7,
+        };
+        for i in 0..5 {
+            s.stm[i] = (i * 97 % INPUTS) as u16;
+            s.nstm[i] = (i * 131 % INPUTS + 3) as u16;
+        }
+        s.nstm[4] = s.stm[1]; // one input active from both sides
+        s
+    }
+
+    /// The analytic gradient against finite differences, for a few
+    /// parameters of every kind.
+    #[test]
+    fn gradient_matches_finite_differences() {
+        for activation in [Activation::SCReLU, Activation::CReLU] {
+            let mut net = FloatNet::new(32, activation, 3);
+            // Biases away from 0 so that more neurons are inside the clip.
+            let h = net.hidden;
+            for i in 0..h {
+                net.params[INPUTS * h + i] = 0.3;
+            }
+            let s = sample();
+            let mut scratch = Scratch::new(h);
+            let mut grad = vec![0.0; net.params.len()];
+            net.backward(&s, 1.0, &mut grad, &mut scratch);
+            let row = s.stm[1] as usize * h;
+            let probes = [
+                row,
+                row + 5,
+                s.nstm[0] as usize * h + 7,
+                INPUTS * h + 2,
+                INPUTS * h + h + 1,
+                INPUTS * h + h + h + 4,
+                net.params.len() - 1,
+            ];
+            for &p in &probes {
+                let eps = 1e-3f32;
+                let mut plus = net.clone();
+                plus.params[p] += eps;
+                let mut minus = net.clone();
+                minus.params[p] -= eps;
+                let numeric = (f64::from(plus.loss(&s, &mut scratch))
+                    - f64::from(minus.loss(&s, &mut scratch)))
+                    / (2.0 * f64::from(eps));
+                let analytic = f64::from(grad[p]);
+                assert!(
+                    (numeric - analytic).abs() < 1e-3 * (1.0 + analytic.abs()),
+                    "{activation:?} param {p}: numeric {numeric} analytic {analytic}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! A training record as the network sees it: the active inputs of both
+//! perspectives and the target.
+
+use chess::Color;
+use engine::eval::nnue::feature_index;
+use trainingdata::TrainingRecord;
+
+/// At most this many pieces stand on a board (a record holds 32 nibbles).
+pub const MAX_ACTIVE: usize = 32;
+
+/// The logistic function.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// One position ready for the network.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Active inputs from the side to move's perspective.
+    pub stm: [u16; MAX_ACTIVE],
+    /// Active inputs from the other side's perspective.
+    pub nstm: [u16; MAX_ACTIVE],
+    /// How many entries of `stm` and `nstm` are used.
+    pub len: usize,
+    /// The target win probability for the side to move, in [0, 1].
+    pub target: f32,
+}
+
+impl Sample {
+    /// The sample of `record`: the target blends the game's result (weight
+    /// `wdl`) with the search score through the same sigmoid the network's
+    /// output goes through (`scale` centipawns per unit).
+    pub fn from_record(record: &TrainingRecord, wdl: f32, scale: f32) -> Sample {
+        let us = record.turn();
+        let mut sample = Sample {
+            stm: [0; MAX_ACTIVE],
+            nstm: [0; MAX_ACTIVE],
+            len: 0,
+            target: 0.0,
+        };
+        for (sq, piece) in record.pieces().take(MAX_ACTIVE) {
+            sample.stm[sample.len] = feature_index(us, piece, sq) as u16;
+            sample.nstm[sample.len] = feature_index(!us, piece, sq) as u16;
+            sample.len += 1;
+        }
+        let white_result = record.result().white_score();
+        let result = match us {
+            Color::White => white_result,
+            Color::Black => 1.0 - white_result,
+        };
+        let score = sigmoid(f32::from(record.score_stm()) / scale);
+        sample.target = wdl * result + (1.0 - wdl) * score;
+        sample
+    }
+
+    /// The side to move's active inputs.
+    #[inline(always)]
+    pub fn stm_features(&self) -> &[u16] {
+        &self.stm[..self.len]
+    }
+
+    /// The other side's active inputs.
+    #[inline(always)]
+    pub fn nstm_features(&self) -> &[u16] {
+        &self.nstm[..self.len]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess::Position;
+    use trainingdata::GameResult;
+
+    #[test]
+    fn target_blends_result_and_score_from_the_side_to_move() {
+        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+            .unwrap();
+        // White won; the search says +400 for White; Black to move.
+        let record = TrainingRecord::from_position(&pos, 400, GameResult::WhiteWin);
+        let s = Sample::from_record(&record, 0.0, 400.0);
+        assert!((s.target - sigmoid(-1.0)).abs() < 1e-6);
+        let s = Sample::from_record(&record, 1.0, 400.0);
+        assert_eq!(s.target, 0.0);
+        let s = Sample::from_record(&record, 0.5, 400.0);
+        assert!((s.target - 0.5 * sigmoid(-1.0)).abs() < 1e-6);
+        assert_eq!(s.len, 32);
+    }
+}

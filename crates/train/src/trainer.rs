@@ -1,0 +1,396 @@
+//! The training loop: epochs over shuffled shards, mini-batches spread
+//! over all cores, validation, checkpoints, quantised nets and the log.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use engine::eval::nnue::{Activation, HIDDEN_ALIGN, MAX_HIDDEN};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use trainingdata::TrainingRecord;
+
+use crate::adamw::AdamW;
+use crate::checkpoint::Checkpoint;
+use crate::data::{count_records, load_shard};
+use crate::error::TrainError;
+use crate::model::{FloatNet, Scratch};
+use crate::quantise::{agreement, quantise, Agreement};
+use crate::report::{append_row, draw_chart, read_log, LogRow};
+use crate::sample::Sample;
+use crate::schedule::Schedule;
+
+/// A run's settings.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// Training-data shards (32-byte records).
+    pub shards: Vec<PathBuf>,
+    /// Where checkpoints, nets, the log and the chart go.
+    pub out_dir: PathBuf,
+    /// Hidden size H (a multiple of 32).
+    pub hidden: usize,
+    /// The hidden layer's activation.
+    pub activation: Activation,
+    /// Epochs to run in total (a resumed run counts the ones done).
+    pub epochs: usize,
+    /// Positions per optimiser step.
+    pub batch_size: usize,
+    /// Initial learning rate.
+    pub lr: f32,
+    /// The learning-rate schedule.
+    pub schedule: Schedule,
+    /// AdamW's decoupled weight decay.
+    pub weight_decay: f32,
+    /// Weight of the game result in the target (the rest: the search score).
+    pub wdl: f32,
+    /// Centipawns per unit of network output (and of the score's sigmoid).
+    pub scale: f32,
+    /// Fraction of every shard held out for validation.
+    pub val_fraction: f64,
+    /// Worker threads (0: every core).
+    pub threads: usize,
+    /// Seed of the initial weights and the shuffles.
+    pub seed: u64,
+    /// A checkpoint to continue from.
+    pub resume: Option<PathBuf>,
+    /// Validation positions on which quantised and float scores are compared.
+    pub check_positions: usize,
+    /// The output layer's quantisation in the net files (0: the finest that
+    /// fits the weights, see `quantise::auto_qb`).
+    pub qb: i32,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            shards: Vec::new(),
+            out_dir: PathBuf::from("nnue-run"),
+            hidden: 256,
+            activation: Activation::SCReLU,
+            epochs: 10,
+            batch_size: 16_384,
+            lr: 0.001,
+            schedule: Schedule::Cosine {
+                final_fraction: 0.05,
+            },
+            weight_decay: 0.01,
+            wdl: 0.3,
+            scale: 400.0,
+            val_fraction: 0.02,
+            threads: 0,
+            seed: 1,
+            resume: None,
+            check_positions: 4096,
+            qb: engine::eval::nnue::QB,
+        }
+    }
+}
+
+/// What the run reports as it goes.
+#[derive(Clone, Debug)]
+pub enum Event<'a> {
+    /// An epoch begins; about `positions` training positions follow.
+    EpochStart {
+        /// The epoch, from 1.
+        epoch: usize,
+        /// Training positions expected.
+        positions: u64,
+    },
+    /// `positions` more positions were trained on.
+    Trained {
+        /// Positions in the batch just done.
+        positions: u64,
+    },
+    /// An epoch ended with these figures and files.
+    EpochEnd {
+        /// The log row.
+        row: &'a LogRow,
+        /// The quantised net written.
+        net: &'a Path,
+        /// The float checkpoint written.
+        checkpoint: &'a Path,
+    },
+}
+
+/// The batch's data and each worker's gradient and scratch buffers.
+struct Workers {
+    grads: Vec<Vec<f32>>,
+    scratch: Vec<Scratch>,
+}
+
+impl Workers {
+    fn new(threads: usize, net: &FloatNet) -> Workers {
+        Workers {
+            grads: vec![vec![0.0; net.params.len()]; threads],
+            scratch: vec![Scratch::new(net.hidden); threads],
+        }
+    }
+
+    /// The batch's gradient of the mean loss, summed into `grads[0]`;
+    /// returns the batch's summed loss. Each worker accumulates into its own
+    /// gradient, so no locks; the sum happens once per batch.
+    fn gradient(&mut self, net: &FloatNet, batch: &[TrainingRecord], wdl: f32, scale: f32) -> f64 {
+        let per_worker = batch.len().div_ceil(self.grads.len()).max(1);
+        let weight = 1.0 / batch.len() as f32;
+        let loss: f64 = batch
+            .par_chunks(per_worker)
+            .zip(self.grads.par_iter_mut())
+            .zip(self.scratch.par_iter_mut())
+            .map(|((chunk, grad), scratch)| {
+                grad.fill(0.0);
+                let mut loss = 0.0f64;
+                for record in chunk {
+                    let sample = Sample::from_record(record, wdl, scale);
+                    loss += f64::from(net.backward(&sample, weight, grad, scratch));
+                }
+                loss
+            })
+            .sum();
+        let used = batch.len().div_ceil(per_worker);
+        let (first, rest) = self.grads.split_at_mut(1);
+        const CHUNK: usize = 16 * 1024;
+        first[0]
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .for_each(|(i, dst)| {
+                for other in &rest[..used - 1] {
+                    for (d, s) in dst.iter_mut().zip(&other[i * CHUNK..]) {
+                        *d += s;
+                    }
+                }
+            });
+        loss
+    }
+}
+
+/// The mean loss of `net` on `records` (all cores).
+pub fn mean_loss(net: &FloatNet, records: &[TrainingRecord], wdl: f32, scale: f32) -> f64 {
+    if records.is_empty() {
+        return 0.0;
+    }
+    let total: f64 = records
+        .par_chunks(4096)
+        .map(|chunk| {
+            let mut scratch = Scratch::new(net.hidden);
+            chunk
+                .iter()
+                .map(|r| f64::from(net.loss(&Sample::from_record(r, wdl, scale), &mut scratch)))
+                .sum::<f64>()
+        })
+        .sum();
+    total / records.len() as f64
+}
+
+/// Runs the training; returns the log of every epoch (earlier ones too
+/// when resuming).
+pub fn train(
+    config: &TrainConfig,
+    progress: &mut (dyn FnMut(Event) + Send),
+) -> Result<Vec<LogRow>, TrainError> {
+    if config.shards.is_empty() {
+        return Err(TrainError::Config(
+            "no training data: give shard files".into(),
+        ));
+    }
+    if config.batch_size == 0 || config.epochs == 0 {
+        return Err(TrainError::Config(
+            "batch size and epochs must be positive".into(),
+        ));
+    }
+    std::fs::create_dir_all(&config.out_dir).map_err(|e| TrainError::io(&config.out_dir, e))?;
+    let threads = if config.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        config.threads
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| TrainError::Config(format!("cannot start {threads} threads: {e}")))?;
+    pool.install(|| run(config, threads, progress))
+}
+
+fn run(
+    config: &TrainConfig,
+    threads: usize,
+    progress: &mut (dyn FnMut(Event) + Send),
+) -> Result<Vec<LogRow>, TrainError> {
+    let log_path = config.out_dir.join("log.csv");
+    let (mut net, mut adam, done) = match &config.resume {
+        Some(path) => {
+            let ckpt = Checkpoint::load(path, config.weight_decay)?;
+            (ckpt.net, ckpt.adam, ckpt.epochs_done)
+        }
+        None => {
+            if config.hidden == 0
+                || !config.hidden.is_multiple_of(HIDDEN_ALIGN)
+                || config.hidden > MAX_HIDDEN
+            {
+                return Err(TrainError::Config(format!(
+                    "hidden size {}: use a multiple of {HIDDEN_ALIGN} up to {MAX_HIDDEN}",
+                    config.hidden
+                )));
+            }
+            let net = FloatNet::new(config.hidden, config.activation, config.seed);
+            let adam = AdamW::new(net.params.len(), config.weight_decay);
+            // A new run starts a new log.
+            let _ = std::fs::remove_file(&log_path);
+            (net, adam, 0)
+        }
+    };
+    let mut rows: Vec<LogRow> = read_log(&log_path)
+        .into_iter()
+        .filter(|r| r.epoch <= done)
+        .collect();
+    let expected = (count_records(&config.shards)? as f64 * (1.0 - config.val_fraction)) as u64;
+    let mut workers = Workers::new(threads, &net);
+    for epoch in done + 1..=config.epochs {
+        // Each epoch's shuffles depend only on the seed and the epoch, so a
+        // resumed run repeats the epochs it redoes.
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(
+            config.seed ^ (epoch as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        );
+        progress(Event::EpochStart {
+            epoch,
+            positions: expected,
+        });
+        let mut order: Vec<usize> = (0..config.shards.len()).collect();
+        order.shuffle(&mut rng);
+        let start = Instant::now();
+        let (mut loss_sum, mut trained, mut steps_in_epoch) = (0.0f64, 0u64, 0u64);
+        let mut validation: Vec<TrainingRecord> = Vec::new();
+        let mut lr = config.lr;
+        for &shard_index in &order {
+            let mut shard = load_shard(
+                &config.shards[shard_index],
+                shard_index,
+                config.val_fraction,
+            )?;
+            shard.train.shuffle(&mut rng);
+            validation.append(&mut shard.validation);
+            for batch in shard.train.chunks(config.batch_size) {
+                let progress_now =
+                    (epoch - 1) as f64 + (trained as f64 / expected.max(1) as f64).min(1.0);
+                lr = config.schedule.rate(config.lr, progress_now, config.epochs);
+                loss_sum += workers.gradient(&net, batch, config.wdl, config.scale);
+                adam.step(&mut net.params, &workers.grads[0], lr);
+                trained += batch.len() as u64;
+                steps_in_epoch += 1;
+                progress(Event::Trained {
+                    positions: batch.len() as u64,
+                });
+            }
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        if steps_in_epoch == 0 {
+            return Err(TrainError::Config(
+                "the shards hold no training positions".into(),
+            ));
+        }
+        let val_loss = mean_loss(&net, &validation, config.wdl, config.scale);
+        let quantised = quantise(&net, config.scale.round() as i32, config.qb)?;
+        let check = &validation[..validation.len().min(config.check_positions)];
+        let Agreement {
+            mean_cp, max_cp, ..
+        } = agreement(&net, &quantised, config.scale, check);
+        let row = LogRow {
+            epoch,
+            train_loss: loss_sum / trained as f64,
+            val_loss,
+            lr,
+            positions: trained,
+            seconds,
+            quant_mean_cp: mean_cp,
+            quant_max_cp: max_cp,
+            qb: quantised.qb(),
+        };
+        let net_path = config.out_dir.join(format!("epoch-{epoch}.nnue"));
+        let ckpt_path = config.out_dir.join(format!("epoch-{epoch}.ckpt"));
+        std::fs::write(&net_path, quantised.to_bytes())
+            .map_err(|e| TrainError::io(&net_path, e))?;
+        Checkpoint {
+            net: net.clone(),
+            adam: adam.clone(),
+            epochs_done: epoch,
+        }
+        .save(&ckpt_path)?;
+        append_row(&log_path, &row)?;
+        rows.push(row.clone());
+        draw_chart(&rows, &config.out_dir.join("loss.png"))?;
+        progress(Event::EpochEnd {
+            row: &row,
+            net: &net_path,
+            checkpoint: &ckpt_path,
+        });
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testdata::{records, scratch_dir, write_shard};
+    use engine::eval::nnue::Network;
+
+    #[test]
+    fn loss_decreases_and_every_epoch_leaves_its_files() {
+        let dir = scratch_dir("loss");
+        let shards: Vec<PathBuf> = (0..2)
+            .map(|i| {
+                let path = dir.join(format!("shard-{i}.bin"));
+                write_shard(&path, &records(2500, 100 + i));
+                path
+            })
+            .collect();
+        let config = TrainConfig {
+            shards,
+            out_dir: dir.join("run"),
+            hidden: 32,
+            epochs: 6,
+            batch_size: 256,
+            lr: 0.01,
+            wdl: 0.2,
+            val_fraction: 0.1,
+            threads: 2,
+            check_positions: 500,
+            ..TrainConfig::default()
+        };
+        let mut batches = 0;
+        let rows = train(&config, &mut |e| {
+            if let Event::Trained { .. } = e {
+                batches += 1;
+            }
+        })
+        .unwrap();
+        assert_eq!(rows.len(), 6);
+        assert!(batches >= 6 * 17);
+        let (first, last) = (&rows[0], &rows[5]);
+        eprintln!("{first:?}\n{last:?}");
+        assert!(last.train_loss < 0.7 * first.train_loss, "{rows:?}");
+        assert!(last.val_loss < first.val_loss, "{rows:?}");
+        for name in ["epoch-6.nnue", "epoch-6.ckpt", "log.csv", "loss.png"] {
+            assert!(config.out_dir.join(name).exists(), "{name}");
+        }
+        let net = Network::from_file(&config.out_dir.join("epoch-6.nnue")).unwrap();
+        assert_eq!(net.hidden(), 32);
+        assert!(
+            last.quant_mean_cp < 10.0 && last.quant_max_cp < 40.0,
+            "{last:?}"
+        );
+
+        // Resuming from epoch 4 redoes epochs 5 and 6 exactly (the log keeps
+        // six decimals).
+        let resumed = TrainConfig {
+            resume: Some(config.out_dir.join("epoch-4.ckpt")),
+            ..config.clone()
+        };
+        let again = train(&resumed, &mut |_| {}).unwrap();
+        assert_eq!(again.len(), 6);
+        for (a, b) in again.iter().zip(&rows) {
+            assert_eq!(a.epoch, b.epoch);
+            assert!((a.train_loss - b.train_loss).abs() < 1e-6, "{a:?} {b:?}");
+            assert!((a.val_loss - b.val_loss).abs() < 1e-6, "{a:?} {b:?}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,130 @@
+//! Which positions become training data: the filters NNUE trainers expect,
+//! shared by self-play datagen and PGN conversion.
+//!
+//! A position is kept when it is quiet enough for a static evaluation to
+//! learn its score: the side to move is not in check, the best move is not
+//! a capture or a promotion (the score then depends on the exchange, not
+//! the position), and the score is neither a mate nor beyond `max_score`.
+
+use chess::{Move, MoveKind, Position};
+
+/// The filter's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PositionFilter {
+    /// Positions at a ply (from the game's start, random plies included)
+    /// below this are skipped.
+    pub min_ply: usize,
+    /// Positions whose score (centipawns) is this far from zero or further
+    /// are skipped; mate and tablebase scores always are.
+    pub max_score: i32,
+}
+
+impl Default for PositionFilter {
+    /// Skip the first 16 plies and scores of 20 pawns or more.
+    fn default() -> PositionFilter {
+        PositionFilter {
+            min_ply: 16,
+            max_score: 2000,
+        }
+    }
+}
+
+/// Why a position was left out (for the counts `datagen` prints).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skip {
+    /// Too early in the game.
+    Opening,
+    /// The side to move is in check.
+    InCheck,
+    /// The best move captures or promotes.
+    Noisy,
+    /// A mate score or beyond `max_score`.
+    Score,
+}
+
+impl PositionFilter {
+    /// Whether `pos`, at `ply`, with best move `best` and `score` (either
+    /// side's view), is kept; `Err` says why not.
+    pub fn check(&self, pos: &Position, ply: usize, best: Move, score: i32) -> Result<(), Skip> {
+        if ply < self.min_ply {
+            return Err(Skip::Opening);
+        }
+        if pos.in_check() {
+            return Err(Skip::InCheck);
+        }
+        if is_noisy(pos, best) {
+            return Err(Skip::Noisy);
+        }
+        // Mate and tablebase-win scores say nothing about the position's
+        // value that a static evaluation could learn.
+        if score.unsigned_abs() >= self.max_score.unsigned_abs()
+            || score.unsigned_abs() >= engine::score::TB_WIN_BOUND.unsigned_abs()
+        {
+            return Err(Skip::Score);
+        }
+        Ok(())
+    }
+}
+
+/// True for a capture (en passant included) or a promotion.
+pub fn is_noisy(pos: &Position, m: Move) -> bool {
+    match m.kind() {
+        MoveKind::Promotion | MoveKind::EnPassant => true,
+        MoveKind::Castling => false,
+        MoveKind::Normal => pos.piece_at(m.to()).is_some(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess::CastlingMode;
+
+    fn mv(pos: &Position, uci: &str) -> Move {
+        pos.parse_uci_move(uci, CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn quiet_positions_pass_and_the_rest_say_why() {
+        let filter = PositionFilter {
+            min_ply: 4,
+            max_score: 1000,
+        };
+        let pos =
+            Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .unwrap();
+        assert_eq!(filter.check(&pos, 4, mv(&pos, "f1b5"), 30), Ok(()));
+        assert_eq!(
+            filter.check(&pos, 3, mv(&pos, "f1b5"), 30),
+            Err(Skip::Opening)
+        );
+        assert_eq!(
+            filter.check(&pos, 4, mv(&pos, "f3e5"), 30),
+            Err(Skip::Noisy)
+        );
+        assert_eq!(
+            filter.check(&pos, 4, mv(&pos, "f1b5"), -1000),
+            Err(Skip::Score)
+        );
+        assert_eq!(
+            filter.check(&pos, 4, mv(&pos, "f1b5"), engine::score::mate_in(3)),
+            Err(Skip::Score)
+        );
+        let check =
+            Position::from_fen("rnbqkbnr/ppp2ppp/3p4/1B2p3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3")
+                .unwrap();
+        assert_eq!(
+            filter.check(&check, 9, mv(&check, "c7c6"), 0),
+            Err(Skip::InCheck)
+        );
+    }
+
+    #[test]
+    fn promotions_and_en_passant_are_noisy_castling_is_not() {
+        let pos = Position::from_fen("4k3/1P6/8/3pP3/8/8/8/R3K2R w KQ d6 0 1").unwrap();
+        assert!(is_noisy(&pos, mv(&pos, "b7b8q")));
+        assert!(is_noisy(&pos, mv(&pos, "e5d6")));
+        assert!(!is_noisy(&pos, mv(&pos, "e1g1")));
+        assert!(!is_noisy(&pos, mv(&pos, "e5e6")));
+    }
+}

@@ -1,0 +1,515 @@
+//! `kestrel datagen`: self-play training data (NNUE records or Texel text),
+//! and the tools on record files: merge, shuffle, stats, from-pgn.
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand, ValueEnum};
+use engine::selfplay::{CapVerdict, Ending, GameRules};
+use indicatif::{ProgressBar, ProgressStyle};
+use trainingdata::RecordWriter;
+use tune::data_stats::DataStats;
+use tune::datagen::{default_rules, generate, DatagenConfig, SkipCounts};
+use tune::dataset::write_text;
+use tune::filter::PositionFilter;
+use tune::genfens::{BOOK_PLIES, STARTPOS_PLIES};
+use tune::openings::OpeningSource;
+use tune::shuffle::DEFAULT_MAX_IN_MEMORY;
+
+/// `kestrel datagen [OPTIONS] -o FILE` plays self-play games; its
+/// subcommands work on the files it writes.
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct DatagenCommand {
+    #[command(subcommand)]
+    tool: Option<DatagenTool>,
+    #[command(flatten)]
+    generate: GenerateArgs,
+}
+
+/// The tools on training-data files.
+#[derive(Subcommand)]
+enum DatagenTool {
+    /// Concatenate record files (shards) into OUT, checking every record and
+    /// dropping a partial last record left by an interrupted run.
+    Merge {
+        /// The merged file (replaced).
+        out: PathBuf,
+        /// The shards, in order.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Write the records of IN to OUT in a random order. Files of up to
+    /// --max-in-memory records are shuffled in memory; larger ones through
+    /// temporary bucket files next to OUT, in bounded memory.
+    Shuffle {
+        /// The file to shuffle.
+        input: PathBuf,
+        /// The shuffled file (replaced).
+        out: PathBuf,
+        /// Seed of the order.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Most records held in memory (32 bytes each).
+        #[arg(long, default_value_t = DEFAULT_MAX_IN_MEMORY)]
+        max_in_memory: u64,
+    },
+    /// Counts of a record file: results, side to move, a score histogram and
+    /// piece counts.
+    Stats {
+        /// Record files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Training records from PGN games whose moves carry the engine's score
+    /// in a comment (`{+0.35/12 0.2s}`, as OpenBench, fastchess, cutechess
+    /// and `kestrel match -pgnout` write), with datagen's filters.
+    FromPgn {
+        /// PGN files (gzip, zstd and bzip2 are read too).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The record file.
+        #[arg(short = 'o', long)]
+        out: PathBuf,
+        /// Add to OUT instead of replacing it.
+        #[arg(long)]
+        append: bool,
+        #[command(flatten)]
+        filter: FilterArgs,
+    },
+}
+
+/// Output format of the self-play positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// Kestrel's 32-byte training records (docs/training-data.md), appended.
+    Binpack,
+    /// `FEN | result` lines for `kestrel tune texel`, appended.
+    Text,
+}
+
+/// The position filter's options.
+#[derive(Args)]
+struct FilterArgs {
+    /// Positions before this ply of the game (random plies included) are
+    /// left out.
+    #[arg(long, default_value_t = PositionFilter::default().min_ply)]
+    skip_plies: usize,
+    /// Positions scored this far from zero (centipawns) or further are left
+    /// out; mate scores always are.
+    #[arg(long, default_value_t = PositionFilter::default().max_score)]
+    max_score: i32,
+}
+
+impl FilterArgs {
+    fn filter(&self) -> Result<PositionFilter> {
+        if self.max_score <= 0 {
+            bail!("--max-score must be positive (centipawns)");
+        }
+        Ok(PositionFilter {
+            min_ply: self.skip_plies,
+            max_score: self.max_score,
+        })
+    }
+}
+
+/// Options of self-play generation.
+#[derive(Args)]
+struct GenerateArgs {
+    /// Stop after this many games (100 when neither --games nor --positions
+    /// is given).
+    #[arg(long, conflicts_with = "positions")]
+    games: Option<u64>,
+    /// Stop once this many positions are written.
+    #[arg(long)]
+    positions: Option<u64>,
+    /// Soft node limit per move: each search ends after the iteration that
+    /// passes it.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Start from the positions of this EPD/FEN file (one a line, e.g.
+    /// ../shared/data/openings.epd) instead of the start position.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Random plies played before the engines take over: N or A-B (default
+    /// 8-9 from the start position, 2-3 after a book position).
+    #[arg(long, value_name = "N|A-B")]
+    random_plies: Option<String>,
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// Adjudicate a win when both sides' scores put one side this far ahead
+    /// (centipawns) for --win-plies plies in a row.
+    #[arg(long, default_value_t = default_rules().resign_score)]
+    win_score: i32,
+    /// See --win-score.
+    #[arg(long, default_value_t = default_rules().resign_plies)]
+    win_plies: usize,
+    /// Adjudicate a draw when, from this ply on, the scores stay within
+    /// --draw-score of zero for --draw-plies plies in a row.
+    #[arg(long, default_value_t = 80)]
+    draw_from_ply: usize,
+    /// See --draw-from-ply.
+    #[arg(long, default_value_t = default_rules().draw_score)]
+    draw_score: i32,
+    /// See --draw-from-ply.
+    #[arg(long, default_value_t = default_rules().draw_plies)]
+    draw_plies: usize,
+    /// Games reaching this many plies are drawn.
+    #[arg(long, default_value_t = default_rules().max_plies)]
+    max_plies: usize,
+    /// Games played at once (one search thread each).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed of the random openings. Machines sharing a seed must use
+    /// different --shard numbers.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// This machine's shard number: shards of one seed play different games.
+    #[arg(long, default_value_t = 0)]
+    shard: u64,
+    /// Set an engine option first, e.g. `--option Hash=32` (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Binpack)]
+    format: Format,
+    /// The output file (appended to).
+    #[arg(short = 'o', long, required = true)]
+    out: Option<PathBuf>,
+}
+
+/// Runs `kestrel datagen`.
+pub fn run(command: DatagenCommand) -> Result<()> {
+    match command.tool {
+        None => generate_games(command.generate),
+        Some(DatagenTool::Merge { out, inputs }) => {
+            let report = tune::merge::merge(&out, &inputs)?;
+            for (path, count, trailing) in &report.inputs {
+                let note = if *trailing > 0 {
+                    format!(" (partial last record: {trailing} bytes dropped)")
+                } else {
+                    String::new()
+                };
+                println!("{}: {count} records{note}", path.display());
+            }
+            println!("merged {} records -> {}", report.records, out.display());
+            Ok(())
+        }
+        Some(DatagenTool::Shuffle {
+            input,
+            out,
+            seed,
+            max_in_memory,
+        }) => {
+            let t0 = Instant::now();
+            let report = tune::shuffle::shuffle(&input, &out, seed, max_in_memory)?;
+            let how = match report.buckets {
+                0 => "in memory".to_string(),
+                n => format!("through {n} bucket files"),
+            };
+            println!(
+                "shuffled {} records {how} in {:.1} s -> {}",
+                report.records,
+                t0.elapsed().as_secs_f64(),
+                out.display()
+            );
+            Ok(())
+        }
+        Some(DatagenTool::Stats { files }) => {
+            for file in &files {
+                if files.len() > 1 {
+                    println!("== {}", file.display());
+                }
+                print!("{}", DataStats::of_file(file)?);
+            }
+            Ok(())
+        }
+        Some(DatagenTool::FromPgn {
+            inputs,
+            out,
+            append,
+            filter,
+        }) => from_pgn(&inputs, &out, append, filter.filter()?),
+    }
+}
+
+/// Parses `N` or `A-B`.
+fn parse_plies(text: &str) -> Result<std::ops::RangeInclusive<usize>> {
+    let bad = || anyhow::anyhow!("--random-plies '{text}' must be a number N or a range A-B");
+    let (a, b) = match text.split_once('-') {
+        Some((a, b)) => (a.trim(), b.trim()),
+        None => (text.trim(), text.trim()),
+    };
+    let (a, b): (usize, usize) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+    if a > b {
+        bail!("--random-plies '{text}': the range's start is above its end");
+    }
+    Ok(a..=b)
+}
+
+/// Splits `NAME=VALUE` engine options.
+fn parse_options(options: &[String]) -> Result<Vec<(String, String)>> {
+    options
+        .iter()
+        .map(|o| {
+            o.split_once('=')
+                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+                .with_context(|| format!("--option '{o}' must be NAME=VALUE"))
+        })
+        .collect()
+}
+
+/// Where the output goes.
+enum Sink {
+    Records(RecordWriter<std::fs::File>),
+    Text(BufWriter<std::fs::File>),
+}
+
+fn generate_games(args: GenerateArgs) -> Result<()> {
+    let out = args
+        .out
+        .clone()
+        .context("the output file is required: -o FILE")?;
+    if args.nodes == 0 || args.threads == 0 {
+        bail!("--nodes and --threads must be positive");
+    }
+    if args.games == Some(0) || args.positions == Some(0) {
+        bail!("--games and --positions must be positive");
+    }
+    let openings = match &args.openings {
+        Some(path) => {
+            let plies = args
+                .random_plies
+                .as_deref()
+                .map_or(Ok(BOOK_PLIES), parse_plies)?;
+            OpeningSource::from_book(path, plies)?
+        }
+        None => {
+            let plies = args
+                .random_plies
+                .as_deref()
+                .map_or(Ok(STARTPOS_PLIES), parse_plies)?;
+            OpeningSource::random(plies)
+        }
+    };
+    let rules = GameRules {
+        max_plies: args.max_plies,
+        resign_score: args.win_score,
+        resign_plies: args.win_plies,
+        draw_from_ply: Some(args.draw_from_ply),
+        draw_score: args.draw_score,
+        draw_plies: args.draw_plies,
+        at_cap: CapVerdict::Draw,
+    };
+    let games = match (args.games, args.positions) {
+        (None, None) => Some(100),
+        (games, _) => games,
+    };
+    let config = DatagenConfig {
+        games,
+        nodes: args.nodes,
+        openings,
+        filter: args.filter.filter()?,
+        rules,
+        threads: args.threads,
+        seed: args.seed,
+        shard: args.shard,
+        options: parse_options(&args.options)?,
+    };
+
+    let mut sink = match args.format {
+        Format::Binpack => Sink::Records(
+            RecordWriter::append(&out).with_context(|| format!("cannot open {}", out.display()))?,
+        ),
+        Format::Text => Sink::Text(BufWriter::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&out)
+                .with_context(|| format!("cannot open {}", out.display()))?,
+        )),
+    };
+
+    // Ctrl-C stops the run after writing the finished games; a second one
+    // quits at once (the file then ends with whole records at worst cut
+    // short, which readers ignore).
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("\nstopping: the games in progress are dropped (Ctrl-C again quits at once)");
+        })
+        .context("cannot install the Ctrl-C handler")?;
+    }
+
+    let (total, unit) = match (games, args.positions) {
+        (_, Some(p)) => (p, "positions"),
+        (Some(g), None) => (g, "games"),
+        (None, None) => unreachable!("one target is always set"),
+    };
+    let progress = ProgressBar::new(total);
+    progress.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} {{msg}} ETA {{eta}}"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let t0 = Instant::now();
+    let mut summary = Summary::default();
+    let mut error: Option<anyhow::Error> = None;
+    let positions_target = args.positions;
+    generate(&config, &stop, |game| {
+        let written = match &mut sink {
+            Sink::Records(w) => game
+                .records()
+                .try_for_each(|r| w.write(&r))
+                .and_then(|()| w.flush()),
+            Sink::Text(w) => write_text(w, &game.labelled()).and_then(|()| w.flush()),
+        };
+        if let Err(e) = written {
+            error = Some(anyhow::Error::new(e).context(format!("cannot write {}", out.display())));
+            return false;
+        }
+        summary.add(&game);
+        let per_sec = summary.positions as f64 / t0.elapsed().as_secs_f64().max(1e-9);
+        if positions_target.is_some() {
+            progress.set_position(summary.positions);
+            progress.set_message(format!("({per_sec:.0}/s, {} games)", summary.games));
+        } else {
+            progress.set_position(summary.games);
+            progress.set_message(format!("({} positions, {per_sec:.0}/s)", summary.positions));
+        }
+        positions_target.is_none_or(|target| summary.positions < target)
+    })
+    .map_err(|e| anyhow::anyhow!("--option: {e}"))?;
+    progress.finish_and_clear();
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    summary.print(secs, &out, stop.load(Ordering::SeqCst));
+    Ok(())
+}
+
+/// Counts over the finished games.
+#[derive(Default)]
+struct Summary {
+    games: u64,
+    positions: u64,
+    plies: u64,
+    results: [u64; 3],
+    resigned: u64,
+    drawn: u64,
+    by_rules: u64,
+    capped: u64,
+    skipped: SkipCounts,
+}
+
+impl Summary {
+    fn add(&mut self, game: &tune::datagen::GameRecord) {
+        self.games += 1;
+        self.positions += game.samples.len() as u64;
+        self.plies += game.plies as u64;
+        self.results[game.result.to_byte() as usize] += 1;
+        match game.ending {
+            Ending::Resigned => self.resigned += 1,
+            Ending::DrawAdjudicated => self.drawn += 1,
+            Ending::MoveCap => self.capped += 1,
+            Ending::Rules(_) | Ending::NoMove => self.by_rules += 1,
+        }
+        self.skipped.add(&game.skipped);
+    }
+
+    fn print(&self, secs: f64, out: &std::path::Path, stopped: bool) {
+        let mut o = std::io::stdout().lock();
+        let _ = writeln!(
+            o,
+            "{}games {} positions {} in {secs:.1} s: {:.0} positions/s, {:.1} plies a game",
+            if stopped { "stopped: " } else { "" },
+            self.games,
+            self.positions,
+            self.positions as f64 / secs.max(1e-9),
+            self.plies as f64 / self.games.max(1) as f64,
+        );
+        let [black, draw, white] = self.results;
+        let _ = writeln!(
+            o,
+            "results white {white} draw {draw} black {black}; ended by adjudicated win {}, adjudicated draw {}, the rules {}, the move cap {}",
+            self.resigned, self.drawn, self.by_rules, self.capped
+        );
+        let s = &self.skipped;
+        let _ = writeln!(
+            o,
+            "left out: opening plies {}, in check {}, capture or promotion {}, score {} -> {}",
+            s.opening,
+            s.in_check,
+            s.noisy,
+            s.score,
+            out.display()
+        );
+    }
+}
+
+fn from_pgn(
+    inputs: &[PathBuf],
+    out: &std::path::Path,
+    append: bool,
+    filter: PositionFilter,
+) -> Result<()> {
+    let mut writer = if append {
+        RecordWriter::append(out)
+    } else {
+        RecordWriter::create(out)
+    }
+    .with_context(|| format!("cannot open {}", out.display()))?;
+    let counts = tune::pgn_records::convert(inputs, &filter, &mut writer, |path, e| {
+        eprintln!("warning: {}: {e}; game skipped", path.display());
+    })?;
+    writer
+        .finish()
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    let s = &counts.skipped;
+    println!(
+        "games {} (without a result {}, unreadable {}) records {} -> {}",
+        counts.games,
+        counts.games_without_result,
+        counts.bad_games,
+        counts.records,
+        out.display()
+    );
+    println!(
+        "left out: moves without a score {}, opening plies {}, in check {}, capture or promotion {}, score {}",
+        counts.unscored_moves, s.opening, s.in_check, s.noisy, s.score
+    );
+    if counts.records == 0 && counts.unscored_moves > 0 {
+        eprintln!(
+            "note: no move carried a score comment such as {{+0.35/12 0.2s}}; were the games written with scores (cutechess/fastchess -pgnout, kestrel match -pgnout)?"
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_plies_parse() {
+        assert_eq!(parse_plies("8").unwrap(), 8..=8);
+        assert_eq!(parse_plies("2-3").unwrap(), 2..=3);
+        assert!(parse_plies("3-2").is_err());
+        assert!(parse_plies("x").is_err());
+        assert!(parse_options(&["Hash".into()]).is_err());
+        assert_eq!(
+            parse_options(&["Hash=32".into()]).unwrap(),
+            [("Hash".to_string(), "32".to_string())]
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! `kestrel train`: trains an NNUE network on training-data shards (see
+//! `crates/train`), with a progress bar and a line per epoch.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use clap::{Args, ValueEnum};
+use engine::eval::nnue::Activation;
+use indicatif::{ProgressBar, ProgressStyle};
+use train::schedule::Schedule;
+use train::{train, Event, TrainConfig};
+
+/// The learning-rate schedules.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ScheduleKind {
+    /// Drop by --gamma every --step-every epochs.
+    Step,
+    /// Half a cosine down to --final-lr of the initial rate.
+    Cosine,
+}
+
+/// Options of `kestrel train`.
+#[derive(Args)]
+pub struct TrainArgs {
+    /// Training-data shards (32-byte records, as `kestrel datagen` writes).
+    #[arg(required = true)]
+    shards: Vec<PathBuf>,
+    /// Directory for checkpoints (`epoch-N.ckpt`), nets (`epoch-N.nnue`),
+    /// the log (`log.csv`) and the loss chart (`loss.png`).
+    #[arg(long, default_value = "nnue-run")]
+    out: PathBuf,
+    /// Hidden layer size (a multiple of 32, at most 1024).
+    #[arg(long, default_value_t = 256)]
+    hidden: usize,
+    /// Hidden activation: screlu or crelu.
+    #[arg(long, default_value = "screlu")]
+    activation: String,
+    /// Epochs in total (a resumed run counts the ones done).
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16_384)]
+    batch_size: usize,
+    /// Initial learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Learning-rate schedule.
+    #[arg(long, value_enum, default_value_t = ScheduleKind::Cosine)]
+    schedule: ScheduleKind,
+    /// Step schedule: epochs between drops.
+    #[arg(long, default_value_t = 4)]
+    step_every: usize,
+    /// Step schedule: factor at each drop.
+    #[arg(long, default_value_t = 0.3)]
+    gamma: f32,
+    /// Cosine schedule: final rate as a fraction of the initial one.
+    #[arg(long, default_value_t = 0.05)]
+    final_lr: f32,
+    /// AdamW weight decay.
+    #[arg(long, default_value_t = 0.01)]
+    weight_decay: f32,
+    /// Weight of the game result in the target (0: search score only, 1: result only).
+    #[arg(long, default_value_t = 0.3)]
+    wdl: f32,
+    /// Centipawns per unit of network output (and of the score's sigmoid).
+    #[arg(long, default_value_t = 400.0)]
+    scale: f32,
+    /// Fraction of each shard held out for the validation loss.
+    #[arg(long, default_value_t = 0.02)]
+    val_fraction: f64,
+    /// Threads (0: every core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Seed of the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Continue from this checkpoint (`epoch-N.ckpt`).
+    #[arg(long)]
+    resume: Option<PathBuf>,
+    /// Validation positions on which the quantised net is compared with the float one.
+    #[arg(long, default_value_t = 4096)]
+    check_positions: usize,
+    /// Output-layer quantisation of the net files (0: the finest that fits
+    /// the weights, up to 512; nets with small output weights lose less).
+    #[arg(long, default_value_t = engine::eval::nnue::QB)]
+    qb: i32,
+}
+
+/// Runs `kestrel train`.
+pub fn run(args: TrainArgs) -> Result<()> {
+    let Some(activation) = Activation::parse(&args.activation) else {
+        bail!("--activation {}: use screlu or crelu", args.activation);
+    };
+    if args.qb < 0 || args.qb > engine::eval::nnue::MAX_QB {
+        bail!(
+            "--qb {}: use 1 to {} (0: automatic)",
+            args.qb,
+            engine::eval::nnue::MAX_QB
+        );
+    }
+    if !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val_fraction) {
+        bail!("--wdl must be in [0, 1] and --val-fraction in [0, 1)");
+    }
+    let schedule = match args.schedule {
+        ScheduleKind::Step => Schedule::Step {
+            every: args.step_every,
+            gamma: args.gamma,
+        },
+        ScheduleKind::Cosine => Schedule::Cosine {
+            final_fraction: args.final_lr,
+        },
+    };
+    let config = TrainConfig {
+        shards: args.shards,
+        out_dir: args.out,
+        hidden: args.hidden,
+        activation,
+        epochs: args.epochs,
+        batch_size: args.batch_size,
+        lr: args.lr,
+        schedule,
+        weight_decay: args.weight_decay,
+        wdl: args.wdl,
+        scale: args.scale,
+        val_fraction: args.val_fraction,
+        threads: args.threads,
+        seed: args.seed,
+        resume: args.resume,
+        check_positions: args.check_positions,
+        qb: args.qb,
+    };
+    eprintln!(
+        "training {}x{} ({}), {} epochs, batch {}, lr {} {}, wdl {}, into {}",
+        engine::eval::nnue::INPUTS,
+        config.hidden,
+        activation.name(),
+        config.epochs,
+        config.batch_size,
+        config.lr,
+        schedule.describe(),
+        config.wdl,
+        config.out_dir.display()
+    );
+    let bar = ProgressBar::hidden();
+    let epochs = config.epochs;
+    train(&config, &mut |event| match event {
+        Event::EpochStart { epoch, positions } => {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            bar.reset();
+            bar.set_length(positions);
+            bar.set_style(
+                ProgressStyle::with_template(&format!(
+                    "epoch {epoch}/{epochs} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {{per_sec}} eta {{eta}}"
+                ))
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+        }
+        Event::Trained { positions } => bar.inc(positions),
+        Event::EpochEnd { row, net, .. } => {
+            bar.finish_and_clear();
+            println!(
+                "epoch {}/{epochs} train {:.6} val {:.6} lr {:.2e} {:.0} pos/s quantised (QB {}) vs float mean {:.2} cp max {:.1} cp -> {}",
+                row.epoch,
+                row.train_loss,
+                row.val_loss,
+                row.lr,
+                row.positions as f64 / row.seconds.max(1e-9),
+                row.qb,
+                row.quant_mean_cp,
+                row.quant_max_cp,
+                net.display()
+            );
+        }
+    })?;
+    Ok(())
+}
