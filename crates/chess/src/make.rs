@@ -64,6 +64,13 @@ impl Position {
             return self.save(None);
         };
 
+        // Rights lost by a king or rook leaving or being taken on its square.
+        let lost = if self.castling.is_empty() {
+            CastlingRights::NONE
+        } else {
+            self.castling_rights_on(from)
+                .with(self.castling_rights_on(to))
+        };
         let mut undo = self.save(None);
         let mut key = self.key ^ zobrist::white_to_move();
         if let Some(ep) = self.ep_square.take() {
@@ -123,7 +130,6 @@ impl Position {
             }
         }
 
-        let lost = self.castling_mask[from.index()].with(self.castling_mask[to.index()]);
         if self.castling.bits() & lost.bits() != 0 {
             key ^= zobrist::castling(self.castling);
             self.castling = self.castling.without(lost);

@@ -22,8 +22,6 @@ pub struct Position {
     /// Rook square of each castling right (index `CastlingRights::index_of`);
     /// meaningful only while the right is held.
     pub(crate) castling_rooks: [Square; 4],
-    /// Rights lost when a move starts or ends on each square.
-    pub(crate) castling_mask: [CastlingRights; 64],
     /// Set only when a pawn of the side to move attacks it (Polyglot's rule).
     pub(crate) ep_square: Option<Square>,
     pub(crate) halfmove_clock: u16,
@@ -48,7 +46,6 @@ impl Position {
             turn: Color::White,
             castling: CastlingRights::NONE,
             castling_rooks: [Square::new(0); 4],
-            castling_mask: [CastlingRights::NONE; 64],
             ep_square: None,
             halfmove_clock: 0,
             fullmove_number: 1,
@@ -254,6 +251,25 @@ impl Position {
         self.king_blockers(color) & self.by_color(color)
     }
 
+    /// The castling rights a move starting or ending on `sq` takes away:
+    /// those whose king or rook stands there. (Per-game data such as a
+    /// square-to-rights table would make every copy of the position larger.)
+    #[inline]
+    pub(crate) fn castling_rights_on(&self, sq: Square) -> CastlingRights {
+        let mut lost = CastlingRights::NONE;
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if self.castling.has(color, side)
+                    && (self.castling_rooks[CastlingRights::index_of(color, side)] == sq
+                        || self.king(color) == sq)
+                {
+                    lost = lost.with(CastlingRights::single(color, side));
+                }
+            }
+        }
+        lost
+    }
+
     /// The number of pieces on the board.
     pub fn piece_count(&self) -> u32 {
         self.occupied().count()
@@ -307,17 +323,6 @@ impl Position {
         }
         self.key = key;
         self.pawn_key = pawn_key;
-        self.castling_mask = [CastlingRights::NONE; 64];
-        for color in Color::ALL {
-            for side in CastlingSide::ALL {
-                if let Some(rook) = self.castling_rook(color, side) {
-                    let right = CastlingRights::single(color, side);
-                    let k = self.king(color).index();
-                    self.castling_mask[k] = self.castling_mask[k].with(right);
-                    self.castling_mask[rook.index()] = self.castling_mask[rook.index()].with(right);
-                }
-            }
-        }
         self.checkers = if self.pieces(self.turn, Role::King).any() {
             self.attackers_to(self.king(self.turn), self.occupied()) & self.by_color(!self.turn)
         } else {
@@ -403,5 +408,16 @@ impl Eq for Position {}
 impl Default for Position {
     fn default() -> Position {
         Position::startpos()
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// The search copies the position at every node: keep per-game data
+    /// out (the square-to-castling-rights table made it 296 bytes).
+    #[test]
+    fn position_stays_small() {
+        let size = std::mem::size_of::<super::Position>();
+        assert!(size <= 232, "Position is {size} bytes");
     }
 }
