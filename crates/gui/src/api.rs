@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -12,7 +12,7 @@ use chess::Position;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::error::{ApiError, ApiJson};
+use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::search_run;
 use crate::session::{AppState, Session};
 use crate::settings::{page_options, EngineSettings, OptionView};
@@ -65,7 +65,7 @@ pub async fn new_game(
 /// `GET /api/state?game=ID`.
 pub async fn get_state(
     State(state): Shared,
-    Query(q): Query<GameQuery>,
+    ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&q.game)?;
     Ok(view(&session))
@@ -171,7 +171,7 @@ pub async fn import_pgn(
 /// `GET /api/pgn?game=ID`: the game as a PGN file.
 pub async fn export_pgn(
     State(state): Shared,
-    Query(q): Query<GameQuery>,
+    ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Response, ApiError> {
     let session = state.get(&q.game)?;
     let text = session.record().export_pgn();
@@ -194,7 +194,7 @@ pub async fn export_pgn(
 /// `GET /api/legal?game=ID`: the legal moves now.
 pub async fn legal(
     State(state): Shared,
-    Query(q): Query<GameQuery>,
+    ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Vec<MoveView>>, ApiError> {
     let session = state.get(&q.game)?;
     Ok(Json(view(&session).0.legal))
@@ -261,7 +261,7 @@ pub async fn options() -> Json<Value> {
 /// `GET /api/book?game=ID`: the book's moves in the current position.
 pub async fn book_moves(
     State(state): Shared,
-    Query(q): Query<GameQuery>,
+    ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&q.game)?;
     let pos = *session.record().game.position();
@@ -294,7 +294,7 @@ pub async fn book_add(
 /// `GET /api/tablebase?game=ID`: what the Syzygy tables say about the position.
 pub async fn tablebase(
     State(state): Shared,
-    Query(q): Query<GameQuery>,
+    ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&q.game)?;
     let tables = state.tables.clone().ok_or_else(|| {

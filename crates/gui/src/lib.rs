@@ -11,6 +11,7 @@ pub mod assets;
 pub mod book_source;
 pub mod error;
 pub mod events;
+pub mod host_guard;
 pub mod record;
 pub mod search_run;
 pub mod session;
@@ -26,6 +27,7 @@ use axum::routing::{get, post};
 use axum::Router;
 
 use book_source::BookSource;
+use host_guard::Access;
 use session::AppState;
 
 /// The largest request body: a long PGN game fits many times over.
@@ -83,8 +85,9 @@ pub fn state(config: &Config) -> Result<Arc<AppState>, StartError> {
     Ok(Arc::new(AppState::new(book, tables)))
 }
 
-/// The page and the API.
-pub fn router(state: Arc<AppState>) -> Router {
+/// The page and the API, answering only requests that `access` allows
+/// (see [`host_guard`]), every refusal a JSON error.
+pub fn router(state: Arc<AppState>, access: Access) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::app_js))
@@ -106,6 +109,11 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/tablebase", get(api::tablebase))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(access),
+            host_guard::guard,
+        ))
+        .layer(axum::middleware::from_fn(error::json_errors))
 }
 
 /// Serves until Ctrl-C. `on_ready` gets the page's URL once the port is open.
@@ -141,7 +149,8 @@ pub fn run(config: Config, on_ready: impl FnOnce(&str)) -> Result<(), StartError
             host
         };
         on_ready(&format!("http://{host}:{}/", local.port()));
-        axum::serve(listener, router(state))
+        let access = Access::new(&config.host, local.port());
+        axum::serve(listener, router(state, access))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })

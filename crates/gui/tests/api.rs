@@ -9,12 +9,20 @@ use std::time::{Duration, Instant};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use gui::book_source::BookSource;
+use gui::host_guard::Access;
 use gui::session::AppState;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/syzygy");
+
+/// The port the router believes it serves (no socket: requests name it in Host).
+const PORT: u16 = 8080;
+
+fn access(port: u16) -> Access {
+    Access::new("127.0.0.1", port)
+}
 
 struct Api {
     router: axum::Router,
@@ -28,11 +36,16 @@ impl Api {
     fn with(book: BookSource, tables: Option<&str>) -> Api {
         let tables = tables.map(|p| Arc::new(syzygy::SyzygyTablebase::open(p).expect("tables").0));
         Api {
-            router: gui::router(Arc::new(AppState::new(book, tables))),
+            router: gui::router(Arc::new(AppState::new(book, tables)), access(PORT)),
         }
     }
 
-    async fn send(&self, req: Request<Body>) -> (StatusCode, String) {
+    /// Sends `req` as the page would: with Host naming the server unless it has one.
+    async fn send(&self, mut req: Request<Body>) -> (StatusCode, String) {
+        if !req.headers().contains_key("host") {
+            let host = format!("127.0.0.1:{PORT}").parse().expect("header");
+            req.headers_mut().insert("host", host);
+        }
         let res = self.router.clone().oneshot(req).await.expect("answers");
         let status = res.status();
         let bytes = res.into_body().collect().await.expect("body").to_bytes();
@@ -484,17 +497,17 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
         .await
         .expect("port");
     let addr = listener.local_addr().expect("address");
-    let router = gui::router(state.clone());
+    let router = gui::router(state.clone(), access(addr.port()));
     let server = tokio::spawn(async move { axum::serve(listener, router).await });
     let api = Api {
-        router: gui::router(state.clone()),
+        router: gui::router(state.clone(), access(PORT)),
     };
     let id = api.new_game().await;
 
     let mut stream = tokio::net::TcpStream::connect(addr)
         .await
         .expect("connects");
-    let request = format!("GET /api/events?game={id} HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n");
+    let request = format!("GET /api/events?game={id} HTTP/1.1\r\nHost: localhost:{}\r\nAccept: text/event-stream\r\n\r\n", addr.port());
     stream.write_all(request.as_bytes()).await.expect("sends");
     read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "hello")).await;
 
