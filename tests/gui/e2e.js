@@ -128,12 +128,39 @@ async function main() {
   await page.keyboard.press('ArrowLeft');
   check(await page.$eval('[data-square]', () => true), `stepped back in the line (${pvFirst.trim()} ...)`);
   await page.click('#pvexit');
+
+  // Analysis follows the position viewed in the move list: lines with move
+  // numbers, the best move's arrow, the bar; another position clears them.
+  const linesFor = async (ply) => {
+    await page.click(`#moves .mv[data-ply="${ply}"]`);
+    const viewed = await page.inputValue('#fen');
+    const stale = await page.$eval('#lines', (el, fen) => el.dataset.fen !== '' && el.dataset.fen !== fen, viewed);
+    check(!stale, `no line of another position stays after going to ply ${ply}`);
+    await page.waitForFunction((fen) => document.getElementById('lines').dataset.fen === fen &&
+      document.querySelectorAll('#lines .line').length >= 2, viewed, { timeout: 30000 });
+    return page.$eval('#lines .line .pvn', (el) => el.textContent.trim());
+  };
+  check(await linesFor(2) === '2.', 'the position after 1... is analysed, its line numbered from 2.');
+  check(await linesFor(3) === '2...', 'the next position too, numbered from 2...');
+  check(await page.$$eval('#board svg.arrows line.best', (els) => els.length) === 1, 'the best move has an arrow');
+  const bar = await page.$eval('#evaltext', (el) => ({ text: el.textContent, size: parseFloat(getComputedStyle(el).fontSize) }));
+  check(bar.text.length > 0 && bar.size >= 11, `the bar's figure is readable (${bar.text}, ${bar.size}px)`);
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-analysis.png') });
+  await page.click('#flip');
+  check(await page.$eval('#evalbar', (el) => el.classList.contains('flipped')), 'the bar flips with the board');
+  await page.click('#flip');
+  await page.click('#last');
+  await page.click('#undo');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .mv').length === 3);
+  const afterUndo = await page.inputValue('#fen');
+  const lines = await page.$eval('#lines', (el) => el.dataset.fen);
+  check(lines === '' || lines === afterUndo, 'undo clears the lines of the position taken back');
   await page.uncheck('#analyse');
 
   // Promotion chooser.
   await page.fill('#pgn', '');
   await page.fill('#fen', '4k3/P7/8/8/8/8/8/4K3 w - - 0 1');
-  await page.click('#loadfen');
+  await page.press('#fen', 'Enter'); // Enter in the FEN box loads it
   await page.waitForFunction(() => document.getElementById('status').textContent.includes('White to move') && !document.querySelector('#moves .mv'));
   await page.click('[data-square="a7"]');
   await page.click('[data-square="a8"]');

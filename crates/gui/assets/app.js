@@ -19,6 +19,7 @@ const S = {
   analysisSearch: 0,
   latestSearch: 0,    // the newest search whose output was seen
   lines: {},           // multipv -> info event
+  linesFen: null,      // the position those lines analyse
   options: [],
   levels: false,
   pv: null,            // { fens, moves, idx } while stepping through an engine line
@@ -79,6 +80,12 @@ const live = () => !S.pv && S.game && S.ply === S.game.plies.length;
 
 function shownFen() {
   if (S.pv) return S.pv.fens[S.pv.idx];
+  return viewedFen();
+}
+
+// The game's position picked in the move list (an engine line stepped
+// through starts from it): the one analysis is about.
+function viewedFen() {
   if (S.ply === 0) return S.game.start_fen;
   return S.game.plies[S.ply - 1].fen;
 }
@@ -132,6 +139,48 @@ function renderBoard() {
     if (n >= 56) addCoord(el, 'file', name[0]);
     boardEl.appendChild(el);
   });
+  if (!S.edit && !S.pv) drawArrows(boardEl);
+}
+
+function refreshArrows() {
+  const boardEl = $('board');
+  const old = boardEl.querySelector('svg.arrows');
+  if (old) old.remove();
+  if (!S.edit && !S.pv) drawArrows(boardEl);
+}
+
+// The first move of each engine line as an arrow, the best one boldest.
+function drawArrows(boardEl) {
+  const keys = Object.keys(S.lines).map(Number).sort((a, b) => a - b);
+  const moves = keys.map((k) => S.lines[k].pv[0]).filter(Boolean);
+  if (!moves.length || S.linesFen !== viewedFen() || hideEval()) return;
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 8 8');
+  svg.setAttribute('class', 'arrows');
+  const head = (id, colour) => `<marker id="${id}" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="2.6" markerHeight="2.6" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="${colour}"/></marker>`;
+  svg.innerHTML = `<defs>${head('head-best', 'rgba(21,120,27,.8)')}${head('head-other', 'rgba(0,48,136,.45)')}</defs>`;
+  const centre = (name) => {
+    const i = sqIndex(name);
+    const file = i % 8, rank = Math.floor(i / 8);
+    return S.flipped ? [7 - file + 0.5, rank + 0.5] : [file + 0.5, 7 - rank + 0.5];
+  };
+  const seen = new Set();
+  moves.forEach((m, n) => {
+    if (seen.has(m.uci)) return;
+    seen.add(m.uci);
+    const [x1, y1] = centre(m.from), [x2, y2] = centre(m.to);
+    // Stop short of the centre so that the head sits on the target square.
+    const len = Math.hypot(x2 - x1, y2 - y1), cut = 0.3 / len;
+    const line = document.createElementNS(NS, 'line');
+    line.setAttribute('x1', x1); line.setAttribute('y1', y1);
+    line.setAttribute('x2', x2 - (x2 - x1) * cut); line.setAttribute('y2', y2 - (y2 - y1) * cut);
+    line.setAttribute('class', n === 0 ? 'best' : 'other');
+    line.setAttribute('marker-end', `url(#head-${n === 0 ? 'best' : 'other'})`);
+    line.dataset.uci = m.uci;
+    svg.appendChild(line);
+  });
+  boardEl.appendChild(svg);
 }
 
 function addCoord(el, kind, text) {
@@ -288,6 +337,9 @@ function render() {
   renderMoves();
   const st = S.game.status;
   $('status').textContent = st.over ? `${st.result} — ${st.reason}` : `${S.game.turn === 'w' ? 'White' : 'Black'} to move`;
+  // Lines, bar and arrows belong to one position: another one clears them.
+  if (S.linesFen && S.linesFen !== viewedFen()) clearLines();
+  $('evalbar').classList.toggle('flipped', S.flipped);
   $('fen').value = shownFen();
   $('download').href = `/api/pgn?game=${S.game.id}`;
   $('pvnote').classList.toggle('hidden', !S.pv);
@@ -330,10 +382,12 @@ function renderMoves() {
 
 function goto(ply) {
   if (S.pv) { S.pv.idx = Math.max(0, Math.min(S.pv.fens.length - 1, ply)); render(); return; }
+  const before = S.ply;
   S.ply = Math.max(0, Math.min(S.game.plies.length, ply));
   S.selected = null;
   render();
   refreshPanels();
+  if (S.ply !== before) restartAnalysis();
 }
 const step = (d) => goto((S.pv ? S.pv.idx : S.ply) + d);
 
@@ -383,14 +437,28 @@ async function maybeEngine() {
   }
 }
 
+// Analyses the position viewed in the move list (the live one, or an earlier one).
 async function restartAnalysis() {
-  if (!$('analyse').checked || !S.game || S.game.status.over || S.edit) return;
-  if (S.players[S.game.turn] === 'engine' && !S.paused) return; // the player's search shows its lines
-  S.lines = {};
+  if (!$('analyse').checked || !S.game || S.edit) return;
+  if (S.engineSearch) return; // an engine player is thinking: its lines show
+  const atEnd = S.ply === S.game.plies.length;
+  if (atEnd && S.game.status.over) { clearLines(); return; }
+  if (atEnd && S.players[S.game.turn] === 'engine' && !S.paused) return; // the player's search shows its lines
+  clearLines();
+  const body = { settings: { infinite: true, own_book: false, options: { MultiPV: Number($('multipv').value) } } };
+  if (!atEnd) body.ply = S.ply;
   try {
-    const r = await post('/api/go', { settings: { infinite: true, own_book: false, options: { MultiPV: Number($('multipv').value) } } });
+    const r = await post('/api/go', body);
     S.analysisSearch = r.search;
   } catch (e) { showStatus(e.message); }
+}
+
+function clearLines() {
+  S.lines = {};
+  S.linesFen = null;
+  $('stats').textContent = '';
+  renderLines();
+  refreshArrows();
 }
 
 function onEvent(ev) {
@@ -399,8 +467,12 @@ function onEvent(ev) {
     // Only the newest search's lines: an older one may still be winding down.
     if (e.search < S.latestSearch) return;
     if (e.search > S.latestSearch) { S.latestSearch = e.search; S.lines = {}; $('stats').textContent = ''; }
+    // Only lines about the position on view (an engine player searches the live one).
+    if (!S.game || e.fen !== viewedFen()) return;
+    S.linesFen = e.fen;
     S.lines[e.multipv] = e;
     renderLines();
+    refreshArrows();
   } else if (e.type === 'stats') {
     if (e.search < S.latestSearch) return;
     $('stats').textContent = `${e.nodes.toLocaleString()} nodes, ${e.nps.toLocaleString()} nps, ${(e.time_ms / 1000).toFixed(2)} s. ${e.text}`;
@@ -426,6 +498,7 @@ function scoreText(s) {
 function renderLines() {
   const el = $('lines');
   el.innerHTML = '';
+  el.dataset.fen = S.linesFen || '';
   const keys = Object.keys(S.lines).map(Number).sort((a, b) => a - b);
   for (const k of keys) {
     const info = S.lines[k];
@@ -439,8 +512,15 @@ function renderLines() {
     meta.className = 'small';
     meta.textContent = ` d${info.depth}/${info.seldepth} ${(info.nodes / 1000).toFixed(0)}k ${(info.nps / 1000).toFixed(0)}k nps `;
     div.appendChild(meta);
-    const fens = [info.pv.length ? fenBefore(info) : shownFen(), ...info.pv.map((m) => m.fen)];
+    const fens = [info.fen, ...info.pv.map((m) => m.fen)];
+    const numbers = moveNumbers(info.fen, info.pv.length);
     info.pv.forEach((m, i) => {
+      if (numbers[i]) {
+        const n = document.createElement('span');
+        n.className = 'pvn';
+        n.textContent = numbers[i] + ' ';
+        div.appendChild(n);
+      }
       const s = document.createElement('span');
       s.className = 'pvm';
       s.textContent = m.san + ' ';
@@ -450,19 +530,47 @@ function renderLines() {
     el.appendChild(div);
   }
   const best = S.lines[keys[0]];
-  if (best) setEvalBar(best.score);
+  setEvalBar(best ? best.score : null);
 }
 
-// The position an engine line starts from: the live one.
-function fenBefore() { return S.game.fen; }
+// The move numbers before each move of a line from `fen`: "12." before
+// White's moves, "12..." before a first move by Black, "" elsewhere.
+function moveNumbers(fen, count) {
+  const parts = fen.split(' ');
+  let number = Number(parts[5]) || 1;
+  let white = parts[1] === 'w';
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    out.push(white ? `${number}.` : i === 0 ? `${number}...` : '');
+    if (!white) number++;
+    white = !white;
+  }
+  return out;
+}
 
+// The bar: White's share from White's side of the board (the bottom unless
+// flipped), the score written large on the side that is better; empty
+// without lines for the position on view.
 function setEvalBar(score) {
+  const text = $('evaltext');
+  if (!score || hideEval()) {
+    $('evalfill').style.height = '50%';
+    text.textContent = '';
+    return;
+  }
   let white;
   if (score.kind === 'mate') white = score.value > 0 ? 100 : 0;
   else white = 50 + 50 * (2 / (1 + Math.exp(-score.value / 250)) - 1);
   $('evalfill').style.height = white + '%';
-  $('evaltext').textContent = scoreText(score);
+  text.textContent = scoreText(score);
+  const whiteBetter = score.value >= 0;
+  text.classList.toggle('on-white', whiteBetter);
+  // White's end of the bar is at the bottom, or at the top when flipped.
+  text.classList.toggle('at-top', whiteBetter === S.flipped);
 }
+
+// Whether the evaluation is hidden (while playing the engine, if asked).
+function hideEval() { return false; }
 
 // ---------- players panel ----------
 
@@ -630,7 +738,7 @@ function wire() {
   $('back').onclick = () => step(-1);
   $('forward').onclick = () => step(1);
   $('last').onclick = () => goto(S.pv ? S.pv.fens.length - 1 : S.game.plies.length);
-  $('flip').onclick = () => { S.flipped = !S.flipped; renderBoard(); };
+  $('flip').onclick = () => { S.flipped = !S.flipped; render(); renderLines(); };
   $('pvexit').onclick = () => { S.pv = null; render(); };
   $('undo').onclick = async () => {
     await stopSearch();
@@ -650,13 +758,16 @@ function wire() {
     render();
     if (!S.paused) maybeEngine();
   };
-  $('analyse').onchange = () => { if ($('analyse').checked) restartAnalysis(); else { stopSearch(); S.lines = {}; renderLines(); } };
+  $('analyse').onchange = () => { if ($('analyse').checked) restartAnalysis(); else { stopSearch(); clearLines(); } };
   $('multipv').onchange = restartAnalysis;
   $('showbook').onchange = refreshPanels;
   $('bookadd').onclick = async () => {
     try { const r = await post('/api/book/add', {}); $('bookmsg').textContent = `Added ${r.added} to ${r.book}.`; refreshPanels(); } catch (e) { $('bookmsg').textContent = e.message; }
   };
   $('loadfen').onclick = () => loadFen(($('pgn').value.trim() || $('fen').value).trim());
+  $('fen').addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') { ev.preventDefault(); loadFen($('fen').value.trim()); }
+  });
   $('loadpgn').onclick = () => loadPgn($('pgn').value);
   $('showpgn').onclick = async () => { $('pgn').value = await (await fetch(`/api/pgn?game=${S.game.id}`)).text(); };
   $('upload').onchange = async (ev) => {

@@ -210,6 +210,8 @@ pub struct GoBody {
     /// Play the move found (an engine player); else only analyse.
     #[serde(default)]
     play: bool,
+    /// Analyse the position after this many plies (default: the current one).
+    ply: Option<usize>,
 }
 
 /// Starts a search; its output comes on the event stream.
@@ -219,7 +221,7 @@ pub async fn go(
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&body.game)?;
     let seq = tokio::task::spawn_blocking(move || {
-        search_run::start(&state, &session, &body.settings, body.play)
+        search_run::start(&state, &session, &body.settings, body.play, body.ply)
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the search could not start: {e}")))??;

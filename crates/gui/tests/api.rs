@@ -460,6 +460,14 @@ async fn the_engine_plays_and_analyses() {
         )
         .await;
     assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    // Analysing a viewed position: a ply past the game, or a move played there, is refused.
+    let (status, body) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"depth": 2}, "ply": 99}),
+        )
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
 }
 
 /// Reads server-sent events from a raw socket until `done` says so.
@@ -535,6 +543,24 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
         .iter()
         .any(|v| v["type"] == "bestmove" && v["played"] == true));
     assert!(events.iter().any(|v| v["type"] == "stats"));
+
+    // The position viewed in the move list is analysed, and its lines name it.
+    api.post(
+        "/api/go",
+        json!({"game": id, "settings": {"depth": 3, "own_book": false}, "ply": 0}),
+    )
+    .await;
+    let earlier = read_events(&mut stream, |e| {
+        e.iter()
+            .any(|v| v["type"] == "bestmove" && v["move"]["from"].is_string())
+    })
+    .await;
+    let lines: Vec<&Value> = earlier.iter().filter(|v| v["type"] == "info").collect();
+    assert!(!lines.is_empty(), "{earlier:?}");
+    assert!(
+        lines.iter().all(|v| v["fen"] == chess::fen::STARTPOS),
+        "{lines:?}"
+    );
 
     // An endless analysis stops when its tab's stream closes.
     api.post(
