@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiJson, ApiQuery};
+use crate::game_end::GameEnd;
 use crate::search_run;
 use crate::session::{AppState, Session};
 use crate::settings::{page_options, EngineSettings, OptionView};
@@ -88,9 +89,10 @@ pub async fn play_move(
     let session = state.get(&body.game)?;
     {
         let record = session.record();
-        if let Some(outcome) = record.game.outcome() {
+        if let Some(over) = record.over() {
             return Err(ApiError::conflict(format!(
-                "the game is over ({outcome}); undo or start a new game"
+                "the game is over ({}); undo or start a new game",
+                over.reason
             )));
         }
         let m = record.parse_move(&body.mv)?;
@@ -118,6 +120,74 @@ pub async fn undo(
     session.cancel_search();
     if session.record().undo(body.plies.unwrap_or(1)) == 0 {
         return Err(ApiError::conflict("no move to take back"));
+    }
+    Ok(view(&session))
+}
+
+/// `POST /api/end` `{"game", "result", "reason"}`: the players end the game.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndBody {
+    game: String,
+    result: String,
+    reason: String,
+}
+
+/// Ends the game by resignation, agreement or the page's clock (the engine
+/// stops: there is nothing left to play).
+pub async fn end_game(
+    State(state): Shared,
+    ApiJson(body): ApiJson<EndBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    let end = GameEnd::new(&body.result, &body.reason)?;
+    session.cancel_search();
+    session.record().end(end)?;
+    Ok(view(&session))
+}
+
+/// `POST /api/tags` `{"game", "tags": {"White": "...", ...}}`: PGN tags
+/// for the export (the players' names, the time control).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TagsBody {
+    game: String,
+    tags: std::collections::BTreeMap<String, String>,
+}
+
+/// Tags the PGN export takes from the game itself, not from a request.
+const OWN_TAGS: [&str; 4] = ["Result", "FEN", "SetUp", "Termination"];
+
+/// Sets PGN tags (an empty value removes one).
+pub async fn set_tags(
+    State(state): Shared,
+    ApiJson(body): ApiJson<TagsBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    for (name, value) in &body.tags {
+        let name_ok = (1..=40).contains(&name.len())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !OWN_TAGS.contains(&name.as_str());
+        if !name_ok {
+            return Err(ApiError::bad_request(format!(
+                "'{name}' is not a tag the page may set (letters, digits and _; not {})",
+                OWN_TAGS.join(", ")
+            )));
+        }
+        if value.chars().count() > 200 || value.chars().any(char::is_control) {
+            return Err(ApiError::bad_request(format!(
+                "the value of {name} must be one line of at most 200 characters"
+            )));
+        }
+    }
+    {
+        let mut record = session.record();
+        for (name, value) in body.tags {
+            record.tags.retain(|(n, _)| *n != name);
+            if !value.is_empty() {
+                record.tags.push((name, value));
+            }
+        }
     }
     Ok(view(&session))
 }

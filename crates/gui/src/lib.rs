@@ -11,6 +11,7 @@ pub mod assets;
 pub mod book_source;
 pub mod error;
 pub mod events;
+pub mod game_end;
 pub mod host_guard;
 pub mod record;
 pub mod search_run;
@@ -97,6 +98,8 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/state", get(api::get_state))
         .route("/api/move", post(api::play_move))
         .route("/api/undo", post(api::undo))
+        .route("/api/end", post(api::end_game))
+        .route("/api/tags", post(api::set_tags))
         .route("/api/position", post(api::set_position))
         .route("/api/pgn", get(api::export_pgn).post(api::import_pgn))
         .route("/api/legal", get(api::legal))

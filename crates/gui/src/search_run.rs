@@ -50,12 +50,11 @@ pub fn start(
         let mut positions = record.positions();
         positions.truncate(at + 1);
         let root = positions.pop().unwrap_or(*record.game.start());
-        if root.legal_moves().is_empty() || at == plies && record.game.outcome().is_some() {
+        if root.legal_moves().is_empty() || at == plies && record.over().is_some() {
             let why = record
-                .game
-                .outcome()
+                .over()
                 .filter(|_| at == plies)
-                .map_or("no legal move".to_string(), |o| o.to_string());
+                .map_or("no legal move".to_string(), |o| o.reason);
             return Err(ApiError::conflict(format!("the game is over ({why})")));
         }
         let keys = positions.iter().map(chess::Position::key).collect();

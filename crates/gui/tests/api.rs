@@ -585,3 +585,90 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
     }
     server.abort();
 }
+
+#[tokio::test]
+async fn players_end_games_name_themselves_and_the_engine_plays_to_a_clock() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    api.post("/api/move", json!({"game": id, "move": "e4"}))
+        .await;
+    let (status, v) = api
+        .post(
+            "/api/tags",
+            json!({"game": id, "tags": {"White": "Human", "Black": "Kestrel (Elo 1500)", "TimeControl": "300+3"}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (status, body) = api
+        .post("/api/tags", json!({"game": id, "tags": {"Result": "1-0"}}))
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+
+    // A resignation ends the game: no more moves, the result exported.
+    let (status, v) = api
+        .post(
+            "/api/end",
+            json!({"game": id, "result": "1-0", "reason": "Black resigns"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["status"]["over"], true);
+    assert_eq!(v["status"]["result"], "1-0");
+    assert_eq!(v["status"]["reason"], "Black resigns");
+    let (status, body) = api
+        .post("/api/move", json!({"game": id, "move": "e5"}))
+        .await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+    let (status, body) = api
+        .post(
+            "/api/end",
+            json!({"game": id, "result": "0-1", "reason": "White resigns"}),
+        )
+        .await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+    let (status, pgn) = api
+        .send(
+            Request::get(format!("/api/pgn?game={id}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        pgn.contains("[White \"Human\"]")
+            && pgn.contains("[Black \"Kestrel (Elo 1500)\"]")
+            && pgn.contains("[Result \"1-0\"]")
+            && pgn.contains("1. e4 1-0"),
+        "{pgn}"
+    );
+    for bad in [
+        json!({"game": id, "result": "*", "reason": "x"}),
+        json!({"game": id, "result": "1-0", "reason": ""}),
+    ] {
+        let (status, body) = api.post("/api/end", bad).await;
+        assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    }
+    // A takeback reopens it.
+    let (status, v) = api.post("/api/undo", json!({"game": id})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["status"]["over"], false);
+
+    // On a clock the engine is told both sides' times and plays.
+    let clock = json!({"wtime_ms": 2000, "btime_ms": 2000, "winc_ms": 100, "binc_ms": 100});
+    let (status, body) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"clock": clock, "depth": 3}, "play": true}),
+        )
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    let (status, v) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"clock": clock, "own_book": false}, "play": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let s = wait_for_plies(&api, &id, 1).await;
+    assert!(s["plies"][0]["time_ms"].as_u64() < Some(2000), "{s}");
+}
