@@ -213,6 +213,47 @@ async function main() {
   check((await page.textContent('#ioerror')).length > 0, 'a broken PGN shows an error');
   check(await plyCount(page) === 6, 'and leaves the game as it was');
 
+  // A game against the computer: you play Black at its top level on a
+  // clock, with the evaluation hidden; Kestrel (White) moves first.
+  await page.click('#vsengine');
+  await page.waitForSelector('#match-dialog[open]');
+  await page.check('#match-dialog input[name="colour"][value="b"]');
+  const top = await page.$eval('#match-level', (el) => el.options[el.options.length - 1].value);
+  await page.selectOption('#match-level', top);
+  await page.selectOption('#match-time', '1+0');
+  check(await page.isChecked('#match-hide'), 'hiding the evaluation is on by default against the computer');
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-new-game.png') });
+  await page.click('#match-start');
+  await waitPlies(page, 1);
+  check(await page.$eval('#board .sq', (el) => el.dataset.square) === 'h1', 'playing Black flips the board');
+  check((await page.textContent('#lines')).includes('hidden'), 'the evaluation is hidden while you play');
+  check(!(await page.isHidden('#clock-top')) && !(await page.isHidden('#resign')), 'clocks, resign and draw are shown');
+  await page.click('[data-square="e7"]');
+  await page.click('[data-square="e5"]');
+  await waitPlies(page, 3);
+  const clocks = await page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
+  check(clocks.w < 60000 && clocks.b < 60000, `both clocks ran (White ${clocks.w} ms, Black ${clocks.b} ms left)`);
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-vs-computer.png') });
+  await page.click('#resign');
+  await page.waitForSelector('#over-dialog[open]');
+  check((await page.textContent('#over-dialog')).includes('Black resigns'), 'resigning ends the game with a dialog');
+  check((await page.textContent('#moves')).includes('1-0 (Black resigns)'), 'the result is in the move list');
+  const [matchPgn] = await Promise.all([page.waitForEvent('download'), page.click('#over-pgn')]);
+  const exported = fs.readFileSync(await matchPgn.path(), 'utf8');
+  check(exported.includes(`[White "Kestrel (${top === 'max' ? 'full strength' : 'Elo ' + top})"]`) &&
+    exported.includes('[Black "Human"]') && exported.includes('[Result "1-0"]'), 'the PGN names the players and has the result');
+  await page.click('#over-close');
+
+  // A game lost on the clock (6 seconds, a time control only the test offers).
+  await page.click('#vsengine');
+  await page.check('#match-dialog input[name="colour"][value="w"]');
+  await page.$eval('#match-time', (el) => { el.add(new Option('0.1+0', '0.1+0')); el.value = '0.1+0'; });
+  await page.click('#match-start');
+  await page.waitForSelector('#over-dialog[open]', { timeout: 20000 });
+  check((await page.textContent('#over-dialog')).includes('White lost on time'), 'the flag falls: White lost on time');
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-game-over.png') });
+  await page.click('#over-close');
+
   // Engine against engine at low depth, with pause and resume, to the end of a game.
   await page.click('#newgame');
   await page.waitForFunction(() => document.querySelectorAll('#moves .mv').length === 0);

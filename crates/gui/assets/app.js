@@ -25,6 +25,10 @@ const S = {
   pv: null,            // { fens, moves, idx } while stepping through an engine line
   edit: null,          // { board, piece } in edit mode
   events: null,
+  match: null,         // a game against Kestrel: { human, engine, level, control, hideEval } (match.js)
+  clock: null,         // its clocks: { left: { w, b }, inc, running, since }
+  drawProbe: null,     // a draw offer being weighed
+  flagging: false,
 };
 
 // ---------- API ----------
@@ -324,12 +328,16 @@ function playSound(ply) {
 function setGame(view) {
   const wasLive = !S.game || S.ply === S.game.plies.length;
   const grew = S.game && view.id === S.game.id && view.plies.length === S.game.plies.length + 1;
+  const ended = S.game && view.id === S.game.id && !S.game.status.over && view.status.over;
+  const sameGame = S.game && view.id === S.game.id;
   S.game = view;
   if (wasLive || S.ply > view.plies.length) S.ply = view.plies.length;
   S.selected = null;
   S.pv = null;
   if (grew) playSound(view.plies[view.plies.length - 1]);
+  if (sameGame) clockAfter(view, grew);
   render();
+  if (ended) showGameOver();
 }
 
 function render() {
@@ -373,6 +381,12 @@ function renderMoves() {
     cells.push(m);
     if (!white) moveNo++;
   });
+  if (S.game.status.over) {
+    const r = document.createElement('span');
+    r.className = 'result';
+    r.textContent = `${S.game.status.result} (${S.game.status.reason})`;
+    cells.push(r);
+  }
   cells.forEach((c) => el.appendChild(c));
   const cur = el.querySelector('.cur');
   if (cur) cur.scrollIntoView({ block: 'nearest' });
@@ -405,7 +419,9 @@ function sideSettings(side) {
   const get = (k) => box.querySelector(`[data-k="${k}"]`);
   const settings = { own_book: get('book').checked, options: {} };
   const amount = Number(get('amount').value) || 1;
-  if (get('limit').value === 'depth') settings.depth = Math.round(amount);
+  // Against you on a clock, Kestrel shares out its own time.
+  if (S.clock && S.match && side === S.match.engine) settings.clock = clockSettings();
+  else if (get('limit').value === 'depth') settings.depth = Math.round(amount);
   else settings.movetime_ms = Math.round(amount * 1000);
   for (const el of box.querySelectorAll('[data-option]')) {
     const o = S.options.find((x) => x.name === el.dataset.option);
@@ -463,6 +479,7 @@ function clearLines() {
 
 function onEvent(ev) {
   const e = JSON.parse(ev.data);
+  drawProbeEvent(e);
   if (e.type === 'info') {
     // Only the newest search's lines: an older one may still be winding down.
     if (e.search < S.latestSearch) return;
@@ -499,6 +516,11 @@ function renderLines() {
   const el = $('lines');
   el.innerHTML = '';
   el.dataset.fen = S.linesFen || '';
+  if (hideEval()) {
+    el.innerHTML = '<div class="hidden-eval">The evaluation is hidden while you play (new game dialog).</div>';
+    setEvalBar(null);
+    return;
+  }
   const keys = Object.keys(S.lines).map(Number).sort((a, b) => a - b);
   for (const k of keys) {
     const info = S.lines[k];
@@ -569,8 +591,6 @@ function setEvalBar(score) {
   text.classList.toggle('at-top', whiteBetter === S.flipped);
 }
 
-// Whether the evaluation is hidden (while playing the engine, if asked).
-function hideEval() { return false; }
 
 // ---------- players panel ----------
 
@@ -584,9 +604,7 @@ function buildSides() {
     const elo = S.options.find((o) => o.name === 'UCI_Elo');
     let level = '';
     if (S.levels && elo) {
-      const opts = ['<option value="max">Full strength</option>'];
-      const stepSize = Math.max(50, Math.round((elo.max - elo.min) / 12 / 50) * 50);
-      for (let v = elo.min; v <= elo.max; v += stepSize) opts.push(`<option value="${v}">Elo ${v}</option>`);
+      const opts = levelChoices().map((c) => `<option value="${c.value}">${c.text}</option>`);
       level = `<label>Level <select data-k="level">${opts.join('')}</select></label>`;
     }
     const evaluator = S.options.find((o) => o.name === 'Evaluator');
@@ -609,7 +627,7 @@ function buildSides() {
     box.appendChild(div);
     const player = div.querySelector('[data-k="player"]');
     player.value = S.players[side];
-    player.onchange = () => { S.players[side] = player.value; afterChange(); };
+    player.onchange = () => { S.players[side] = player.value; endMatchMode(); afterChange(); };
   }
 }
 
@@ -716,6 +734,7 @@ async function stopSearch() {
 }
 
 async function loadFen(fen) {
+  endMatchMode();
   try {
     const view = await post('/api/position', { fen });
     S.game = null; setGame(view); $('ioerror').textContent = ''; afterChange();
@@ -723,6 +742,7 @@ async function loadFen(fen) {
 }
 
 async function loadPgn(pgn) {
+  endMatchMode();
   try {
     const view = await post('/api/pgn', { pgn });
     S.game = null; setGame(view); $('ioerror').textContent = ''; afterChange();
@@ -794,6 +814,7 @@ function wire() {
 
 async function main() {
   wire();
+  wireMatch();
   const [opts, view] = await Promise.all([api('GET', '/api/options'), api('POST', '/api/game', {})]);
   S.options = opts.options;
   S.levels = opts.levels;

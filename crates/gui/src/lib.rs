@@ -92,6 +92,7 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::app_js))
+        .route("/match.js", get(assets::match_js))
         .route("/style.css", get(assets::style_css))
         .route("/pieces/{name}", get(assets::piece))
         .route("/api/game", post(api::new_game))

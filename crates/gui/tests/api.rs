@@ -270,6 +270,7 @@ async fn the_page_and_its_files_are_served() {
     for (path, needle) in [
         ("/", "<title>Kestrel</title>"),
         ("/app.js", "EventSource"),
+        ("/match.js", "wtime_ms"),
         ("/style.css", "#board"),
         ("/pieces/wK.svg", "<svg"),
     ] {

@@ -20,8 +20,8 @@ Game:
                            castle KQkq|-, done, cancel
   save FILE / load FILE [N]  write the game as PGN / read game N (default 1) of a PGN file
   hint                     Kestrel's suggestion for your move (full strength)
-  resign / draw            resign / offer a draw (Kestrel accepts when it stands worse,
-                           or when the game is level from move 30)
+  resign / draw            resign / offer a draw (Kestrel accepts when it stands a pawn
+                           or more worse, or when the game is level from move 30)
   time 5+3 | time off      clocks: minutes each + seconds added per move (the engine
                            plays to the clock); time alone shows them
 Players:

@@ -24,8 +24,8 @@ const MAX_AUTOPLAY_PLIES: usize = 600;
 const DEFAULT_TEXT_BOOK: &str = "kestrel-book.txt";
 
 /// Kestrel accepts a draw offer when its score for itself is this or worse
-/// (centipawns): it stands worse.
-const DRAW_ACCEPT_WORSE_CP: i32 = -30;
+/// (centipawns): it stands a pawn or more worse.
+const DRAW_ACCEPT_WORSE_CP: i32 = -100;
 
 /// ... or, from this move on, when the score is within this of level.
 const DRAW_ACCEPT_LEVEL_CP: i32 = 10;
