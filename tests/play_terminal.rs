@@ -130,7 +130,9 @@ quit
 
 /// The number of boards in `text` (each ends with the file letters).
 fn boards(text: &str) -> usize {
-    text.lines().filter(|l| l.trim() == "a  b  c  d  e  f  g  h").count()
+    text.lines()
+        .filter(|l| l.trim() == "a  b  c  d  e  f  g  h")
+        .count()
 }
 
 #[test]
@@ -158,22 +160,38 @@ quit
     let args = ["--depth", "3", "--no-book", "--ascii", "--color", "never"];
     let (out, dir) = play(&args, script, "habits");
     let between = |from: &str, to: &str| {
-        let start = out.find(from).unwrap_or_else(|| panic!("'{from}' in:\n{out}"));
-        let end = out[start..].find(to).unwrap_or_else(|| panic!("'{to}' after '{from}' in:\n{out}"));
+        let start = out
+            .find(from)
+            .unwrap_or_else(|| panic!("'{from}' in:\n{out}"));
+        let end = out[start..]
+            .find(to)
+            .unwrap_or_else(|| panic!("'{to}' after '{from}' in:\n{out}"));
         &out[start..start + end]
     };
     // Lower-case SAN is read; the engine's reply and its board, one board in all.
     let first = between("1. White> nf3", "2. White>");
     assert_eq!(boards(first), 1, "one board per move:\n{first}");
     assert!(first.contains("1... Kestrel plays "), "{first}");
-    assert!(between("2. White> hint", "2. White> draw").contains("Hint: "), "{out}");
+    assert!(
+        between("2. White> hint", "2. White> draw").contains("Hint: "),
+        "{out}"
+    );
     // A queen up for White: Kestrel (Black) stands worse and takes the draw.
     let worse = between("fen 4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", "> new");
-    assert!(worse.contains("Kestrel accepts the draw (it sees +"), "{worse}");
-    assert!(worse.contains("Game over (1/2-1/2)> "), "the prompt says the game is over:\n{worse}");
+    assert!(
+        worse.contains("Kestrel accepts the draw (it sees +"),
+        "{worse}"
+    );
+    assert!(
+        out.contains("Draw agreed). Type new, undo, save FILE or fen.\nGame over (1/2-1/2)> new"),
+        "the prompt says the game is over:\n{worse}"
+    );
     // A queen up for Kestrel: it declines, and its scores are from White's view (negative).
     let better = between("fen q3k3/8/8/8/8/8/8/4K3 w - - 0 1", "> quit");
-    assert!(better.contains("Kestrel declines the draw (it sees -"), "{better}");
+    assert!(
+        better.contains("Kestrel declines the draw (it sees -"),
+        "{better}"
+    );
     let reply = between("1. White> Kd2", "2. White> resign");
     assert!(
         reply.contains("score -") || reply.contains("score Black mates"),
@@ -181,13 +199,27 @@ quit
     );
     let resigned = between("2. White> resign", "> quit");
     assert!(resigned.contains("0-1 (White resigns)"), "{resigned}");
-    assert!(resigned.contains("Game over (0-1)> e4\nThe game is over: 0-1 (White resigns)."), "{resigned}");
+    assert!(
+        resigned.contains("Game over (0-1)> e4\nThe game is over: 0-1 (White resigns)."),
+        "{resigned}"
+    );
     // quit warns about the unsaved game once; the clock session goes on.
-    assert!(out.contains("is not saved: save FILE keeps it; quit again leaves without saving."), "{out}");
+    assert!(
+        out.contains("is not saved: save FILE keeps it; quit again leaves without saving."),
+        "{out}"
+    );
     let clocked = between("> time 1+2", "> save clocked.pgn");
-    assert!(clocked.contains("Clock 1+2 for both sides, running for White: White 1:00  Black 1:00"), "{clocked}");
+    assert!(
+        clocked.contains("Clock 1+2 for both sides, running for White: White 1:00  Black 1:00"),
+        "{clocked}"
+    );
     // After 1. e4 and the engine's reply: White has had its increment, both clocks shown.
-    assert!(clocked.lines().any(|l| l.starts_with("White 1:0") && l.contains("  Black ")), "{clocked}");
+    assert!(
+        clocked
+            .lines()
+            .any(|l| l.starts_with("White 1:0") && l.contains("  Black ")),
+        "{clocked}"
+    );
     let pgn = std::fs::read_to_string(dir.join("clocked.pgn")).unwrap();
     assert!(pgn.contains("[TimeControl \"60+2\"]"), "{pgn}");
     // Saved: the last quit leaves without a warning.

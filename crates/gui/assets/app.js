@@ -337,7 +337,9 @@ function setGame(view) {
   if (grew) playSound(view.plies[view.plies.length - 1]);
   if (sameGame) clockAfter(view, grew);
   render();
-  if (ended) showGameOver();
+  // Against the computer the end is announced; elsewhere (analysis, set-up
+  // positions) the header and the move list say it without interrupting.
+  if (ended && S.match) showGameOver();
 }
 
 function render() {

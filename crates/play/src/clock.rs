@@ -139,12 +139,13 @@ impl Clock {
     }
 }
 
-/// `4:57`, `1:02:03`, `0:09.4`.
+/// `4:57`, `1:02:03`, `0:09.4`. Whole seconds are rounded up, as on a
+/// chess clock: a clock just started shows its full time.
 fn mmss(d: Duration) -> String {
-    let secs = d.as_secs();
-    if secs < 10 {
+    if d < Duration::from_secs(10) {
         return format!("0:0{:.1}", d.as_secs_f64().min(9.9));
     }
+    let secs = d.as_millis().div_ceil(1000) as u64;
     let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
     if h > 0 {
         format!("{h}:{m:02}:{s:02}")
@@ -186,6 +187,7 @@ mod tests {
     #[test]
     fn times_read_well() {
         assert_eq!(mmss(Duration::from_secs(297)), "4:57");
+        assert_eq!(mmss(Duration::from_millis(59_990)), "1:00");
         assert_eq!(mmss(Duration::from_secs(3723)), "1:02:03");
         assert_eq!(mmss(Duration::from_millis(9420)), "0:09.4");
         assert_eq!(mmss(Duration::ZERO), "0:00.0");
