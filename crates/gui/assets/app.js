@@ -349,6 +349,7 @@ function render() {
   $('status').textContent = st.over ? `${st.result} — ${st.reason}` : `${S.game.turn === 'w' ? 'White' : 'Black'} to move`;
   // Lines, bar and arrows belong to one position: another one clears them.
   if (S.linesFen && S.linesFen !== viewedFen()) clearLines();
+  else renderLines(); // also says when the evaluation is hidden
   $('evalbar').classList.toggle('flipped', S.flipped);
   $('fen').value = shownFen();
   $('download').href = `/api/pgn?game=${S.game.id}`;
