@@ -224,7 +224,9 @@ async function main() {
   check(await page.isChecked('#match-hide'), 'hiding the evaluation is on by default against the computer');
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-new-game.png') });
   await page.click('#match-start');
-  await waitPlies(page, 1);
+  // The new game's clocks are up and Kestrel has made its first move.
+  await page.waitForFunction(() => !document.getElementById('clock-top').classList.contains('hidden') &&
+    document.querySelectorAll('#moves .mv').length === 1, null, { timeout: 30000 });
   check(await page.$eval('#board .sq', (el) => el.dataset.square) === 'h1', 'playing Black flips the board');
   check((await page.textContent('#lines')).includes('hidden'), 'the evaluation is hidden while you play');
   check(!(await page.isHidden('#clock-top')) && !(await page.isHidden('#resign')), 'clocks, resign and draw are shown');
