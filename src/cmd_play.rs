@@ -108,10 +108,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     };
     match terminal {
         Some(terminal) => session.run(terminal),
-        None => session.run(play::line_input::Reader::new(
-            io::stdin().lock(),
-            !echo,
-        )),
+        None => session.run(play::line_input::Reader::new(io::stdin().lock(), !echo)),
     }
     .context("terminal game")
 }

@@ -578,6 +578,7 @@ function moveNumbers(fen, count) {
 // without lines for the position on view.
 function setEvalBar(score) {
   const text = $('evaltext');
+  $('evalbar').classList.toggle('blank', hideEval());
   if (!score || hideEval()) {
     $('evalfill').style.height = '50%';
     text.textContent = '';
@@ -639,6 +640,12 @@ function buildSides() {
 async function refreshPanels() {
   if (!S.game) return;
   $('fen').value = shownFen();
+  // Book and tables are help too: hidden with the evaluation while you play.
+  if (hideEval()) {
+    $('book').innerHTML = '<span class="small">Hidden while you play.</span>';
+    $('tb').textContent = '';
+    return;
+  }
   if ($('showbook').checked && live()) {
     try {
       const b = await api('GET', `/api/book?game=${S.game.id}`);

@@ -59,6 +59,7 @@ async function startMatch() {
     }
   }
   S.flipped = human === 'b'; // your side at the bottom
+  $('ioerror').textContent = '';
   if (S.match.hideEval) $('analyse').checked = false;
   try {
     const view = await post('/api/position', {});
@@ -105,9 +106,10 @@ function clockAfter(view, grew) {
   const c = S.clock;
   if (!c) return;
   const now = performance.now();
-  if (grew && c.running) {
-    const mover = c.running;
-    c.left[mover] = Math.max(0, c.left[mover] - (now - c.since)) + c.inc;
+  if (c.running) {
+    // The side whose clock ran pays for its time; a move also earns the increment.
+    const side = c.running;
+    c.left[side] = Math.max(0, c.left[side] - (now - c.since)) + (grew ? c.inc : 0);
   }
   c.running = view.status.over ? null : view.turn;
   c.since = now;
