@@ -576,6 +576,13 @@ function moveNumbers(fen, count) {
 // The bar: White's share from White's side of the board (the bottom unless
 // flipped), the score written large on the side that is better; empty
 // without lines for the position on view.
+// The bar's figure, short enough for its width: +0.4, -2.3, +12, #3.
+function barText(s) {
+  if (s.kind === 'mate') return '#' + Math.abs(s.value);
+  const pawns = s.value / 100;
+  return (pawns >= 0 ? '+' : '') + pawns.toFixed(Math.abs(pawns) < 10 ? 1 : 0);
+}
+
 function setEvalBar(score) {
   const text = $('evaltext');
   $('evalbar').classList.toggle('blank', hideEval());
@@ -588,7 +595,7 @@ function setEvalBar(score) {
   if (score.kind === 'mate') white = score.value > 0 ? 100 : 0;
   else white = 50 + 50 * (2 / (1 + Math.exp(-score.value / 250)) - 1);
   $('evalfill').style.height = white + '%';
-  text.textContent = scoreText(score);
+  text.textContent = barText(score);
   const whiteBetter = score.value >= 0;
   text.classList.toggle('on-white', whiteBetter);
   // White's end of the bar is at the bottom, or at the top when flipped.
