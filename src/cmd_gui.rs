@@ -12,7 +12,9 @@ pub struct GuiArgs {
     #[arg(long, default_value_t = 8080)]
     port: u16,
     /// Address to listen on. Other machines can reach the GUI only if you
-    /// change it: there is no login.
+    /// change it: there is no login. Requests must name the server by a
+    /// loopback name (127.0.0.1, localhost, [::1]) or this address, with the
+    /// port; 0.0.0.0 or :: lets any IP address in, never a foreign name.
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
     /// Open the page in the default browser.

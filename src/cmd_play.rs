@@ -90,6 +90,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         // Piped input is echoed after its prompt, so that the output reads as a transcript.
         echo: !io::stdin().is_terminal(),
     };
+    let echo = options.echo;
     let mut session = Session::new(
         io::stdout().lock(),
         options,
@@ -99,5 +100,15 @@ pub fn run(args: PlayArgs) -> Result<()> {
         settings,
     );
     session.set_flipped(args.flip);
-    session.run(io::stdin().lock()).context("terminal game")
+    // A terminal gets line editing and history; a pipe is read line by line.
+    let terminal = if io::stdin().is_terminal() && io::stdout().is_terminal() {
+        play::line_input::Terminal::new().ok()
+    } else {
+        None
+    };
+    match terminal {
+        Some(terminal) => session.run(terminal),
+        None => session.run(play::line_input::Reader::new(io::stdin().lock(), !echo)),
+    }
+    .context("terminal game")
 }

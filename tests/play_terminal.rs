@@ -1,8 +1,10 @@
 //! Drives `kestrel play` through standard input, as a person would type:
 //! a scripted two-person game (moves in SAN, undo, redo, bad moves, flip,
 //! fen, PGN save, a set-up mate, edit mode with a promotion, PGN load) whose
-//! whole output must equal `tests/data/play_transcript.txt`; and a game
-//! against the engine with undo, pv, stats, settings and autoplay.
+//! whole output must equal `tests/data/play_transcript.txt`; a game
+//! against the engine with undo, pv, stats, settings and autoplay; and the
+//! player's habits: one board per move, lower-case SAN, scores from White's
+//! view, hint, draw offers, resigning, clocks, and quit's warning.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -123,5 +125,104 @@ quit
     assert!(pgn.contains("1. e4 "), "{pgn}");
     let book = std::fs::read_to_string(dir.join("my-book.txt")).unwrap();
     assert!(!book.trim().is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The number of boards in `text` (each ends with the file letters).
+fn boards(text: &str) -> usize {
+    text.lines()
+        .filter(|l| l.trim() == "a  b  c  d  e  f  g  h")
+        .count()
+}
+
+#[test]
+fn a_players_habits_hint_draw_resign_clock_and_quit() {
+    let script = "\
+nf3
+hint
+draw
+fen 4k3/8/8/8/8/8/8/Q3K3 w - - 0 1
+draw
+new
+fen q3k3/8/8/8/8/8/8/4K3 w - - 0 1
+draw
+Kd2
+resign
+e4
+quit
+time 1+2
+new
+e4
+time
+save clocked.pgn
+quit
+";
+    let args = ["--depth", "3", "--no-book", "--ascii", "--color", "never"];
+    let (out, dir) = play(&args, script, "habits");
+    let between = |from: &str, to: &str| {
+        let start = out
+            .find(from)
+            .unwrap_or_else(|| panic!("'{from}' in:\n{out}"));
+        let end = out[start..]
+            .find(to)
+            .unwrap_or_else(|| panic!("'{to}' after '{from}' in:\n{out}"));
+        &out[start..start + end]
+    };
+    // Lower-case SAN is read; the engine's reply and its board, one board in all.
+    let first = between("1. White> nf3", "2. White>");
+    assert_eq!(boards(first), 1, "one board per move:\n{first}");
+    assert!(first.contains("1... Kestrel plays "), "{first}");
+    assert!(
+        between("2. White> hint", "2. White> draw").contains("Hint: "),
+        "{out}"
+    );
+    // A queen up for White: Kestrel (Black) stands worse and takes the draw.
+    let worse = between("fen 4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", "> new");
+    assert!(
+        worse.contains("Kestrel accepts the draw (it sees +"),
+        "{worse}"
+    );
+    assert!(
+        out.contains("Draw agreed). Type new, undo, save FILE or fen.\nGame over (1/2-1/2)> new"),
+        "the prompt says the game is over:\n{worse}"
+    );
+    // A queen up for Kestrel: it declines, and its scores are from White's view (negative).
+    let better = between("fen q3k3/8/8/8/8/8/8/4K3 w - - 0 1", "> quit");
+    assert!(
+        better.contains("Kestrel declines the draw (it sees -"),
+        "{better}"
+    );
+    let reply = between("1. White> Kd2", "2. White> resign");
+    assert!(
+        reply.contains("score -") || reply.contains("score Black mates"),
+        "Black's advantage shows negative:\n{reply}"
+    );
+    let resigned = between("2. White> resign", "> quit");
+    assert!(resigned.contains("0-1 (White resigns)"), "{resigned}");
+    assert!(
+        resigned.contains("Game over (0-1)> e4\nThe game is over: 0-1 (White resigns)."),
+        "{resigned}"
+    );
+    // quit warns about the unsaved game once; the clock session goes on.
+    assert!(
+        out.contains("is not saved: save FILE keeps it; quit again leaves without saving."),
+        "{out}"
+    );
+    let clocked = between("> time 1+2", "> save clocked.pgn");
+    assert!(
+        clocked.contains("Clock 1+2 for both sides, running for White: White 1:00  Black 1:00"),
+        "{clocked}"
+    );
+    // After 1. e4 and the engine's reply: White has had its increment, both clocks shown.
+    assert!(
+        clocked
+            .lines()
+            .any(|l| l.starts_with("White 1:0") && l.contains("  Black ")),
+        "{clocked}"
+    );
+    let pgn = std::fs::read_to_string(dir.join("clocked.pgn")).unwrap();
+    assert!(pgn.contains("[TimeControl \"60+2\"]"), "{pgn}");
+    // Saved: the last quit leaves without a warning.
+    assert!(out.trim_end().ends_with("> quit"), "{out}");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -128,12 +128,39 @@ async function main() {
   await page.keyboard.press('ArrowLeft');
   check(await page.$eval('[data-square]', () => true), `stepped back in the line (${pvFirst.trim()} ...)`);
   await page.click('#pvexit');
+
+  // Analysis follows the position viewed in the move list: lines with move
+  // numbers, the best move's arrow, the bar; another position clears them.
+  const linesFor = async (ply) => {
+    await page.click(`#moves .mv[data-ply="${ply}"]`);
+    const viewed = await page.inputValue('#fen');
+    const stale = await page.$eval('#lines', (el, fen) => el.dataset.fen !== '' && el.dataset.fen !== fen, viewed);
+    check(!stale, `no line of another position stays after going to ply ${ply}`);
+    await page.waitForFunction((fen) => document.getElementById('lines').dataset.fen === fen &&
+      document.querySelectorAll('#lines .line').length >= 2, viewed, { timeout: 30000 });
+    return page.$eval('#lines .line .pvn', (el) => el.textContent.trim());
+  };
+  check(await linesFor(2) === '2.', 'the position after 1... is analysed, its line numbered from 2.');
+  check(await linesFor(3) === '2...', 'the next position too, numbered from 2...');
+  check(await page.$$eval('#board svg.arrows line.best', (els) => els.length) === 1, 'the best move has an arrow');
+  const bar = await page.$eval('#evaltext', (el) => ({ text: el.textContent, size: parseFloat(getComputedStyle(el).fontSize) }));
+  check(bar.text.length > 0 && bar.size >= 11, `the bar's figure is readable (${bar.text}, ${bar.size}px)`);
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-analysis.png') });
+  await page.click('#flip');
+  check(await page.$eval('#evalbar', (el) => el.classList.contains('flipped')), 'the bar flips with the board');
+  await page.click('#flip');
+  await page.click('#last');
+  await page.click('#undo');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .mv').length === 3);
+  const afterUndo = await page.inputValue('#fen');
+  const lines = await page.$eval('#lines', (el) => el.dataset.fen);
+  check(lines === '' || lines === afterUndo, 'undo clears the lines of the position taken back');
   await page.uncheck('#analyse');
 
   // Promotion chooser.
   await page.fill('#pgn', '');
   await page.fill('#fen', '4k3/P7/8/8/8/8/8/4K3 w - - 0 1');
-  await page.click('#loadfen');
+  await page.press('#fen', 'Enter'); // Enter in the FEN box loads it
   await page.waitForFunction(() => document.getElementById('status').textContent.includes('White to move') && !document.querySelector('#moves .mv'));
   await page.click('[data-square="a7"]');
   await page.click('[data-square="a8"]');
@@ -185,6 +212,49 @@ async function main() {
   await page.waitForFunction(() => document.getElementById('ioerror').textContent.length > 0);
   check((await page.textContent('#ioerror')).length > 0, 'a broken PGN shows an error');
   check(await plyCount(page) === 6, 'and leaves the game as it was');
+
+  // A game against the computer: you play Black at its top level on a
+  // clock, with the evaluation hidden; Kestrel (White) moves first.
+  await page.click('#vsengine');
+  await page.waitForSelector('#match-dialog[open]');
+  await page.check('#match-dialog input[name="colour"][value="b"]');
+  const top = await page.$eval('#match-level', (el) => el.options[el.options.length - 1].value);
+  await page.selectOption('#match-level', top);
+  await page.selectOption('#match-time', '1+0');
+  check(await page.isChecked('#match-hide'), 'hiding the evaluation is on by default against the computer');
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-new-game.png') });
+  await page.click('#match-start');
+  // The new game's clocks are up and Kestrel has made its first move.
+  await page.waitForFunction(() => !document.getElementById('clock-top').classList.contains('hidden') &&
+    document.querySelectorAll('#moves .mv').length === 1, null, { timeout: 30000 });
+  check(await page.$eval('#board .sq', (el) => el.dataset.square) === 'h1', 'playing Black flips the board');
+  check((await page.textContent('#lines')).includes('hidden'), 'the evaluation is hidden while you play');
+  check(!(await page.isHidden('#clock-top')) && !(await page.isHidden('#resign')), 'clocks, resign and draw are shown');
+  await page.click('[data-square="e7"]');
+  await page.click('[data-square="e5"]');
+  await waitPlies(page, 3);
+  const clocks = await page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
+  check(clocks.w < 60000 && clocks.b < 60000, `both clocks ran (White ${clocks.w} ms, Black ${clocks.b} ms left)`);
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-vs-computer.png') });
+  await page.click('#resign');
+  await page.waitForSelector('#over-dialog[open]');
+  check((await page.textContent('#over-dialog')).includes('Black resigns'), 'resigning ends the game with a dialog');
+  check((await page.textContent('#moves')).includes('1-0 (Black resigns)'), 'the result is in the move list');
+  const [matchPgn] = await Promise.all([page.waitForEvent('download'), page.click('#over-pgn')]);
+  const exported = fs.readFileSync(await matchPgn.path(), 'utf8');
+  check(exported.includes(`[White "Kestrel (${top === 'max' ? 'full strength' : 'Elo ' + top})"]`) &&
+    exported.includes('[Black "Human"]') && exported.includes('[Result "1-0"]'), 'the PGN names the players and has the result');
+  await page.click('#over-close');
+
+  // A game lost on the clock (6 seconds, a time control only the test offers).
+  await page.click('#vsengine');
+  await page.check('#match-dialog input[name="colour"][value="w"]');
+  await page.$eval('#match-time', (el) => { el.add(new Option('0.1+0', '0.1+0')); el.value = '0.1+0'; });
+  await page.click('#match-start');
+  await page.waitForSelector('#over-dialog[open]', { timeout: 20000 });
+  check((await page.textContent('#over-dialog')).includes('White lost on time'), 'the flag falls: White lost on time');
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-game-over.png') });
+  await page.click('#over-close');
 
   // Engine against engine at low depth, with pause and resume, to the end of a game.
   await page.click('#newgame');

@@ -19,11 +19,16 @@ const S = {
   analysisSearch: 0,
   latestSearch: 0,    // the newest search whose output was seen
   lines: {},           // multipv -> info event
+  linesFen: null,      // the position those lines analyse
   options: [],
   levels: false,
   pv: null,            // { fens, moves, idx } while stepping through an engine line
   edit: null,          // { board, piece } in edit mode
   events: null,
+  match: null,         // a game against Kestrel: { human, engine, level, control, hideEval } (match.js)
+  clock: null,         // its clocks: { left: { w, b }, inc, running, since }
+  drawProbe: null,     // a draw offer being weighed
+  flagging: false,
 };
 
 // ---------- API ----------
@@ -79,6 +84,12 @@ const live = () => !S.pv && S.game && S.ply === S.game.plies.length;
 
 function shownFen() {
   if (S.pv) return S.pv.fens[S.pv.idx];
+  return viewedFen();
+}
+
+// The game's position picked in the move list (an engine line stepped
+// through starts from it): the one analysis is about.
+function viewedFen() {
   if (S.ply === 0) return S.game.start_fen;
   return S.game.plies[S.ply - 1].fen;
 }
@@ -132,6 +143,48 @@ function renderBoard() {
     if (n >= 56) addCoord(el, 'file', name[0]);
     boardEl.appendChild(el);
   });
+  if (!S.edit && !S.pv) drawArrows(boardEl);
+}
+
+function refreshArrows() {
+  const boardEl = $('board');
+  const old = boardEl.querySelector('svg.arrows');
+  if (old) old.remove();
+  if (!S.edit && !S.pv) drawArrows(boardEl);
+}
+
+// The first move of each engine line as an arrow, the best one boldest.
+function drawArrows(boardEl) {
+  const keys = Object.keys(S.lines).map(Number).sort((a, b) => a - b);
+  const moves = keys.map((k) => S.lines[k].pv[0]).filter(Boolean);
+  if (!moves.length || S.linesFen !== viewedFen() || hideEval()) return;
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 8 8');
+  svg.setAttribute('class', 'arrows');
+  const head = (id, colour) => `<marker id="${id}" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="2.6" markerHeight="2.6" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="${colour}"/></marker>`;
+  svg.innerHTML = `<defs>${head('head-best', 'rgba(21,120,27,.8)')}${head('head-other', 'rgba(0,48,136,.45)')}</defs>`;
+  const centre = (name) => {
+    const i = sqIndex(name);
+    const file = i % 8, rank = Math.floor(i / 8);
+    return S.flipped ? [7 - file + 0.5, rank + 0.5] : [file + 0.5, 7 - rank + 0.5];
+  };
+  const seen = new Set();
+  moves.forEach((m, n) => {
+    if (seen.has(m.uci)) return;
+    seen.add(m.uci);
+    const [x1, y1] = centre(m.from), [x2, y2] = centre(m.to);
+    // Stop short of the centre so that the head sits on the target square.
+    const len = Math.hypot(x2 - x1, y2 - y1), cut = 0.3 / len;
+    const line = document.createElementNS(NS, 'line');
+    line.setAttribute('x1', x1); line.setAttribute('y1', y1);
+    line.setAttribute('x2', x2 - (x2 - x1) * cut); line.setAttribute('y2', y2 - (y2 - y1) * cut);
+    line.setAttribute('class', n === 0 ? 'best' : 'other');
+    line.setAttribute('marker-end', `url(#head-${n === 0 ? 'best' : 'other'})`);
+    line.dataset.uci = m.uci;
+    svg.appendChild(line);
+  });
+  boardEl.appendChild(svg);
 }
 
 function addCoord(el, kind, text) {
@@ -275,12 +328,18 @@ function playSound(ply) {
 function setGame(view) {
   const wasLive = !S.game || S.ply === S.game.plies.length;
   const grew = S.game && view.id === S.game.id && view.plies.length === S.game.plies.length + 1;
+  const ended = S.game && view.id === S.game.id && !S.game.status.over && view.status.over;
+  const sameGame = S.game && view.id === S.game.id;
   S.game = view;
   if (wasLive || S.ply > view.plies.length) S.ply = view.plies.length;
   S.selected = null;
   S.pv = null;
   if (grew) playSound(view.plies[view.plies.length - 1]);
+  if (sameGame) clockAfter(view, grew);
   render();
+  // Against the computer the end is announced; elsewhere (analysis, set-up
+  // positions) the header and the move list say it without interrupting.
+  if (ended && S.match) showGameOver();
 }
 
 function render() {
@@ -288,6 +347,10 @@ function render() {
   renderMoves();
   const st = S.game.status;
   $('status').textContent = st.over ? `${st.result} — ${st.reason}` : `${S.game.turn === 'w' ? 'White' : 'Black'} to move`;
+  // Lines, bar and arrows belong to one position: another one clears them.
+  if (S.linesFen && S.linesFen !== viewedFen()) clearLines();
+  else renderLines(); // also says when the evaluation is hidden
+  $('evalbar').classList.toggle('flipped', S.flipped);
   $('fen').value = shownFen();
   $('download').href = `/api/pgn?game=${S.game.id}`;
   $('pvnote').classList.toggle('hidden', !S.pv);
@@ -321,6 +384,12 @@ function renderMoves() {
     cells.push(m);
     if (!white) moveNo++;
   });
+  if (S.game.status.over) {
+    const r = document.createElement('span');
+    r.className = 'result';
+    r.textContent = `${S.game.status.result} (${S.game.status.reason})`;
+    cells.push(r);
+  }
   cells.forEach((c) => el.appendChild(c));
   const cur = el.querySelector('.cur');
   if (cur) cur.scrollIntoView({ block: 'nearest' });
@@ -330,10 +399,12 @@ function renderMoves() {
 
 function goto(ply) {
   if (S.pv) { S.pv.idx = Math.max(0, Math.min(S.pv.fens.length - 1, ply)); render(); return; }
+  const before = S.ply;
   S.ply = Math.max(0, Math.min(S.game.plies.length, ply));
   S.selected = null;
   render();
   refreshPanels();
+  if (S.ply !== before) restartAnalysis();
 }
 const step = (d) => goto((S.pv ? S.pv.idx : S.ply) + d);
 
@@ -351,7 +422,9 @@ function sideSettings(side) {
   const get = (k) => box.querySelector(`[data-k="${k}"]`);
   const settings = { own_book: get('book').checked, options: {} };
   const amount = Number(get('amount').value) || 1;
-  if (get('limit').value === 'depth') settings.depth = Math.round(amount);
+  // Against you on a clock, Kestrel shares out its own time.
+  if (S.clock && S.match && side === S.match.engine) settings.clock = clockSettings();
+  else if (get('limit').value === 'depth') settings.depth = Math.round(amount);
   else settings.movetime_ms = Math.round(amount * 1000);
   for (const el of box.querySelectorAll('[data-option]')) {
     const o = S.options.find((x) => x.name === el.dataset.option);
@@ -383,24 +456,43 @@ async function maybeEngine() {
   }
 }
 
+// Analyses the position viewed in the move list (the live one, or an earlier one).
 async function restartAnalysis() {
-  if (!$('analyse').checked || !S.game || S.game.status.over || S.edit) return;
-  if (S.players[S.game.turn] === 'engine' && !S.paused) return; // the player's search shows its lines
-  S.lines = {};
+  if (!$('analyse').checked || !S.game || S.edit) return;
+  if (S.engineSearch) return; // an engine player is thinking: its lines show
+  const atEnd = S.ply === S.game.plies.length;
+  if (atEnd && S.game.status.over) { clearLines(); return; }
+  if (atEnd && S.players[S.game.turn] === 'engine' && !S.paused) return; // the player's search shows its lines
+  clearLines();
+  const body = { settings: { infinite: true, own_book: false, options: { MultiPV: Number($('multipv').value) } } };
+  if (!atEnd) body.ply = S.ply;
   try {
-    const r = await post('/api/go', { settings: { infinite: true, own_book: false, options: { MultiPV: Number($('multipv').value) } } });
+    const r = await post('/api/go', body);
     S.analysisSearch = r.search;
   } catch (e) { showStatus(e.message); }
 }
 
+function clearLines() {
+  S.lines = {};
+  S.linesFen = null;
+  $('stats').textContent = '';
+  renderLines();
+  refreshArrows();
+}
+
 function onEvent(ev) {
   const e = JSON.parse(ev.data);
+  drawProbeEvent(e);
   if (e.type === 'info') {
     // Only the newest search's lines: an older one may still be winding down.
     if (e.search < S.latestSearch) return;
     if (e.search > S.latestSearch) { S.latestSearch = e.search; S.lines = {}; $('stats').textContent = ''; }
+    // Only lines about the position on view (an engine player searches the live one).
+    if (!S.game || e.fen !== viewedFen()) return;
+    S.linesFen = e.fen;
     S.lines[e.multipv] = e;
     renderLines();
+    refreshArrows();
   } else if (e.type === 'stats') {
     if (e.search < S.latestSearch) return;
     $('stats').textContent = `${e.nodes.toLocaleString()} nodes, ${e.nps.toLocaleString()} nps, ${(e.time_ms / 1000).toFixed(2)} s. ${e.text}`;
@@ -426,6 +518,12 @@ function scoreText(s) {
 function renderLines() {
   const el = $('lines');
   el.innerHTML = '';
+  el.dataset.fen = S.linesFen || '';
+  if (hideEval()) {
+    el.innerHTML = '<div class="hidden-eval">The evaluation is hidden while you play (new game dialog).</div>';
+    setEvalBar(null);
+    return;
+  }
   const keys = Object.keys(S.lines).map(Number).sort((a, b) => a - b);
   for (const k of keys) {
     const info = S.lines[k];
@@ -439,8 +537,15 @@ function renderLines() {
     meta.className = 'small';
     meta.textContent = ` d${info.depth}/${info.seldepth} ${(info.nodes / 1000).toFixed(0)}k ${(info.nps / 1000).toFixed(0)}k nps `;
     div.appendChild(meta);
-    const fens = [info.pv.length ? fenBefore(info) : shownFen(), ...info.pv.map((m) => m.fen)];
+    const fens = [info.fen, ...info.pv.map((m) => m.fen)];
+    const numbers = moveNumbers(info.fen, info.pv.length);
     info.pv.forEach((m, i) => {
+      if (numbers[i]) {
+        const n = document.createElement('span');
+        n.className = 'pvn';
+        n.textContent = numbers[i] + ' ';
+        div.appendChild(n);
+      }
       const s = document.createElement('span');
       s.className = 'pvm';
       s.textContent = m.san + ' ';
@@ -450,19 +555,53 @@ function renderLines() {
     el.appendChild(div);
   }
   const best = S.lines[keys[0]];
-  if (best) setEvalBar(best.score);
+  setEvalBar(best ? best.score : null);
 }
 
-// The position an engine line starts from: the live one.
-function fenBefore() { return S.game.fen; }
+// The move numbers before each move of a line from `fen`: "12." before
+// White's moves, "12..." before a first move by Black, "" elsewhere.
+function moveNumbers(fen, count) {
+  const parts = fen.split(' ');
+  let number = Number(parts[5]) || 1;
+  let white = parts[1] === 'w';
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    out.push(white ? `${number}.` : i === 0 ? `${number}...` : '');
+    if (!white) number++;
+    white = !white;
+  }
+  return out;
+}
+
+// The bar: White's share from White's side of the board (the bottom unless
+// flipped), the score written large on the side that is better; empty
+// without lines for the position on view.
+// The bar's figure, short enough for its width: +0.4, -2.3, +12, #3.
+function barText(s) {
+  if (s.kind === 'mate') return '#' + Math.abs(s.value);
+  const pawns = s.value / 100;
+  return (pawns >= 0 ? '+' : '') + pawns.toFixed(Math.abs(pawns) < 10 ? 1 : 0);
+}
 
 function setEvalBar(score) {
+  const text = $('evaltext');
+  $('evalbar').classList.toggle('blank', hideEval());
+  if (!score || hideEval()) {
+    $('evalfill').style.height = '50%';
+    text.textContent = '';
+    return;
+  }
   let white;
   if (score.kind === 'mate') white = score.value > 0 ? 100 : 0;
   else white = 50 + 50 * (2 / (1 + Math.exp(-score.value / 250)) - 1);
   $('evalfill').style.height = white + '%';
-  $('evaltext').textContent = scoreText(score);
+  text.textContent = barText(score);
+  const whiteBetter = score.value >= 0;
+  text.classList.toggle('on-white', whiteBetter);
+  // White's end of the bar is at the bottom, or at the top when flipped.
+  text.classList.toggle('at-top', whiteBetter === S.flipped);
 }
+
 
 // ---------- players panel ----------
 
@@ -476,9 +615,7 @@ function buildSides() {
     const elo = S.options.find((o) => o.name === 'UCI_Elo');
     let level = '';
     if (S.levels && elo) {
-      const opts = ['<option value="max">Full strength</option>'];
-      const stepSize = Math.max(50, Math.round((elo.max - elo.min) / 12 / 50) * 50);
-      for (let v = elo.min; v <= elo.max; v += stepSize) opts.push(`<option value="${v}">Elo ${v}</option>`);
+      const opts = levelChoices().map((c) => `<option value="${c.value}">${c.text}</option>`);
       level = `<label>Level <select data-k="level">${opts.join('')}</select></label>`;
     }
     const evaluator = S.options.find((o) => o.name === 'Evaluator');
@@ -501,7 +638,7 @@ function buildSides() {
     box.appendChild(div);
     const player = div.querySelector('[data-k="player"]');
     player.value = S.players[side];
-    player.onchange = () => { S.players[side] = player.value; afterChange(); };
+    player.onchange = () => { S.players[side] = player.value; endMatchMode(); afterChange(); };
   }
 }
 
@@ -510,6 +647,12 @@ function buildSides() {
 async function refreshPanels() {
   if (!S.game) return;
   $('fen').value = shownFen();
+  // Book and tables are help too: hidden with the evaluation while you play.
+  if (hideEval()) {
+    $('book').innerHTML = '<span class="small">Hidden while you play.</span>';
+    $('tb').textContent = '';
+    return;
+  }
   if ($('showbook').checked && live()) {
     try {
       const b = await api('GET', `/api/book?game=${S.game.id}`);
@@ -608,6 +751,7 @@ async function stopSearch() {
 }
 
 async function loadFen(fen) {
+  endMatchMode();
   try {
     const view = await post('/api/position', { fen });
     S.game = null; setGame(view); $('ioerror').textContent = ''; afterChange();
@@ -615,6 +759,7 @@ async function loadFen(fen) {
 }
 
 async function loadPgn(pgn) {
+  endMatchMode();
   try {
     const view = await post('/api/pgn', { pgn });
     S.game = null; setGame(view); $('ioerror').textContent = ''; afterChange();
@@ -630,7 +775,7 @@ function wire() {
   $('back').onclick = () => step(-1);
   $('forward').onclick = () => step(1);
   $('last').onclick = () => goto(S.pv ? S.pv.fens.length - 1 : S.game.plies.length);
-  $('flip').onclick = () => { S.flipped = !S.flipped; renderBoard(); };
+  $('flip').onclick = () => { S.flipped = !S.flipped; render(); renderLines(); };
   $('pvexit').onclick = () => { S.pv = null; render(); };
   $('undo').onclick = async () => {
     await stopSearch();
@@ -650,13 +795,16 @@ function wire() {
     render();
     if (!S.paused) maybeEngine();
   };
-  $('analyse').onchange = () => { if ($('analyse').checked) restartAnalysis(); else { stopSearch(); S.lines = {}; renderLines(); } };
+  $('analyse').onchange = () => { if ($('analyse').checked) restartAnalysis(); else { stopSearch(); clearLines(); } };
   $('multipv').onchange = restartAnalysis;
   $('showbook').onchange = refreshPanels;
   $('bookadd').onclick = async () => {
     try { const r = await post('/api/book/add', {}); $('bookmsg').textContent = `Added ${r.added} to ${r.book}.`; refreshPanels(); } catch (e) { $('bookmsg').textContent = e.message; }
   };
   $('loadfen').onclick = () => loadFen(($('pgn').value.trim() || $('fen').value).trim());
+  $('fen').addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') { ev.preventDefault(); loadFen($('fen').value.trim()); }
+  });
   $('loadpgn').onclick = () => loadPgn($('pgn').value);
   $('showpgn').onclick = async () => { $('pgn').value = await (await fetch(`/api/pgn?game=${S.game.id}`)).text(); };
   $('upload').onchange = async (ev) => {
@@ -683,6 +831,7 @@ function wire() {
 
 async function main() {
   wire();
+  wireMatch();
   const [opts, view] = await Promise.all([api('GET', '/api/options'), api('POST', '/api/game', {})]);
   S.options = opts.options;
   S.levels = opts.levels;

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -12,7 +12,8 @@ use chess::Position;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::error::{ApiError, ApiJson};
+use crate::error::{ApiError, ApiJson, ApiQuery};
+use crate::game_end::GameEnd;
 use crate::search_run;
 use crate::session::{AppState, Session};
 use crate::settings::{page_options, EngineSettings, OptionView};
@@ -65,7 +66,7 @@ pub async fn new_game(
 /// `GET /api/state?game=ID`.
 pub async fn get_state(
     State(state): Shared,
-    Query(q): Query<GameQuery>,
+    ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&q.game)?;
     Ok(view(&session))
@@ -88,9 +89,10 @@ pub async fn play_move(
     let session = state.get(&body.game)?;
     {
         let record = session.record();
-        if let Some(outcome) = record.game.outcome() {
+        if let Some(over) = record.over() {
             return Err(ApiError::conflict(format!(
-                "the game is over ({outcome}); undo or start a new game"
+                "the game is over ({}); undo or start a new game",
+                over.reason
             )));
         }
         let m = record.parse_move(&body.mv)?;
@@ -118,6 +120,74 @@ pub async fn undo(
     session.cancel_search();
     if session.record().undo(body.plies.unwrap_or(1)) == 0 {
         return Err(ApiError::conflict("no move to take back"));
+    }
+    Ok(view(&session))
+}
+
+/// `POST /api/end` `{"game", "result", "reason"}`: the players end the game.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndBody {
+    game: String,
+    result: String,
+    reason: String,
+}
+
+/// Ends the game by resignation, agreement or the page's clock (the engine
+/// stops: there is nothing left to play).
+pub async fn end_game(
+    State(state): Shared,
+    ApiJson(body): ApiJson<EndBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    let end = GameEnd::new(&body.result, &body.reason)?;
+    session.cancel_search();
+    session.record().end(end)?;
+    Ok(view(&session))
+}
+
+/// `POST /api/tags` `{"game", "tags": {"White": "...", ...}}`: PGN tags
+/// for the export (the players' names, the time control).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TagsBody {
+    game: String,
+    tags: std::collections::BTreeMap<String, String>,
+}
+
+/// Tags the PGN export takes from the game itself, not from a request.
+const OWN_TAGS: [&str; 4] = ["Result", "FEN", "SetUp", "Termination"];
+
+/// Sets PGN tags (an empty value removes one).
+pub async fn set_tags(
+    State(state): Shared,
+    ApiJson(body): ApiJson<TagsBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    for (name, value) in &body.tags {
+        let name_ok = (1..=40).contains(&name.len())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !OWN_TAGS.contains(&name.as_str());
+        if !name_ok {
+            return Err(ApiError::bad_request(format!(
+                "'{name}' is not a tag the page may set (letters, digits and _; not {})",
+                OWN_TAGS.join(", ")
+            )));
+        }
+        if value.chars().count() > 200 || value.chars().any(char::is_control) {
+            return Err(ApiError::bad_request(format!(
+                "the value of {name} must be one line of at most 200 characters"
+            )));
+        }
+    }
+    {
+        let mut record = session.record();
+        for (name, value) in body.tags {
+            record.tags.retain(|(n, _)| *n != name);
+            if !value.is_empty() {
+                record.tags.push((name, value));
+            }
+        }
     }
     Ok(view(&session))
 }
@@ -171,7 +241,7 @@ pub async fn import_pgn(
 /// `GET /api/pgn?game=ID`: the game as a PGN file.
 pub async fn export_pgn(
     State(state): Shared,
-    Query(q): Query<GameQuery>,
+    ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Response, ApiError> {
     let session = state.get(&q.game)?;
     let text = session.record().export_pgn();
@@ -194,7 +264,7 @@ pub async fn export_pgn(
 /// `GET /api/legal?game=ID`: the legal moves now.
 pub async fn legal(
     State(state): Shared,
-    Query(q): Query<GameQuery>,
+    ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Vec<MoveView>>, ApiError> {
     let session = state.get(&q.game)?;
     Ok(Json(view(&session).0.legal))
@@ -210,6 +280,8 @@ pub struct GoBody {
     /// Play the move found (an engine player); else only analyse.
     #[serde(default)]
     play: bool,
+    /// Analyse the position after this many plies (default: the current one).
+    ply: Option<usize>,
 }
 
 /// Starts a search; its output comes on the event stream.
@@ -219,7 +291,7 @@ pub async fn go(
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&body.game)?;
     let seq = tokio::task::spawn_blocking(move || {
-        search_run::start(&state, &session, &body.settings, body.play)
+        search_run::start(&state, &session, &body.settings, body.play, body.ply)
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the search could not start: {e}")))??;
@@ -261,7 +333,7 @@ pub async fn options() -> Json<Value> {
 /// `GET /api/book?game=ID`: the book's moves in the current position.
 pub async fn book_moves(
     State(state): Shared,
-    Query(q): Query<GameQuery>,
+    ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&q.game)?;
     let pos = *session.record().game.position();
@@ -294,7 +366,7 @@ pub async fn book_add(
 /// `GET /api/tablebase?game=ID`: what the Syzygy tables say about the position.
 pub async fn tablebase(
     State(state): Shared,
-    Query(q): Query<GameQuery>,
+    ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&q.game)?;
     let tables = state.tables.clone().ok_or_else(|| {

@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 /// The page.
 pub const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
+const MATCH_JS: &str = include_str!("../assets/match.js");
 const STYLE_CSS: &str = include_str!("../assets/style.css");
 
 /// The Cburnett pieces (see assets/pieces/README.md for their licence), by
@@ -46,6 +47,11 @@ pub async fn index() -> Response {
 /// `GET /app.js`.
 pub async fn app_js() -> Response {
     file("text/javascript; charset=utf-8", APP_JS)
+}
+
+/// `GET /match.js`: a game against the engine (clocks, resign, draw offers).
+pub async fn match_js() -> Response {
+    file("text/javascript; charset=utf-8", MATCH_JS)
 }
 
 /// `GET /style.css`.

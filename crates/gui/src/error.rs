@@ -1,11 +1,15 @@
 //! What the API answers when a request cannot be served: a 4xx status with
-//! `{"error": "..."}`, and a JSON body extractor whose own rejections
-//! (malformed JSON, wrong content type, a body over the limit) take the
-//! same shape, so the page always has a message to show.
+//! `{"error": "..."}`; JSON body and query extractors whose own rejections
+//! (malformed JSON, wrong content type, a body over the limit, a missing
+//! `?game=`) take the same shape; and a layer that gives every other 4xx
+//! (no such path, wrong method) that shape too, so a client always gets a
+//! message to show.
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Request};
-use axum::http::StatusCode;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Query, Request};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::de::DeserializeOwned;
@@ -33,6 +37,14 @@ impl ApiError {
     pub fn not_found(message: impl Into<String>) -> ApiError {
         ApiError {
             status: StatusCode::NOT_FOUND,
+            message: message.into(),
+        }
+    }
+
+    /// 403: the request comes from somewhere the server does not serve.
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::FORBIDDEN,
             message: message.into(),
         }
     }
@@ -81,4 +93,72 @@ fn from_rejection(rejection: JsonRejection) -> ApiError {
         _ => format!("bad JSON request: {}", rejection.body_text()),
     };
     ApiError { status, message }
+}
+
+/// A query string (`?game=ID`); its rejections become [`ApiError`]s.
+pub struct ApiQuery<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(value)) => Ok(ApiQuery(value)),
+            Err(rejection) => Err(from_query_rejection(rejection)),
+        }
+    }
+}
+
+fn from_query_rejection(rejection: QueryRejection) -> ApiError {
+    let text = rejection.body_text();
+    let message = if text.contains("missing field `game`") {
+        "the request names no game: add ?game=ID (the id that POST /api/game returned)".to_string()
+    } else {
+        format!("bad query string: {text}")
+    };
+    ApiError {
+        status: rejection.status(),
+        message,
+    }
+}
+
+/// Layer: any 4xx answer that is not JSON yet (the router's own 404 and
+/// 405, a path that does not parse) becomes `{"error": "..."}` with the
+/// same status, its text kept as the message.
+pub async fn json_errors(req: Request, next: Next) -> Response {
+    let response = next.run(req).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !status.is_client_error() || is_json {
+        return response;
+    }
+    // These bodies are the framework's short messages; a long one is cut.
+    let bytes = axum::body::to_bytes(response.into_body(), 64 * 1024)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes).trim().to_string();
+    let message = if !text.is_empty() {
+        text
+    } else {
+        match status {
+            StatusCode::NOT_FOUND => "no such page or API request".to_string(),
+            StatusCode::METHOD_NOT_ALLOWED => {
+                "this request does not take that method (see the API table: GET or POST)"
+                    .to_string()
+            }
+            _ => status
+                .canonical_reason()
+                .unwrap_or("the request was refused")
+                .to_string(),
+        }
+    };
+    ApiError { status, message }.into_response()
 }

@@ -6,13 +6,13 @@ use std::convert::Infallible;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::{self, Stream};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::api::GameQuery;
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiQuery};
 use crate::session::{AppState, Session};
 
 /// Counts a stream as listening while it lives.
@@ -36,7 +36,7 @@ impl Drop for Listener {
 /// The event stream of one game.
 pub async fn events(
     State(state): State<Arc<AppState>>,
-    Query(q): Query<GameQuery>,
+    ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let session = state.get(&q.game)?;
     let receiver = session.events.subscribe();

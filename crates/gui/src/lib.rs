@@ -11,6 +11,8 @@ pub mod assets;
 pub mod book_source;
 pub mod error;
 pub mod events;
+pub mod game_end;
+pub mod host_guard;
 pub mod record;
 pub mod search_run;
 pub mod session;
@@ -26,6 +28,7 @@ use axum::routing::{get, post};
 use axum::Router;
 
 use book_source::BookSource;
+use host_guard::Access;
 use session::AppState;
 
 /// The largest request body: a long PGN game fits many times over.
@@ -83,17 +86,21 @@ pub fn state(config: &Config) -> Result<Arc<AppState>, StartError> {
     Ok(Arc::new(AppState::new(book, tables)))
 }
 
-/// The page and the API.
-pub fn router(state: Arc<AppState>) -> Router {
+/// The page and the API, answering only requests that `access` allows
+/// (see [`host_guard`]), every refusal a JSON error.
+pub fn router(state: Arc<AppState>, access: Access) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::app_js))
+        .route("/match.js", get(assets::match_js))
         .route("/style.css", get(assets::style_css))
         .route("/pieces/{name}", get(assets::piece))
         .route("/api/game", post(api::new_game))
         .route("/api/state", get(api::get_state))
         .route("/api/move", post(api::play_move))
         .route("/api/undo", post(api::undo))
+        .route("/api/end", post(api::end_game))
+        .route("/api/tags", post(api::set_tags))
         .route("/api/position", post(api::set_position))
         .route("/api/pgn", get(api::export_pgn).post(api::import_pgn))
         .route("/api/legal", get(api::legal))
@@ -106,6 +113,11 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/tablebase", get(api::tablebase))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(access),
+            host_guard::guard,
+        ))
+        .layer(axum::middleware::from_fn(error::json_errors))
 }
 
 /// Serves until Ctrl-C. `on_ready` gets the page's URL once the port is open.
@@ -141,7 +153,8 @@ pub fn run(config: Config, on_ready: impl FnOnce(&str)) -> Result<(), StartError
             host
         };
         on_ready(&format!("http://{host}:{}/", local.port()));
-        axum::serve(listener, router(state))
+        let access = Access::new(&config.host, local.port());
+        axum::serve(listener, router(state, access))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })

@@ -7,6 +7,7 @@ use chess::{CastlingMode, Game, Move, Position};
 use pgn::{GameResult, PgnGame, PgnMove, PgnReader};
 
 use crate::error::ApiError;
+use crate::game_end::GameEnd;
 
 /// A game as the GUI keeps it.
 #[derive(Clone, Debug)]
@@ -19,6 +20,8 @@ pub struct GameRecord {
     pub move_times: Vec<Option<u64>>,
     /// Changes with every move, undo and new position.
     pub version: u64,
+    /// An end the players gave the game (resignation, agreed draw, flag).
+    pub ending: Option<GameEnd>,
 }
 
 impl GameRecord {
@@ -33,7 +36,32 @@ impl GameRecord {
             ],
             move_times: Vec::new(),
             version: 0,
+            ending: None,
         }
+    }
+
+    /// How the game ended, if it did: the players' end, else the rules'
+    /// (result and reason).
+    pub fn over(&self) -> Option<GameEnd> {
+        self.ending.clone().or_else(|| {
+            self.game.outcome().map(|o| GameEnd {
+                result: o.result(),
+                reason: o.to_string(),
+            })
+        })
+    }
+
+    /// Ends the game by the players' word; refused when it is over already.
+    pub fn end(&mut self, end: GameEnd) -> Result<(), ApiError> {
+        if let Some(over) = self.over() {
+            return Err(ApiError::conflict(format!(
+                "the game is over already ({}, {})",
+                over.result, over.reason
+            )));
+        }
+        self.ending = Some(end);
+        self.version += 1;
+        Ok(())
     }
 
     /// Reads a move in UCI (`e2e4`, `e7e8q`) or SAN (`Nf3`, `O-O`).
@@ -55,9 +83,10 @@ impl GameRecord {
 
     /// Plays a legal move; `time_ms` is the engine's thinking time.
     pub fn play(&mut self, m: Move, time_ms: Option<u64>) -> Result<(), ApiError> {
-        if let Some(outcome) = self.game.outcome() {
+        if let Some(over) = self.over() {
             return Err(ApiError::conflict(format!(
-                "the game is over ({outcome}); undo or start a new game"
+                "the game is over ({}); undo or start a new game",
+                over.reason
             )));
         }
         if !self.game.position().is_legal(m) {
@@ -77,6 +106,8 @@ impl GameRecord {
             n += 1;
         }
         if n > 0 {
+            // A takeback reopens a game the players had ended.
+            self.ending = None;
             self.version += 1;
         }
         n
@@ -86,6 +117,7 @@ impl GameRecord {
     pub fn reset(&mut self, start: Position) {
         self.game = Game::new(start);
         self.move_times.clear();
+        self.ending = None;
         self.version += 1;
     }
 
@@ -131,6 +163,7 @@ impl GameRecord {
         }
         self.move_times = vec![None; game.moves().len()];
         self.game = game;
+        self.ending = None;
         self.tags = imported
             .tags
             .into_iter()
@@ -154,9 +187,13 @@ impl GameRecord {
             }
             out.moves.push(pm);
         }
-        let result = self.game.outcome().map_or("*", |o| o.result());
+        let over = self.over();
+        let result = over.as_ref().map_or("*", |o| o.result);
         out.result = GameResult::from_tag(result);
         out.set_tag("Result", result);
+        if let Some(termination) = self.ending.as_ref().and_then(GameEnd::termination) {
+            out.set_tag("Termination", termination);
+        }
         if self.game.start().fen() != chess::fen::STARTPOS {
             out.set_tag("SetUp", "1");
             out.set_tag("FEN", &self.game.start().fen());
@@ -207,6 +244,29 @@ mod tests {
         let mut back = GameRecord::new(Position::startpos());
         back.import_pgn(&out).expect("reads its own output");
         assert_eq!(back.game.position().fen(), r.game.position().fen());
+    }
+
+    #[test]
+    fn the_players_end_a_game_and_a_takeback_reopens_it() {
+        let mut r = GameRecord::new(Position::startpos());
+        let m = r.parse_move("e4").expect("move");
+        r.play(m, None).expect("legal");
+        r.tags.push(("White".into(), "Human".into()));
+        r.tags.push(("Black".into(), "Kestrel (Elo 1500)".into()));
+        r.end(GameEnd::new("1-0", "Black resigns").expect("end"))
+            .expect("ends");
+        assert!(r
+            .end(GameEnd::new("0-1", "White resigns").expect("end"))
+            .is_err());
+        let e5 = r.parse_move("e5").expect("move");
+        assert!(r.play(e5, None).is_err(), "no move after the end");
+        let out = r.export_pgn();
+        assert!(
+            out.contains("[Black \"Kestrel (Elo 1500)\"]") && out.contains("1. e4 1-0"),
+            "{out}"
+        );
+        r.undo(1);
+        assert!(r.over().is_none());
     }
 
     #[test]

@@ -15,14 +15,17 @@ use crate::session::{AppState, Session};
 use crate::settings::EngineSettings;
 use crate::view::{line, GameView, MoveView, ScoreView};
 
-/// Starts a search in `session`'s current position and returns its number
-/// (events carry it as `search`). With `play`, the move found is played.
+/// Starts a search in `session`'s current position, or in the position
+/// after `ply` plies of its game (the one a person views in the move list),
+/// and returns its number (events carry it as `search`, and the searched
+/// position as `fen`). With `play`, the move found is played.
 /// Blocks while a previous search winds down, so call it off the async threads.
 pub fn start(
     state: &AppState,
     session: &Arc<Session>,
     settings: &EngineSettings,
     play: bool,
+    ply: Option<usize>,
 ) -> Result<u64, ApiError> {
     let limits = settings.limits()?;
     if play && limits.infinite {
@@ -32,15 +35,30 @@ pub fn start(
     }
     let (root, keys, version, mode) = {
         let record = session.record();
-        if let Some(outcome) = record.game.outcome() {
-            return Err(ApiError::conflict(format!("the game is over ({outcome})")));
+        let plies = record.game.moves().len();
+        let at = ply.unwrap_or(plies);
+        if at > plies {
+            return Err(ApiError::bad_request(format!(
+                "ply {at} is past the game's last move (it has {plies} plies)"
+            )));
         }
-        (
-            *record.game.position(),
-            record.history_keys(),
-            record.version,
-            record.mode(),
-        )
+        if play && at != plies {
+            return Err(ApiError::bad_request(
+                "an engine move is played in the game's current position: leave out ply",
+            ));
+        }
+        let mut positions = record.positions();
+        positions.truncate(at + 1);
+        let root = positions.pop().unwrap_or(*record.game.start());
+        if root.legal_moves().is_empty() || at == plies && record.over().is_some() {
+            let why = record
+                .over()
+                .filter(|_| at == plies)
+                .map_or("no legal move".to_string(), |o| o.reason);
+            return Err(ApiError::conflict(format!("the game is over ({why})")));
+        }
+        let keys = positions.iter().map(chess::Position::key).collect();
+        (root, keys, record.version, record.mode())
     };
     let seq = session.search_seq.fetch_add(1, Ordering::SeqCst) + 1;
     let mut engine = session.engine();
@@ -66,6 +84,7 @@ pub fn start(
     let weak = Arc::downgrade(session);
     let started = Instant::now();
     let white = root.turn() == chess::Color::White;
+    let root_fen = root.fen();
     let reporter: engine::Reporter = Arc::new(move |event| {
         let Some(session) = Weak::upgrade(&weak) else {
             return;
@@ -76,6 +95,7 @@ pub fn start(
                 session.send(&json!({
                     "type": "info",
                     "search": seq,
+                    "fen": root_fen,
                     "depth": info.depth,
                     "seldepth": info.seldepth,
                     "multipv": info.multipv,

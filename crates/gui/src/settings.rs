@@ -38,6 +38,10 @@ pub struct EngineSettings {
     /// Think until stopped (analysis).
     #[serde(default)]
     pub infinite: bool,
+    /// Play on a clock: both sides' time left and increments, in
+    /// milliseconds (`wtime`/`btime`/`winc`/`binc` of UCI); the engine
+    /// shares out its time itself.
+    pub clock: Option<ClockLimits>,
     /// Play a book move when the book knows the position (default on).
     pub own_book: Option<bool>,
     /// Engine options by name: booleans, numbers or words.
@@ -45,9 +49,53 @@ pub struct EngineSettings {
     pub options: BTreeMap<String, serde_json::Value>,
 }
 
+/// The clocks of a timed game, as the engine is told them.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ClockLimits {
+    /// White's time left.
+    pub wtime_ms: u64,
+    /// Black's time left.
+    pub btime_ms: u64,
+    /// White's increment per move.
+    #[serde(default)]
+    pub winc_ms: u64,
+    /// Black's increment per move.
+    #[serde(default)]
+    pub binc_ms: u64,
+}
+
+/// A day: more than any clock the page offers.
+const MAX_CLOCK_MS: u64 = 24 * 3600 * 1000;
+
 impl EngineSettings {
-    /// The search limits: exactly one of time, depth and infinite (time by default: one second).
+    /// The search limits: exactly one of time, depth, clock and infinite
+    /// (time by default: one second).
     pub fn limits(&self) -> Result<Limits, ApiError> {
+        if let Some(c) = self.clock {
+            if self.movetime_ms.is_some() || self.depth.is_some() || self.infinite {
+                return Err(ApiError::bad_request(
+                    "give one of movetime_ms, depth, clock and infinite, not several",
+                ));
+            }
+            if [c.wtime_ms, c.btime_ms, c.winc_ms, c.binc_ms]
+                .iter()
+                .any(|&ms| ms > MAX_CLOCK_MS)
+                || c.wtime_ms == 0
+                || c.btime_ms == 0
+            {
+                return Err(ApiError::bad_request(
+                    "clock times must be from 1 ms to a day (86400000 ms)",
+                ));
+            }
+            return Ok(Limits {
+                wtime: Some(c.wtime_ms),
+                btime: Some(c.btime_ms),
+                winc: Some(c.winc_ms),
+                binc: Some(c.binc_ms),
+                ..Limits::default()
+            });
+        }
         match (self.movetime_ms, self.depth, self.infinite) {
             (None, None, false) => Ok(Limits::movetime(1000)),
             (Some(ms), None, false) if (1..=MAX_MOVETIME_MS).contains(&ms) => {

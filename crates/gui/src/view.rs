@@ -111,7 +111,7 @@ impl GameView {
             })
             .collect();
         let pos = record.game.position();
-        let outcome = record.game.outcome();
+        let over = record.over();
         GameView {
             id: id.to_string(),
             version: record.version,
@@ -126,9 +126,9 @@ impl GameView {
                 .map(|&m| MoveView::new(pos, m, mode))
                 .collect(),
             status: StatusView {
-                over: outcome.is_some(),
-                result: outcome.map_or("*", |o| o.result()),
-                reason: outcome.map_or(String::new(), |o| o.to_string()),
+                over: over.is_some(),
+                result: over.as_ref().map_or("*", |o| o.result),
+                reason: over.map_or(String::new(), |o| o.reason),
             },
         }
     }

@@ -9,12 +9,20 @@ use std::time::{Duration, Instant};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use gui::book_source::BookSource;
+use gui::host_guard::Access;
 use gui::session::AppState;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/syzygy");
+
+/// The port the router believes it serves (no socket: requests name it in Host).
+const PORT: u16 = 8080;
+
+fn access(port: u16) -> Access {
+    Access::new("127.0.0.1", port)
+}
 
 struct Api {
     router: axum::Router,
@@ -28,11 +36,16 @@ impl Api {
     fn with(book: BookSource, tables: Option<&str>) -> Api {
         let tables = tables.map(|p| Arc::new(syzygy::SyzygyTablebase::open(p).expect("tables").0));
         Api {
-            router: gui::router(Arc::new(AppState::new(book, tables))),
+            router: gui::router(Arc::new(AppState::new(book, tables)), access(PORT)),
         }
     }
 
-    async fn send(&self, req: Request<Body>) -> (StatusCode, String) {
+    /// Sends `req` as the page would: with Host naming the server unless it has one.
+    async fn send(&self, mut req: Request<Body>) -> (StatusCode, String) {
+        if !req.headers().contains_key("host") {
+            let host = format!("127.0.0.1:{PORT}").parse().expect("header");
+            req.headers_mut().insert("host", host);
+        }
         let res = self.router.clone().oneshot(req).await.expect("answers");
         let status = res.status();
         let bytes = res.into_body().collect().await.expect("body").to_bytes();
@@ -257,6 +270,7 @@ async fn the_page_and_its_files_are_served() {
     for (path, needle) in [
         ("/", "<title>Kestrel</title>"),
         ("/app.js", "EventSource"),
+        ("/match.js", "wtime_ms"),
         ("/style.css", "#board"),
         ("/pieces/wK.svg", "<svg"),
     ] {
@@ -447,6 +461,14 @@ async fn the_engine_plays_and_analyses() {
         )
         .await;
     assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    // Analysing a viewed position: a ply past the game, or a move played there, is refused.
+    let (status, body) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"depth": 2}, "ply": 99}),
+        )
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
 }
 
 /// Reads server-sent events from a raw socket until `done` says so.
@@ -484,17 +506,17 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
         .await
         .expect("port");
     let addr = listener.local_addr().expect("address");
-    let router = gui::router(state.clone());
+    let router = gui::router(state.clone(), access(addr.port()));
     let server = tokio::spawn(async move { axum::serve(listener, router).await });
     let api = Api {
-        router: gui::router(state.clone()),
+        router: gui::router(state.clone(), access(PORT)),
     };
     let id = api.new_game().await;
 
     let mut stream = tokio::net::TcpStream::connect(addr)
         .await
         .expect("connects");
-    let request = format!("GET /api/events?game={id} HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n");
+    let request = format!("GET /api/events?game={id} HTTP/1.1\r\nHost: localhost:{}\r\nAccept: text/event-stream\r\n\r\n", addr.port());
     stream.write_all(request.as_bytes()).await.expect("sends");
     read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "hello")).await;
 
@@ -523,6 +545,24 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
         .any(|v| v["type"] == "bestmove" && v["played"] == true));
     assert!(events.iter().any(|v| v["type"] == "stats"));
 
+    // The position viewed in the move list is analysed, and its lines name it.
+    api.post(
+        "/api/go",
+        json!({"game": id, "settings": {"depth": 3, "own_book": false}, "ply": 0}),
+    )
+    .await;
+    let earlier = read_events(&mut stream, |e| {
+        e.iter()
+            .any(|v| v["type"] == "bestmove" && v["move"]["from"].is_string())
+    })
+    .await;
+    let lines: Vec<&Value> = earlier.iter().filter(|v| v["type"] == "info").collect();
+    assert!(!lines.is_empty(), "{earlier:?}");
+    assert!(
+        lines.iter().all(|v| v["fen"] == chess::fen::STARTPOS),
+        "{lines:?}"
+    );
+
     // An endless analysis stops when its tab's stream closes.
     api.post(
         "/api/go",
@@ -545,4 +585,91 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     server.abort();
+}
+
+#[tokio::test]
+async fn players_end_games_name_themselves_and_the_engine_plays_to_a_clock() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    api.post("/api/move", json!({"game": id, "move": "e4"}))
+        .await;
+    let (status, v) = api
+        .post(
+            "/api/tags",
+            json!({"game": id, "tags": {"White": "Human", "Black": "Kestrel (Elo 1500)", "TimeControl": "300+3"}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (status, body) = api
+        .post("/api/tags", json!({"game": id, "tags": {"Result": "1-0"}}))
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+
+    // A resignation ends the game: no more moves, the result exported.
+    let (status, v) = api
+        .post(
+            "/api/end",
+            json!({"game": id, "result": "1-0", "reason": "Black resigns"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["status"]["over"], true);
+    assert_eq!(v["status"]["result"], "1-0");
+    assert_eq!(v["status"]["reason"], "Black resigns");
+    let (status, body) = api
+        .post("/api/move", json!({"game": id, "move": "e5"}))
+        .await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+    let (status, body) = api
+        .post(
+            "/api/end",
+            json!({"game": id, "result": "0-1", "reason": "White resigns"}),
+        )
+        .await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+    let (status, pgn) = api
+        .send(
+            Request::get(format!("/api/pgn?game={id}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        pgn.contains("[White \"Human\"]")
+            && pgn.contains("[Black \"Kestrel (Elo 1500)\"]")
+            && pgn.contains("[Result \"1-0\"]")
+            && pgn.contains("1. e4 1-0"),
+        "{pgn}"
+    );
+    for bad in [
+        json!({"game": id, "result": "*", "reason": "x"}),
+        json!({"game": id, "result": "1-0", "reason": ""}),
+    ] {
+        let (status, body) = api.post("/api/end", bad).await;
+        assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    }
+    // A takeback reopens it.
+    let (status, v) = api.post("/api/undo", json!({"game": id})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["status"]["over"], false);
+
+    // On a clock the engine is told both sides' times and plays.
+    let clock = json!({"wtime_ms": 2000, "btime_ms": 2000, "winc_ms": 100, "binc_ms": 100});
+    let (status, body) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"clock": clock, "depth": 3}, "play": true}),
+        )
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    let (status, v) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"clock": clock, "own_book": false}, "play": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let s = wait_for_plies(&api, &id, 1).await;
+    assert!(s["plies"][0]["time_ms"].as_u64() < Some(2000), "{s}");
 }

@@ -57,6 +57,16 @@ impl Editor {
         }
     }
 
+    /// The pieces placed so far, by square index.
+    pub fn board(&self) -> &[Option<Piece>; 64] {
+        &self.board
+    }
+
+    /// The side to move of the position being set up.
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
     /// Applies one edit command.
     pub fn apply(&mut self, line: &str) -> Result<EditStep, EditError> {
         let words: Vec<&str> = line.split_whitespace().collect();

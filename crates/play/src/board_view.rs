@@ -1,7 +1,7 @@
 //! The board as text: Unicode pieces, rank and file coordinates, the last
 //! move's squares highlighted, either side at the bottom.
 
-use chess::{File, Move, MoveKind, Position, Rank, Square};
+use chess::{Color, File, Move, MoveKind, Piece, Position, Rank, Square};
 
 /// How the board is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +21,32 @@ const RESET: &str = "\x1b[0m";
 /// Draws `pos` with Black at the bottom when `flipped`; `last` is highlighted.
 pub fn draw(pos: &Position, last: Option<Move>, flipped: bool, style: BoardStyle) -> String {
     let marked = |sq: Square| last.is_some_and(|m| m.from() == sq || shown_to(m) == sq);
+    let mut out = grid(&|sq| pos.piece_at(sq), &marked, flipped, style);
+    let side = pos.turn().fold("White", "Black");
+    let check = if pos.in_check() { ", in check" } else { "" };
+    out.push_str(&format!("{side} to move{check}\n"));
+    out
+}
+
+/// Draws a board being set up (edit mode): it need not be a legal position yet.
+pub fn draw_setup(
+    board: &[Option<Piece>; 64],
+    turn: Color,
+    flipped: bool,
+    style: BoardStyle,
+) -> String {
+    let mut out = grid(&|sq| board[sq.index()], &|_| false, flipped, style);
+    out.push_str(&format!("{} to move\n", turn.fold("White", "Black")));
+    out
+}
+
+/// The squares and coordinates, without the line under them.
+fn grid(
+    piece_at: &dyn Fn(Square) -> Option<Piece>,
+    marked: &dyn Fn(Square) -> bool,
+    flipped: bool,
+    style: BoardStyle,
+) -> String {
     let mut ranks: Vec<Rank> = Rank::ALL.to_vec();
     let mut files: Vec<File> = File::ALL.to_vec();
     if flipped {
@@ -33,7 +59,7 @@ pub fn draw(pos: &Position, last: Option<Move>, flipped: bool, style: BoardStyle
         out.push_str(&format!(" {} ", rank.char()));
         for file in &files {
             let sq = Square::from_coords(*file, *rank);
-            let glyph = match pos.piece_at(sq) {
+            let glyph = match piece_at(sq) {
                 Some(p) if style.ascii => p.char(),
                 Some(p) => p.symbol(),
                 None if style.color => ' ',
@@ -61,9 +87,6 @@ pub fn draw(pos: &Position, last: Option<Move>, flipped: bool, style: BoardStyle
         out.push_str(&format!(" {} ", file.char()));
     }
     trim_line_end(&mut out);
-    let side = pos.turn().fold("White", "Black");
-    let check = if pos.in_check() { ", in check" } else { "" };
-    out.push_str(&format!("{side} to move{check}\n"));
     out
 }
 

@@ -1,6 +1,7 @@
 //! The terminal game's commands, parsed from one line of text. Anything
 //! that is not a command is taken as a move.
 
+use crate::clock::TimeControl;
 use chess::Color;
 use std::path::PathBuf;
 use thiserror::Error;
@@ -18,6 +19,11 @@ Game:
   edit                     edit mode: Ke1 / pe7 place, xe4 removes, clear, turn w|b,
                            castle KQkq|-, done, cancel
   save FILE / load FILE [N]  write the game as PGN / read game N (default 1) of a PGN file
+  hint                     Kestrel's suggestion for your move (full strength)
+  resign / draw            resign / offer a draw (Kestrel accepts when it stands a pawn
+                           or more worse, or when the game is level from move 30)
+  time 5+3 | time off      clocks: minutes each + seconds added per move (the engine
+                           plays to the clock); time alone shows them
 Players:
   white human|engine, black human|engine   who plays each side
   auto on|off              engine against engine (autoplay) / you play White again
@@ -30,6 +36,7 @@ Players:
   settings                 show who plays and how
 Engine:
   pv [next|back|N]         the engine's expected line; step through it on the board
+                           (scores are from White's view: + is good for White)
   stats                    time, depth, nodes and search statistics of the last search
   showtime on|off          print the engine's time after each of its moves
   claim on|off             end the game at threefold repetition and fifty moves (default on)
@@ -83,6 +90,17 @@ pub enum PvStep {
     At(usize),
 }
 
+/// What `time` asks of the clocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockSetting {
+    /// Show both sides' time.
+    Show,
+    /// No clocks: the engine thinks per move again.
+    Off,
+    /// Clocks under this control, from now.
+    Control(TimeControl),
+}
+
 /// A command typed at the prompt.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -108,6 +126,10 @@ pub enum Command {
     ShowTime(bool),
     Claim(bool),
     BookAdd(Option<PathBuf>),
+    Hint,
+    Resign,
+    Draw,
+    Time(ClockSetting),
     Move(String),
 }
 
@@ -240,6 +262,17 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             },
         }),
         "stats" => Command::Stats,
+        "hint" => Command::Hint,
+        "resign" => Command::Resign,
+        "draw" => Command::Draw,
+        "time" | "clock" => Command::Time(match arg {
+            None => ClockSetting::Show,
+            Some("off") => ClockSetting::Off,
+            Some(tc) => match TimeControl::parse(tc) {
+                Ok(tc) => ClockSetting::Control(tc),
+                Err(e) => return err(e.to_string()),
+            },
+        }),
         "showtime" => Command::ShowTime(on_off(arg, "showtime")?),
         "claim" => Command::Claim(on_off(arg, "claim")?),
         "book" => match arg {
@@ -276,6 +309,12 @@ mod tests {
         );
         assert_eq!(parse("load g.pgn 3"), Ok(Command::Load("g.pgn".into(), 3)));
         assert_eq!(parse("pv 2"), Ok(Command::Pv(PvStep::At(2))));
+        assert_eq!(parse("time off"), Ok(Command::Time(ClockSetting::Off)));
+        assert!(matches!(
+            parse("time 5+3"),
+            Ok(Command::Time(ClockSetting::Control(_)))
+        ));
+        assert_eq!(parse("hint"), Ok(Command::Hint));
         assert_eq!(
             parse("level 1600"),
             Ok(Command::Set(Sides::Both, Setting::Level(Some(1600))))
@@ -294,6 +333,8 @@ mod tests {
             "level",
             "level strong",
             "set black level",
+            "time 5+",
+            "time fast",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }

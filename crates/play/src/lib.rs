@@ -1,13 +1,18 @@
 //! Kestrel in a terminal: the board drawn with Unicode pieces, moves typed
 //! in SAN or UCI, human or engine on each side, undo/redo, set-up positions
 //! (FEN or an edit mode), PGN save and load, the engine's principal
-//! variation and search statistics. Reads plain lines, so it works the same
-//! on a terminal and on a pipe (which is how it is tested).
+//! variation and search statistics, hints, resigning, draw offers and
+//! clocks. On a terminal lines are edited with rustyline (history, arrows);
+//! from a pipe they are read plainly (which is how it is tested).
 #![deny(missing_docs)]
 
 mod board_edit;
 mod board_view;
+pub mod clock;
 mod command;
+mod ending;
+pub mod line_input;
+mod move_input;
 mod player;
 pub mod session;
 

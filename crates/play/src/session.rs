@@ -3,12 +3,16 @@
 
 use crate::board_edit::{EditStep, Editor};
 use crate::board_view::{self, BoardStyle};
-use crate::command::{self, Command, PvStep, Setting, Sides, HELP};
+use crate::clock::Clock;
+use crate::command::{self, ClockSetting, Command, PvStep, Setting, Sides, HELP};
+use crate::ending::Ending;
+use crate::line_input::LineSource;
+use crate::move_input::{self, CaseTolerant};
 use crate::player::{EngineSettings, Player};
 use chess::{Color, Game, Move, Outcome, Position, Role};
-use engine::{Engine, IterationInfo, Score, SearchEvent, SearchResult};
+use engine::{Engine, IterationInfo, Limits, Score, SearchEvent, SearchResult};
 use protocol::own_book::OwnBook;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::sync::{mpsc, Arc, Mutex};
 
@@ -18,6 +22,21 @@ const MAX_AUTOPLAY_PLIES: usize = 600;
 
 /// The text book `book add` writes when no file is given.
 const DEFAULT_TEXT_BOOK: &str = "kestrel-book.txt";
+
+/// Kestrel accepts a draw offer when its score for itself is this or worse
+/// (centipawns): it stands a pawn or more worse.
+const DRAW_ACCEPT_WORSE_CP: i32 = -100;
+
+/// ... or, from this move on, when the score is within this of level.
+const DRAW_ACCEPT_LEVEL_CP: i32 = 10;
+const DRAW_ACCEPT_LEVEL_FROM_MOVE: u32 = 30;
+
+/// What one search found.
+struct Found {
+    best: Option<Move>,
+    info: Option<IterationInfo>,
+    result: Option<SearchResult>,
+}
 
 /// How the session looks and behaves.
 #[derive(Clone, Copy, Debug)]
@@ -63,6 +82,14 @@ pub struct Session<W: Write> {
     editor: Option<Editor>,
     /// A pawn move to the last rank waiting for its piece.
     promotion: Option<Vec<Move>>,
+    /// An end the players chose (resignation, agreed draw) or the clock gave.
+    ended: Option<Ending>,
+    /// Both sides' clocks, when a time control is set.
+    clock: Option<Clock>,
+    /// The game changed since it was last saved, loaded or started.
+    unsaved: bool,
+    /// `quit` was just typed once with the game unsaved.
+    quit_warned: bool,
 }
 
 fn index(color: Color) -> usize {
@@ -97,6 +124,10 @@ impl<W: Write> Session<W> {
             last: None,
             editor: None,
             promotion: None,
+            ended: None,
+            clock: None,
+            unsaved: false,
+            quit_warned: false,
         }
     }
 
@@ -106,7 +137,7 @@ impl<W: Write> Session<W> {
     }
 
     /// Plays until `quit` or the end of input.
-    pub fn run(&mut self, input: impl BufRead) -> io::Result<()> {
+    pub fn run(&mut self, mut input: impl LineSource) -> io::Result<()> {
         writeln!(
             self.out,
             "Kestrel {}: type a move (e4, Nf3, e2e4) or help.",
@@ -115,21 +146,23 @@ impl<W: Write> Session<W> {
         self.show_players()?;
         self.show_board()?;
         self.engine_turns()?;
-        let mut lines = input.lines();
         loop {
             let prompt = self.prompt();
-            if !self.options.echo {
-                write!(self.out, "{prompt}")?;
-                self.out.flush()?;
-            }
-            let line = match lines.next() {
-                Some(Ok(line)) => line,
-                Some(Err(e)) if e.kind() == io::ErrorKind::InvalidData => {
+            // What was written must be on screen before the prompt is.
+            self.out.flush()?;
+            let shown = if self.options.echo {
+                ""
+            } else {
+                prompt.as_str()
+            };
+            let line = match input.read_line(shown) {
+                Ok(Some(line)) => line,
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
                     writeln!(self.out, "That line is not UTF-8 text; ignored.")?;
                     continue;
                 }
-                Some(Err(e)) => return Err(e),
-                None => break,
+                Err(e) => return Err(e),
+                Ok(None) => break,
             };
             let line = line.trim();
             if self.options.echo {
@@ -154,6 +187,8 @@ impl<W: Write> Session<W> {
             "edit> ".into()
         } else if self.promotion.is_some() {
             "Promote to (q, r, b, n)? ".into()
+        } else if let Some(ending) = self.game_over() {
+            format!("Game over ({})> ", ending.result())
         } else {
             let pos = self.game.position();
             let dots = pos.turn().fold(".", "...");
@@ -194,12 +229,23 @@ impl<W: Write> Session<W> {
                 return Ok(true);
             }
         };
+        let warned = std::mem::take(&mut self.quit_warned);
+        self.check_flag()?;
         match command {
             Command::Help => writeln!(self.out, "{HELP}")?,
+            Command::Quit if self.unsaved && !self.game.moves().is_empty() && !warned => {
+                self.quit_warned = true;
+                writeln!(
+                    self.out,
+                    "The game ({} moves) is not saved: save FILE keeps it; quit again leaves without saving.",
+                    self.game.moves().len()
+                )?;
+            }
             Command::Quit => return Ok(false),
             Command::New => {
                 let start = Position::startpos();
                 self.reset(start);
+                self.unsaved = false;
                 self.engine.new_game();
                 self.show_board()?;
                 self.engine_turns()?;
@@ -248,6 +294,10 @@ impl<W: Write> Session<W> {
                 self.show_players()?;
                 self.engine_turns()?;
             }
+            Command::Hint => self.hint()?,
+            Command::Resign => self.resign()?,
+            Command::Draw => self.offer_draw()?,
+            Command::Time(setting) => self.set_clock(setting)?,
             Command::Go => {
                 if self.game_over().is_some() {
                     self.say_game_over()?;
@@ -291,14 +341,22 @@ impl<W: Write> Session<W> {
         self.redo.clear();
         self.last = None;
         self.promotion = None;
+        self.ended = None;
+        self.unsaved = true;
+        if let Some(clock) = &mut self.clock {
+            *clock = Clock::new(clock.control);
+        }
     }
 
     fn show_board(&mut self) -> io::Result<()> {
         let last = self.game.moves().last().copied();
         let text = board_view::draw(self.game.position(), last, self.flipped, self.options.style);
         write!(self.out, "{text}")?;
-        if let Some(outcome) = self.game_over() {
-            writeln!(self.out, "Game over: {} ({outcome}).", outcome.result())?;
+        if let Some(clock) = &self.clock {
+            writeln!(self.out, "{}", clock.show(self.game.position().turn()))?;
+        }
+        if let Some(ending) = self.game_over() {
+            writeln!(self.out, "Game over: {} ({ending}).", ending.result())?;
         }
         Ok(())
     }
@@ -318,23 +376,40 @@ impl<W: Write> Session<W> {
         writeln!(self.out, "White: {white}. Black: {black}.")
     }
 
-    /// The outcome that ends the game, given the claim setting.
-    fn game_over(&self) -> Option<Outcome> {
+    /// What ends the game: the players' or the clock's end, or the rules'
+    /// outcome given the claim setting.
+    fn game_over(&self) -> Option<Ending> {
+        if let Some(ending) = self.ended {
+            return Some(ending);
+        }
         let outcome = self.game.outcome()?;
         let claimable = matches!(
             outcome,
             Outcome::ThreefoldRepetition | Outcome::FiftyMoveRule
         );
-        (self.claim || !claimable).then_some(outcome)
+        (self.claim || !claimable).then_some(Ending::Rules(outcome))
     }
 
     fn say_game_over(&mut self) -> io::Result<()> {
-        if let Some(outcome) = self.game_over() {
+        if let Some(ending) = self.game_over() {
             writeln!(
                 self.out,
-                "The game is over: {} ({outcome}). Type new, undo or fen.",
-                outcome.result()
+                "The game is over: {} ({ending}). Type new, undo, save FILE or fen.",
+                ending.result()
             )?;
+        }
+        Ok(())
+    }
+
+    /// Ends the game if the side to move, a person, has run out of time
+    /// (the engine's clock is checked when it moves).
+    fn check_flag(&mut self) -> io::Result<()> {
+        let turn = self.game.position().turn();
+        let flagged = self.clock.as_ref().is_some_and(|c| c.flagged(turn));
+        if flagged && self.game_over().is_none() && !self.sides[index(turn)].engine {
+            self.ended = Some(Ending::OutOfTime(turn));
+            self.unsaved = true;
+            self.say_game_over()?;
         }
         Ok(())
     }
@@ -348,9 +423,19 @@ impl<W: Write> Session<W> {
         if let Ok(m) = pos.parse_uci_move(text, pos.castling_mode()) {
             return self.human_move(m);
         }
-        match pos.parse_san(text) {
-            Ok(m) => self.human_move(m),
-            Err(san_error) => {
+        let exact = pos.parse_san(text);
+        let any_case = match exact {
+            Ok(_) => CaseTolerant::None,
+            Err(_) => move_input::parse_any_case(&pos, text),
+        };
+        match (exact, any_case) {
+            (Ok(m), _) | (Err(_), CaseTolerant::One(m)) => self.human_move(m),
+            (Err(_), CaseTolerant::Ambiguous(sans)) => writeln!(
+                self.out,
+                "'{text}' could be {}: type it with the letter's case (B for a bishop, b for the b-pawn).",
+                sans.join(" or ")
+            ),
+            (Err(san_error), CaseTolerant::None) => {
                 // A pawn move to the last rank without its piece: ask for it.
                 let choices: Vec<Move> = pos
                     .legal_moves()
@@ -390,14 +475,42 @@ impl<W: Write> Session<W> {
 
     fn human_move(&mut self, m: Move) -> io::Result<()> {
         self.redo.clear();
-        self.push(m)?;
+        // When the engine answers, its move's board shows this move too:
+        // one board per move typed, not two.
+        let mover = self.game.position().turn();
+        let engine_replies = self.sides[index(!mover)].engine;
+        if !self.play(m)? {
+            return Ok(());
+        }
+        if !engine_replies || self.game_over().is_some() {
+            self.show_board()?;
+        }
         self.engine_turns()
     }
 
-    /// Plays a move and shows it, the board and the result if it ends the game.
+    /// Plays a move and shows the board (and the result if it ends the game).
     fn push(&mut self, m: Move) -> io::Result<()> {
+        if self.play(m)? {
+            self.show_board()?;
+        }
+        Ok(())
+    }
+
+    /// Plays a move on the clock; false when the mover's time had run out
+    /// (the game is then lost on time and the move not played).
+    fn play(&mut self, m: Move) -> io::Result<bool> {
+        let mover = self.game.position().turn();
+        if let Some(clock) = &mut self.clock {
+            if !clock.moved(mover) {
+                self.ended = Some(Ending::OutOfTime(mover));
+                self.unsaved = true;
+                self.show_board()?;
+                return Ok(false);
+            }
+        }
         self.game.push(m);
-        self.show_board()
+        self.unsaved = true;
+        Ok(true)
     }
 
     /// The engine plays while it has the move (autoplay plays a whole game).
@@ -430,6 +543,41 @@ impl<W: Write> Session<W> {
                 return self.push(m);
             }
         }
+        // On the clock the engine manages its own time, as in a UCI game.
+        let limits = match &self.clock {
+            Some(clock) => clock.limits(color),
+            None => settings.limits(),
+        };
+        let found = self.search(pos, &settings, limits);
+        self.last = Some(LastSearch {
+            root: pos,
+            info: found.info.clone(),
+            result: found.result.clone(),
+            cursor: 0,
+        });
+        let Some(m) = found.best else {
+            return writeln!(self.out, "Kestrel has no move.");
+        };
+        let mut note = match &found.info {
+            Some(i) => format!(
+                "depth {}, score {}",
+                i.depth,
+                score_text(white_view(i.user_score(), color))
+            ),
+            None => String::new(),
+        };
+        if self.show_time {
+            if let Some(r) = &found.result {
+                note.push_str(&format!(", {:.2} s", r.time.as_secs_f64()));
+            }
+        }
+        writeln!(self.out, "{number} Kestrel plays {} ({note})", pos.san(m))?;
+        self.redo.clear();
+        self.push(m)
+    }
+
+    /// Searches `pos` with `settings` (level, evaluator, options) and `limits`.
+    fn search(&mut self, pos: Position, settings: &EngineSettings, limits: Limits) -> Found {
         self.engine.set_params(settings.params);
         self.engine
             .set_option("Evaluator", settings.evaluator.name())
@@ -455,36 +603,140 @@ impl<W: Write> Session<W> {
             _ => {}
         });
         // The search runs on the engine's own thread (its stack is sized for it).
-        self.engine
-            .go(pos, self.history(), settings.limits(), reporter);
+        self.engine.go(pos, self.history(), limits, reporter);
         let result = rx.recv().ok();
         self.engine.wait();
         let info = latest.lock().ok().and_then(|l| l.clone());
-        self.last = Some(LastSearch {
-            root: pos,
-            info: info.clone(),
-            result: result.clone(),
-            cursor: 0,
-        });
-        let Some(m) = result
+        let best = result
             .as_ref()
             .and_then(|r| r.best)
-            .filter(|m| pos.is_legal(*m))
-        else {
-            return writeln!(self.out, "Kestrel has no move.");
+            .filter(|m| pos.is_legal(*m));
+        Found { best, info, result }
+    }
+
+    /// The settings Kestrel advises or judges with: the engine side's (the
+    /// opponent's when only one side is the engine), at full strength.
+    fn advisor(&self) -> EngineSettings {
+        let turn = self.game.position().turn();
+        let side = if self.sides[index(!turn)].engine {
+            !turn
+        } else {
+            turn
         };
-        let mut note = match &info {
-            Some(i) => format!("depth {}, score {}", i.depth, score_text(i.user_score())),
-            None => String::new(),
-        };
-        if self.show_time {
-            if let Some(r) = &result {
-                note.push_str(&format!(", {:.2} s", r.time.as_secs_f64()));
+        let mut settings = self.sides[index(side)].settings.clone();
+        // Full strength: a weakened engine's advice would mislead.
+        let _ = settings.set_level(None);
+        settings
+    }
+
+    /// `hint`: Kestrel's move for the side to move.
+    fn hint(&mut self) -> io::Result<()> {
+        if self.game_over().is_some() {
+            return self.say_game_over();
+        }
+        let pos = *self.game.position();
+        let settings = self.advisor();
+        if settings.book {
+            if let Some(m) = self.book.probe(&pos) {
+                return writeln!(self.out, "Hint: {} (a book move).", pos.san(m));
             }
         }
-        writeln!(self.out, "{number} Kestrel plays {} ({note})", pos.san(m))?;
-        self.redo.clear();
-        self.push(m)
+        let found = self.search(pos, &settings, settings.limits());
+        match (found.best, found.info) {
+            (Some(m), Some(i)) => writeln!(
+                self.out,
+                "Hint: {} (depth {}, score {}).",
+                pos.san(m),
+                i.depth,
+                score_text(white_view(i.user_score(), pos.turn()))
+            ),
+            (Some(m), None) => writeln!(self.out, "Hint: {}.", pos.san(m)),
+            (None, _) => writeln!(self.out, "There is no move to suggest."),
+        }
+    }
+
+    /// `resign`: the person at the keyboard gives up (the side to move
+    /// when both sides are people).
+    fn resign(&mut self) -> io::Result<()> {
+        if self.game_over().is_some() {
+            return self.say_game_over();
+        }
+        let turn = self.game.position().turn();
+        let loser = match (self.sides[0].engine, self.sides[1].engine) {
+            (false, true) => Color::White,
+            (true, false) => Color::Black,
+            _ => turn,
+        };
+        self.ended = Some(Ending::Resigned(loser));
+        self.unsaved = true;
+        self.say_game_over()
+    }
+
+    /// `draw`: offers a draw. Kestrel, as the opponent, answers by its
+    /// evaluation; between two people at one keyboard it is agreed.
+    fn offer_draw(&mut self) -> io::Result<()> {
+        if self.game_over().is_some() {
+            return self.say_game_over();
+        }
+        let pos = *self.game.position();
+        let opponent = !pos.turn();
+        if self.sides[index(opponent)].engine {
+            let settings = self.advisor();
+            let found = self.search(pos, &settings, settings.limits());
+            // The search scores for the side to move: Kestrel's own view is the opposite.
+            let own = found.info.map(|i| negated(i.user_score()));
+            let accepts = match own {
+                Some(Score::Cp(cp)) => {
+                    cp <= DRAW_ACCEPT_WORSE_CP
+                        || (cp.abs() <= DRAW_ACCEPT_LEVEL_CP
+                            && pos.fullmove_number() >= DRAW_ACCEPT_LEVEL_FROM_MOVE)
+                }
+                Some(Score::Mate(n)) => n < 0,
+                None => false,
+            };
+            let seen = own.map_or("no score".into(), |s| score_text(white_view(s, opponent)));
+            if !accepts {
+                return writeln!(
+                    self.out,
+                    "Kestrel declines the draw (it sees {seen}); play on."
+                );
+            }
+            writeln!(self.out, "Kestrel accepts the draw (it sees {seen}).")?;
+        }
+        self.ended = Some(Ending::DrawAgreed);
+        self.unsaved = true;
+        self.say_game_over()
+    }
+
+    /// `time`: shows, sets or removes the clocks.
+    fn set_clock(&mut self, setting: ClockSetting) -> io::Result<()> {
+        let turn = self.game.position().turn();
+        match setting {
+            ClockSetting::Show => match &self.clock {
+                Some(clock) => writeln!(self.out, "Clock {}: {}", clock.control, clock.show(turn)),
+                None => writeln!(
+                    self.out,
+                    "No clocks: type time 5+3 for five minutes each and three seconds a move."
+                ),
+            },
+            ClockSetting::Off => {
+                self.clock = None;
+                writeln!(
+                    self.out,
+                    "No clocks: the engine thinks per move again (see settings)."
+                )
+            }
+            ClockSetting::Control(control) => {
+                let clock = Clock::new(control);
+                let text = format!(
+                    "Clock {control} for both sides, running for {}: {}",
+                    turn.fold("White", "Black"),
+                    clock.show(turn)
+                );
+                self.clock = Some(clock);
+                writeln!(self.out, "{text}")
+            }
+        }
     }
 
     /// Keys of the positions before the current one (for repetitions).
@@ -510,6 +762,12 @@ impl<W: Write> Session<W> {
                 self.redo.push(m);
             }
         }
+        // A takeback reopens a game ended by a resignation, agreement or flag.
+        self.ended = None;
+        self.unsaved = true;
+        if let Some(clock) = &mut self.clock {
+            clock.restart_turn();
+        }
         self.show_board()
     }
 
@@ -528,6 +786,10 @@ impl<W: Write> Session<W> {
                         }
                     }
                 }
+                self.unsaved = true;
+                if let Some(clock) = &mut self.clock {
+                    clock.restart_turn();
+                }
                 self.show_board()
             }
             _ => {
@@ -543,7 +805,15 @@ impl<W: Write> Session<W> {
         };
         match editor.apply(line) {
             Ok(EditStep::Continue) => {
+                // The board as set up so far, then its FEN.
+                let text = board_view::draw_setup(
+                    editor.board(),
+                    editor.turn(),
+                    self.flipped,
+                    self.options.style,
+                );
                 let fen = editor.fen();
+                write!(self.out, "{text}")?;
                 writeln!(self.out, "{fen}")
             }
             Ok(EditStep::Done(pos)) => {
@@ -601,7 +871,7 @@ impl<W: Write> Session<W> {
                 let head = format!(
                     "depth {}, score {}",
                     info.depth,
-                    score_text(info.user_score())
+                    score_text(white_view(info.user_score(), last.root.turn()))
                 );
                 return writeln!(self.out, "Expected line ({head}): {text}");
             }
@@ -641,7 +911,7 @@ impl<W: Write> Session<W> {
             info.seldepth,
             result.nodes,
             result.nodes as u128 * 1000 / ms,
-            score_text(info.user_score())
+            score_text(white_view(info.user_score(), last.root.turn()))
         )?;
         writeln!(self.out, "Search: {}", result.stats)
     }
@@ -663,17 +933,29 @@ impl<W: Write> Session<W> {
             .iter()
             .map(|&m| pgn::PgnMove::new(m))
             .collect();
-        game.result = match self.game.outcome() {
-            Some(o) => pgn::GameResult::from_tag(o.result()),
+        let ending = self.ended.or(self.game.outcome().map(Ending::Rules));
+        game.result = match ending {
+            Some(e) => pgn::GameResult::from_tag(e.result()),
             None => pgn::GameResult::Unknown,
         };
+        if let Some(termination) = ending.and_then(Ending::termination) {
+            game.set_tag("Termination", termination);
+        }
+        if let Some(clock) = &self.clock {
+            let control = clock.control;
+            let tag = format!("{}+{}", control.base.as_secs(), control.increment.as_secs());
+            game.set_tag("TimeControl", &tag);
+        }
         match std::fs::write(path, pgn::write_game(&game)) {
-            Ok(()) => writeln!(
-                self.out,
-                "Saved {} moves to {}.",
-                self.game.moves().len(),
-                path.display()
-            ),
+            Ok(()) => {
+                self.unsaved = false;
+                writeln!(
+                    self.out,
+                    "Saved {} moves to {}.",
+                    self.game.moves().len(),
+                    path.display()
+                )
+            }
             Err(e) => writeln!(self.out, "Cannot write {}: {e}", path.display()),
         }
     }
@@ -689,6 +971,7 @@ impl<W: Write> Session<W> {
                 for m in g.mainline() {
                     self.game.push(m);
                 }
+                self.unsaved = false;
                 writeln!(
                     self.out,
                     "Loaded game {n} of {}: {} - {}, {} moves.",
@@ -718,12 +1001,26 @@ impl<W: Write> Session<W> {
     }
 }
 
-/// A score for people: `+0.35`, `-1.20`, `mate in 3`, `mated in 2`.
+/// A score for `side` turned to White's view, as the GUI shows scores.
+fn white_view(score: Score, side: Color) -> Score {
+    side.fold(score, negated(score))
+}
+
+/// The same score from the other side's view.
+fn negated(score: Score) -> Score {
+    match score {
+        Score::Cp(cp) => Score::Cp(-cp),
+        Score::Mate(n) => Score::Mate(-n),
+    }
+}
+
+/// A score from White's view for people: `+0.35`, `-1.20` (good for
+/// Black), `White mates in 3`, `Black mates in 2`.
 fn score_text(score: Score) -> String {
     match score {
         Score::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
-        Score::Mate(n) if n > 0 => format!("mate in {n}"),
-        Score::Mate(n) => format!("mated in {}", -n),
+        Score::Mate(n) if n > 0 => format!("White mates in {n}"),
+        Score::Mate(n) => format!("Black mates in {}", -n),
     }
 }
 
@@ -765,9 +1062,63 @@ mod tests {
             false,
             settings,
         )
-        .run(input.as_bytes())
+        .run(crate::line_input::Reader::new(input.as_bytes(), false))
         .unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    /// Lines typed slowly: each waits `pause` before it is "typed".
+    struct Slow<'a> {
+        lines: std::vec::IntoIter<&'a str>,
+        pause: std::time::Duration,
+    }
+
+    impl LineSource for Slow<'_> {
+        fn read_line(&mut self, _prompt: &str) -> io::Result<Option<String>> {
+            std::thread::sleep(self.pause);
+            Ok(self.lines.next().map(str::to_string))
+        }
+    }
+
+    #[test]
+    fn a_person_out_of_time_loses_and_the_move_is_not_played() {
+        let mut out = Vec::new();
+        let options = SessionOptions {
+            style: BoardStyle {
+                color: false,
+                ascii: true,
+            },
+            echo: true,
+        };
+        let settings = EngineSettings::new(crate::SearchLimit::Depth(1), false);
+        let mut session = Session::new(
+            &mut out,
+            options,
+            Position::startpos(),
+            false,
+            false,
+            settings,
+        );
+        // 0.001 minutes: 60 ms each, no increment; each line comes 100 ms late.
+        let input = Slow {
+            lines: vec!["time 0.001+0", "e4", "e4", "history"].into_iter(),
+            pause: std::time::Duration::from_millis(100),
+        };
+        session.run(input).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("0-1 (White lost on time)"), "{out}");
+        assert!(
+            out.contains("Game over (0-1)> history\n(no moves yet)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn edit_mode_shows_the_board_as_it_is_set_up() {
+        let out = transcript("edit\nclear\nKe1\ncancel\n");
+        let after_king = &out[out.find("edit> Ke1").expect("Ke1")..];
+        assert!(after_king.contains(" 1  ·  ·  ·  ·  K"), "{after_king}");
+        assert!(after_king.contains("8/8/8/8/8/8/8/4K3 w "), "{after_king}");
     }
 
     #[test]
@@ -800,7 +1151,9 @@ mod tests {
     fn scores_read_well() {
         assert_eq!(score_text(Score::Cp(35)), "+0.35");
         assert_eq!(score_text(Score::Cp(-120)), "-1.20");
-        assert_eq!(score_text(Score::Mate(3)), "mate in 3");
-        assert_eq!(score_text(Score::Mate(-2)), "mated in 2");
+        assert_eq!(score_text(Score::Mate(3)), "White mates in 3");
+        assert_eq!(score_text(Score::Mate(-2)), "Black mates in 2");
+        assert_eq!(white_view(Score::Cp(50), Color::Black), Score::Cp(-50));
+        assert_eq!(white_view(Score::Mate(2), Color::Black), Score::Mate(-2));
     }
 }

@@ -1,0 +1,232 @@
+// A game against Kestrel: the new-game dialog (colour, level, time
+// control, hiding the evaluation), both clocks (the engine is told them),
+// resigning, offering a draw (Kestrel answers by its evaluation), the
+// game-over dialog and the players' names in the exported PGN. Loaded
+// before app.js, whose state (S) and helpers it uses when called.
+'use strict';
+
+// Kestrel accepts a draw when its score for itself is this or worse
+// (centipawns), or, from move DRAW_LEVEL_FROM_MOVE, within DRAW_LEVEL_CP of level.
+const DRAW_WORSE_CP = -100;
+const DRAW_LEVEL_CP = 10;
+const DRAW_LEVEL_FROM_MOVE = 30;
+
+// The levels to pick from: full strength, then Elo steps up to the top one.
+function levelChoices() {
+  const elo = S.options.find((o) => o.name === 'UCI_Elo');
+  const out = [{ value: 'max', text: 'Full strength' }];
+  if (!S.levels || !elo) return out;
+  const step = Math.max(50, Math.round((elo.max - elo.min) / 12 / 50) * 50);
+  const values = [];
+  for (let v = elo.min; v < elo.max; v += step) values.push(v);
+  values.push(elo.max); // the top level is a choice too
+  for (const v of values) out.push({ value: String(v), text: `Elo ${v}` });
+  return out;
+}
+
+function openMatchDialog() {
+  const level = $('match-level');
+  if (!level.options.length) {
+    for (const c of levelChoices()) level.add(new Option(c.text, c.value));
+  }
+  $('match-dialog').showModal();
+}
+
+// Reads "5+3" as milliseconds: base and increment.
+function parseControl(text) {
+  const m = /^(\d+(?:\.\d+)?)\+(\d+)$/.exec(text || '');
+  return m ? { base: Math.round(Number(m[1]) * 60000), inc: Number(m[2]) * 1000, text } : null;
+}
+
+async function startMatch() {
+  const colour = new FormData($('match-form')).get('colour');
+  const human = colour === 'random' ? (Math.random() < 0.5 ? 'w' : 'b') : colour;
+  const engine = human === 'w' ? 'b' : 'w';
+  const level = $('match-level').value;
+  const control = parseControl($('match-time').value);
+  await stopSearch();
+  S.match = { human, engine, level, control, hideEval: $('match-hide').checked };
+  S.players[human] = 'human';
+  S.players[engine] = 'engine';
+  S.paused = false;
+  for (const side of ['w', 'b']) {
+    const box = $(`side-${side}`);
+    box.querySelector('[data-k="player"]').value = S.players[side];
+    const levelSel = box.querySelector('[data-k="level"]');
+    if (levelSel && side === engine) {
+      if (![...levelSel.options].some((o) => o.value === level)) levelSel.add(new Option(`Elo ${level}`, level));
+      levelSel.value = level;
+    }
+  }
+  S.flipped = human === 'b'; // your side at the bottom
+  $('ioerror').textContent = '';
+  if (S.match.hideEval) $('analyse').checked = false;
+  try {
+    const view = await post('/api/position', {});
+    const name = level === 'max' ? 'Kestrel (full strength)' : `Kestrel (Elo ${level})`;
+    const tags = { White: human === 'w' ? 'Human' : name, Black: human === 'b' ? 'Human' : name,
+      Event: 'Kestrel GUI game against the computer', TimeControl: control ? `${control.base / 1000}+${control.inc / 1000}` : '-',
+      WhiteElo: engine === 'w' && level !== 'max' ? level : '', BlackElo: engine === 'b' && level !== 'max' ? level : '' };
+    await post('/api/tags', { tags });
+    S.clock = control ? { left: { w: control.base, b: control.base }, inc: control.inc, running: 'w', since: performance.now() } : null;
+    S.game = null;
+    setGame(view);
+    renderClocks();
+    afterChange();
+  } catch (e) { showStatus(e.message); }
+}
+
+// Leaves match mode (the players were changed by hand, a position loaded).
+function endMatchMode() {
+  S.match = null;
+  S.clock = null;
+  renderClocks();
+}
+
+// ---------- clocks ----------
+
+function timeLeft(side) {
+  const c = S.clock;
+  if (!c) return 0;
+  const running = c.running === side ? performance.now() - c.since : 0;
+  return Math.max(0, c.left[side] - running);
+}
+
+function clockText(ms) {
+  const s = Math.ceil(ms / 100) / 10;
+  if (s < 10) return `0:0${s.toFixed(1)}`;
+  const whole = Math.ceil(ms / 1000);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+// The game view changed: a move was made (charge the mover and add its
+// increment), taken back (the clock goes on for the side to move) or the
+// game ended (the clocks stop).
+function clockAfter(view, grew) {
+  const c = S.clock;
+  if (!c) return;
+  const now = performance.now();
+  if (c.running) {
+    // The side whose clock ran pays for its time; a move also earns the increment.
+    const side = c.running;
+    c.left[side] = Math.max(0, c.left[side] - (now - c.since)) + (grew ? c.inc : 0);
+  }
+  c.running = view.status.over ? null : view.turn;
+  c.since = now;
+  renderClocks();
+}
+
+// The engine's limits on the clock, as UCI's wtime/btime/winc/binc.
+function clockSettings() {
+  return { wtime_ms: Math.max(1, Math.round(timeLeft('w'))), btime_ms: Math.max(1, Math.round(timeLeft('b'))),
+    winc_ms: S.clock.inc, binc_ms: S.clock.inc };
+}
+
+function renderClocks() {
+  const top = $('clock-top'), bottom = $('clock-bottom');
+  const on = !!S.clock;
+  top.classList.toggle('hidden', !on);
+  bottom.classList.toggle('hidden', !on);
+  for (const b of document.querySelectorAll('.match-only')) b.classList.toggle('hidden', !S.match);
+  if (!on) return;
+  const show = (el, side) => {
+    const ms = timeLeft(side);
+    const who = S.match && S.match.engine === side ? 'Kestrel' : 'You';
+    el.innerHTML = `<span>${side === 'w' ? 'White' : 'Black'} · ${who}</span><span class="time">${clockText(ms)}</span>`;
+    el.dataset.side = side;
+    el.dataset.ms = Math.round(ms);
+    el.classList.toggle('running', S.clock.running === side);
+    el.classList.toggle('low', ms < 10000);
+  };
+  show(top, S.flipped ? 'w' : 'b');
+  show(bottom, S.flipped ? 'b' : 'w');
+}
+
+async function tickClock() {
+  const c = S.clock;
+  if (!c || !c.running || !S.game) return;
+  renderClocks();
+  const side = c.running;
+  if (timeLeft(side) > 0 || S.flagging) return;
+  S.flagging = true;
+  await stopSearch();
+  try {
+    const name = side === 'w' ? 'White' : 'Black';
+    setGame(await post('/api/end', { result: side === 'w' ? '0-1' : '1-0', reason: `${name} lost on time` }));
+  } catch (e) { showStatus(e.message); }
+  S.flagging = false;
+}
+
+// ---------- resign and draw ----------
+
+async function resign() {
+  if (!S.match || S.game.status.over) return;
+  await stopSearch();
+  const h = S.match.human;
+  try {
+    setGame(await post('/api/end', { result: h === 'w' ? '0-1' : '1-0', reason: `${h === 'w' ? 'White' : 'Black'} resigns` }));
+  } catch (e) { showStatus(e.message); }
+}
+
+// Offers a draw on your move: Kestrel searches briefly and accepts when its
+// score says it stands worse, or that the game is level late on.
+async function offerDraw() {
+  if (!S.match || S.game.status.over) return;
+  if (S.game.turn !== S.match.human || S.engineSearch) { showStatus('Offer a draw on your move.'); return; }
+  showStatus('Kestrel considers your offer…');
+  const probe = { score: null };
+  const done = new Promise((resolve) => { probe.resolve = resolve; });
+  S.drawProbe = probe;
+  try {
+    const r = await post('/api/go', { settings: { movetime_ms: 700, own_book: false } });
+    probe.search = r.search;
+  } catch (e) { S.drawProbe = null; showStatus(e.message); return; }
+  await done;
+  S.drawProbe = null;
+  const score = probe.score; // White's view
+  const own = score ? (S.match.engine === 'w' ? 1 : -1) * score.value : 0;
+  const moveNo = Number(S.game.fen.split(' ')[5]) || 1;
+  const accepts = score && (score.kind === 'mate' ? own < 0
+    : own <= DRAW_WORSE_CP || (Math.abs(own) <= DRAW_LEVEL_CP && moveNo >= DRAW_LEVEL_FROM_MOVE));
+  if (!accepts) { showStatus('Kestrel declines the draw: play on.'); render(); return; }
+  try { setGame(await post('/api/end', { result: '1/2-1/2', reason: 'Draw agreed' })); } catch (e) { showStatus(e.message); }
+}
+
+// Events of the draw probe's search: its score, and its end.
+function drawProbeEvent(e) {
+  const p = S.drawProbe;
+  if (!p || e.search !== p.search) return;
+  if (e.type === 'info' && e.multipv === 1) p.score = e.score;
+  if (e.type === 'bestmove') p.resolve();
+}
+
+// ---------- the end ----------
+
+function showGameOver() {
+  const st = S.game.status;
+  $('over-result').textContent = st.result.replace('1/2-1/2', '½–½');
+  let line = st.reason;
+  if (S.match) {
+    const won = (st.result === '1-0' && S.match.human === 'w') || (st.result === '0-1' && S.match.human === 'b');
+    const drawn = st.result === '1/2-1/2';
+    line = `${st.reason}. ${drawn ? 'A draw.' : won ? 'You win!' : 'Kestrel wins.'}`;
+  }
+  $('over-reason').textContent = line;
+  $('over-pgn').href = `/api/pgn?game=${S.game.id}`;
+  const d = $('over-dialog');
+  if (!d.open) d.showModal();
+}
+
+function hideEval() {
+  return !!(S.match && S.match.hideEval && S.game && !S.game.status.over);
+}
+
+function wireMatch() {
+  $('vsengine').onclick = openMatchDialog;
+  $('match-dialog').addEventListener('close', () => { if ($('match-dialog').returnValue === 'start') startMatch(); });
+  $('resign').onclick = resign;
+  $('offerdraw').onclick = offerDraw;
+  $('over-close').onclick = () => $('over-dialog').close();
+  $('over-again').onclick = () => { $('over-dialog').close(); openMatchDialog(); };
+  setInterval(tickClock, 100);
+}

@@ -1,0 +1,195 @@
+//! Chess clocks for the terminal game: a time control (`5+3`: five minutes
+//! each and three seconds added after each move), each side's time left,
+//! and the running side's time charged when it moves.
+
+use chess::Color;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// A time control: the time each side starts with and the increment per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Each side's time at the start.
+    pub base: Duration,
+    /// Added to a side's time after each of its moves.
+    pub increment: Duration,
+}
+
+/// Why a time control could not be read.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("time control '{0}' must be MINUTES+SECONDS, e.g. 5+3, 10+0 or 0.5+1 (up to 600 minutes)")]
+pub struct TimeControlError(pub String);
+
+impl TimeControl {
+    /// Reads `MINUTES[+SECONDS]`: `5+3`, `10`, `0.5+1`.
+    pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
+        let bad = || TimeControlError(text.to_string());
+        let (minutes, seconds) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
+        let minutes: f64 = minutes.trim().parse().map_err(|_| bad())?;
+        let seconds: f64 = seconds.trim().parse().map_err(|_| bad())?;
+        // Ranges refuse NaN and infinities too.
+        let in_range = |x: f64| (0.0..=600.0).contains(&x);
+        if !in_range(minutes) || !in_range(seconds) || minutes == 0.0 && seconds == 0.0 {
+            return Err(bad());
+        }
+        Ok(TimeControl {
+            base: Duration::from_secs_f64(minutes * 60.0),
+            increment: Duration::from_secs_f64(seconds),
+        })
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let minutes = self.base.as_secs_f64() / 60.0;
+        write!(
+            f,
+            "{}+{}",
+            trim(minutes),
+            trim(self.increment.as_secs_f64())
+        )
+    }
+}
+
+/// `5`, `0.5`: no trailing zeros.
+fn trim(x: f64) -> String {
+    let text = format!("{x:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Both sides' clocks under one time control.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    /// The time control.
+    pub control: TimeControl,
+    left: [Duration; 2],
+    /// When the side to move's time started running.
+    since: Instant,
+}
+
+fn index(color: Color) -> usize {
+    color.fold(0, 1)
+}
+
+impl Clock {
+    /// Full time for both sides, the side to move's clock running.
+    pub fn new(control: TimeControl) -> Clock {
+        Clock {
+            control,
+            left: [control.base; 2],
+            since: Instant::now(),
+        }
+    }
+
+    /// The time `color` has left, counting the running side's time used.
+    pub fn left(&self, color: Color, to_move: Color) -> Duration {
+        let left = self.left[index(color)];
+        if color == to_move {
+            left.saturating_sub(self.since.elapsed())
+        } else {
+            left
+        }
+    }
+
+    /// True when `to_move` has used all its time.
+    pub fn flagged(&self, to_move: Color) -> bool {
+        self.left(to_move, to_move).is_zero()
+    }
+
+    /// `mover` has moved: its time used is taken off and the increment
+    /// added; the other side's time starts. False (and nothing changed)
+    /// when its time had already run out.
+    pub fn moved(&mut self, mover: Color) -> bool {
+        let left = self.left(mover, mover);
+        if left.is_zero() {
+            return false;
+        }
+        self.left[index(mover)] = left + self.control.increment;
+        self.since = Instant::now();
+        true
+    }
+
+    /// Restarts the running side's time from now (after a takeback or a
+    /// change of position, where the time spent meanwhile is not a move's).
+    pub fn restart_turn(&mut self) {
+        self.since = Instant::now();
+    }
+
+    /// The search limits for the engine playing `to_move`: both sides'
+    /// times and increments, as a UCI `go wtime btime winc binc`.
+    pub fn limits(&self, to_move: Color) -> engine::Limits {
+        let ms = |d: Duration| d.as_millis().min(u64::MAX as u128) as u64;
+        let inc = ms(self.control.increment);
+        engine::Limits {
+            wtime: Some(ms(self.left(Color::White, to_move)).max(1)),
+            btime: Some(ms(self.left(Color::Black, to_move)).max(1)),
+            winc: Some(inc),
+            binc: Some(inc),
+            ..engine::Limits::default()
+        }
+    }
+
+    /// `White 4:57  Black 5:00`, tenths under ten seconds.
+    pub fn show(&self, to_move: Color) -> String {
+        format!(
+            "White {}  Black {}",
+            mmss(self.left(Color::White, to_move)),
+            mmss(self.left(Color::Black, to_move))
+        )
+    }
+}
+
+/// `4:57`, `1:02:03`, `0:09.4`. Whole seconds are rounded up, as on a
+/// chess clock: a clock just started shows its full time.
+fn mmss(d: Duration) -> String {
+    if d < Duration::from_secs(10) {
+        return format!("0:0{:.1}", d.as_secs_f64().min(9.9));
+    }
+    let secs = d.as_millis().div_ceil(1000) as u64;
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_read_and_show() {
+        let tc = TimeControl::parse("5+3").expect("5+3");
+        assert_eq!(tc.base, Duration::from_secs(300));
+        assert_eq!(tc.increment, Duration::from_secs(3));
+        assert_eq!(tc.to_string(), "5+3");
+        assert_eq!(TimeControl::parse("0.5").expect("0.5").to_string(), "0.5+0");
+        for bad in [
+            "", "five", "5+", "-1+0", "0+0", "inf+1", "NaN", "601+0", "5+3+1",
+        ] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn moving_charges_the_mover_and_adds_the_increment() {
+        let mut clock = Clock::new(TimeControl::parse("1+2").expect("tc"));
+        assert!(clock.moved(Color::White));
+        let white = clock.left(Color::White, Color::Black);
+        assert!(white > Duration::from_secs(61) && white <= Duration::from_secs(62));
+        let limits = clock.limits(Color::Black);
+        assert_eq!(limits.winc, Some(2000));
+        assert!(limits.btime.is_some_and(|b| b <= 60_000 && b > 59_000));
+        assert!(!clock.flagged(Color::Black));
+    }
+
+    #[test]
+    fn times_read_well() {
+        assert_eq!(mmss(Duration::from_secs(297)), "4:57");
+        assert_eq!(mmss(Duration::from_millis(59_990)), "1:00");
+        assert_eq!(mmss(Duration::from_secs(3723)), "1:02:03");
+        assert_eq!(mmss(Duration::from_millis(9420)), "0:09.4");
+        assert_eq!(mmss(Duration::ZERO), "0:00.0");
+    }
+}
