@@ -25,5 +25,4 @@ pub mod trainer;
 pub use error::TrainError;
 pub use trainer::{train, Event, TrainConfig};
 
-#[cfg(test)]
-pub(crate) mod testdata;
+pub mod testdata;
