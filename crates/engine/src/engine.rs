@@ -9,6 +9,7 @@ use std::thread::JoinHandle;
 use chess::Position;
 
 use crate::book_hint::BookHint;
+use crate::eval::nnue::Network;
 use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
 use crate::limits::Limits;
@@ -82,6 +83,7 @@ pub struct Engine {
     move_overhead: u64,
     eval_kind: EvalKind,
     weights: Arc<Weights>,
+    net: Option<Arc<Network>>,
     workers: Vec<Worker>,
     running: Option<Running>,
     tablebase: Option<Arc<dyn Tablebase>>,
@@ -109,6 +111,7 @@ impl Engine {
             move_overhead: DEFAULT_OVERHEAD_MS,
             eval_kind: EvalKind::Full,
             weights: Weights::default_shared(),
+            net: None,
             workers: vec![Worker::new(0)],
             running: None,
             tablebase: None,
@@ -178,7 +181,7 @@ impl Engine {
                 name: "Evaluator",
                 kind: OptionKind::Combo {
                     default: "Full",
-                    choices: &["Full", "Simple"],
+                    choices: &["Full", "Simple", "NNUE"],
                 },
             },
             EngineOption {
@@ -220,6 +223,12 @@ impl Engine {
         self.weights = weights;
     }
 
+    /// Evaluates with this network from the next search on when the
+    /// evaluator is `NNUE` (what `EvalFile` does with a network file).
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+    }
+
     /// Sets an option by name (case-insensitive). Waits for a running search
     /// first when the option changes the table or the threads.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
@@ -257,7 +266,7 @@ impl Engine {
                 self.eval_kind = EvalKind::parse(value).ok_or_else(|| ParamError::BadValue {
                     name: "Evaluator",
                     value: value.to_string(),
-                    expected: "Full or Simple".into(),
+                    expected: "Full, Simple or NNUE".into(),
                 })?;
             }
             "evalfile" => {
@@ -386,6 +395,7 @@ impl Engine {
             shared.book = self.book.clone();
         }
         shared.weights = self.weights.clone();
+        shared.net = self.net.clone();
         (Arc::new(shared), budget)
     }
 

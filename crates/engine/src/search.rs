@@ -264,7 +264,9 @@ impl Worker {
             // The tuner may have changed the table's constants since the last search.
             self.lmr = lmr_table();
         }
-        self.evaluator.configure(s.eval_kind, &s.weights);
+        self.evaluator
+            .configure(s.eval_kind, &s.weights, s.net.as_ref());
+        self.evaluator.start(root);
         self.prepare(root, history, &s.limits.searchmoves);
         self.filter_root_by_tablebase(s);
         if self.root_moves.is_empty() {
@@ -640,6 +642,7 @@ impl Worker {
                     + depth / tuned::nmp_depth_divisor()
                     + ((eval - beta) / tuned::nmp_eval_divisor()).min(tuned::nmp_eval_max());
                 let mut child = *pos;
+                self.evaluator.push_move(pos, Move::NULL);
                 child.play_null();
                 self.stack[ply].piece_to = PieceTo::NONE;
                 self.stack[ply].null_move = true;
@@ -656,6 +659,7 @@ impl Worker {
                     !cut_node,
                 );
                 self.keys.pop();
+                self.evaluator.pop();
                 self.stack[ply].null_move = false;
                 if s.stop.load(Ordering::Relaxed) {
                     return 0;
@@ -834,6 +838,7 @@ impl Worker {
             // Step 12. Principal variation search with late move reductions.
             // The move is made only now that no pruning skipped it.
             let mut child = *pos;
+            self.evaluator.push_move(pos, m);
             child.play(m);
             self.stack[ply].piece_to = piece_to(pos, m);
             self.keys.push(child.key());
@@ -885,6 +890,7 @@ impl Worker {
                 }
             }
             self.keys.pop();
+            self.evaluator.pop();
             if s.stop.load(Ordering::Relaxed) {
                 return 0;
             }
@@ -1100,11 +1106,13 @@ impl Worker {
                 && has_non_pawn_material(pos, pos.turn())
             {
                 let mut child = *pos;
+                self.evaluator.push_move(pos, Move::NULL);
                 child.play_null();
                 self.stack[ply].null_move = true;
                 self.keys.push(child.key());
                 let v = -self.qsearch(s, &child, -beta, -beta + 1, ply + 1, qdepth + 1, false);
                 self.keys.pop();
+                self.evaluator.pop();
                 self.stack[ply].null_move = false;
                 if v >= beta && !is_mate(v) {
                     return v;
@@ -1150,11 +1158,13 @@ impl Worker {
                 }
             }
             let mut child = *pos;
+            self.evaluator.push_move(pos, m);
             child.play(m);
             self.stack[ply].piece_to = piece_to(pos, m);
             self.keys.push(child.key());
             let v = -self.qsearch(s, &child, -beta, -alpha, ply + 1, qdepth + 1, pv_node);
             self.keys.pop();
+            self.evaluator.pop();
             if s.stop.load(Ordering::Relaxed) {
                 return 0;
             }

@@ -138,6 +138,8 @@ pub struct Shared {
     pub eval_kind: EvalKind,
     /// Its weights.
     pub weights: Arc<Weights>,
+    /// The network for `EvalKind::Nnue`.
+    pub net: Option<Arc<crate::eval::nnue::Network>>,
     /// Endgame tables, when configured.
     pub tablebase: Option<Arc<dyn Tablebase>>,
     /// Most pieces of a position probed inside the search (0: no probes).
@@ -183,6 +185,7 @@ impl Shared {
             reporter,
             eval_kind: EvalKind::Full,
             weights: Weights::default_shared(),
+            net: None,
             tablebase: None,
             tb_limit: 0,
             root_tb: None,

@@ -7,6 +7,8 @@
 //! `Simple` (material and mobility). Every term is a middlegame/endgame pair
 //! blended by the game phase. A trace (`trace.rs`) sees each term counted,
 //! which is how the tuner learns and `kestrel eval` explains a score.
+//! A third evaluator, `NNUE`, is a trained network (`nnue/`) whose
+//! accumulators the search updates as it makes and takes back moves.
 
 pub mod endgame;
 pub mod full;
@@ -25,7 +27,7 @@ pub mod weights;
 
 use std::sync::Arc;
 
-use chess::{Color, Position, Role};
+use chess::{Color, Move, Position, Role};
 
 use crate::score::Value;
 use pair::Pair;
@@ -50,6 +52,8 @@ pub enum EvalKind {
     /// Every term.
     #[default]
     Full,
+    /// The trained network (`EvalFile`); without one, `Full`.
+    Nnue,
 }
 
 impl EvalKind {
@@ -58,6 +62,7 @@ impl EvalKind {
         match self {
             EvalKind::Simple => "Simple",
             EvalKind::Full => "Full",
+            EvalKind::Nnue => "NNUE",
         }
     }
 
@@ -66,6 +71,7 @@ impl EvalKind {
         match text.trim().to_ascii_lowercase().as_str() {
             "simple" => Some(EvalKind::Simple),
             "full" => Some(EvalKind::Full),
+            "nnue" => Some(EvalKind::Nnue),
             _ => None,
         }
     }
@@ -107,13 +113,14 @@ pub fn evaluate_traced<T: Trace>(
     trace: T,
 ) -> (Report, T) {
     let mut t = Terms::new(weights, trace);
+    // The network has no terms to trace: its breakdown is the hand-crafted one.
     let phase = match kind {
-        EvalKind::Full => full::terms(pos, &mut t, pawns).0,
+        EvalKind::Full | EvalKind::Nnue => full::terms(pos, &mut t, pawns).0,
         EvalKind::Simple => simple::terms(pos, &mut t),
     };
     let sum = t.white_minus_black();
     let (scale, mop_up) = match kind {
-        EvalKind::Full => {
+        EvalKind::Full | EvalKind::Nnue => {
             let strong = if sum.eg >= 0 {
                 Color::White
             } else {
@@ -143,11 +150,16 @@ pub fn evaluate(pos: &Position) -> Value {
         .for_side(pos.turn())
 }
 
-/// A search thread's evaluator: the chosen kind, its weights and a pawn cache.
+/// A search thread's evaluator: the chosen kind, its weights and a pawn
+/// cache, and with a network its accumulators, one per ply.
 pub struct Evaluator {
     kind: EvalKind,
     weights: Arc<Weights>,
     pawns: PawnTable,
+    /// The network, when the kind is `Nnue` and one is loaded.
+    net: Option<Arc<nnue::Network>>,
+    /// Its accumulators (allocated when a network is first used).
+    stack: nnue::AccumulatorStack,
 }
 
 impl Default for Evaluator {
@@ -156,24 +168,68 @@ impl Default for Evaluator {
             kind: EvalKind::Full,
             weights: Weights::default_shared(),
             pawns: PawnTable::default(),
+            net: None,
+            stack: nnue::AccumulatorStack::new(1),
         }
     }
 }
 
 impl Evaluator {
-    /// Uses `kind` and `weights` from now on (the pawn cache is dropped when
-    /// the weights change).
-    pub fn configure(&mut self, kind: EvalKind, weights: &Arc<Weights>) {
+    /// Uses `kind`, `weights` and `net` from now on (the pawn cache is
+    /// dropped when the weights change). `Nnue` without a network
+    /// evaluates as `Full`.
+    pub fn configure(
+        &mut self,
+        kind: EvalKind,
+        weights: &Arc<Weights>,
+        net: Option<&Arc<nnue::Network>>,
+    ) {
         self.kind = kind;
         if !Arc::ptr_eq(&self.weights, weights) {
             self.weights = weights.clone();
             self.pawns.clear();
+        }
+        self.net = net.filter(|_| kind == EvalKind::Nnue).cloned();
+        if self.net.is_some() && self.stack.capacity() < crate::score::MAX_PLY + 2 {
+            // One accumulator per ply, allocated here rather than in the search.
+            self.stack = nnue::AccumulatorStack::new(crate::score::MAX_PLY + 2);
+        }
+    }
+
+    /// Starts a search from `root` (the network's accumulators are computed afresh).
+    pub fn start(&mut self, root: &Position) {
+        if let Some(net) = &self.net {
+            self.stack.reset(net, root);
+        }
+    }
+
+    /// Call just before `before.play(m)` (`Move::NULL` for a null move).
+    #[inline]
+    pub fn push_move(&mut self, before: &Position, m: Move) {
+        if let Some(net) = &self.net {
+            self.stack.push_move(net, before, m);
+        }
+    }
+
+    /// Call when the move pushed last is taken back.
+    #[inline]
+    pub fn pop(&mut self) {
+        if self.net.is_some() {
+            self.stack.pop();
         }
     }
 
     /// The static score of `pos`, side to move's view.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> Value {
+        if let Some(net) = &self.net {
+            let v = self.stack.evaluate(net, pos);
+            // The engine's own tests check the search's accumulator
+            // updates against a fresh computation at every evaluation.
+            #[cfg(test)]
+            assert_eq!(v, nnue::evaluate_position(net, pos), "{}", pos.fen());
+            return v;
+        }
         evaluate_traced(
             pos,
             self.kind,

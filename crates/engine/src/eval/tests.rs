@@ -233,3 +233,27 @@ fn flip_is_an_involution() {
         "4k3/8/8/8/2Pp4/8/8/4K3 b - c3 0 2"
     );
 }
+
+/// A search with a network: every evaluation it makes is checked against a
+/// fresh computation (the assertion in `Evaluator::evaluate` under test),
+/// through null moves, captures, castling, en passant and promotions.
+#[test]
+fn a_search_with_a_network_keeps_its_accumulators_exact() {
+    use crate::eval::nnue::network::tests::random_network;
+    use crate::eval::nnue::Activation;
+    use crate::{Engine, Limits};
+
+    let mut engine = Engine::new();
+    engine.set_network(Some(Arc::new(random_network(32, Activation::SCReLU, 7))));
+    engine.set_option("Evaluator", "NNUE").unwrap();
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        let r = engine.search(&pos, &[], Limits::depth(7), Arc::new(|_| {}));
+        assert!(r.best.is_some(), "{fen}");
+    }
+}

@@ -20,7 +20,7 @@
 mod accumulator;
 mod features;
 mod format;
-mod network;
+pub(crate) mod network;
 mod output;
 mod stack;
 

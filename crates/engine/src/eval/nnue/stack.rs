@@ -60,6 +60,11 @@ impl AccumulatorStack {
         evaluate(net, self.current(), pos.turn())
     }
 
+    /// How many plies it holds without growing.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Plies above the root.
     pub fn ply(&self) -> usize {
         self.top
