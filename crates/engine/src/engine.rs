@@ -8,6 +8,7 @@ use std::thread::JoinHandle;
 
 use chess::Position;
 
+use crate::bool_value::{parse_bool, BOOL_WORDS};
 use crate::book_hint::BookHint;
 use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
@@ -233,6 +234,13 @@ impl Engine {
                 }),
             }
         };
+        let check = |name: &'static str| -> Result<bool, ParamError> {
+            parse_bool(value).map_err(|_| ParamError::BadValue {
+                name,
+                value: value.to_string(),
+                expected: BOOL_WORDS.into(),
+            })
+        };
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 let mib = spin("Hash", 1, MAX_HASH_MIB)? as usize;
@@ -277,29 +285,13 @@ impl Engine {
             "multipv" => self.multipv = spin("MultiPV", 1, 256)? as usize,
             "move overhead" => self.move_overhead = spin("Move Overhead", 0, 5_000)? as u64,
             "uci_limitstrength" => {
-                self.limit_strength = match value.trim().to_ascii_lowercase().as_str() {
-                    "true" | "1" => true,
-                    "false" | "0" => false,
-                    _ => {
-                        return Err(ParamError::BadValue {
-                            name: "UCI_LimitStrength",
-                            value: value.to_string(),
-                            expected: "true or false".into(),
-                        })
-                    }
-                }
+                self.limit_strength = check("UCI_LimitStrength")?;
             }
             "uci_elo" => self.elo = spin("UCI_Elo", MIN_ELO, MAX_ELO)?,
-            "ponder" => match value.trim() {
-                "true" | "false" => {}
-                _ => {
-                    return Err(ParamError::BadValue {
-                        name: "Ponder",
-                        value: value.to_string(),
-                        expected: "true or false".into(),
-                    })
-                }
-            },
+            // Pondering is the protocol's business: only the value is checked.
+            "ponder" => {
+                check("Ponder")?;
+            }
             _ => self.params.set(name, value)?,
         }
         Ok(())

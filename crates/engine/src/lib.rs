@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bench;
+pub mod bool_value;
 pub mod book_hint;
 pub mod engine;
 pub mod eval;
@@ -25,6 +26,7 @@ pub mod thread;
 pub mod timeman;
 pub mod tt;
 
+pub use bool_value::{parse_bool, BoolError, BOOL_WORDS};
 pub use book_hint::BookHint;
 pub use engine::{Engine, EngineOption, OptionKind};
 pub use limits::Limits;

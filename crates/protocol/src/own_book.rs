@@ -82,17 +82,9 @@ impl OwnBook {
     pub fn set(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
         let value = value.trim();
         Some(match name.to_ascii_lowercase().as_str() {
-            "ownbook" => match value {
-                "true" | "1" => {
-                    self.enabled = true;
-                    Ok(())
-                }
-                "false" | "0" => {
-                    self.enabled = false;
-                    Ok(())
-                }
-                _ => Err(format!("OwnBook takes true or false, not '{value}'")),
-            },
+            "ownbook" => engine::parse_bool(value)
+                .map(|on| self.enabled = on)
+                .map_err(|e| format!("OwnBook: {e}")),
             "bookfile" => self.load(value),
             "bookpolicy" => value
                 .parse::<Policy>()

@@ -226,12 +226,9 @@ impl Uci {
             return;
         }
         if name.eq_ignore_ascii_case("UCI_Chess960") {
-            match value.trim() {
-                "true" => self.chess960 = true,
-                "false" => self.chess960 = false,
-                _ => self.say(&format!(
-                    "info string error: UCI_Chess960 takes true or false, not '{value}'"
-                )),
+            match engine::parse_bool(&value) {
+                Ok(on) => self.chess960 = on,
+                Err(e) => self.say(&format!("info string error: UCI_Chess960: {e}")),
             }
             return;
         }
