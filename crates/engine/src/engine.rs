@@ -13,6 +13,7 @@ use crate::book_hint::BookHint;
 use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
 use crate::limits::Limits;
+use crate::option_error::OptionError;
 use crate::params::{ParamError, ParamInfo, ParamKind, SearchParams};
 use crate::search::Worker;
 use crate::strength::{Level, Rng, DEFAULT_ELO, MAX_ELO, MIN_ELO};
@@ -64,7 +65,7 @@ pub struct EngineOption {
 }
 
 const DEFAULT_HASH_MIB: usize = 16;
-const MAX_HASH_MIB: i64 = 32_768;
+const MAX_HASH_MIB: i64 = crate::tt::MAX_MIB as i64;
 const MAX_THREADS: i64 = 256;
 const DEFAULT_OVERHEAD_MS: u64 = 30;
 
@@ -222,8 +223,10 @@ impl Engine {
     }
 
     /// Sets an option by name (case-insensitive). Waits for a running search
-    /// first when the option changes the table or the threads.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+    /// first when the option changes the table or the threads. A refused
+    /// value leaves the engine as it was: a `Hash` size the machine cannot
+    /// give keeps the old table.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let spin = |name: &'static str, min: i64, max: i64| -> Result<i64, ParamError> {
             match value.trim().parse::<i64>() {
                 Ok(v) if (min..=max).contains(&v) => Ok(v),
@@ -245,8 +248,13 @@ impl Engine {
             "hash" => {
                 let mib = spin("Hash", 1, MAX_HASH_MIB)? as usize;
                 self.wait();
+                // The old table stays until the new one is held.
+                let tt = TranspositionTable::try_new(mib).map_err(|refused| OptionError::Hash {
+                    refused,
+                    kept_mib: self.hash_mib,
+                })?;
+                self.tt = Arc::new(tt);
                 self.hash_mib = mib;
-                self.tt = Arc::new(TranspositionTable::new(mib));
             }
             "clear hash" => {
                 self.wait();

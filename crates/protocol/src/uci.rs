@@ -505,7 +505,7 @@ mod tests {
     fn handshake_lists_options() {
         let out = session("uci\nisready\n");
         assert!(out.contains("id name Kestrel"));
-        assert!(out.contains("option name Hash type spin default 16 min 1 max 32768"));
+        assert!(out.contains("option name Hash type spin default 16 min 1 max 33554432"));
         assert!(out.contains("option name NullMove type check default true"));
         assert!(out.contains("option name Clear Hash type button"));
         assert!(out.contains("uciok\n") && out.contains("readyok\n"));
