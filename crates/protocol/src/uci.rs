@@ -551,23 +551,26 @@ mod tests {
 
     #[test]
     fn own_book_answers_game_moves_not_analysis() {
+        // Off by default: runners expect a scored search before every move.
         let out = session("position startpos\ngo wtime 60000 btime 60000\n");
-        assert!(out.contains("info string book move "), "{out}");
-        assert!(!out.contains("info depth"), "{out}");
-        let out = session("position startpos\ngo depth 4\n");
-        assert!(
-            !out.contains("book move") && out.contains("info depth 4"),
-            "{out}"
-        );
-        let out =
-            session("setoption name OwnBook value false\nposition startpos\ngo movetime 50\n");
         assert!(
             !out.contains("book move") && out.contains("info depth"),
             "{out}"
         );
-        let out = session("position startpos\ngo nodes 1000 wtime 60000 btime 60000\n");
+        let on = "setoption name OwnBook value true\n";
+        let out = session(&format!("{on}position startpos\ngo wtime 60000 btime 60000\n"));
         assert!(out.contains("info string book move "), "{out}");
-        let out = session("position startpos\ngo nodes 1000\n");
+        assert!(!out.contains("info depth"), "{out}");
+        let out = session(&format!("{on}position startpos\ngo depth 4\n"));
+        assert!(
+            !out.contains("book move") && out.contains("info depth 4"),
+            "{out}"
+        );
+        let out = session(&format!(
+            "{on}position startpos\ngo nodes 1000 wtime 60000 btime 60000\n"
+        ));
+        assert!(out.contains("info string book move "), "{out}");
+        let out = session(&format!("{on}position startpos\ngo nodes 1000\n"));
         assert!(!out.contains("book move"), "{out}");
         let out = session("setoption name BookFile value /nonexistent.bin\nsetoption name BookPolicy value best\n");
         assert_eq!(out.matches("info string error").count(), 1, "{out}");
