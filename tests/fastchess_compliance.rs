@@ -27,7 +27,10 @@ fn fastchess_compliance_passes_with_the_defaults() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success(), "fastchess --compliance failed:\n{text}");
+    assert!(
+        out.status.success(),
+        "fastchess --compliance failed:\n{text}"
+    );
     assert!(!text.contains("Failed"), "{text}");
     assert!(text.contains("Passed"), "{text}");
 }

@@ -20,7 +20,8 @@ fn uci_refuses_a_hash_it_cannot_have_and_keeps_the_old_table() {
     assert!(
         options
             .iter()
-            .any(|l| l.starts_with("option name Hash type spin") && l.ends_with(&format!("max {HUGE_MIB}"))),
+            .any(|l| l.starts_with("option name Hash type spin")
+                && l.ends_with(&format!("max {HUGE_MIB}"))),
         "{options:?}"
     );
     e.send("setoption name Hash value 32");
@@ -44,7 +45,10 @@ fn uci_refuses_a_hash_it_cannot_have_and_keeps_the_old_table() {
     e.send("position startpos moves e2e4");
     e.send("go depth 4");
     let lines = e.until("bestmove", 30);
-    assert!(lines.iter().any(|l| l.starts_with("info depth 4")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 4")),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -53,7 +57,10 @@ fn xboard_memory_refuses_a_size_it_cannot_have() {
     e.send("xboard");
     e.send("protover 2");
     let features = e.until_line(|l| l == "feature done=1", 5);
-    assert!(features.iter().any(|l| l.contains("memory=1")), "{features:?}");
+    assert!(
+        features.iter().any(|l| l.contains("memory=1")),
+        "{features:?}"
+    );
     e.send("accepted done");
     e.send("new");
     e.send("memory 32");
@@ -65,7 +72,10 @@ fn xboard_memory_refuses_a_size_it_cannot_have() {
         .find(|l| l.starts_with("Error (Hash refused"))
         .unwrap_or_else(|| panic!("no refusal: {lines:?}"));
     assert!(refusal.contains("the table stays at 32 MiB"), "{refusal}");
-    assert!(refusal.ends_with(&format!(": memory {HUGE_MIB}")), "{refusal}");
+    assert!(
+        refusal.ends_with(&format!(": memory {HUGE_MIB}")),
+        "{refusal}"
+    );
     // The engine still plays.
     e.send("sd 3");
     e.send("usermove e2e4");

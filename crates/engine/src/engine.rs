@@ -8,8 +8,8 @@ use std::thread::JoinHandle;
 
 use chess::Position;
 
-use crate::bool_value::{parse_bool, BOOL_WORDS};
 use crate::book_hint::BookHint;
+use crate::bool_value::{parse_bool, BOOL_WORDS};
 use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
 use crate::limits::Limits;

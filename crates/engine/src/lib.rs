@@ -7,8 +7,8 @@
 #![forbid(unsafe_code)]
 
 pub mod bench;
-pub mod bool_value;
 pub mod book_hint;
+pub mod bool_value;
 pub mod engine;
 pub mod eval;
 pub mod history;
@@ -28,8 +28,8 @@ pub mod thread;
 pub mod timeman;
 pub mod tt;
 
-pub use bool_value::{parse_bool, BoolError, BOOL_WORDS};
 pub use book_hint::BookHint;
+pub use bool_value::{parse_bool, BoolError, BOOL_WORDS};
 pub use engine::{Engine, EngineOption, OptionKind};
 pub use limits::Limits;
 pub use option_error::OptionError;

@@ -24,7 +24,13 @@ fn a_hash_size_that_cannot_be_had_keeps_the_old_table() {
 #[test]
 fn check_options_read_one_vocabulary() {
     let mut e = Engine::new();
-    for (word, on) in [("on", true), ("YES", true), ("1", true), ("off", false), ("false", false)] {
+    for (word, on) in [
+        ("on", true),
+        ("YES", true),
+        ("1", true),
+        ("off", false),
+        ("false", false),
+    ] {
         e.set_option("UCI_LimitStrength", word).unwrap();
         assert_eq!(e.level().is_some(), on, "{word}");
         e.set_option("NullMove", word).unwrap();

@@ -558,7 +558,9 @@ mod tests {
             "{out}"
         );
         let on = "setoption name OwnBook value true\n";
-        let out = session(&format!("{on}position startpos\ngo wtime 60000 btime 60000\n"));
+        let out = session(&format!(
+            "{on}position startpos\ngo wtime 60000 btime 60000\n"
+        ));
         assert!(out.contains("info string book move "), "{out}");
         assert!(!out.contains("info depth"), "{out}");
         let out = session(&format!("{on}position startpos\ngo depth 4\n"));
