@@ -19,10 +19,10 @@ pub fn under_ci() -> bool {
 
 /// Reports a missing tool: panics under CI (a failure naming what to
 /// install), otherwise prints `skipping: WHAT` so that the test can return.
-/// `what` names the tool and how to install it.
+/// `what` names the tool (or says what is wrong) and how to install it.
 pub fn missing(what: &str) {
     if under_ci() {
-        panic!("{what} is missing, and under CI every test must run: install it (see .ci/run)");
+        panic!("a tool this test needs is missing, and under CI every test must run: {what} (see .ci/run)");
     }
     eprintln!("skipping: {what}");
 }
