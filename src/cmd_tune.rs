@@ -21,6 +21,17 @@ pub enum TuneCommand {
     Texel(TexelArgs),
     /// Genetic tuning: weight sets play tournaments among themselves.
     Ga(crate::cmd_ga::GaArgs),
+    /// Write the hand-set seed weights (the start of a tuning run from
+    /// scratch) as a weight file.
+    Seed(SeedArgs),
+}
+
+/// Options of `kestrel tune seed`.
+#[derive(Args)]
+pub struct SeedArgs {
+    /// Where to write the seed weights.
+    #[arg(long, default_value = "seed-weights.txt")]
+    out: PathBuf,
 }
 
 /// Options of `kestrel tune texel`.
@@ -98,7 +109,17 @@ pub fn run(command: TuneCommand) -> Result<()> {
     match command {
         TuneCommand::Texel(args) => texel(args),
         TuneCommand::Ga(args) => crate::cmd_ga::run(args),
+        TuneCommand::Seed(args) => write_seed(&args.out),
     }
+}
+
+/// `kestrel tune seed`: the seed weights to a file, as `EvalFile`,
+/// `tune texel --init` and `tune ga` read them.
+fn write_seed(out: &std::path::Path) -> Result<()> {
+    std::fs::write(out, engine::eval::seed::seed_weights().to_text())
+        .with_context(|| format!("cannot write the seed weights to {}", out.display()))?;
+    eprintln!("seed weights written to {}", out.display());
+    Ok(())
 }
 
 fn texel(args: TexelArgs) -> Result<()> {
