@@ -8,7 +8,6 @@
 
 pub mod bench;
 pub mod book_hint;
-pub mod bool_value;
 pub mod engine;
 pub mod eval;
 pub mod history;
@@ -29,7 +28,8 @@ pub mod timeman;
 pub mod tt;
 
 pub use book_hint::BookHint;
-pub use bool_value::{parse_bool, BoolError, BOOL_WORDS};
+// The on/off vocabulary lives below the engine, in `types`, for the tools
+// that do not depend on the search; it is re-exported for those that do.
 pub use engine::{Engine, EngineOption, OptionKind};
 pub use limits::Limits;
 pub use option_error::OptionError;
@@ -37,3 +37,5 @@ pub use params::{ParamError, SearchParams};
 pub use score::{Score, Value};
 pub use tablebase::{Tablebase, Wdl};
 pub use thread::{IterationInfo, Reporter, SearchEvent, SearchResult};
+pub use types::bool_value;
+pub use types::{parse_bool, BoolError, BOOL_WORDS};

@@ -483,7 +483,7 @@ fn pgn_out(o: &str, values: &[String]) -> Result<(PathBuf, bool), ArgsError> {
         match word.split_once('=') {
             Some(("file", v)) => file = Some(PathBuf::from(v)),
             Some(("min", v)) => {
-                min = engine::parse_bool(v).map_err(|e| bad(o, format!("min: {e}")))?
+                min = types::parse_bool(v).map_err(|e| bad(o, format!("min: {e}")))?
             }
             Some((k, _)) => return Err(bad(o, format!("unknown key '{k}' (use file= and min=)"))),
             None if word == "min" => min = true,
@@ -571,7 +571,7 @@ fn resign(o: &str, values: &[String]) -> Result<ResignRule, ArgsError> {
             ("movecount", v) => r.move_count = number(o, v)?,
             ("score", v) => r.score = number(o, v)?,
             ("twosided", v) => {
-                r.two_sided = engine::parse_bool(v).map_err(|e| bad(o, format!("twosided: {e}")))?
+                r.two_sided = types::parse_bool(v).map_err(|e| bad(o, format!("twosided: {e}")))?
             }
             (k, _) => {
                 return Err(bad(
