@@ -40,7 +40,7 @@ mkdir -p "$OUT"
 for ELO in "$@"; do
     "$KESTREL" match \
         -engine cmd="$KESTREL" name="Kestrel-$ELO" tc=60+0.6 \
-            option.UCI_LimitStrength=true option.UCI_Elo="$ELO" \
+            option.UCI_LimitStrength=true option.UCI_Elo="$ELO" option.OwnBook=true \
         -engine cmd="$STOCKFISH" name="Stockfish-$ELO" nodes="$NODES" \
             option.UCI_LimitStrength=true option.UCI_Elo="$ELO" \
         -each proto=uci option.Hash=16 -games 2 -rounds $((GAMES / 2)) -concurrency 2 \

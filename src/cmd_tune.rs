@@ -26,6 +26,17 @@ pub enum TuneCommand {
     /// (`name, int, value, min, max, c_end, r_end`), for a build with
     /// `--features tune`, whose UCI options they are.
     SpsaParams,
+    /// Write the hand-set seed weights (the start of a tuning run from
+    /// scratch) as a weight file.
+    Seed(SeedArgs),
+}
+
+/// Options of `kestrel tune seed`.
+#[derive(Args)]
+pub struct SeedArgs {
+    /// Where to write the seed weights.
+    #[arg(long, default_value = "seed-weights.txt")]
+    out: PathBuf,
 }
 
 /// Options of `kestrel tune texel`.
@@ -88,7 +99,17 @@ pub fn run(command: TuneCommand) -> Result<()> {
             }
             Ok(())
         }
+        TuneCommand::Seed(args) => write_seed(&args.out),
     }
+}
+
+/// `kestrel tune seed`: the seed weights to a file, as `EvalFile`,
+/// `tune texel --init` and `tune ga` read them.
+fn write_seed(out: &std::path::Path) -> Result<()> {
+    std::fs::write(out, engine::eval::seed::seed_weights().to_text())
+        .with_context(|| format!("cannot write the seed weights to {}", out.display()))?;
+    eprintln!("seed weights written to {}", out.display());
+    Ok(())
 }
 
 fn texel(args: TexelArgs) -> Result<()> {

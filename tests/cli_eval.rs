@@ -106,3 +106,23 @@ fn datagen_then_tune_writes_weights_the_engine_loads() {
     assert!(o.status.success(), "{o:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn tune_seed_writes_weights_that_load() {
+    let dir = std::env::temp_dir().join(format!("kestrel-seed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("seed.txt");
+    let out = kestrel(&["tune", "seed", "--out", &path.display().to_string()]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let loaded = engine::eval::weights::Weights::load(&path).expect("the seed weights load");
+    assert_eq!(loaded, engine::eval::seed::seed_weights());
+    // An unwritable place is an error message, not a panic.
+    let out = kestrel(&["tune", "seed", "--out", "/nonexistent/dir/seed.txt"]);
+    assert!(!out.status.success());
+    assert!(
+        common::stderr(&out).contains("cannot write the seed weights"),
+        "{}",
+        common::stderr(&out)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -4,8 +4,11 @@
 //! game, flips, edits a position (a wrong one first), imports and exports
 //! PGN and watches an engine-vs-engine game to its end. Skips, saying why,
 //! when node, chromium or playwright-core (npm, in tests/gui/node_modules)
-//! is missing; `.ci/run` installs them. Set KESTREL_GUI_SHOTS=DIR to keep
-//! the screenshots.
+//! is missing; `.ci/run` installs them, and under CI a missing one fails
+//! the test (`common::tools`). Set KESTREL_GUI_SHOTS=DIR to keep the
+//! screenshots.
+
+mod common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -45,7 +48,7 @@ fn missing_tool() -> Option<String> {
 #[test]
 fn the_gui_works_in_chromium() {
     if let Some(why) = missing_tool() {
-        eprintln!("skipping the browser test: {why}");
+        common::tools::missing(&why);
         return;
     }
     let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))

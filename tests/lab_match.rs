@@ -29,16 +29,10 @@ fn json(path: &PathBuf) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// python-chess reads every game without error, or the test is skipped.
+/// python-chess reads every game without error (the check is skipped where
+/// python-chess is missing, except under CI: `common::tools`).
 fn python_checks_pgn(pgn: &PathBuf, games: usize) {
-    let has = Command::new("python3")
-        .args(["-c", "import chess.pgn"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !has {
-        eprintln!(
-            "skipping the python-chess check: python-chess is not installed (pip install chess)"
-        );
+    if !common::tools::require_python_chess("chess.pgn") {
         return;
     }
     let out = Command::new("python3")

@@ -1,19 +1,15 @@
 //! Runs `tests/python/client_games.py` and `tests/python/xboard_client.py`:
 //! python-chess (an independent UCI and xboard client) plays full games
 //! against the binary and analyses with it. Skipped, with a message,
-//! where python-chess is not installed (`pip install chess`; CI installs it).
+//! where python-chess is not installed (`pip install chess`), except under
+//! CI, where that fails (`common::tools`).
+
+mod common;
 
 use std::process::Command;
 
 fn has_python_chess() -> bool {
-    let has_chess = Command::new("python3")
-        .args(["-c", "import chess.engine"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !has_chess {
-        eprintln!("skipping: python-chess is not installed (pip install chess)");
-    }
-    has_chess
+    common::tools::require_python_chess("chess.engine")
 }
 
 #[test]

@@ -2,27 +2,22 @@
 //! between `kestrel xboard` and Fairy-Max; the saved PGN is read back with
 //! every move checked on the board, and both games must have a result.
 //! Skipped, with a message, where xboard, xvfb-run or fairymax are missing
-//! (`apt-get install xboard xvfb fairymax`; CI installs them).
+//! (`apt-get install xboard xvfb fairymax`), except under CI, where that
+//! fails (`common::tools`).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::tools::find_program as find;
+use std::path::Path;
 use std::process::Command;
-
-/// The program's path, looking in Debian's /usr/games too.
-fn find(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/games")])
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
-}
 
 #[test]
 fn gnu_xboard_plays_two_games_against_fairymax() {
     let (Some(xboard), Some(xvfb), Some(fairymax)) =
         (find("xboard"), find("xvfb-run"), find("fairymax"))
     else {
-        eprintln!(
-            "skipping: needs xboard, xvfb-run and fairymax (apt-get install xboard xvfb fairymax)"
+        common::tools::missing(
+            "xboard, xvfb-run and fairymax (apt-get install xboard xvfb fairymax)",
         );
         return;
     };

@@ -2,6 +2,8 @@
 // Each test file uses a different part of this module.
 #![allow(dead_code)]
 
+pub mod tools;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{channel, Receiver};

@@ -2,7 +2,11 @@
 //! Polyglot book (Debian package `gnuchess-book`) probed by Kestrel and by
 //! python-chess's `chess.polyglot`, and a book Kestrel writes read back by
 //! python-chess. Each test says why it skips when a tool is missing
-//! (`.ci/run` installs them).
+//! (`.ci/run` installs them); under CI a missing tool fails the test (see
+//! `tests/common/tools.rs`).
+
+#[path = "../../../tests/common/tools.rs"]
+mod tools;
 
 use book::{polyglot::write_polyglot, Book};
 use chess::Position;
@@ -12,24 +16,15 @@ use std::process::Command;
 const GNU_BOOK: &str = "/usr/share/games/gnuchess/book.bin";
 
 fn python_chess() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import chess.polyglot"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipping: python3 with python-chess not found (pip install chess)");
-    }
-    ok
+    tools::require_python_chess("chess.polyglot")
 }
 
 fn gnu_book() -> Option<PathBuf> {
     let path = Path::new(GNU_BOOK);
-    if path.is_file() {
-        Some(path.to_path_buf())
-    } else {
-        eprintln!("skipping: {GNU_BOOK} not found (apt-get install gnuchess-book)");
-        None
-    }
+    tools::require(
+        path.is_file().then(|| path.to_path_buf()),
+        &format!("{GNU_BOOK} (apt-get install gnuchess-book)"),
+    )
 }
 
 /// Runs a python-chess script with the book path and FENs as arguments; its stdout.

@@ -39,7 +39,7 @@ fn compare(pos: &Position, mode: CastlingMode, depth: u32) {
         .iter()
         .map(|m| {
             let mut child = other.clone();
-            child.play_unchecked(m);
+            child.play_unchecked(*m);
             (m.to_uci(sm_mode).to_string(), sm_perft(&child, depth - 1))
         })
         .collect();

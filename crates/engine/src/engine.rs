@@ -9,10 +9,12 @@ use std::thread::JoinHandle;
 use chess::Position;
 
 use crate::book_hint::BookHint;
+use crate::bool_value::{parse_bool, BOOL_WORDS};
 use crate::eval::nnue::Network;
 use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
 use crate::limits::Limits;
+use crate::option_error::OptionError;
 use crate::params::{ParamError, ParamInfo, ParamKind, SearchParams};
 use crate::search::Worker;
 use crate::strength::{Level, Rng, DEFAULT_ELO, MAX_ELO, MIN_ELO};
@@ -64,7 +66,7 @@ pub struct EngineOption {
 }
 
 const DEFAULT_HASH_MIB: usize = 16;
-const MAX_HASH_MIB: i64 = 32_768;
+const MAX_HASH_MIB: i64 = crate::tt::MAX_MIB as i64;
 const MAX_THREADS: i64 = 256;
 const DEFAULT_OVERHEAD_MS: u64 = 30;
 
@@ -230,8 +232,10 @@ impl Engine {
     }
 
     /// Sets an option by name (case-insensitive). Waits for a running search
-    /// first when the option changes the table or the threads.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+    /// first when the option changes the table or the threads. A refused
+    /// value leaves the engine as it was: a `Hash` size the machine cannot
+    /// give keeps the old table.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let spin = |name: &'static str, min: i64, max: i64| -> Result<i64, ParamError> {
             match value.trim().parse::<i64>() {
                 Ok(v) if (min..=max).contains(&v) => Ok(v),
@@ -242,12 +246,24 @@ impl Engine {
                 }),
             }
         };
+        let check = |name: &'static str| -> Result<bool, ParamError> {
+            parse_bool(value).map_err(|_| ParamError::BadValue {
+                name,
+                value: value.to_string(),
+                expected: BOOL_WORDS.into(),
+            })
+        };
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 let mib = spin("Hash", 1, MAX_HASH_MIB)? as usize;
                 self.wait();
+                // The old table stays until the new one is held.
+                let tt = TranspositionTable::try_new(mib).map_err(|refused| OptionError::Hash {
+                    refused,
+                    kept_mib: self.hash_mib,
+                })?;
+                self.tt = Arc::new(tt);
                 self.hash_mib = mib;
-                self.tt = Arc::new(TranspositionTable::new(mib));
             }
             "clear hash" => {
                 self.wait();
@@ -262,6 +278,14 @@ impl Engine {
                     self.workers.push(Worker::new(self.workers.len()));
                 }
             }
+            "evaluator" if EvalKind::parse(value) == Some(EvalKind::Nnue) && self.net.is_none() => {
+                return Err(ParamError::BadValue {
+                    name: "Evaluator",
+                    value: value.to_string(),
+                    expected: "Full or Simple until a network is loaded with EvalFile".into(),
+                }
+                .into());
+            }
             "evaluator" => {
                 self.eval_kind = EvalKind::parse(value).ok_or_else(|| ParamError::BadValue {
                     name: "Evaluator",
@@ -271,6 +295,28 @@ impl Engine {
             }
             "evalfile" => {
                 let path = value.trim();
+                // A network file (it starts with its magic) is for the NNUE
+                // evaluator; anything else is a weight file. A file that
+                // cannot be read leaves both as they were.
+                let bytes_start = std::fs::File::open(path).ok().and_then(|mut f| {
+                    let mut magic = [0u8; 8];
+                    std::io::Read::read_exact(&mut f, &mut magic)
+                        .ok()
+                        .map(|_| magic)
+                });
+                if bytes_start == Some(crate::eval::nnue::MAGIC) {
+                    let net = Network::from_file(std::path::Path::new(path)).map_err(|e| {
+                        ParamError::BadValue {
+                            name: "EvalFile",
+                            value: value.to_string(),
+                            expected: format!(
+                                "a network Kestrel can read ({e}); the previous one is kept"
+                            ),
+                        }
+                    })?;
+                    self.net = Some(Arc::new(net));
+                    return Ok(());
+                }
                 self.weights = if path.is_empty() || path == "<default>" {
                     Weights::default_shared()
                 } else {
@@ -286,29 +332,13 @@ impl Engine {
             "multipv" => self.multipv = spin("MultiPV", 1, 256)? as usize,
             "move overhead" => self.move_overhead = spin("Move Overhead", 0, 5_000)? as u64,
             "uci_limitstrength" => {
-                self.limit_strength = match value.trim().to_ascii_lowercase().as_str() {
-                    "true" | "1" => true,
-                    "false" | "0" => false,
-                    _ => {
-                        return Err(ParamError::BadValue {
-                            name: "UCI_LimitStrength",
-                            value: value.to_string(),
-                            expected: "true or false".into(),
-                        })
-                    }
-                }
+                self.limit_strength = check("UCI_LimitStrength")?;
             }
             "uci_elo" => self.elo = spin("UCI_Elo", MIN_ELO, MAX_ELO)?,
-            "ponder" => match value.trim() {
-                "true" | "false" => {}
-                _ => {
-                    return Err(ParamError::BadValue {
-                        name: "Ponder",
-                        value: value.to_string(),
-                        expected: "true or false".into(),
-                    })
-                }
-            },
+            // Pondering is the protocol's business: only the value is checked.
+            "ponder" => {
+                check("Ponder")?;
+            }
             _ => self.params.set(name, value)?,
         }
         Ok(())

@@ -12,7 +12,9 @@ pub mod engine;
 pub mod eval;
 pub mod history;
 pub mod limits;
+pub mod memory;
 pub mod movepick;
+pub mod option_error;
 pub mod params;
 pub mod score;
 pub mod search;
@@ -27,9 +29,14 @@ pub mod tt;
 pub mod tunable;
 
 pub use book_hint::BookHint;
+// The on/off vocabulary lives below the engine, in `types`, for the tools
+// that do not depend on the search; it is re-exported for those that do.
 pub use engine::{Engine, EngineOption, OptionKind};
 pub use limits::Limits;
+pub use option_error::OptionError;
 pub use params::{ParamError, SearchParams};
 pub use score::{Score, Value};
 pub use tablebase::{Tablebase, Wdl};
 pub use thread::{IterationInfo, Reporter, SearchEvent, SearchResult};
+pub use types::bool_value;
+pub use types::{parse_bool, BoolError, BOOL_WORDS};

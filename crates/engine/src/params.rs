@@ -108,11 +108,7 @@ macro_rules! search_params {
                 let value = value.trim();
                 $(
                     if name.eq_ignore_ascii_case($sw_name) {
-                        self.$sw = match value.to_ascii_lowercase().as_str() {
-                            "true" | "on" | "1" => true,
-                            "false" | "off" | "0" => false,
-                            _ => return Err(ParamError::BadValue { name: $sw_name, value: value.to_string(), expected: "true or false".to_string() }),
-                        };
+                        self.$sw = crate::bool_value::parse_bool(value).map_err(|_| ParamError::BadValue { name: $sw_name, value: value.to_string(), expected: crate::bool_value::BOOL_WORDS.to_string() })?;
                         return Ok(());
                     }
                 )*

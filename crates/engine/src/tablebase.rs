@@ -1,6 +1,7 @@
-//! Endgame tablebases as the search sees them: a trait that a prober
-//! implements (the engine has no third-party dependencies, so the Syzygy
-//! reader lives in its own crate, `syzygy`), and the ranking of root moves
+//! Endgame tablebases as the search sees them: the trait a prober
+//! implements (in `types`, re-exported here: the engine has no third-party
+//! dependencies, so the Syzygy reader lives in its own crate, `syzygy`,
+//! which needs only `types`), and the ranking of root moves
 //! by their distance to zeroing, after Stockfish's `Tablebases::root_probe`:
 //! moves that keep the best result share the best rank, so the search
 //! chooses among them; moves that would let the fifty-move rule (or a
@@ -10,80 +11,20 @@ use chess::{Move, Position};
 
 use crate::score::{Value, DRAW, TB_WIN};
 
-/// A position's value in the tables, from the side to move's view, with
-/// Syzygy's five values: wins and losses that the fifty-move rule turns into
-/// draws are "cursed" and "blessed".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Wdl {
-    /// Lost.
-    Loss = -2,
-    /// Lost, but saved by the fifty-move rule.
-    BlessedLoss = -1,
-    /// Drawn.
-    Draw = 0,
-    /// Won, but spoiled by the fifty-move rule.
-    CursedWin = 1,
-    /// Won.
-    Win = 2,
-}
+// The trait and the value type live in `types`, below the engine, so that
+// the Syzygy prober and the lab need not depend on the search.
+pub use types::{Tablebase, Wdl};
 
-impl Wdl {
-    /// Syzygy's number for the value: -2 (loss) to 2 (win).
-    pub const fn as_i32(self) -> i32 {
-        self as i32
+/// The distance to zeroing of a move that zeroes the clock and reaches a
+/// position of value `wdl` (from the mover's view).
+const fn dtz_before_zeroing(wdl: Wdl) -> i32 {
+    match wdl {
+        Wdl::Loss => -1,
+        Wdl::BlessedLoss => -101,
+        Wdl::Draw => 0,
+        Wdl::CursedWin => 101,
+        Wdl::Win => 1,
     }
-
-    /// The value from a number -2..=2.
-    pub const fn from_i32(n: i32) -> Option<Wdl> {
-        Some(match n {
-            -2 => Wdl::Loss,
-            -1 => Wdl::BlessedLoss,
-            0 => Wdl::Draw,
-            1 => Wdl::CursedWin,
-            2 => Wdl::Win,
-            _ => return None,
-        })
-    }
-
-    /// The same position from the other side's view.
-    pub const fn flip(self) -> Wdl {
-        match self {
-            Wdl::Loss => Wdl::Win,
-            Wdl::BlessedLoss => Wdl::CursedWin,
-            Wdl::Draw => Wdl::Draw,
-            Wdl::CursedWin => Wdl::BlessedLoss,
-            Wdl::Win => Wdl::Loss,
-        }
-    }
-
-    /// The distance to zeroing of a move that zeroes the clock and reaches
-    /// a position of this value (from the mover's view).
-    const fn dtz_before_zeroing(self) -> i32 {
-        match self {
-            Wdl::Loss => -1,
-            Wdl::BlessedLoss => -101,
-            Wdl::Draw => 0,
-            Wdl::CursedWin => 101,
-            Wdl::Win => 1,
-        }
-    }
-}
-
-/// Endgame tables the search can ask. Implementations must be cheap to call
-/// from every search thread at once.
-pub trait Tablebase: Send + Sync {
-    /// The most pieces (kings included) of any table held; 0 when none.
-    fn max_pieces(&self) -> u32;
-
-    /// The value of `pos`, assuming it was reached by a capture or a pawn
-    /// move (what the WDL tables store). `None` when the tables cannot say
-    /// (too many pieces, castling rights, a missing or unreadable table).
-    fn probe_wdl(&self, pos: &Position) -> Option<Wdl>;
-
-    /// The distance to zeroing in plies (DTZ50'', possibly off by one ply
-    /// where Syzygy rounds), side to move's view: positive when winning,
-    /// negative when losing, 0 for a draw. `None` when the tables cannot say.
-    fn probe_dtz(&self, pos: &Position) -> Option<i32>;
 }
 
 /// What the tables say about one root move.
@@ -169,7 +110,7 @@ fn rank_by_dtz(
                 0
             }
         } else if child.halfmove_clock() == 0 {
-            tb.probe_wdl(&child)?.flip().dtz_before_zeroing()
+            dtz_before_zeroing(tb.probe_wdl(&child)?.flip())
         } else if draw_after_move(&child, root, history) {
             0
         } else {
@@ -333,15 +274,5 @@ mod tests {
         assert!(rank_root_moves(&QueenWins, &Position::startpos(), &[], true).is_none());
         let castling = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap();
         assert!(rank_root_moves(&QueenWins, &castling, &[], true).is_none());
-    }
-
-    #[test]
-    fn wdl_numbers() {
-        for n in -2..=2 {
-            let w = Wdl::from_i32(n).unwrap();
-            assert_eq!(w.as_i32(), n);
-            assert_eq!(w.flip().as_i32(), -n);
-        }
-        assert_eq!(Wdl::from_i32(3), None);
     }
 }

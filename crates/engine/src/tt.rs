@@ -9,9 +9,58 @@
 //! thread reads as a miss instead of as wrong data (lockless hashing).
 
 use chess::Move;
+use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
+use crate::memory::available_mib;
 use crate::score::Value;
+
+/// The largest table one may ask for, in MiB: 32 TiB (2^25 MiB, Stockfish's
+/// limit too). It keeps the byte count within what 64-bit arithmetic holds;
+/// what the machine can really give is checked when a table is made.
+pub const MAX_MIB: usize = 1 << 25;
+
+/// Why a table of the asked size was not made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableSizeError {
+    /// Above [`MAX_MIB`], or more bytes than this machine can address.
+    TooLarge {
+        /// The size asked for.
+        mib: usize,
+    },
+    /// More than the memory the system reports available now.
+    NotAvailable {
+        /// The size asked for.
+        mib: usize,
+        /// What the system has available (Linux `MemAvailable`).
+        available_mib: u64,
+    },
+    /// The allocator refused the size.
+    AllocationFailed {
+        /// The size asked for.
+        mib: usize,
+    },
+}
+
+impl fmt::Display for TableSizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableSizeError::TooLarge { mib } => write!(
+                f,
+                "a {mib} MiB table is larger than the {MAX_MIB} MiB limit or this machine's address space"
+            ),
+            TableSizeError::NotAvailable { mib, available_mib } => write!(
+                f,
+                "a {mib} MiB table needs more memory than the {available_mib} MiB available now"
+            ),
+            TableSizeError::AllocationFailed { mib } => {
+                write!(f, "the system refused {mib} MiB for the table")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableSizeError {}
 
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,13 +135,43 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mib` mebibytes (at least one bucket).
+    /// A table of about `mib` mebibytes (at least one bucket), for sizes
+    /// the program chooses itself: panics when the memory cannot be had.
+    /// Sizes from people go through [`TranspositionTable::try_new`].
     pub fn new(mib: usize) -> TranspositionTable {
-        let count = (mib.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        TranspositionTable {
-            buckets: (0..count).map(|_| Bucket::default()).collect(),
-            age: AtomicU8::new(0),
+        TranspositionTable::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mib` mebibytes (at least one bucket), or why not.
+    ///
+    /// Linux overcommits memory: a reservation larger than the free memory
+    /// may succeed, and the process is then killed when the zero-fill
+    /// touches pages that are not there. So a size above what the system
+    /// reports available is refused before anything is reserved, the
+    /// reservation is fallible (`try_reserve_exact`), and the buckets are
+    /// written at once, so that the memory is really held when this returns
+    /// rather than faulted in during a search.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, TableSizeError> {
+        let mib = mib.max(1);
+        let bytes = mib
+            .checked_mul(1024 * 1024)
+            .filter(|_| mib <= MAX_MIB)
+            .ok_or(TableSizeError::TooLarge { mib })?;
+        if let Some(available_mib) = available_mib() {
+            if mib as u64 > available_mib {
+                return Err(TableSizeError::NotAvailable { mib, available_mib });
+            }
         }
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| TableSizeError::AllocationFailed { mib })?;
+        buckets.resize_with(count, Bucket::default);
+        Ok(TranspositionTable {
+            buckets,
+            age: AtomicU8::new(0),
+        })
     }
 
     /// Forgets everything.
@@ -219,6 +298,23 @@ mod tests {
             eval: -17,
             depth,
             bound: Bound::Lower,
+        }
+    }
+
+    #[test]
+    fn sizes_that_cannot_be_had_are_refused() {
+        let size = |mib: usize| TranspositionTable::try_new(mib).map(|t| t.buckets.len());
+        assert_eq!(size(1), Ok(1024 * 1024 / std::mem::size_of::<Bucket>()));
+        // Beyond the limit, and beyond any address space: no arithmetic overflow.
+        for mib in [MAX_MIB + 1, usize::MAX] {
+            assert_eq!(size(mib), Err(TableSizeError::TooLarge { mib }));
+        }
+        // 32 TiB is within the limit but beyond any machine's memory: refused
+        // before anything is reserved, as unavailable or by the allocator.
+        match size(MAX_MIB) {
+            Err(TableSizeError::NotAvailable { mib, .. })
+            | Err(TableSizeError::AllocationFailed { mib }) => assert_eq!(mib, MAX_MIB),
+            other => panic!("a 32 TiB table was not refused: {other:?}"),
         }
     }
 

@@ -167,7 +167,7 @@ impl EngineSettings {
 /// set, so a bad value leaves the engine as it was.
 fn check_value(option: &EngineOption, text: &str) -> Result<(), ApiError> {
     let ok = match &option.kind {
-        OptionKind::Check { .. } => text == "true" || text == "false",
+        OptionKind::Check { .. } => engine::parse_bool(text).is_ok(),
         OptionKind::Spin { min, max, .. } => text
             .parse::<i64>()
             .is_ok_and(|v| (*min..=*max).contains(&v)),

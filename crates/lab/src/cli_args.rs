@@ -482,7 +482,9 @@ fn pgn_out(o: &str, values: &[String]) -> Result<(PathBuf, bool), ArgsError> {
     for word in values {
         match word.split_once('=') {
             Some(("file", v)) => file = Some(PathBuf::from(v)),
-            Some(("min", v)) => min = v == "true",
+            Some(("min", v)) => {
+                min = types::parse_bool(v).map_err(|e| bad(o, format!("min: {e}")))?
+            }
             Some((k, _)) => return Err(bad(o, format!("unknown key '{k}' (use file= and min=)"))),
             None if word == "min" => min = true,
             None if word == "fi" => {
@@ -569,11 +571,7 @@ fn resign(o: &str, values: &[String]) -> Result<ResignRule, ArgsError> {
             ("movecount", v) => r.move_count = number(o, v)?,
             ("score", v) => r.score = number(o, v)?,
             ("twosided", v) => {
-                r.two_sided = match v {
-                    "true" | "1" | "yes" | "on" => true,
-                    "false" | "0" | "no" | "off" => false,
-                    _ => return Err(bad(o, format!("twosided={v}: use true or false"))),
-                }
+                r.two_sided = types::parse_bool(v).map_err(|e| bad(o, format!("twosided: {e}")))?
             }
             (k, _) => {
                 return Err(bad(

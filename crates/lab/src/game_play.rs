@@ -10,10 +10,10 @@ use crate::player::{MoveRequest, Player, Thought};
 use crate::process::EngineError;
 use crate::time_control::{Clock, ClockResult};
 use chess::{CastlingMode, Color, Game, Outcome, Position};
-use engine::tablebase::{Tablebase, Wdl};
 use pgn::{GameResult, PgnMove};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use types::{Tablebase, Wdl};
 
 /// Extra wait past the time left, so that a late move's overrun is measured
 /// (and reported) rather than cut off.

@@ -121,9 +121,7 @@ fn worker(shared: &Shared, tx: mpsc::Sender<Done>) {
     }
 }
 
-fn open_tablebase(
-    args: &MatchArgs,
-) -> Result<Option<(Arc<dyn engine::tablebase::Tablebase>, u32)>> {
+fn open_tablebase(args: &MatchArgs) -> Result<Option<(Arc<dyn types::Tablebase>, u32)>> {
     let Some(path) = &args.tb else {
         return Ok(None);
     };

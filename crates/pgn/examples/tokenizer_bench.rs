@@ -5,19 +5,30 @@
 
 use pgn::token::{Token, Tokenizer};
 use pgn::{PgnReader, RawGames, ReadOptions};
+use std::ops::ControlFlow;
 use std::time::Instant;
 
+/// Counts main-line moves (variations skipped), as our tokenizer loop does.
 struct CountSans(u64);
 
 impl pgn_reader::Visitor for CountSans {
-    type Result = ();
-    fn san(&mut self, _san: pgn_reader::SanPlus) {
+    type Tags = ();
+    type Movetext = ();
+    type Output = ();
+    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+    fn san(&mut self, _movetext: &mut (), _san: pgn_reader::SanPlus) -> ControlFlow<()> {
         self.0 += 1;
+        ControlFlow::Continue(())
     }
-    fn begin_variation(&mut self) -> pgn_reader::Skip {
-        pgn_reader::Skip(true)
+    fn begin_variation(&mut self, _movetext: &mut ()) -> ControlFlow<(), pgn_reader::Skip> {
+        ControlFlow::Continue(pgn_reader::Skip(true))
     }
-    fn end_game(&mut self) {}
+    fn end_game(&mut self, _movetext: ()) {}
 }
 
 fn main() {
@@ -57,7 +68,7 @@ fn main() {
         let mut theirs_moves = 0u64;
         let mut theirs_games = 0u64;
         for f in &files {
-            let mut reader = pgn_reader::BufferedReader::new(&f[..]);
+            let mut reader = pgn_reader::Reader::new(&f[..]);
             let mut v = CountSans(0);
             while let Ok(Some(())) = reader.read_game(&mut v) {
                 theirs_games += 1;

@@ -143,9 +143,8 @@ fn err<T>(text: impl Into<String>) -> Result<T, CommandError> {
 }
 
 fn on_off(word: Option<&str>, command: &str) -> Result<bool, CommandError> {
-    match word {
-        Some("on") => Ok(true),
-        Some("off") => Ok(false),
+    match word.map(engine::parse_bool) {
+        Some(Ok(on)) => Ok(on),
         _ => err(format!("'{command}' takes on or off")),
     }
 }

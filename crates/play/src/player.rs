@@ -95,17 +95,11 @@ impl EngineSettings {
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
         let name = name.trim();
         if name.eq_ignore_ascii_case("UCI_LimitStrength") {
-            self.limit_strength = match value.trim() {
-                "true" | "on" => true,
-                "false" | "off" => false,
-                _ => {
-                    return Err(ParamError::BadValue {
-                        name: "UCI_LimitStrength",
-                        value: value.to_string(),
-                        expected: "true or false".into(),
-                    })
-                }
-            };
+            self.limit_strength = engine::parse_bool(value).map_err(|_| ParamError::BadValue {
+                name: "UCI_LimitStrength",
+                value: value.to_string(),
+                expected: engine::BOOL_WORDS.into(),
+            })?;
             return Ok(());
         }
         if name.eq_ignore_ascii_case("UCI_Elo") {
@@ -218,6 +212,6 @@ mod tests {
         s.set_option("UCI_LimitStrength", "true").unwrap();
         assert_eq!(s.level(), Some(2000));
         assert!(s.set_option("UCI_Elo", "9999").is_err());
-        assert!(s.set_option("UCI_LimitStrength", "yes").is_err());
+        assert!(s.set_option("UCI_LimitStrength", "maybe").is_err());
     }
 }

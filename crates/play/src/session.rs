@@ -117,7 +117,8 @@ impl<W: Write> Session<W> {
             redo: Vec::new(),
             sides: [side(white_engine), side(black_engine)],
             engine: Engine::new(),
-            book: OwnBook::default(),
+            // A person at the board gets the book (`set ... book off` stops it).
+            book: OwnBook::on(),
             flipped: false,
             show_time: false,
             claim: true,

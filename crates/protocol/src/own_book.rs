@@ -22,10 +22,14 @@ pub struct OwnBook {
     rng: SmallRng,
 }
 
+/// Whether the book plays over UCI and xboard until told otherwise.
+pub const PROTOCOL_DEFAULT: bool = false;
+
 impl Default for OwnBook {
+    /// The book as the protocols start it: off ([`PROTOCOL_DEFAULT`]).
     fn default() -> OwnBook {
         OwnBook {
-            enabled: true,
+            enabled: PROTOCOL_DEFAULT,
             policy: Policy::default(),
             depth: DEFAULT_DEPTH,
             loaded: None,
@@ -35,6 +39,14 @@ impl Default for OwnBook {
 }
 
 impl OwnBook {
+    /// The book switched on, as a person playing Kestrel directly gets it.
+    pub fn on() -> OwnBook {
+        OwnBook {
+            enabled: true,
+            ..OwnBook::default()
+        }
+    }
+
     /// The UCI `option` lines.
     pub fn option_lines() -> Vec<String> {
         let policies: Vec<String> = Policy::ALL
@@ -42,7 +54,7 @@ impl OwnBook {
             .map(|p| format!("var {}", p.name()))
             .collect();
         vec![
-            "option name OwnBook type check default true".to_string(),
+            format!("option name OwnBook type check default {PROTOCOL_DEFAULT}"),
             format!("option name BookFile type string default {EMBEDDED}"),
             format!(
                 "option name BookPolicy type combo default {} {}",
@@ -61,7 +73,7 @@ impl OwnBook {
             .map(|p| p.name())
             .collect();
         vec![
-            "OwnBook -check 1".to_string(),
+            format!("OwnBook -check {}", u8::from(PROTOCOL_DEFAULT)),
             format!("BookFile -file {EMBEDDED}"),
             format!(
                 "BookPolicy -combo *{} /// {}",
@@ -82,17 +94,9 @@ impl OwnBook {
     pub fn set(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
         let value = value.trim();
         Some(match name.to_ascii_lowercase().as_str() {
-            "ownbook" => match value {
-                "true" | "1" => {
-                    self.enabled = true;
-                    Ok(())
-                }
-                "false" | "0" => {
-                    self.enabled = false;
-                    Ok(())
-                }
-                _ => Err(format!("OwnBook takes true or false, not '{value}'")),
-            },
+            "ownbook" => engine::parse_bool(value)
+                .map(|on| self.enabled = on)
+                .map_err(|e| format!("OwnBook: {e}")),
             "bookfile" => self.load(value),
             "bookpolicy" => value
                 .parse::<Policy>()
@@ -177,8 +181,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn embedded_book_answers_the_start_position() {
+    fn protocols_start_with_the_book_off() {
         let mut book = OwnBook::default();
+        assert_eq!(book.probe(&Position::startpos()), None);
+        assert!(OwnBook::option_lines()[0].ends_with("default false"));
+        assert_eq!(OwnBook::xboard_option_lines()[0], "OwnBook -check 0");
+        book.set("OwnBook", "true").unwrap().unwrap();
+        assert!(book.probe(&Position::startpos()).is_some());
+    }
+
+    #[test]
+    fn embedded_book_answers_the_start_position() {
+        let mut book = OwnBook::on();
         let pos = Position::startpos();
         let m = book.probe(&pos).expect("the default book knows 1st moves");
         assert!(pos.is_legal(m));
@@ -192,7 +206,7 @@ mod tests {
 
     #[test]
     fn book_depth_limits_use() {
-        let mut book = OwnBook::default();
+        let mut book = OwnBook::on();
         book.set("BookDepth", "0").unwrap().unwrap();
         assert_eq!(book.probe(&Position::startpos()), None);
     }

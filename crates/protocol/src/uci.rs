@@ -226,12 +226,9 @@ impl Uci {
             return;
         }
         if name.eq_ignore_ascii_case("UCI_Chess960") {
-            match value.trim() {
-                "true" => self.chess960 = true,
-                "false" => self.chess960 = false,
-                _ => self.say(&format!(
-                    "info string error: UCI_Chess960 takes true or false, not '{value}'"
-                )),
+            match engine::parse_bool(&value) {
+                Ok(on) => self.chess960 = on,
+                Err(e) => self.say(&format!("info string error: UCI_Chess960: {e}")),
             }
             return;
         }
@@ -508,7 +505,7 @@ mod tests {
     fn handshake_lists_options() {
         let out = session("uci\nisready\n");
         assert!(out.contains("id name Kestrel"));
-        assert!(out.contains("option name Hash type spin default 16 min 1 max 32768"));
+        assert!(out.contains("option name Hash type spin default 16 min 1 max 33554432"));
         assert!(out.contains("option name NullMove type check default true"));
         assert!(out.contains("option name Clear Hash type button"));
         assert!(out.contains("uciok\n") && out.contains("readyok\n"));
@@ -554,23 +551,28 @@ mod tests {
 
     #[test]
     fn own_book_answers_game_moves_not_analysis() {
+        // Off by default: runners expect a scored search before every move.
         let out = session("position startpos\ngo wtime 60000 btime 60000\n");
-        assert!(out.contains("info string book move "), "{out}");
-        assert!(!out.contains("info depth"), "{out}");
-        let out = session("position startpos\ngo depth 4\n");
-        assert!(
-            !out.contains("book move") && out.contains("info depth 4"),
-            "{out}"
-        );
-        let out =
-            session("setoption name OwnBook value false\nposition startpos\ngo movetime 50\n");
         assert!(
             !out.contains("book move") && out.contains("info depth"),
             "{out}"
         );
-        let out = session("position startpos\ngo nodes 1000 wtime 60000 btime 60000\n");
+        let on = "setoption name OwnBook value true\n";
+        let out = session(&format!(
+            "{on}position startpos\ngo wtime 60000 btime 60000\n"
+        ));
         assert!(out.contains("info string book move "), "{out}");
-        let out = session("position startpos\ngo nodes 1000\n");
+        assert!(!out.contains("info depth"), "{out}");
+        let out = session(&format!("{on}position startpos\ngo depth 4\n"));
+        assert!(
+            !out.contains("book move") && out.contains("info depth 4"),
+            "{out}"
+        );
+        let out = session(&format!(
+            "{on}position startpos\ngo nodes 1000 wtime 60000 btime 60000\n"
+        ));
+        assert!(out.contains("info string book move "), "{out}");
+        let out = session(&format!("{on}position startpos\ngo nodes 1000\n"));
         assert!(!out.contains("book move"), "{out}");
         let out = session("setoption name BookFile value /nonexistent.bin\nsetoption name BookPolicy value best\n");
         assert_eq!(out.matches("info string error").count(), 1, "{out}");

@@ -1,14 +1,14 @@
 //! The tables as the engine and the command line use them: Kestrel's
-//! `engine::Tablebase` implemented with `shakmaty-syzygy`, plus what the
+//! `types::Tablebase` implemented with `shakmaty-syzygy`, plus what the
 //! `tb probe` command prints (the verdict, the DTZ and the best move).
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 use chess::{Move, Position};
-use engine::tablebase::{Tablebase, Wdl};
 use shakmaty::Chess;
 use shakmaty_syzygy::{SyzygyError, Tablebase as Tables};
+use types::{Tablebase, Wdl};
 
 use crate::convert::{from_shakmaty_move, to_shakmaty};
 use crate::filesystem::CachingFilesystem;

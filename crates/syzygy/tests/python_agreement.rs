@@ -2,7 +2,11 @@
 //! `chess.syzygy` on 400 seeded random positions of the tables in
 //! `tests/data/syzygy` (WDL and DTZ for each), and the best move the tables
 //! give keeps the position's value by python-chess's reckoning. Skipped
-//! with a message where python-chess is missing (`pip install chess`).
+//! with a message where python-chess is missing (`pip install chess`),
+//! except under CI, where that fails (see `tests/common/tools.rs`).
+
+#[path = "../../../tests/common/tools.rs"]
+mod tools;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -16,14 +20,7 @@ fn tables_dir() -> PathBuf {
 }
 
 fn python_chess() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import chess.syzygy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipping: python3 with python-chess not found (pip install chess)");
-    }
-    ok
+    tools::require_python_chess("chess.syzygy")
 }
 
 /// A small seeded generator (xorshift), so the positions are the same on every run.

@@ -156,7 +156,7 @@ fn splitmix(mut z: u64) -> u64 {
 }
 
 /// An engine with `options` set.
-pub fn engine_with(options: &[(String, String)]) -> Result<Engine, engine::ParamError> {
+pub fn engine_with(options: &[(String, String)]) -> Result<Engine, engine::OptionError> {
     let mut engine = Engine::new();
     for (name, value) in options {
         engine.set_option(name, value)?;
@@ -245,7 +245,7 @@ pub fn generate(
     config: &DatagenConfig,
     stop: &AtomicBool,
     sink: impl FnMut(GameRecord) -> bool + Send,
-) -> Result<(), engine::ParamError> {
+) -> Result<(), engine::OptionError> {
     // Refuse bad options before any thread starts.
     engine_with(&config.options)?;
     let next = AtomicU64::new(0);

@@ -1,7 +1,9 @@
 //! The hand-set starting point of the weights: plain chess knowledge (piece
 //! values, centralisation, advanced passers, a sheltered king) from which the
 //! Texel tuner starts. The engine plays with the tuned `weights.txt`; this is
-//! kept so that a tuning run can be reproduced from scratch.
+//! kept so that a tuning run can be reproduced from scratch (`kestrel tune
+//! seed --out FILE` writes it as a weight file; `tune texel --from-seed` and
+//! `tune ga --from-seed` start from it).
 
 use super::pair::pair;
 use super::weights::*;
@@ -134,17 +136,4 @@ pub fn seed_weights() -> Weights {
     set(&mut w, QUEEN_EARLY, -5, 0);
     set(&mut w, TEMPO, 12, 12);
     w
-}
-
-#[cfg(test)]
-mod tests {
-    /// Writes the seed weights to `$KESTREL_WRITE_SEED` (to start a tuning
-    /// run from scratch): `KESTREL_WRITE_SEED=/absolute/path cargo test -p engine write_seed -- --ignored`.
-    #[test]
-    #[ignore]
-    fn write_seed() {
-        if let Ok(path) = std::env::var("KESTREL_WRITE_SEED") {
-            std::fs::write(path, super::seed_weights().to_text()).unwrap();
-        }
-    }
 }

@@ -1,0 +1,16 @@
+//! What the engine and the tools around it share without the search: the
+//! tablebase interface (a prober such as `syzygy` implements [`Tablebase`];
+//! the engine's search and the lab's adjudication ask it) and the one
+//! vocabulary for on/off values ([`parse_bool`]). Sitting below `engine`,
+//! it lets `syzygy` and `lab` leave the search crate out; `engine`
+//! re-exports all of it, so `engine::Tablebase` and friends still work.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod bool_value;
+pub mod tablebase;
+pub mod wdl;
+
+pub use bool_value::{parse_bool, BoolError, BOOL_WORDS};
+pub use tablebase::Tablebase;
+pub use wdl::Wdl;

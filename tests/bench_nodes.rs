@@ -1,0 +1,27 @@
+//! `kestrel bench`'s node count is pinned: any change to what the search
+//! visits (pruning, ordering, evaluation) changes it, so such a change must
+//! come with an updated number here and a reason in its commit message, as
+//! OpenBench tests name the bench count of each branch. Node counts are
+//! deterministic (one thread, fixed depth), so this holds on any machine.
+
+mod common;
+
+/// `kestrel bench`'s total at the default depth; update with the search.
+const BENCH_NODES: u64 = 2_453_836;
+
+#[test]
+fn bench_node_count_is_pinned() {
+    let out = common::kestrel(&["bench"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = common::stdout(&out);
+    let last = text.lines().last().unwrap_or_default();
+    let nodes: u64 = last
+        .strip_suffix(" nps")
+        .and_then(|l| l.split(" nodes ").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("last line is not 'N nodes M nps': {last}"));
+    assert_eq!(
+        nodes, BENCH_NODES,
+        "the search visits a different number of nodes: if the change is meant, update BENCH_NODES in tests/bench_nodes.rs and say why in the commit"
+    );
+}
