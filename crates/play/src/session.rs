@@ -1045,15 +1045,20 @@ fn history(start: &Position, moves: &[Move]) -> String {
 mod tests {
     use super::*;
 
-    fn transcript(input: &str) -> String {
-        let mut out = Vec::new();
-        let options = SessionOptions {
+    /// Plain ASCII boards with the typed lines echoed, as a transcript shows them.
+    fn plain_options() -> SessionOptions {
+        SessionOptions {
             style: BoardStyle {
                 color: false,
                 ascii: true,
             },
             echo: true,
-        };
+        }
+    }
+
+    fn transcript(input: &str) -> String {
+        let mut out = Vec::new();
+        let options = plain_options();
         let settings = EngineSettings::new(crate::SearchLimit::Depth(3), false);
         Session::new(
             &mut out,
@@ -1084,13 +1089,7 @@ mod tests {
     #[test]
     fn a_person_out_of_time_loses_and_the_move_is_not_played() {
         let mut out = Vec::new();
-        let options = SessionOptions {
-            style: BoardStyle {
-                color: false,
-                ascii: true,
-            },
-            echo: true,
-        };
+        let options = plain_options();
         let settings = EngineSettings::new(crate::SearchLimit::Depth(1), false);
         let mut session = Session::new(
             &mut out,
