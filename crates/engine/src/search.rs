@@ -136,8 +136,8 @@ fn lmr_table() -> Vec<[i32; 64]> {
 }
 
 /// True when `score` is a mate (for either side) no further away, in
-/// plies, than the `depth` just completed: a full-width iteration of that
-/// depth has seen every line that short, so the mate is settled.
+/// plies, than the `depth` just completed. Deeper iterations could at most
+/// find a shorter mate that pruning hid, which is not worth the clock.
 #[inline]
 fn mate_proven(score: Value, depth: i32) -> bool {
     is_mate(score) && MATE - score.abs() <= depth
@@ -321,9 +321,9 @@ impl Worker {
                 let pondering = s.ponder.load(Ordering::Relaxed);
                 let elapsed = s.time_elapsed();
                 let forced = self.root_moves.len() == 1 && depth >= 4 && tm.budget().is_some();
-                // A mate within the depth searched is proven: deeper
-                // iterations cannot change it, so a search bounded by time or
-                // nodes answers now (a fixed depth or an infinite search runs on).
+                // A mate within the depth searched is taken as settled: a
+                // search bounded by time or nodes answers now instead of
+                // iterating on (a fixed depth or an infinite search runs on).
                 let bounded = tm.budget().is_some() || s.limits.nodes.is_some();
                 let proven = bounded && mate_proven(best.score, depth);
                 if mate_found
