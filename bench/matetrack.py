@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Mates found on a fixed random subset of Stockfish's matetrack positions,
+by ../shared/tools/matecheck.py (the tool Stockfish's developers use), at
+a node budget per position, for one or more engine binaries.
+
+    python3 bench/matetrack.py OLD_BINARY NEW_BINARY [--positions 500] [--seed 1] [--nodes 1000000]
+
+The subset is `random.seed(SEED); random.sample(lines, POSITIONS)` of
+../shared/data/matetrack/matetrack.epd (6,554 positions), so the same
+arguments give the same positions. OwnBook is turned off. Needs python-chess
+and tqdm. Node budgets make the counts independent of the machine's load.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.join(HERE, "..", "..", "shared")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("engines", nargs="+")
+    ap.add_argument("--positions", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--nodes", type=int, default=1_000_000)
+    ap.add_argument("--concurrency", type=int, default=1)
+    args = ap.parse_args()
+    epd = os.path.join(SHARED, "data", "matetrack", "matetrack.epd")
+    lines = [l for l in open(epd).read().splitlines() if l.strip()]
+    random.seed(args.seed)
+    subset = random.sample(lines, min(args.positions, len(lines)))
+    with tempfile.NamedTemporaryFile("w", suffix=".epd", delete=False) as f:
+        f.write("\n".join(subset) + "\n")
+        path = f.name
+    try:
+        for engine in args.engines:
+            out = subprocess.run(
+                [sys.executable, os.path.join(SHARED, "tools", "matecheck.py"),
+                 "--engine", os.path.abspath(engine), "--epdFile", path,
+                 "--nodes", str(args.nodes), "--concurrency", str(args.concurrency),
+                 "--engineOpts", json.dumps({"OwnBook": False})],
+                capture_output=True, text=True, check=True)
+            summary = [l for l in out.stdout.splitlines()
+                       if l.startswith(("Found mates", "Best mates", "Wrong", "Bad", "Total FENs"))]
+            print(f"{engine}: " + "; ".join(" ".join(l.split()) for l in summary))
+    finally:
+        os.unlink(path)
+
+
+if __name__ == "__main__":
+    main()
