@@ -339,3 +339,46 @@ fn genfens_as_command_line_uci_commands_is_deterministic() {
     let bench = kestrel(&["perft", "2"]);
     assert!(stdout(&bench).contains("Nodes searched: 400"));
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_the_finished_games() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let dir = scratch("ctrlc");
+    let out = dir.join("stopped.bin");
+    let child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
+        .args([
+            "datagen",
+            "--games",
+            "100000",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "-o",
+            s(&out),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the first finished game, then interrupt as Ctrl-C does.
+    let t0 = Instant::now();
+    while std::fs::metadata(&out).map_or(0, |m| m.len()) == 0 {
+        assert!(t0.elapsed() < Duration::from_secs(120), "no game finished");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let text = stdout(&o);
+    assert!(text.starts_with("stopped: games "), "{text}");
+    let claimed: usize = text.split_whitespace().nth(4).unwrap().parse().unwrap();
+    assert_eq!(records(&out).len(), claimed);
+}
