@@ -203,10 +203,7 @@ pub fn play_game(
         |game, found| {
             let pos = game.position();
             let Some(best) = found.best else { return };
-            match config
-                .filter
-                .check(pos, game.moves().len(), best, found.score)
-            {
+            match config.filter.check(pos, best, found.score) {
                 Ok(()) => {
                     let white = pos.turn().fold(found.score, -found.score);
                     samples.push(Sample {
