@@ -336,6 +336,11 @@ fn genfens_as_command_line_uci_commands_is_deterministic() {
     // Other UCI commands work the same way, and toolkit commands still parse.
     let uci = stdout(&kestrel(&["uci", "quit"]));
     assert!(uci.contains("uciok"), "{uci}");
+    let alone = stdout(&common::kestrel_with_input(&["uci"], "isready\n"));
+    assert!(
+        alone.contains("readyok"),
+        "`kestrel uci` reads its input: {alone}"
+    );
     let bench = kestrel(&["perft", "2"]);
     assert!(stdout(&bench).contains("Nodes searched: 400"));
 }
