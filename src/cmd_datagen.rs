@@ -95,8 +95,8 @@ enum Format {
 /// The position filter's options.
 #[derive(Args)]
 struct FilterArgs {
-    /// Positions before this ply of the game (random plies included) are
-    /// left out.
+    /// Positions before this ply of the game are left out; the ply comes
+    /// from the position's move number (16: before move 9).
     #[arg(long, default_value_t = PositionFilter::default().min_ply)]
     skip_plies: usize,
     /// Positions scored this far from zero (centipawns) or further are left

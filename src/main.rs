@@ -124,7 +124,44 @@ fn main() {
     }
 }
 
+/// The words that start UCI commands given as arguments. `uci` is also
+/// the subcommand that reads UCI from standard input: alone it stays that.
+const UCI_COMMANDS: [&str; 9] = [
+    "uci",
+    "isready",
+    "setoption",
+    "ucinewgame",
+    "position",
+    "go",
+    "genfens",
+    "d",
+    "quit",
+];
+
+/// UCI commands given as arguments, one an argument, as OpenBench's client
+/// runs engines (`kestrel "genfens 10 seed 5 book None" "quit"`): the
+/// session's input, or `None` when the arguments are a toolkit command
+/// (`kestrel uci` alone still reads standard input).
+fn uci_commands_from_args() -> Option<String> {
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.into_string().ok())
+        .collect::<Option<_>>()?;
+    let first = args.first()?;
+    let word = first.split_whitespace().next()?;
+    let commands = first.contains(char::is_whitespace)
+        || (UCI_COMMANDS.contains(&word) && (word != "uci" || args.len() > 1));
+    // No toolkit command has a space in its name or one of these names.
+    commands.then(|| args.join("\n"))
+}
+
 fn run() -> Result<()> {
+    if let Some(input) = uci_commands_from_args() {
+        Uci::new(Box::new(io::stdout()))
+            .run(io::Cursor::new(input))
+            .context("UCI commands from the command line")?;
+        return Ok(());
+    }
     let cli = Cli::parse();
     match cli.command {
         None | Some(Command::Uci) => {

@@ -155,6 +155,7 @@ impl Uci {
             "go" => self.go(&rest),
             "stop" => self.engine.stop(),
             "ponderhit" => self.engine.ponderhit(),
+            "genfens" => self.genfens(&rest),
             "d" => {
                 let text = self.position.pretty();
                 self.say(text.trim_end());
@@ -171,6 +172,23 @@ impl Uci {
             }
         }
         true
+    }
+
+    /// OpenBench's `genfens N seed S book <None|FILE> [extra]`: N random
+    /// openings as `info string genfens <FEN>` lines, checked by this
+    /// session's engine (`tune::genfens`).
+    fn genfens(&mut self, words: &[&str]) {
+        self.engine.stop();
+        self.engine.wait();
+        let out = self.out.clone();
+        let result = tune::genfens::GenfensRequest::parse(words).and_then(|request| {
+            tune::genfens::generate(&request, Some(&mut self.engine), |fen| {
+                send(&out, &format!("info string genfens {fen}"));
+            })
+        });
+        if let Err(e) = result {
+            self.say(&format!("info string error: {e}"));
+        }
     }
 
     fn uci(&self) {

@@ -10,11 +10,10 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
 
 use chess::{Color, Position};
 use engine::selfplay::{self, CapVerdict, Ending, GameRules};
-use engine::{Engine, SearchResult};
+use engine::Engine;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use trainingdata::{GameResult, TrainingRecord};
@@ -164,20 +163,6 @@ pub fn engine_with(options: &[(String, String)]) -> Result<Engine, engine::Optio
     Ok(engine)
 }
 
-/// A search result with no move: ends `selfplay::play` at once (a stop).
-fn abandoned() -> SearchResult {
-    SearchResult {
-        best: None,
-        ponder: None,
-        score: 0,
-        depth: 0,
-        pv: Vec::new(),
-        nodes: 0,
-        stats: Default::default(),
-        time: Duration::ZERO,
-    }
-}
-
 /// Plays game `index`; `None` when `halted()` became true during it (or,
 /// never in practice, when no opening could be made).
 pub fn play_game(
@@ -196,17 +181,15 @@ pub fn play_game(
         &config.rules,
         |_, game, history| {
             if halted() {
-                return abandoned();
+                // A result with no move ends `selfplay::play` at once.
+                return soft_nodes::no_move();
             }
             soft_nodes::search(engine, game.position(), history, config.nodes)
         },
         |game, found| {
             let pos = game.position();
             let Some(best) = found.best else { return };
-            match config
-                .filter
-                .check(pos, game.moves().len(), best, found.score)
-            {
+            match config.filter.check(pos, best, found.score) {
                 Ok(()) => {
                     let white = pos.turn().fold(found.score, -found.score);
                     samples.push(Sample {

@@ -11,8 +11,11 @@ use chess::{Move, MoveKind, Position};
 /// The filter's settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PositionFilter {
-    /// Positions at a ply (from the game's start, random plies included)
-    /// below this are skipped.
+    /// Positions before this ply of the game are skipped. The ply comes
+    /// from the position's move number and side to move (ply 16: move 9,
+    /// White to move), so a game from a book position at move 9 keeps its
+    /// first positions, while one from the start position skips its random
+    /// plies and the first searched ones.
     pub min_ply: usize,
     /// Positions whose score (centipawns) is this far from zero or further
     /// are skipped; mate and tablebase scores always are.
@@ -20,7 +23,7 @@ pub struct PositionFilter {
 }
 
 impl Default for PositionFilter {
-    /// Skip the first 16 plies and scores of 20 pawns or more.
+    /// Skip the first 16 plies (before move 9) and scores of 20 pawns or more.
     fn default() -> PositionFilter {
         PositionFilter {
             min_ply: 16,
@@ -43,10 +46,10 @@ pub enum Skip {
 }
 
 impl PositionFilter {
-    /// Whether `pos`, at `ply`, with best move `best` and `score` (either
-    /// side's view), is kept; `Err` says why not.
-    pub fn check(&self, pos: &Position, ply: usize, best: Move, score: i32) -> Result<(), Skip> {
-        if ply < self.min_ply {
+    /// Whether `pos`, with best move `best` and `score` (either side's
+    /// view), is kept; `Err` says why not.
+    pub fn check(&self, pos: &Position, best: Move, score: i32) -> Result<(), Skip> {
+        if game_ply(pos) < self.min_ply {
             return Err(Skip::Opening);
         }
         if pos.in_check() {
@@ -64,6 +67,13 @@ impl PositionFilter {
         }
         Ok(())
     }
+}
+
+/// The ply of the game `pos` stands at, from its move number: 0 for move 1
+/// with White to move.
+pub fn game_ply(pos: &Position) -> usize {
+    let moves = (pos.fullmove_number().max(1) - 1) as usize;
+    2 * moves + usize::from(pos.turn() == chess::Color::Black)
 }
 
 /// True for a capture (en passant included) or a promotion.
@@ -93,28 +103,27 @@ mod tests {
         let pos =
             Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
                 .unwrap();
-        assert_eq!(filter.check(&pos, 4, mv(&pos, "f1b5"), 30), Ok(()));
+        assert_eq!(filter.check(&pos, mv(&pos, "f1b5"), 30), Ok(()));
+        let early = PositionFilter {
+            min_ply: 5,
+            ..filter
+        };
+        assert_eq!(early.check(&pos, mv(&pos, "f1b5"), 30), Err(Skip::Opening));
+        assert_eq!(game_ply(&pos), 4);
+        assert_eq!(filter.check(&pos, mv(&pos, "f3e5"), 30), Err(Skip::Noisy));
         assert_eq!(
-            filter.check(&pos, 3, mv(&pos, "f1b5"), 30),
-            Err(Skip::Opening)
-        );
-        assert_eq!(
-            filter.check(&pos, 4, mv(&pos, "f3e5"), 30),
-            Err(Skip::Noisy)
-        );
-        assert_eq!(
-            filter.check(&pos, 4, mv(&pos, "f1b5"), -1000),
+            filter.check(&pos, mv(&pos, "f1b5"), -1000),
             Err(Skip::Score)
         );
         assert_eq!(
-            filter.check(&pos, 4, mv(&pos, "f1b5"), engine::score::mate_in(3)),
+            filter.check(&pos, mv(&pos, "f1b5"), engine::score::mate_in(3)),
             Err(Skip::Score)
         );
         let check =
             Position::from_fen("rnbqkbnr/ppp2ppp/3p4/1B2p3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3")
                 .unwrap();
         assert_eq!(
-            filter.check(&check, 9, mv(&check, "c7c6"), 0),
+            filter.check(&check, mv(&check, "c7c6"), 0),
             Err(Skip::InCheck)
         );
     }

@@ -99,23 +99,25 @@ impl GenfensRequest {
     }
 }
 
-/// The openings `request` asks for, as FENs. With an engine, each opening
-/// is checked by a short search and replaced when it looks lost for either
-/// side; the engine's table and history are cleared before each check, so
-/// the output depends only on the request (and the engine's options).
+/// Makes the openings `request` asks for and hands each FEN to `emit` as
+/// soon as it is made (OpenBench's client waits at most 15 s for each
+/// line, not for all of them). With an engine, each opening is checked by a
+/// short search and replaced when it looks lost for either side; the
+/// engine's table and history are cleared before each check, so the output
+/// depends only on the request (and the engine's options).
 pub fn generate(
     request: &GenfensRequest,
     mut engine: Option<&mut Engine>,
-) -> Result<Vec<String>, GenfensError> {
+    mut emit: impl FnMut(String),
+) -> Result<(), GenfensError> {
     let source = match &request.book {
         Some(path) => OpeningSource::from_book(path, BOOK_PLIES)?,
         None => OpeningSource::random(STARTPOS_PLIES),
     };
     let mut rng = SmallRng::seed_from_u64(request.seed);
-    let mut fens = Vec::with_capacity(request.count);
     let attempts = 100 * request.count.max(1);
-    let mut tried = 0;
-    while fens.len() < request.count {
+    let (mut made, mut tried) = (0, 0);
+    while made < request.count {
         if tried == attempts {
             return Err(GenfensError::NoOpening(attempts));
         }
@@ -131,8 +133,19 @@ pub fn generate(
                 continue;
             }
         }
-        fens.push(pos.fen());
+        emit(pos.fen());
+        made += 1;
     }
+    Ok(())
+}
+
+/// The openings `request` asks for, as FENs (see [`generate`]).
+pub fn fens(
+    request: &GenfensRequest,
+    engine: Option<&mut Engine>,
+) -> Result<Vec<String>, GenfensError> {
+    let mut fens = Vec::with_capacity(request.count);
+    generate(request, engine, |fen| fens.push(fen))?;
     Ok(fens)
 }
 
@@ -166,9 +179,9 @@ mod tests {
 
     #[test]
     fn openings_are_deterministic_per_seed() {
-        let a = generate(&request("12 seed 5 book None"), None).unwrap();
-        let b = generate(&request("12 seed 5 book None"), None).unwrap();
-        let c = generate(&request("12 seed 6 book None"), None).unwrap();
+        let a = fens(&request("12 seed 5 book None"), None).unwrap();
+        let b = fens(&request("12 seed 5 book None"), None).unwrap();
+        let c = fens(&request("12 seed 6 book None"), None).unwrap();
         assert_eq!(a.len(), 12);
         assert_eq!(a, b);
         assert_ne!(a, c);
@@ -184,8 +197,8 @@ mod tests {
     #[test]
     fn checked_openings_are_balanced_and_deterministic() {
         let mut engine = Engine::new();
-        let a = generate(&request("4 seed 9 book None"), Some(&mut engine)).unwrap();
-        let b = generate(&request("4 seed 9 book None"), Some(&mut engine)).unwrap();
+        let a = fens(&request("4 seed 9 book None"), Some(&mut engine)).unwrap();
+        let b = fens(&request("4 seed 9 book None"), Some(&mut engine)).unwrap();
         assert_eq!(a, b);
         for fen in &a {
             let pos = Position::from_fen(fen).unwrap();
@@ -207,12 +220,12 @@ mod tests {
         )
         .unwrap();
         let text = format!("5 seed 1 book {}", book.display());
-        let fens = generate(&request(&text), None).unwrap();
-        assert_eq!(fens.len(), 5);
-        for fen in &fens {
+        let made = fens(&request(&text), None).unwrap();
+        assert_eq!(made.len(), 5);
+        for fen in &made {
             assert!(fen.ends_with(" 2") || fen.ends_with(" 3"), "{fen}");
         }
-        let e = generate(&request("1 seed 1 book /nonexistent/book.epd"), None).unwrap_err();
+        let e = fens(&request("1 seed 1 book /nonexistent/book.epd"), None).unwrap_err();
         assert!(e.to_string().contains("/nonexistent/book.epd"), "{e}");
     }
 }

@@ -96,7 +96,7 @@ pub fn game_records(
     };
     let mut records = Vec::new();
     let mut pos = game.start;
-    for (ply, m) in game.moves.iter().enumerate() {
+    for m in &game.moves {
         let score = m.comments.iter().find_map(|c| parse_comment_score(c));
         match score {
             None => counts.unscored_moves += 1,
@@ -106,7 +106,7 @@ pub fn game_records(
                     CommentScore::Cp(cp) => cp,
                     CommentScore::Mate(_) => i32::MAX,
                 };
-                match filter.check(&pos, ply, m.mv, cp) {
+                match filter.check(&pos, m.mv, cp) {
                     Ok(()) => {
                         let white = if pos.turn() == Color::White { cp } else { -cp };
                         records.push(TrainingRecord::from_position(&pos, white as i16, result));

@@ -20,7 +20,8 @@ use engine::{Engine, Limits, SearchEvent, SearchResult};
 const HARD_FACTOR: u64 = 20;
 
 /// Searches `pos` on `engine` with a soft limit of `soft_nodes` nodes.
-/// `history` holds the keys of the game's earlier positions.
+/// `history` holds the keys of the game's earlier positions. The result
+/// has no move when the position has none (or the search failed).
 pub fn search(
     engine: &mut Engine,
     pos: &Position,
@@ -65,7 +66,23 @@ pub fn search(
     drop(resume);
     drop(events);
     engine.wait();
-    result.expect("the search reports its best move")
+    // A search thread that died (an engine bug) reports nothing: answer
+    // "no move", which ends a self-play game without a result.
+    result.unwrap_or_else(no_move)
+}
+
+/// A result with no move.
+pub fn no_move() -> SearchResult {
+    SearchResult {
+        best: None,
+        ponder: None,
+        score: 0,
+        depth: 0,
+        pv: Vec::new(),
+        nodes: 0,
+        stats: Default::default(),
+        time: std::time::Duration::ZERO,
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,389 @@
+//! `kestrel datagen` and its tools end to end: self-play records that a
+//! reader accepts and that satisfy the filters, merge/shuffle/stats,
+//! from-pgn on a PGN made here and on Kestrel's own match PGN, and
+//! OpenBench's `genfens` given as command-line UCI commands.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{kestrel, stdout};
+use trainingdata::{read_file, GameResult, TrainingRecord};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kestrel-datagen-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = kestrel(args);
+    assert!(o.status.success(), "kestrel {args:?}: {o:?}");
+    stdout(&o)
+}
+
+fn records(path: &Path) -> Vec<TrainingRecord> {
+    let file = read_file(path).unwrap();
+    assert_eq!(file.trailing_bytes, 0);
+    file.records
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn selfplay_records_are_readable_and_filtered() {
+    let dir = scratch("selfplay");
+    let out = dir.join("a.bin");
+    let summary = ok(&[
+        "datagen",
+        "--games",
+        "3",
+        "--nodes",
+        "400",
+        "--threads",
+        "2",
+        "--seed",
+        "7",
+        "--skip-plies",
+        "12",
+        "--max-score",
+        "1500",
+        "-o",
+        s(&out),
+    ]);
+    assert!(summary.starts_with("games 3 positions "), "{summary}");
+    let recs = records(&out);
+    let claimed: usize = summary.split_whitespace().nth(3).unwrap().parse().unwrap();
+    assert_eq!(recs.len(), claimed);
+    assert!(!recs.is_empty());
+    for r in &recs {
+        let pos = r.to_position().unwrap();
+        assert!(!pos.in_check(), "{}", r.to_fen());
+        assert!(i32::from(r.score()).abs() < 1500);
+        // Ply 12 or later of a game from the start position.
+        assert!(r.fullmove_number() >= 7, "{}", r.to_fen());
+    }
+
+    // The same seed and shard play the same games; another shard others.
+    let again = dir.join("b.bin");
+    ok(&[
+        "datagen",
+        "--games",
+        "3",
+        "--nodes",
+        "400",
+        "--threads",
+        "1",
+        "--seed",
+        "7",
+        "--skip-plies",
+        "12",
+        "--max-score",
+        "1500",
+        "-o",
+        s(&again),
+    ]);
+    let mut x: Vec<[u8; 32]> = recs.iter().map(|r| r.to_bytes()).collect();
+    let mut y: Vec<[u8; 32]> = records(&again).iter().map(|r| r.to_bytes()).collect();
+    x.sort();
+    y.sort();
+    assert_eq!(x, y, "the thread count does not change the games");
+    let other = dir.join("c.bin");
+    ok(&[
+        "datagen",
+        "--games",
+        "1",
+        "--nodes",
+        "400",
+        "--seed",
+        "7",
+        "--shard",
+        "1",
+        "-o",
+        s(&other),
+    ]);
+    let first_other = records(&other)[0].to_bytes();
+    assert!(!x.contains(&first_other));
+}
+
+#[test]
+fn book_openings_and_a_positions_target() {
+    let dir = scratch("book");
+    let out = dir.join("book.bin");
+    let book = format!("{}/tests/data/lab_openings.epd", env!("CARGO_MANIFEST_DIR"));
+    let summary = ok(&[
+        "datagen",
+        "--positions",
+        "30",
+        "--nodes",
+        "300",
+        "--openings",
+        &book,
+        "--skip-plies",
+        "0",
+        "-o",
+        s(&out),
+    ]);
+    let n = records(&out).len();
+    assert!(n >= 30, "{n} records\n{summary}");
+}
+
+#[test]
+fn merge_shuffle_and_stats() {
+    let dir = scratch("tools");
+    let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
+    ok(&[
+        "datagen",
+        "--games",
+        "1",
+        "--nodes",
+        "300",
+        "--seed",
+        "1",
+        "-o",
+        s(&a),
+    ]);
+    ok(&[
+        "datagen",
+        "--games",
+        "1",
+        "--nodes",
+        "300",
+        "--seed",
+        "2",
+        "-o",
+        s(&b),
+    ]);
+    let (ra, rb) = (records(&a), records(&b));
+
+    // An interrupted shard: its partial last record is dropped by merge.
+    let mut bytes = std::fs::read(&b).unwrap();
+    bytes.extend_from_slice(&[1, 2, 3]);
+    std::fs::write(&b, &bytes).unwrap();
+    let merged = dir.join("all.bin");
+    let text = ok(&["datagen", "merge", s(&merged), s(&a), s(&b)]);
+    assert!(
+        text.contains("partial last record: 3 bytes dropped"),
+        "{text}"
+    );
+    let all = records(&merged);
+    assert_eq!(all, [ra.clone(), rb.clone()].concat());
+
+    let refused = kestrel(&["datagen", "merge", s(&a), s(&a), s(&b)]);
+    assert!(!refused.status.success());
+
+    // Shuffled in memory and through buckets: the same records, reordered.
+    let sorted = |r: &[TrainingRecord]| {
+        let mut v: Vec<[u8; 32]> = r.iter().map(|r| r.to_bytes()).collect();
+        v.sort();
+        v
+    };
+    for limit in ["1000000", "8"] {
+        let shuffled = dir.join(format!("shuffled-{limit}.bin"));
+        let text = ok(&[
+            "datagen",
+            "shuffle",
+            s(&merged),
+            s(&shuffled),
+            "--seed",
+            "3",
+            "--max-in-memory",
+            limit,
+        ]);
+        let out = records(&shuffled);
+        assert_eq!(sorted(&out), sorted(&all));
+        assert_ne!(out, all, "{text}");
+        if limit == "8" {
+            assert!(text.contains("bucket files"), "{text}");
+        }
+    }
+    assert!(std::fs::read_dir(&dir).unwrap().all(|e| !e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .ends_with(".tmp")));
+
+    let text = ok(&["datagen", "stats", s(&merged)]);
+    assert!(
+        text.starts_with(&format!("records {} ", all.len())),
+        "{text}"
+    );
+    let count = |result| all.iter().filter(|r| r.result() == result).count();
+    assert!(
+        text.contains(&format!("white won {} ", count(GameResult::WhiteWin))),
+        "{text}"
+    );
+    assert!(text.contains("score (cp, White's view)") && text.contains("pieces on the board"));
+
+    std::fs::write(dir.join("text.bin"), "not training data at all, no no no\n").unwrap();
+    let bad = kestrel(&["datagen", "stats", s(&dir.join("text.bin"))]);
+    assert!(!bad.status.success());
+    assert!(common::stderr(&bad).contains("damaged"), "{bad:?}");
+}
+
+#[test]
+fn from_pgn_reads_score_comments() {
+    let dir = scratch("pgn");
+    let pgn = dir.join("games.pgn");
+    // White's scores are positive for White; Black's are Black's own.
+    std::fs::write(
+        &pgn,
+        r#"[Event "datagen"]
+[Result "0-1"]
+
+1. e4 {book} e5 {book} 2. Nf3 {+0.35/12 0.2s} Nc6 {-0.20/11 0.2s} 3. Bb5 {+0.40/12}
+a6 {-0.55/10, 0.1s} 4. Bxc6 {+0.30/12} Nf6 {-M5/9} 0-1
+
+[Event "unfinished"]
+[Result "*"]
+
+1. d4 {+0.10/5} *
+"#,
+    )
+    .unwrap();
+    let out = dir.join("pgn.bin");
+    let text = ok(&[
+        "datagen",
+        "from-pgn",
+        s(&pgn),
+        "-o",
+        s(&out),
+        "--skip-plies",
+        "2",
+    ]);
+    assert!(text.contains("games 2 (without a result 1"), "{text}");
+    let recs = records(&out);
+    // Nf3, Nc6, Bb5, a6 are kept; Bxc6 is a capture; Nf6 has a mate score.
+    let scores: Vec<i16> = recs.iter().map(|r| r.score()).collect();
+    assert_eq!(scores, [35, 20, 40, 55]);
+    assert!(recs.iter().all(|r| r.result() == GameResult::BlackWin));
+    assert_eq!(
+        recs[0].to_fen(),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2"
+    );
+    assert!(text.contains("capture or promotion 1, score 1"), "{text}");
+}
+
+#[test]
+fn from_pgn_reads_kestrels_own_match_pgn() {
+    let dir = scratch("match");
+    let pgn = dir.join("match.pgn");
+    ok(&[
+        "match",
+        "-engine",
+        "cmd=kestrel",
+        "name=a",
+        "nodes=3000",
+        "-engine",
+        "cmd=kestrel",
+        "name=b",
+        "nodes=3000",
+        "-each",
+        "option.Hash=8",
+        "-games",
+        "2",
+        "-maxmoves",
+        "40",
+        "-pgnout",
+        s(&pgn),
+        "-noprogress",
+    ]);
+    let out = dir.join("match.bin");
+    let text = ok(&[
+        "datagen",
+        "from-pgn",
+        s(&pgn),
+        "-o",
+        s(&out),
+        "--skip-plies",
+        "0",
+    ]);
+    let recs = records(&out);
+    assert!(recs.len() > 10, "{text}");
+    assert!(recs.iter().all(|r| r.to_position().is_ok()));
+}
+
+#[test]
+fn genfens_as_command_line_uci_commands_is_deterministic() {
+    let run = |command: &str| -> Vec<String> {
+        let o = kestrel(&[command, "quit"]);
+        assert!(o.status.success(), "{o:?}");
+        stdout(&o)
+            .lines()
+            .filter_map(|l| l.strip_prefix("info string genfens "))
+            .map(str::to_string)
+            .collect()
+    };
+    // OpenBench leaves a trailing space when there are no extra words.
+    let a = run("genfens 6 seed 5 book None ");
+    assert_eq!(a.len(), 6);
+    assert_eq!(a, run("genfens 6 seed 5 book None"));
+    assert_ne!(a, run("genfens 6 seed 6 book None"));
+    for fen in &a {
+        assert_eq!(fen.split_whitespace().count(), 6, "{fen}");
+        assert!(chess::Position::from_fen(fen).is_ok());
+    }
+    let book = format!("{}/tests/data/lab_openings.epd", env!("CARGO_MANIFEST_DIR"));
+    assert_eq!(run(&format!("genfens 3 seed 1 book {book} extra")).len(), 3);
+
+    let missing = kestrel(&["genfens 3 seed 1 book /nonexistent.epd", "quit"]);
+    assert!(stdout(&missing)
+        .contains("info string error: genfens: cannot read openings file /nonexistent.epd"));
+
+    // Other UCI commands work the same way, and toolkit commands still parse.
+    let uci = stdout(&kestrel(&["uci", "quit"]));
+    assert!(uci.contains("uciok"), "{uci}");
+    let alone = stdout(&common::kestrel_with_input(&["uci"], "isready\n"));
+    assert!(
+        alone.contains("readyok"),
+        "`kestrel uci` reads its input: {alone}"
+    );
+    let bench = kestrel(&["perft", "2"]);
+    assert!(stdout(&bench).contains("Nodes searched: 400"));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_the_finished_games() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let dir = scratch("ctrlc");
+    let out = dir.join("stopped.bin");
+    let child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
+        .args([
+            "datagen",
+            "--games",
+            "100000",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "-o",
+            s(&out),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the first finished game, then interrupt as Ctrl-C does.
+    let t0 = Instant::now();
+    while std::fs::metadata(&out).map_or(0, |m| m.len()) == 0 {
+        assert!(t0.elapsed() < Duration::from_secs(120), "no game finished");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let text = stdout(&o);
+    assert!(text.starts_with("stopped: games "), "{text}");
+    let claimed: usize = text.split_whitespace().nth(4).unwrap().parse().unwrap();
+    assert_eq!(records(&out).len(), claimed);
+}
