@@ -84,6 +84,11 @@ pub struct TrainArgs {
     /// the weights, up to 512; nets with small output weights lose less).
     #[arg(long, default_value_t = engine::eval::nnue::QB)]
     qb: i32,
+    /// Train on each position or its left-right mirror image (files a and h
+    /// swapped), chosen at random: chess is symmetric that way without
+    /// castling rights, which records do not carry. Helps small data sets.
+    #[arg(long)]
+    mirror: bool,
 }
 
 /// Runs `kestrel train`.
@@ -128,6 +133,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         resume: args.resume,
         check_positions: args.check_positions,
         qb: args.qb,
+        mirror: args.mirror,
     };
     eprintln!(
         "training {}x{} ({}), {} epochs, batch {}, lr {} {}, wdl {}, into {}",

@@ -17,11 +17,20 @@ pub struct Shard {
     pub validation: Vec<TrainingRecord>,
 }
 
+/// Records are held out in runs of this many. Datagen writes a game's
+/// positions one after another (70 to 100 of them), so whole runs keep
+/// most validation positions out of the games trained on: a position's
+/// neighbours in its game share its result and nearly its score, and
+/// holding out single records would let the validation loss reward
+/// memorising games.
+pub const VALIDATION_RUN: usize = 256;
+
 /// True when record `index` of shard `shard` is held out. The choice is a
-/// hash of the two, so a record stays on its side in every epoch and when
-/// a run resumes.
+/// hash of the shard and the record's run of [`VALIDATION_RUN`], so a
+/// record stays on its side in every epoch and when a run resumes.
 pub fn is_validation(shard: usize, index: usize, fraction: f64) -> bool {
-    let hash = Rng::new((shard as u64) << 40 ^ index as u64).next_u64();
+    let run = index / VALIDATION_RUN;
+    let hash = Rng::new((shard as u64) << 40 ^ run as u64).next_u64();
     ((hash >> 11) as f64 / (1u64 << 53) as f64) < fraction
 }
 
@@ -63,8 +72,14 @@ mod tests {
 
     #[test]
     fn validation_share_is_near_the_fraction_and_stable() {
-        let held = (0..100_000).filter(|&i| is_validation(3, i, 0.05)).count();
-        assert!((4_500..5_500).contains(&held), "{held}");
+        let held = (0..2_000_000)
+            .filter(|&i| is_validation(3, i, 0.05))
+            .count();
+        assert!((90_000..110_000).contains(&held), "{held}");
+        // Held out in whole runs.
+        let first = VALIDATION_RUN * 7;
+        let side = is_validation(2, first, 0.5);
+        assert!((first..first + VALIDATION_RUN).all(|i| is_validation(2, i, 0.5) == side));
         assert_eq!(is_validation(1, 77, 0.3), is_validation(1, 77, 0.3));
         assert!(!(0..1000).any(|i| is_validation(0, i, 0.0)));
     }

@@ -54,6 +54,18 @@ impl Sample {
         sample
     }
 
+    /// The same position mirrored left to right (files a and h swapped),
+    /// with the same target: chess is symmetric that way once castling
+    /// rights are gone, and records carry none. Flipping the file is
+    /// flipping the low three bits of an input index.
+    pub fn mirrored(&self) -> Sample {
+        let mut m = *self;
+        for f in m.stm[..m.len].iter_mut().chain(m.nstm[..m.len].iter_mut()) {
+            *f ^= 7;
+        }
+        m
+    }
+
     /// The side to move's active inputs.
     #[inline(always)]
     pub fn stm_features(&self) -> &[u16] {
@@ -86,5 +98,26 @@ mod tests {
         let s = Sample::from_record(&record, 0.5, 400.0);
         assert!((s.target - 0.5 * sigmoid(-1.0)).abs() < 1e-6);
         assert_eq!(s.len, 32);
+    }
+
+    #[test]
+    fn mirroring_is_the_left_right_twin_position() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - - 0 1";
+        let twin = "r2k3r/1bpqpp1p/1pnp2nb/3NP3/3P2p1/p1Q2N2/PPPBBPPP/R2K3R b - - 0 1";
+        let sample = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            let record = TrainingRecord::from_position(&pos, 50, GameResult::Draw);
+            Sample::from_record(&record, 0.3, 400.0)
+        };
+        let sorted = |f: &[u16]| {
+            let mut v = f.to_vec();
+            v.sort_unstable();
+            v
+        };
+        let (a, b) = (sample(fen).mirrored(), sample(twin));
+        assert_eq!(sorted(a.stm_features()), sorted(b.stm_features()));
+        assert_eq!(sorted(a.nstm_features()), sorted(b.nstm_features()));
+        assert_eq!(a.target, b.target);
+        assert_eq!(sample(fen).mirrored().mirrored(), sample(fen));
     }
 }

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use engine::eval::nnue::{Activation, HIDDEN_ALIGN, MAX_HIDDEN};
+use engine::strength::Rng;
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{RngCore, SeedableRng};
 use rayon::prelude::*;
 use trainingdata::TrainingRecord;
 
@@ -58,6 +59,9 @@ pub struct TrainConfig {
     /// The output layer's quantisation in the net files (0: the finest that
     /// fits the weights, see `quantise::auto_qb`).
     pub qb: i32,
+    /// Train on each position or its left-right mirror image, chosen at
+    /// random each epoch (doubles what a small data set teaches).
+    pub mirror: bool,
 }
 
 impl Default for TrainConfig {
@@ -82,6 +86,7 @@ impl Default for TrainConfig {
             resume: None,
             check_positions: 4096,
             qb: engine::eval::nnue::QB,
+            mirror: false,
         }
     }
 }
@@ -129,18 +134,35 @@ impl Workers {
     /// The batch's gradient of the mean loss, summed into `grads[0]`;
     /// returns the batch's summed loss. Each worker accumulates into its own
     /// gradient, so no locks; the sum happens once per batch.
-    fn gradient(&mut self, net: &FloatNet, batch: &[TrainingRecord], wdl: f32, scale: f32) -> f64 {
+    /// With `mirror_seed`, each record is mirrored left to right or not by
+    /// a hash of the seed and its place in the batch.
+    fn gradient(
+        &mut self,
+        net: &FloatNet,
+        batch: &[TrainingRecord],
+        target: (f32, f32),
+        mirror_seed: Option<u64>,
+    ) -> f64 {
+        let (wdl, scale) = target;
         let per_worker = batch.len().div_ceil(self.grads.len()).max(1);
         let weight = 1.0 / batch.len() as f32;
         let loss: f64 = batch
             .par_chunks(per_worker)
             .zip(self.grads.par_iter_mut())
             .zip(self.scratch.par_iter_mut())
-            .map(|((chunk, grad), scratch)| {
+            .enumerate()
+            .map(|(worker, ((chunk, grad), scratch))| {
                 grad.fill(0.0);
                 let mut loss = 0.0f64;
-                for record in chunk {
+                for (i, record) in chunk.iter().enumerate() {
                     let sample = Sample::from_record(record, wdl, scale);
+                    let place = (worker * per_worker + i) as u64;
+                    let sample = match mirror_seed {
+                        Some(seed) if Rng::new(seed ^ place).next_u64() & 1 == 1 => {
+                            sample.mirrored()
+                        }
+                        _ => sample,
+                    };
                     loss += f64::from(net.backward(&sample, weight, grad, scratch));
                 }
                 loss
@@ -272,7 +294,8 @@ fn run(
                 let progress_now =
                     (epoch - 1) as f64 + (trained as f64 / expected.max(1) as f64).min(1.0);
                 lr = config.schedule.rate(config.lr, progress_now, config.epochs);
-                loss_sum += workers.gradient(&net, batch, config.wdl, config.scale);
+                let mirror_seed = config.mirror.then(|| rng.next_u64());
+                loss_sum += workers.gradient(&net, batch, (config.wdl, config.scale), mirror_seed);
                 adam.step(&mut net.params, &workers.grads[0], lr);
                 trained += batch.len() as u64;
                 steps_in_epoch += 1;
