@@ -17,7 +17,8 @@ pub struct EvalArgs {
     /// The position (default: the start position).
     #[arg(long)]
     fen: Option<String>,
-    /// Which evaluator: full or simple.
+    /// Which evaluator gives the total: full, simple or nnue (the breakdown
+    /// is the hand-crafted one's either way).
     #[arg(long, default_value = "full")]
     evaluator: String,
     /// Weights to use instead of the compiled-in ones (a file `kestrel tune texel` wrote).
@@ -26,7 +27,8 @@ pub struct EvalArgs {
     /// Also list every weight that counted, with its count for each side.
     #[arg(long)]
     detail: bool,
-    /// Also print the score of this NNUE network file (`kestrel train` writes them).
+    /// The network whose score is printed (a file `kestrel train` wrote;
+    /// default: the built-in network).
     #[arg(long)]
     net: Option<PathBuf>,
 }
@@ -42,15 +44,28 @@ pub fn run(args: EvalArgs) -> Result<()> {
         None => Position::startpos(),
     };
     let kind = EvalKind::parse(&args.evaluator)
-        .with_context(|| format!("--evaluator '{}': use full or simple", args.evaluator))?;
+        .with_context(|| format!("--evaluator '{}': use full, simple or nnue", args.evaluator))?;
+    // The breakdown is the hand-crafted evaluation's (NNUE has no terms).
+    let hce = if kind == EvalKind::Nnue {
+        EvalKind::Full
+    } else {
+        kind
+    };
     let weights = match &args.weights {
         Some(path) => std::sync::Arc::new(Weights::load(path)?),
         None => Weights::default_shared(),
     };
-    let (report, trace) = evaluate_traced(&pos, kind, &weights, None, Coefficients::default());
+    let (report, trace) = evaluate_traced(&pos, hce, &weights, None, Coefficients::default());
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", pos.pretty())?;
-    writeln!(out, "Evaluator: {}\n", kind.name())?;
+    if kind == EvalKind::Nnue {
+        writeln!(
+            out,
+            "Evaluator: NNUE (the table is the hand-crafted Full evaluation's)\n"
+        )?;
+    } else {
+        writeln!(out, "Evaluator: {}\n", kind.name())?;
+    }
     writeln!(
         out,
         "{:<14} | {:^13} | {:^13} | {:^13} | {:>7}",
@@ -122,27 +137,40 @@ pub fn run(args: EvalArgs) -> Result<()> {
             }
         }
     }
-    if let Some(path) = &args.net {
-        let net = engine::eval::nnue::Network::from_file(path)
-            .with_context(|| format!("cannot load network {}", path.display()))?;
-        let cp = engine::eval::nnue::evaluate_position(&net, &pos);
-        let white = if pos.turn() == Color::White { cp } else { -cp };
-        writeln!(
-            out,
-            "\nNNUE {} ({}x{} {}): {white} cp (White's view)",
-            path.display(),
-            engine::eval::nnue::INPUTS,
-            net.hidden(),
-            net.activation().name()
-        )?;
-    }
+    let (net, source) = match &args.net {
+        Some(path) => (
+            std::sync::Arc::new(
+                engine::eval::nnue::Network::from_file(path)
+                    .with_context(|| format!("cannot load network {}", path.display()))?,
+            ),
+            path.display().to_string(),
+        ),
+        None => (
+            engine::eval::nnue::embedded_network(),
+            "built-in network".to_string(),
+        ),
+    };
+    let net_stm = engine::eval::nnue::evaluate_position(&net, &pos);
+    let net_white = pos.turn().fold(net_stm, -net_stm);
+    writeln!(
+        out,
+        "\nNNUE {source} ({}x{} {}): {net_white} cp (White's view)",
+        engine::eval::nnue::INPUTS,
+        net.hidden(),
+        net.activation().name()
+    )?;
     let stm = report.for_side(pos.turn());
     let side = if pos.turn() == Color::White {
         "White"
     } else {
         "Black"
     };
+    let (stm, white) = if kind == EvalKind::Nnue {
+        (net_stm, net_white)
+    } else {
+        (stm, report.white)
+    };
     writeln!(out, "\nSide to move ({side}): {stm} cp")?;
-    writeln!(out, "Total: {} cp (White's view)", report.white)?;
+    writeln!(out, "Total: {white} cp (White's view)")?;
     Ok(())
 }

@@ -4,6 +4,7 @@ use anyhow::{bail, Context, Result};
 use chess::perft::{divide, perft, perft_copy_make};
 use chess::{CastlingMode, Position};
 use clap::{Parser, Subcommand};
+use engine::eval::EvalKind;
 use engine::SearchParams;
 use protocol::uci::{Ending, Uci};
 use protocol::xboard::Xboard;
@@ -66,6 +67,11 @@ enum Command {
         /// Set a search option first, e.g. `--option NullMove=false` (repeatable).
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
+        /// The evaluator: full, simple or nnue (the built-in network); the
+        /// engine's default when left out. Several, comma-separated, bench
+        /// each in turn and compare their speed.
+        #[arg(long, value_delimiter = ',')]
+        evaluator: Vec<String>,
     },
     /// Play in the terminal: you against Kestrel, two people, or Kestrel
     /// against itself (type help at the prompt for the commands).
@@ -182,7 +188,11 @@ fn run() -> Result<()> {
         }) => {
             run_perft(depth, fen, split, chess960, copy_make)?;
         }
-        Some(Command::Bench { depth, options }) => run_bench(depth, &options)?,
+        Some(Command::Bench {
+            depth,
+            options,
+            evaluator,
+        }) => run_bench(depth, &options, &evaluator)?,
         Some(Command::Play(args)) => cmd_play::run(args)?,
         Some(Command::Gui(args)) => cmd_gui::run(args)?,
         Some(Command::Pgn(command)) => cmd_pgn::run(command)?,
@@ -244,7 +254,7 @@ fn run_perft(
     Ok(())
 }
 
-fn run_bench(depth: i32, options: &[String]) -> Result<()> {
+fn run_bench(depth: i32, options: &[String], evaluators: &[String]) -> Result<()> {
     if !(1..=64).contains(&depth) {
         bail!("bench depth {depth} is out of range; use 1 to 64");
     }
@@ -257,17 +267,44 @@ fn run_bench(depth: i32, options: &[String]) -> Result<()> {
             .set(name, value)
             .map_err(|e| anyhow::anyhow!("--option '{option}': {e}"))?;
     }
-    let result = engine::bench::run(depth, params);
-    let mut out = io::stdout().lock();
-    for (i, nodes) in result.per_position.iter().enumerate() {
-        writeln!(
-            out,
-            "position {:2}/{}: {nodes} nodes",
-            i + 1,
-            result.per_position.len()
-        )?;
+    let mut kinds = evaluators
+        .iter()
+        .map(|name| {
+            EvalKind::parse(name)
+                .with_context(|| format!("--evaluator '{name}': use full, simple or nnue"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if kinds.is_empty() {
+        kinds.push(EvalKind::default());
     }
-    writeln!(out, "time {} ms", result.time.as_millis())?;
-    writeln!(out, "{} nodes {} nps", result.nodes, result.nps())?;
+    let mut out = io::stdout().lock();
+    let mut runs = Vec::with_capacity(kinds.len());
+    for &kind in &kinds {
+        let result = engine::bench::run(depth, params, kind);
+        writeln!(out, "evaluator {}", kind.name())?;
+        for (i, nodes) in result.per_position.iter().enumerate() {
+            writeln!(
+                out,
+                "position {:2}/{}: {nodes} nodes",
+                i + 1,
+                result.per_position.len()
+            )?;
+        }
+        writeln!(out, "time {} ms", result.time.as_millis())?;
+        writeln!(out, "{} nodes {} nps", result.nodes, result.nps())?;
+        runs.push((kind, result));
+    }
+    // Several evaluators: their speeds side by side, measured in this run.
+    if let [(first, base), rest @ ..] = runs.as_slice() {
+        for (kind, run) in rest {
+            writeln!(
+                out,
+                "{} / {}: {:.3}x the nodes per second",
+                kind.name(),
+                first.name(),
+                run.nps() as f64 / base.nps().max(1) as f64
+            )?;
+        }
+    }
     Ok(())
 }

@@ -37,6 +37,21 @@ fn eval_ends_with_the_total_from_whites_view() {
         assert!(out.contains(group), "{group} missing:\n{out}");
     }
     assert!(out.contains("Side to move (Black): -"), "{out}");
+    // NNUE: the total is the built-in network's score, with the
+    // hand-crafted breakdown above it.
+    let nnue = kestrel(&["eval", "--evaluator", "nnue"]);
+    let out = String::from_utf8_lossy(&nnue.stdout).to_string();
+    let net_line = out
+        .lines()
+        .find(|l| l.starts_with("NNUE built-in network"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let net_cp = net_line.rsplit(':').next().unwrap().trim();
+    assert!(out.contains("Evaluator: NNUE (the table is the hand-crafted Full evaluation's)"));
+    assert_eq!(
+        out.lines().last(),
+        Some(format!("Total: {net_cp}").as_str()),
+        "{out}"
+    );
     let simple = kestrel(&["eval", "--evaluator", "simple", "--detail"]);
     let out = String::from_utf8_lossy(&simple.stdout).to_string();
     assert!(
@@ -51,7 +66,7 @@ fn eval_refuses_bad_input_with_a_message() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("bad --fen"));
     let o = kestrel(&["eval", "--evaluator", "clever"]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("use full or simple"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("use full, simple or nnue"));
     let dir = std::env::temp_dir().join(format!("kestrel-eval-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.txt");

@@ -94,7 +94,9 @@ fn handshake_lists_features_and_options() {
         "{all}"
     );
     assert!(
-        all.contains("feature option=\"BookPolicy -combo *weighted"),
+        all.contains(
+            "feature option=\"BookPolicy -combo best /// *weighted /// uniform /// worst\""
+        ),
         "{all}"
     );
 }

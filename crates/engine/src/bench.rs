@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use chess::Position;
 
 use crate::engine::Engine;
+use crate::eval::EvalKind;
 use crate::limits::Limits;
 use crate::params::SearchParams;
 use crate::thread::SearchEvent;
@@ -95,11 +96,15 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth` with `params` (one thread,
-/// 16 MiB table cleared first).
-pub fn run(depth: i32, params: SearchParams) -> BenchResult {
+/// Searches every bench position to `depth` with `params` and the
+/// evaluator `kind` (one thread, 16 MiB table cleared first; `Nnue` uses
+/// the built-in network).
+pub fn run(depth: i32, params: SearchParams, kind: EvalKind) -> BenchResult {
     let mut engine = Engine::new();
     engine.set_params(params);
+    engine
+        .set_option("Evaluator", kind.name())
+        .expect("every evaluator is available: a network is built in");
     let mut per_position = Vec::with_capacity(BENCH_FENS.len());
     let mut nodes = 0;
     let mut per_depth = vec![0u64; depth.max(1) as usize];
@@ -159,12 +164,25 @@ mod tests {
 
     #[test]
     fn node_count_is_deterministic() {
-        let a = run(5, SearchParams::default());
-        let b = run(5, SearchParams::default());
+        let a = run(5, SearchParams::default(), EvalKind::Full);
+        let b = run(5, SearchParams::default(), EvalKind::Full);
         assert_eq!(a.per_position, b.per_position);
         assert!(a.nodes > 10_000);
         assert_eq!(a.per_depth.len(), 5);
         assert_eq!(*a.per_depth.last().unwrap(), a.nodes);
         assert!(a.per_depth.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    #[test]
+    fn every_evaluator_runs_and_searches_differently() {
+        let full = run(4, SearchParams::default(), EvalKind::Full);
+        let nnue = run(4, SearchParams::default(), EvalKind::Nnue);
+        let simple = run(4, SearchParams::default(), EvalKind::Simple);
+        assert_ne!(full.per_position, nnue.per_position);
+        assert_ne!(full.per_position, simple.per_position);
+        assert_eq!(
+            nnue.per_position,
+            run(4, SearchParams::default(), EvalKind::Nnue).per_position
+        );
     }
 }

@@ -9,11 +9,11 @@ use std::thread::JoinHandle;
 use chess::Position;
 
 use crate::book_hint::BookHint;
-use crate::bool_value::{parse_bool, BOOL_WORDS};
 use crate::eval::nnue::Network;
 use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
 use crate::limits::Limits;
+use crate::option::{find_option, EngineOption, OptionKind, OptionValue};
 use crate::option_error::OptionError;
 use crate::params::{ParamError, ParamInfo, ParamKind, SearchParams};
 use crate::search::Worker;
@@ -22,48 +22,6 @@ use crate::tablebase::Tablebase;
 use crate::thread::{run_search, Reporter, SearchEvent, SearchResult, Shared};
 use crate::timeman::budget;
 use crate::tt::TranspositionTable;
-
-/// How an engine option is set, for listing it (UCI `option` lines).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionKind {
-    /// On/off.
-    Check {
-        /// Default.
-        default: bool,
-    },
-    /// An integer in a range.
-    Spin {
-        /// Default.
-        default: i64,
-        /// Smallest value.
-        min: i64,
-        /// Largest value.
-        max: i64,
-    },
-    /// An action.
-    Button,
-    /// One of a list of words.
-    Combo {
-        /// Default.
-        default: &'static str,
-        /// The choices.
-        choices: &'static [&'static str],
-    },
-    /// Free text (a path).
-    Text {
-        /// Default.
-        default: &'static str,
-    },
-}
-
-/// One engine option.
-#[derive(Clone, Debug)]
-pub struct EngineOption {
-    /// Its name.
-    pub name: &'static str,
-    /// Its type, default and range.
-    pub kind: OptionKind,
-}
 
 const DEFAULT_HASH_MIB: usize = 16;
 const MAX_HASH_MIB: i64 = crate::tt::MAX_MIB as i64;
@@ -111,9 +69,9 @@ impl Engine {
             threads: 1,
             multipv: 1,
             move_overhead: DEFAULT_OVERHEAD_MS,
-            eval_kind: EvalKind::Full,
+            eval_kind: EvalKind::default(),
             weights: Weights::default_shared(),
-            net: None,
+            net: Some(crate::eval::nnue::embedded_network()),
             workers: vec![Worker::new(0)],
             running: None,
             tablebase: None,
@@ -124,8 +82,10 @@ impl Engine {
         }
     }
 
-    /// Every option: the standard ones, then each search parameter.
-    pub fn options(&self) -> Vec<EngineOption> {
+    /// Every option: the standard ones, then each search parameter. The
+    /// list is the same for every engine; front ends render and check
+    /// values from it ([`EngineOption::parse`]).
+    pub fn options() -> Vec<EngineOption> {
         let mut list = vec![
             EngineOption {
                 name: "Hash",
@@ -134,10 +94,12 @@ impl Engine {
                     min: 1,
                     max: MAX_HASH_MIB,
                 },
+                help: "Transposition table size in MiB; a size the machine cannot give is refused and the old table kept.",
             },
             EngineOption {
                 name: "Clear Hash",
                 kind: OptionKind::Button,
+                help: "Empty the transposition table.",
             },
             EngineOption {
                 name: "Threads",
@@ -146,6 +108,7 @@ impl Engine {
                     min: 1,
                     max: MAX_THREADS,
                 },
+                help: "Search threads (lazy SMP).",
             },
             EngineOption {
                 name: "MultiPV",
@@ -154,10 +117,12 @@ impl Engine {
                     min: 1,
                     max: 256,
                 },
+                help: "Best lines to search and report.",
             },
             EngineOption {
                 name: "Ponder",
                 kind: OptionKind::Check { default: false },
+                help: "Whether the GUI may let the engine think on the opponent's time.",
             },
             EngineOption {
                 name: "Move Overhead",
@@ -166,10 +131,12 @@ impl Engine {
                     min: 0,
                     max: 5_000,
                 },
+                help: "Milliseconds kept back per move for communication delays.",
             },
             EngineOption {
                 name: "UCI_LimitStrength",
                 kind: OptionKind::Check { default: false },
+                help: "Play at the level UCI_Elo (always with the hand-crafted evaluation the levels were calibrated with).",
             },
             EngineOption {
                 name: "UCI_Elo",
@@ -178,22 +145,25 @@ impl Engine {
                     min: MIN_ELO,
                     max: MAX_ELO,
                 },
+                help: "The playing level's Elo when UCI_LimitStrength is on.",
             },
             EngineOption {
                 name: "Evaluator",
                 kind: OptionKind::Combo {
-                    default: "Full",
+                    default: EvalKind::default().name(),
                     choices: &["Full", "Simple", "NNUE"],
                 },
+                help: "Full: the hand-crafted evaluation; Simple: material and mobility; NNUE: the network (built in, or EvalFile's).",
             },
             EngineOption {
                 name: "EvalFile",
                 kind: OptionKind::Text {
                     default: "<default>",
                 },
+                help: "A weight file (kestrel tune texel) or a network file (kestrel train); <default> restores the built-in ones.",
             },
         ];
-        for ParamInfo { name, kind, .. } in SearchParams::list() {
+        for ParamInfo { name, kind, help } in SearchParams::list() {
             list.push(EngineOption {
                 name,
                 kind: match kind {
@@ -204,6 +174,7 @@ impl Engine {
                         max: max as i64,
                     },
                 },
+                help,
             });
         }
         list
@@ -231,31 +202,19 @@ impl Engine {
         self.net = net;
     }
 
-    /// Sets an option by name (case-insensitive). Waits for a running search
-    /// first when the option changes the table or the threads. A refused
-    /// value leaves the engine as it was: a `Hash` size the machine cannot
-    /// give keeps the old table.
+    /// Sets an option by name (case-insensitive). The value is checked
+    /// against the option's declaration first ([`Engine::options`]). Waits
+    /// for a running search first when the option changes the table or the
+    /// threads. A refused value leaves the engine as it was: a `Hash` size
+    /// the machine cannot give keeps the old table.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let spin = |name: &'static str, min: i64, max: i64| -> Result<i64, ParamError> {
-            match value.trim().parse::<i64>() {
-                Ok(v) if (min..=max).contains(&v) => Ok(v),
-                _ => Err(ParamError::BadValue {
-                    name,
-                    value: value.to_string(),
-                    expected: format!("a number from {min} to {max}"),
-                }),
-            }
-        };
-        let check = |name: &'static str| -> Result<bool, ParamError> {
-            parse_bool(value).map_err(|_| ParamError::BadValue {
-                name,
-                value: value.to_string(),
-                expected: BOOL_WORDS.into(),
-            })
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => {
-                let mib = spin("Hash", 1, MAX_HASH_MIB)? as usize;
+        let options = Engine::options();
+        let option =
+            find_option(&options, name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+        let parsed = option.parse(value)?;
+        match (option.name, parsed) {
+            ("Hash", OptionValue::Spin(mib)) => {
+                let mib = mib as usize;
                 self.wait();
                 // The old table stays until the new one is held.
                 let tt = TranspositionTable::try_new(mib).map_err(|refused| OptionError::Hash {
@@ -265,12 +224,12 @@ impl Engine {
                 self.tt = Arc::new(tt);
                 self.hash_mib = mib;
             }
-            "clear hash" => {
+            ("Clear Hash", _) => {
                 self.wait();
                 self.tt.clear();
             }
-            "threads" => {
-                let n = spin("Threads", 1, MAX_THREADS)? as usize;
+            ("Threads", OptionValue::Spin(n)) => {
+                let n = n as usize;
                 self.wait();
                 self.threads = n;
                 self.workers.truncate(n);
@@ -278,69 +237,65 @@ impl Engine {
                     self.workers.push(Worker::new(self.workers.len()));
                 }
             }
-            "evaluator" if EvalKind::parse(value) == Some(EvalKind::Nnue) && self.net.is_none() => {
-                return Err(ParamError::BadValue {
-                    name: "Evaluator",
-                    value: value.to_string(),
-                    expected: "Full or Simple until a network is loaded with EvalFile".into(),
+            ("Evaluator", OptionValue::Combo(choice)) => {
+                let kind = EvalKind::parse(choice).expect("the combo lists evaluator names");
+                if kind == EvalKind::Nnue && self.net.is_none() {
+                    return Err(ParamError::BadValue {
+                        name: "Evaluator",
+                        value: value.to_string(),
+                        expected: "Full or Simple: no network is loaded (EvalFile loads one)"
+                            .into(),
+                    }
+                    .into());
                 }
-                .into());
+                self.eval_kind = kind;
             }
-            "evaluator" => {
-                self.eval_kind = EvalKind::parse(value).ok_or_else(|| ParamError::BadValue {
-                    name: "Evaluator",
-                    value: value.to_string(),
-                    expected: "Full, Simple or NNUE".into(),
-                })?;
-            }
-            "evalfile" => {
-                let path = value.trim();
-                // A network file (it starts with its magic) is for the NNUE
-                // evaluator; anything else is a weight file. A file that
-                // cannot be read leaves both as they were.
-                let bytes_start = std::fs::File::open(path).ok().and_then(|mut f| {
-                    let mut magic = [0u8; 8];
-                    std::io::Read::read_exact(&mut f, &mut magic)
-                        .ok()
-                        .map(|_| magic)
-                });
-                if bytes_start == Some(crate::eval::nnue::MAGIC) {
-                    let net = Network::from_file(std::path::Path::new(path)).map_err(|e| {
-                        ParamError::BadValue {
-                            name: "EvalFile",
-                            value: value.to_string(),
-                            expected: format!(
-                                "a network Kestrel can read ({e}); the previous one is kept"
-                            ),
-                        }
-                    })?;
-                    self.net = Some(Arc::new(net));
-                    return Ok(());
-                }
-                self.weights = if path.is_empty() || path == "<default>" {
-                    Weights::default_shared()
-                } else {
-                    Arc::new(Weights::load(std::path::Path::new(path)).map_err(|e| {
-                        ParamError::BadValue {
-                            name: "EvalFile",
-                            value: value.to_string(),
-                            expected: format!("a weight file Kestrel can read ({e})"),
-                        }
-                    })?)
-                };
-            }
-            "multipv" => self.multipv = spin("MultiPV", 1, 256)? as usize,
-            "move overhead" => self.move_overhead = spin("Move Overhead", 0, 5_000)? as u64,
-            "uci_limitstrength" => {
-                self.limit_strength = check("UCI_LimitStrength")?;
-            }
-            "uci_elo" => self.elo = spin("UCI_Elo", MIN_ELO, MAX_ELO)?,
-            // Pondering is the protocol's business: only the value is checked.
-            "ponder" => {
-                check("Ponder")?;
-            }
-            _ => self.params.set(name, value)?,
+            ("EvalFile", OptionValue::Text(path)) => self.load_eval_file(&path)?,
+            ("MultiPV", OptionValue::Spin(n)) => self.multipv = n as usize,
+            ("Move Overhead", OptionValue::Spin(ms)) => self.move_overhead = ms as u64,
+            ("UCI_LimitStrength", OptionValue::Check(on)) => self.limit_strength = on,
+            ("UCI_Elo", OptionValue::Spin(elo)) => self.elo = elo,
+            // Pondering is the protocol's business: the value is checked above.
+            ("Ponder", _) => {}
+            (param, _) => self.params.set(param, value)?,
         }
+        Ok(())
+    }
+
+    /// `EvalFile`: a network file (it starts with its magic) is for the
+    /// NNUE evaluator; anything else is a weight file; `<default>` (or
+    /// nothing) brings back the built-in weights and network. A file that
+    /// cannot be read leaves both as they were.
+    fn load_eval_file(&mut self, path: &str) -> Result<(), ParamError> {
+        let magic = std::fs::File::open(path).ok().and_then(|mut f| {
+            let mut magic = [0u8; 8];
+            std::io::Read::read_exact(&mut f, &mut magic)
+                .ok()
+                .map(|_| magic)
+        });
+        if magic == Some(crate::eval::nnue::MAGIC) {
+            let net = Network::from_file(std::path::Path::new(path)).map_err(|e| {
+                ParamError::BadValue {
+                    name: "EvalFile",
+                    value: path.to_string(),
+                    expected: format!("a network Kestrel can read ({e}); the previous one is kept"),
+                }
+            })?;
+            self.net = Some(Arc::new(net));
+            return Ok(());
+        }
+        if path.is_empty() || path == "<default>" {
+            self.net = Some(crate::eval::nnue::embedded_network());
+            self.weights = Weights::default_shared();
+            return Ok(());
+        }
+        let weights =
+            Weights::load(std::path::Path::new(path)).map_err(|e| ParamError::BadValue {
+                name: "EvalFile",
+                value: path.to_string(),
+                expected: format!("a weight file Kestrel can read ({e})"),
+            })?;
+        self.weights = Arc::new(weights);
         Ok(())
     }
 
@@ -420,7 +375,13 @@ impl Engine {
         )
         .with_tablebase(self.tablebase.clone(), root, history)
         .with_level(self.level(), self.rng.next_u64());
-        shared.eval_kind = self.eval_kind;
+        // The levels' node budgets were calibrated with the hand-crafted
+        // evaluation, so a level plays with it whatever `Evaluator` says.
+        shared.eval_kind = if self.limit_strength {
+            EvalKind::Full
+        } else {
+            self.eval_kind
+        };
         if shared.params.book_in_search {
             shared.book = self.book.clone();
         }
@@ -511,5 +472,38 @@ impl Engine {
                 Err(_) => self.workers = (0..self.threads).map(Worker::new).collect(),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shared_kind(engine: &mut Engine) -> EvalKind {
+        let reporter: Reporter = Arc::new(|_| {});
+        let (shared, _) = engine.shared(&Position::startpos(), &[], Limits::depth(1), reporter);
+        shared.eval_kind
+    }
+
+    #[test]
+    fn nnue_needs_no_file_and_levels_keep_the_hand_crafted_evaluation() {
+        let mut engine = Engine::new();
+        engine.set_option("Evaluator", "NNUE").unwrap();
+        assert_eq!(shared_kind(&mut engine), EvalKind::Nnue);
+        // The levels were calibrated with the hand-crafted evaluation.
+        engine.set_option("UCI_LimitStrength", "true").unwrap();
+        assert_eq!(shared_kind(&mut engine), EvalKind::Full);
+        engine.set_option("UCI_LimitStrength", "false").unwrap();
+        assert_eq!(shared_kind(&mut engine), EvalKind::Nnue);
+    }
+
+    #[test]
+    fn eval_file_default_brings_the_built_in_network_back() {
+        let mut engine = Engine::new();
+        engine.set_network(None);
+        assert!(engine.set_option("Evaluator", "NNUE").is_err());
+        engine.set_option("EvalFile", "<default>").unwrap();
+        engine.set_option("Evaluator", "NNUE").unwrap();
+        assert_eq!(shared_kind(&mut engine), EvalKind::Nnue);
     }
 }

@@ -14,6 +14,7 @@ pub mod history;
 pub mod limits;
 pub mod memory;
 pub mod movepick;
+pub mod option;
 pub mod option_error;
 pub mod params;
 pub mod score;
@@ -31,8 +32,9 @@ pub mod tunable;
 pub use book_hint::BookHint;
 // The on/off vocabulary lives below the engine, in `types`, for the tools
 // that do not depend on the search; it is re-exported for those that do.
-pub use engine::{Engine, EngineOption, OptionKind};
+pub use engine::Engine;
 pub use limits::Limits;
+pub use option::{find_option, EngineOption, OptionKind, OptionValue};
 pub use option_error::OptionError;
 pub use params::{ParamError, SearchParams};
 pub use score::{Score, Value};

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use chess::Position;
 use engine::bench;
+use engine::eval::EvalKind;
 use engine::params::{ParamKind, SearchParams};
 use stats::Estimate;
 
@@ -59,9 +60,10 @@ pub struct DepthRun {
 }
 
 impl DepthRun {
-    /// Runs the bench positions to `depth` with `params`.
+    /// Runs the bench positions to `depth` with `params` and the default
+    /// evaluator ([`EvalKind::default`], which the report names).
     pub fn measure(depth: i32, params: SearchParams) -> DepthRun {
-        let r = bench::run(depth, params);
+        let r = bench::run(depth, params, EvalKind::default());
         DepthRun {
             nodes: r.nodes,
             time: r.time,
@@ -152,10 +154,12 @@ fn ebf(run: &DepthRun) -> String {
 /// it off and on, and the Elo of "on" over "off" where games were played.
 pub fn markdown(depth: i32, rows: &[Row], games_note: Option<&str>) -> String {
     let mut out = format!(
-        "Bench positions ({}) searched to depth {depth}, one thread, 16 MiB table; \
+        "Bench positions ({}) searched to depth {depth}, one thread, 16 MiB table, \
+         evaluator {} (searches and games); \
          off/on ratios above 1 mean the technique saves nodes or time. \
          EBF = sqrt(N(D)/N(D-2)).\n",
-        bench::BENCH_FENS.len()
+        bench::BENCH_FENS.len(),
+        EvalKind::default().name()
     );
     if let Some(note) = games_note {
         out.push_str(&format!("Elo: {note}\n"));

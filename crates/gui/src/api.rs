@@ -317,7 +317,7 @@ pub async fn options() -> Json<Value> {
     Json(
         OPTIONS
             .get_or_init(|| {
-                let engine_options = page_options(&engine::Engine::new());
+                let engine_options = page_options();
                 let views: Vec<OptionView> =
                     engine_options.iter().filter_map(OptionView::new).collect();
                 let has = |name: &str| views.iter().any(|o| o.name == name);

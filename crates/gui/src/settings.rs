@@ -126,7 +126,7 @@ impl EngineSettings {
     /// Sets every page option of `engine` to its default, then to the
     /// values given. Nothing is changed when a name or value is wrong.
     pub fn apply(&self, engine: &mut Engine) -> Result<(), ApiError> {
-        let known = page_options(engine);
+        let known = page_options();
         let mut values = Vec::new();
         for (name, value) in &self.options {
             let option = known
@@ -149,7 +149,7 @@ impl EngineSettings {
             values.push((option.name, text));
         }
         for option in &known {
-            if let Some(default) = default_text(&option.kind) {
+            if let Some(default) = option.default_text() {
                 // Defaults come from the engine's own list: they are valid.
                 let _ = engine.set_option(option.name, &default);
             }
@@ -163,52 +163,25 @@ impl EngineSettings {
     }
 }
 
-/// Checks `text` against the option's type and range before anything is
-/// set, so a bad value leaves the engine as it was.
+/// Checks `text` with the option's own parser before anything is set, so
+/// a bad value leaves the engine as it was.
 fn check_value(option: &EngineOption, text: &str) -> Result<(), ApiError> {
-    let ok = match &option.kind {
-        OptionKind::Check { .. } => engine::parse_bool(text).is_ok(),
-        OptionKind::Spin { min, max, .. } => text
-            .parse::<i64>()
-            .is_ok_and(|v| (*min..=*max).contains(&v)),
-        OptionKind::Combo { choices, .. } => choices.iter().any(|c| c.eq_ignore_ascii_case(text)),
-        OptionKind::Button | OptionKind::Text { .. } => false,
-    };
-    if ok {
-        return Ok(());
-    }
-    let expected = match &option.kind {
-        OptionKind::Check { .. } => "true or false".to_string(),
-        OptionKind::Spin { min, max, .. } => format!("a whole number from {min} to {max}"),
-        OptionKind::Combo { choices, .. } => choices.join(" or "),
-        OptionKind::Button | OptionKind::Text { .. } => "nothing".to_string(),
-    };
-    Err(ApiError::bad_request(format!(
-        "option '{}' takes {expected}, not '{text}'",
-        option.name
-    )))
-}
-
-fn default_text(kind: &OptionKind) -> Option<String> {
-    match kind {
-        OptionKind::Check { default } => Some(default.to_string()),
-        OptionKind::Spin { default, .. } => Some(default.to_string()),
-        OptionKind::Combo { default, .. } => Some(default.to_string()),
-        OptionKind::Button | OptionKind::Text { .. } => None,
-    }
+    option
+        .parse(text)
+        .map(|_| ())
+        .map_err(|e| ApiError::bad_request(e.to_string()))
 }
 
 /// The engine options the page shows and sets.
-pub fn page_options(engine: &Engine) -> Vec<EngineOption> {
-    engine
-        .options()
+pub fn page_options() -> Vec<EngineOption> {
+    Engine::options()
         .into_iter()
         .filter(|o| {
             !SERVER_OPTIONS
                 .iter()
                 .any(|s| s.eq_ignore_ascii_case(o.name))
         })
-        .filter(|o| default_text(&o.kind).is_some())
+        .filter(|o| !matches!(o.kind, OptionKind::Button | OptionKind::Text { .. }))
         .collect()
 }
 
@@ -299,7 +272,7 @@ mod tests {
     #[test]
     fn options_come_from_the_engine_and_bad_values_change_nothing() {
         let mut engine = Engine::new();
-        let names: Vec<&str> = page_options(&engine).iter().map(|o| o.name).collect();
+        let names: Vec<&str> = page_options().iter().map(|o| o.name).collect();
         assert!(names.contains(&"Evaluator") && names.contains(&"MultiPV"));
         assert!(!names.contains(&"Hash") && !names.contains(&"EvalFile"));
         let switch = engine::SearchParams::list()

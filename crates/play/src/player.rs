@@ -1,8 +1,8 @@
 //! Who plays a side, and how the engine plays it.
 
 use engine::eval::EvalKind;
-use engine::strength::{EloOutOfRange, Level, DEFAULT_ELO, MAX_ELO, MIN_ELO};
-use engine::{Limits, ParamError, SearchParams};
+use engine::strength::{EloOutOfRange, Level, DEFAULT_ELO};
+use engine::{find_option, Engine, Limits, OptionValue, ParamError, SearchParams};
 use std::fmt;
 
 /// How long the engine thinks about a move.
@@ -93,38 +93,26 @@ impl EngineSettings {
     /// `Evaluator` or the level (`UCI_LimitStrength`, `UCI_Elo`) by name
     /// and remembers it, for `settings`.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
-        let name = name.trim();
-        if name.eq_ignore_ascii_case("UCI_LimitStrength") {
-            self.limit_strength = engine::parse_bool(value).map_err(|_| ParamError::BadValue {
-                name: "UCI_LimitStrength",
-                value: value.to_string(),
-                expected: engine::BOOL_WORDS.into(),
-            })?;
-            return Ok(());
-        }
-        if name.eq_ignore_ascii_case("UCI_Elo") {
-            self.elo = value
-                .trim()
-                .parse()
-                .ok()
-                .filter(|e| Level::new(*e).is_ok())
-                .ok_or_else(|| ParamError::BadValue {
-                    name: "UCI_Elo",
-                    value: value.to_string(),
-                    expected: format!("a number from {MIN_ELO} to {MAX_ELO}"),
-                })?;
-            return Ok(());
-        }
-        if name.trim().eq_ignore_ascii_case("evaluator") {
-            self.evaluator = EvalKind::parse(value).ok_or_else(|| ParamError::BadValue {
-                name: "Evaluator",
-                value: value.to_string(),
-                expected: "Full or Simple".into(),
-            })?;
-            self.changed.retain(|(n, _)| *n != "Evaluator");
-            self.changed
-                .push(("Evaluator", self.evaluator.name().to_string()));
-            return Ok(());
+        let options = Engine::options();
+        let option =
+            find_option(&options, name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+        match (option.name, option.parse(value)?) {
+            ("UCI_LimitStrength", OptionValue::Check(on)) => {
+                self.limit_strength = on;
+                return Ok(());
+            }
+            ("UCI_Elo", OptionValue::Spin(elo)) => {
+                self.elo = elo;
+                return Ok(());
+            }
+            ("Evaluator", OptionValue::Combo(choice)) => {
+                self.evaluator = EvalKind::parse(choice).expect("the combo lists evaluator names");
+                self.changed.retain(|(n, _)| *n != "Evaluator");
+                self.changed
+                    .push(("Evaluator", self.evaluator.name().to_string()));
+                return Ok(());
+            }
+            _ => {}
         }
         self.params.set(name, value)?;
         let Some(name) = SearchParams::list()
@@ -203,7 +191,7 @@ mod tests {
             Player::Engine(s.clone()).to_string(),
             "Kestrel (1.0 s per move, book off) level 1800"
         );
-        assert!(s.set_level(Some(MIN_ELO - 1)).is_err());
+        assert!(s.set_level(Some(engine::strength::MIN_ELO - 1)).is_err());
         assert_eq!(s.level(), Some(1800));
         s.set_level(None).unwrap();
         assert_eq!(s.level(), None);

@@ -1,9 +1,10 @@
 //! Kestrel's protocol front ends: text in, text out, no chess logic of their own.
 #![deny(missing_docs)]
 
+pub mod options;
 pub mod output;
 pub mod own_book;
-mod tablebases;
+pub mod tablebases;
 pub mod uci;
 pub mod xboard;
 pub mod xboard_level;

@@ -5,6 +5,7 @@
 
 use book::{Book, Policy};
 use chess::{Color, Move, Position};
+use engine::{find_option, EngineOption, OptionKind, OptionValue};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::path::PathBuf;
@@ -12,6 +13,8 @@ use std::sync::Arc;
 
 const EMBEDDED: &str = "<embedded>";
 const DEFAULT_DEPTH: u32 = 30;
+/// `BookPolicy`'s choices (a test checks them against [`Policy::ALL`]).
+const POLICY_NAMES: [&str; 4] = ["best", "weighted", "uniform", "worst"];
 
 /// Book settings and the loaded book.
 pub struct OwnBook {
@@ -47,40 +50,38 @@ impl OwnBook {
         }
     }
 
-    /// The UCI `option` lines.
-    pub fn option_lines() -> Vec<String> {
-        let policies: Vec<String> = Policy::ALL
-            .iter()
-            .map(|p| format!("var {}", p.name()))
-            .collect();
+    /// The book's options, declared once for UCI, xboard and the help.
+    pub fn options() -> Vec<EngineOption> {
         vec![
-            format!("option name OwnBook type check default {PROTOCOL_DEFAULT}"),
-            format!("option name BookFile type string default {EMBEDDED}"),
-            format!(
-                "option name BookPolicy type combo default {} {}",
-                Policy::default().name(),
-                policies.join(" ")
-            ),
-            format!("option name BookDepth type spin default {DEFAULT_DEPTH} min 0 max 1000"),
-        ]
-    }
-
-    /// The same options in xboard's `feature option="..."` syntax.
-    pub fn xboard_option_lines() -> Vec<String> {
-        let others: Vec<&str> = Policy::ALL
-            .iter()
-            .filter(|p| **p != Policy::default())
-            .map(|p| p.name())
-            .collect();
-        vec![
-            format!("OwnBook -check {}", u8::from(PROTOCOL_DEFAULT)),
-            format!("BookFile -file {EMBEDDED}"),
-            format!(
-                "BookPolicy -combo *{} /// {}",
-                Policy::default().name(),
-                others.join(" /// ")
-            ),
-            format!("BookDepth -spin {DEFAULT_DEPTH} 0 1000"),
+            EngineOption {
+                name: "OwnBook",
+                kind: OptionKind::Check {
+                    default: PROTOCOL_DEFAULT,
+                },
+                help: "Play book moves from BookFile while the position is in it.",
+            },
+            EngineOption {
+                name: "BookFile",
+                kind: OptionKind::Text { default: EMBEDDED },
+                help: "A Polyglot .bin or Kestrel text book; <embedded> is the built-in one.",
+            },
+            EngineOption {
+                name: "BookPolicy",
+                kind: OptionKind::Combo {
+                    default: Policy::default().name(),
+                    choices: &POLICY_NAMES,
+                },
+                help: "How a book move is chosen among the candidates.",
+            },
+            EngineOption {
+                name: "BookDepth",
+                kind: OptionKind::Spin {
+                    default: DEFAULT_DEPTH as i64,
+                    min: 0,
+                    max: 1000,
+                },
+                help: "Leave the book after this many plies of the game.",
+            },
         ]
     }
 
@@ -92,26 +93,24 @@ impl OwnBook {
 
     /// Sets a book option; `None` when `name` is not one.
     pub fn set(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
-        let value = value.trim();
-        Some(match name.to_ascii_lowercase().as_str() {
-            "ownbook" => engine::parse_bool(value)
-                .map(|on| self.enabled = on)
-                .map_err(|e| format!("OwnBook: {e}")),
-            "bookfile" => self.load(value),
-            "bookpolicy" => value
+        let options = OwnBook::options();
+        let option = find_option(&options, name)?;
+        Some(match option.parse(value) {
+            Err(e) => Err(e.to_string()),
+            Ok(OptionValue::Check(on)) => {
+                self.enabled = on;
+                Ok(())
+            }
+            Ok(OptionValue::Text(path)) => self.load(&path),
+            Ok(OptionValue::Combo(policy)) => policy
                 .parse::<Policy>()
                 .map(|p| self.policy = p)
                 .map_err(|e| e.to_string()),
-            "bookdepth" => match value.parse::<u32>() {
-                Ok(d) if d <= 1000 => {
-                    self.depth = d;
-                    Ok(())
-                }
-                _ => Err(format!(
-                    "BookDepth takes a number from 0 to 1000, not '{value}'"
-                )),
-            },
-            _ => return None,
+            Ok(OptionValue::Spin(depth)) => {
+                self.depth = depth as u32;
+                Ok(())
+            }
+            Ok(OptionValue::Button) => Ok(()),
         })
     }
 
@@ -184,8 +183,11 @@ mod tests {
     fn protocols_start_with_the_book_off() {
         let mut book = OwnBook::default();
         assert_eq!(book.probe(&Position::startpos()), None);
-        assert!(OwnBook::option_lines()[0].ends_with("default false"));
-        assert_eq!(OwnBook::xboard_option_lines()[0], "OwnBook -check 0");
+        let own_book = &OwnBook::options()[0];
+        assert!(crate::options::uci_line(own_book).ends_with("default false"));
+        assert_eq!(crate::options::xboard_feature(own_book), "OwnBook -check 0");
+        let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
+        assert_eq!(names, POLICY_NAMES);
         book.set("OwnBook", "true").unwrap().unwrap();
         assert!(book.probe(&Position::startpos()).is_some());
     }

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use engine::Engine;
+use engine::{Engine, EngineOption, OptionKind};
 use syzygy::SyzygyTablebase;
 
 const EMPTY: &str = "<empty>";
@@ -20,11 +20,13 @@ pub struct Tablebases {
 }
 
 impl Tablebases {
-    /// The UCI `option` line.
-    pub fn option_lines() -> Vec<String> {
-        vec![format!(
-            "option name SyzygyPath type string default {EMPTY}"
-        )]
+    /// The tables' option, declared once for UCI and the help.
+    pub fn options() -> Vec<EngineOption> {
+        vec![EngineOption {
+            name: "SyzygyPath",
+            kind: OptionKind::Text { default: EMPTY },
+            help: "Directories of Syzygy tables (separated by ':' or ';'); <empty> for none.",
+        }]
     }
 
     /// Handles `SyzygyPath`: opens the tables and gives them to `engine`.

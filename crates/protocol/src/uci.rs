@@ -11,7 +11,7 @@ use crate::own_book::OwnBook;
 use crate::tablebases::Tablebases;
 use chess::perft::{divide, perft};
 use chess::{CastlingMode, Position};
-use engine::{Engine, IterationInfo, Limits, OptionKind, Score, SearchEvent};
+use engine::{Engine, IterationInfo, Limits, Score, SearchEvent};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::time::Instant;
@@ -194,38 +194,9 @@ impl Uci {
     fn uci(&self) {
         self.say(&format!("id name {ENGINE_NAME}"));
         self.say("id author The Kestrel developers");
-        for option in self.engine.options() {
-            let line = match option.kind {
-                OptionKind::Check { default } => {
-                    format!("option name {} type check default {default}", option.name)
-                }
-                OptionKind::Spin { default, min, max } => {
-                    format!(
-                        "option name {} type spin default {default} min {min} max {max}",
-                        option.name
-                    )
-                }
-                OptionKind::Button => format!("option name {} type button", option.name),
-                OptionKind::Combo { default, choices } => {
-                    let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
-                    format!(
-                        "option name {} type combo default {default}{vars}",
-                        option.name
-                    )
-                }
-                OptionKind::Text { default } => {
-                    format!("option name {} type string default {default}", option.name)
-                }
-            };
-            self.say(&line);
+        for option in crate::options::session_options() {
+            self.say(&crate::options::uci_line(&option));
         }
-        for line in OwnBook::option_lines()
-            .into_iter()
-            .chain(Tablebases::option_lines())
-        {
-            self.say(&line);
-        }
-        self.say("option name UCI_Chess960 type check default false");
         self.say("uciok");
     }
 
@@ -244,9 +215,10 @@ impl Uci {
             return;
         }
         if name.eq_ignore_ascii_case("UCI_Chess960") {
-            match engine::parse_bool(&value) {
-                Ok(on) => self.chess960 = on,
-                Err(e) => self.say(&format!("info string error: UCI_Chess960: {e}")),
+            match crate::options::chess960_option().parse(&value) {
+                Ok(engine::OptionValue::Check(on)) => self.chess960 = on,
+                Ok(_) => {}
+                Err(e) => self.say(&format!("info string error: {e}")),
             }
             return;
         }

@@ -18,7 +18,7 @@ use crate::tablebases::Tablebases;
 use crate::uci::ENGINE_NAME;
 use crate::xboard_level::{Level, TimeControl};
 use chess::{CastlingMode, Color, Game, Move, Outcome, Position};
-use engine::{Engine, Limits, OptionKind, Score, SearchEvent, SearchResult};
+use engine::{Engine, Limits, Score, SearchEvent, SearchResult};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -90,6 +90,18 @@ pub struct Xboard {
     tx: Sender<Input>,
     rx: Receiver<Input>,
 }
+
+/// Options not offered as xboard options: xboard sets them with commands
+/// of its own (`memory`, `cores`, `hard`/`easy`, `egtpath`, `variant`),
+/// and its thinking output shows one line only (MultiPV).
+const XBOARD_OWN_COMMANDS: [&str; 6] = [
+    "Hash",
+    "Threads",
+    "Ponder",
+    "MultiPV",
+    "SyzygyPath",
+    "UCI_Chess960",
+];
 
 impl Xboard {
     /// An xboard session writing to `out`.
@@ -344,40 +356,14 @@ impl Xboard {
         self.say("feature done=1");
     }
 
-    /// Kestrel's settings in xboard's `option` syntax. Hash and Threads are
-    /// set by `memory` and `cores`, pondering by `hard`/`easy`.
+    /// Kestrel's settings in xboard's `option` syntax, less those that
+    /// xboard sets with commands of its own ([`XBOARD_OWN_COMMANDS`]).
     fn option_features(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        for option in self.engine.options() {
-            if matches!(option.name, "Hash" | "Threads" | "Ponder" | "MultiPV") {
-                continue;
-            }
-            lines.push(match option.kind {
-                OptionKind::Check { default } => {
-                    format!("{} -check {}", option.name, default as u8)
-                }
-                OptionKind::Spin { default, min, max } => {
-                    format!("{} -spin {default} {min} {max}", option.name)
-                }
-                OptionKind::Button => format!("{} -button", option.name),
-                OptionKind::Combo { default, choices } => {
-                    let list: Vec<String> = choices
-                        .iter()
-                        .map(|c| {
-                            if *c == default {
-                                format!("*{c}")
-                            } else {
-                                c.to_string()
-                            }
-                        })
-                        .collect();
-                    format!("{} -combo {}", option.name, list.join(" /// "))
-                }
-                OptionKind::Text { default } => format!("{} -file {default}", option.name),
-            });
-        }
-        lines.extend(OwnBook::xboard_option_lines());
-        lines
+        crate::options::session_options()
+            .iter()
+            .filter(|o| !XBOARD_OWN_COMMANDS.contains(&o.name))
+            .map(crate::options::xboard_feature)
+            .collect()
     }
 
     /// Sets an engine or book option; a search in the background is paused

@@ -52,7 +52,7 @@ pub enum EvalKind {
     /// Every term.
     #[default]
     Full,
-    /// The trained network (`EvalFile`); without one, `Full`.
+    /// The trained network: the built-in one, or the one `EvalFile` loads.
     Nnue,
 }
 

@@ -16,8 +16,12 @@
 //! a thin layer over [`Accumulator`] (`refresh`, `copy_from`,
 //! `update_for_move`, `add_feature`/`remove_feature`) and [`evaluate`], for
 //! a search that keeps its accumulators elsewhere.
+//!
+//! A network is built into the binary (`embedded.rs`); `EvalFile` loads
+//! another.
 
 mod accumulator;
+mod embedded;
 mod features;
 mod format;
 pub(crate) mod network;
@@ -25,6 +29,7 @@ mod output;
 mod stack;
 
 pub use accumulator::Accumulator;
+pub use embedded::{embedded_network, EMBEDDED_NET};
 pub use features::{feature_index, INPUTS};
 pub use format::{fnv1a64, NetError, FORMAT_VERSION, HEADER_LEN, MAGIC};
 pub use network::{Activation, Network, MAX_HIDDEN, MAX_QB, QA, QB};
