@@ -225,6 +225,7 @@ async function main() {
   await page.fill('#pgn', '1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0');
   await page.click('#loadpgn');
   await waitPlies(page, 13);
+  await page.waitForFunction(() => document.getElementById('opening').dataset.eco === 'C41');
   check((await openingText()).includes('C41 Philidor Defense'), `the name is kept out of the table: ${await openingText()}`);
   check(await page.isDisabled('#review-start') === false, 'a game with moves may be analysed');
   const t1 = Date.now();
