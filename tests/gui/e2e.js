@@ -213,6 +213,40 @@ async function main() {
   check((await page.textContent('#ioerror')).length > 0, 'a broken PGN shows an error');
   check(await plyCount(page) === 6, 'and leaves the game as it was');
 
+  // The opening's name above the moves, for the position on view.
+  const openingText = () => page.textContent('#opening');
+  await page.waitForFunction(() => document.getElementById('opening').dataset.eco === 'C70');
+  check((await openingText()).includes('Ruy Lopez: Morphy Defense'), `the opening is named: ${await openingText()}`);
+  await page.click('#moves .mv[data-ply="3"]');
+  check((await openingText()).includes("C40 King's Knight Opening"), `and follows the move on view: ${await openingText()}`);
+
+  // "Analyse game" on Légal's mate: the graph fills, 5... Bxd1 is a
+  // blunder, each side is summed up and a click on the graph goes there.
+  await page.fill('#pgn', '1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0');
+  await page.click('#loadpgn');
+  await waitPlies(page, 13);
+  await page.waitForFunction(() => document.getElementById('opening').dataset.eco === 'C41');
+  check((await openingText()).includes('C41 Philidor Defense'), `the name is kept out of the table: ${await openingText()}`);
+  check(await page.isDisabled('#review-start') === false, 'a game with moves may be analysed');
+  const t1 = Date.now();
+  await page.click('#review-start');
+  await page.waitForFunction(() => document.getElementById('review').dataset.state === 'running' ||
+    document.getElementById('review').dataset.state === 'done');
+  await page.waitForFunction(() => document.getElementById('review').dataset.state === 'done', null, { timeout: 120000 });
+  check(await page.$eval('#review', (el) => Number(el.dataset.analysed)) === 14, `the pass searched all 14 positions (${Date.now() - t1} ms)`);
+  check(await page.$$eval('#graph polyline.curve', (els) => els.length) === 1, 'the graph is drawn');
+  const blunder = await page.textContent('#moves .mv[data-ply="10"] .judg.blunder').catch(() => '');
+  check(blunder === '??', '5... Bxd1 is marked as a blunder (??)');
+  check(await page.$$eval('#graph circle.blunder', (els) => els.some((e) => e.dataset.ply === '10')), 'and as a red dot on the graph');
+  const black = await page.$$eval('#review-summary tr[data-side="b"] td', (tds) => tds.map((t) => t.textContent));
+  check(Number(black[2]) >= 1 && Number(black[3]) > 100, `Black's summary counts the blunder (${black.join(', ')})`);
+  const box = await page.locator('#graph').boundingBox();
+  await page.mouse.click(box.x + (box.width * 10) / 13, box.y + box.height / 2);
+  check(await current(page) === 10, 'a click on the graph goes to that move');
+  check(await page.$eval('#graph line.cur', (el) => el.dataset.ply) === '10', 'and the graph marks it');
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-review.png'), fullPage: true });
+  await page.click('#last');
+
   // A game against the computer: you play Black at its top level on a
   // clock, with the evaluation hidden; Kestrel (White) moves first.
   await page.click('#vsengine');
@@ -229,6 +263,8 @@ async function main() {
     document.querySelectorAll('#moves .mv').length === 1, null, { timeout: 30000 });
   check(await page.$eval('#board .sq', (el) => el.dataset.square) === 'h1', 'playing Black flips the board');
   check((await page.textContent('#lines')).includes('hidden'), 'the evaluation is hidden while you play');
+  check(await page.isDisabled('#review-start') && await page.$eval('#graph', (el) => el.classList.contains('empty')),
+    'no game analysis or graph while the evaluation is hidden');
   check(!(await page.isHidden('#clock-top')) && !(await page.isHidden('#resign')), 'clocks, resign and draw are shown');
   await page.click('[data-square="e7"]');
   await page.click('[data-square="e5"]');

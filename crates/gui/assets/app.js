@@ -345,6 +345,8 @@ function setGame(view) {
 function render() {
   renderBoard();
   renderMoves();
+  renderReview(); // review.js: graph, ?! ? ?? marks
+  renderOpening(); // opening.js
   const st = S.game.status;
   $('status').textContent = st.over ? `${st.result} — ${st.reason}` : `${S.game.turn === 'w' ? 'White' : 'Black'} to move`;
   // Lines, bar and arrows belong to one position: another one clears them.
@@ -460,6 +462,7 @@ async function maybeEngine() {
 async function restartAnalysis() {
   if (!$('analyse').checked || !S.game || S.edit) return;
   if (S.engineSearch) return; // an engine player is thinking: its lines show
+  if (reviewRunning()) return; // the game's pass has the engine; analysis resumes after it
   const atEnd = S.ply === S.game.plies.length;
   if (atEnd && S.game.status.over) { clearLines(); return; }
   if (atEnd && S.players[S.game.turn] === 'engine' && !S.paused) return; // the player's search shows its lines
@@ -483,6 +486,7 @@ function clearLines() {
 function onEvent(ev) {
   const e = JSON.parse(ev.data);
   drawProbeEvent(e);
+  reviewEvent(e);
   if (e.type === 'info') {
     // Only the newest search's lines: an older one may still be winding down.
     if (e.search < S.latestSearch) return;
@@ -832,6 +836,7 @@ function wire() {
 async function main() {
   wire();
   wireMatch();
+  wireReview();
   const [opts, view] = await Promise.all([api('GET', '/api/options'), api('POST', '/api/game', {})]);
   S.options = opts.options;
   S.levels = opts.levels;

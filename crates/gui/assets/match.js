@@ -62,7 +62,8 @@ async function startMatch() {
   $('ioerror').textContent = '';
   if (S.match.hideEval) $('analyse').checked = false;
   try {
-    const view = await post('/api/position', {});
+    // The server keeps a hidden evaluation to itself too (no game analysis until the end).
+    const view = await post('/api/position', { hide_eval: S.match.hideEval });
     const name = level === 'max' ? 'Kestrel (full strength)' : `Kestrel (Elo ${level})`;
     const tags = { White: human === 'w' ? 'Human' : name, Black: human === 'b' ? 'Human' : name,
       Event: 'Kestrel GUI game against the computer', TimeControl: control ? `${control.base / 1000}+${control.inc / 1000}` : '-',

@@ -192,12 +192,16 @@ pub async fn set_tags(
     Ok(view(&session))
 }
 
-/// `POST /api/position` `{"game", "fen"?}`: a new game from a FEN (default: the start).
+/// `POST /api/position` `{"game", "fen"?, "hide_eval"?}`: a new game from a
+/// FEN (default: the start); `hide_eval`: a game against the engine whose
+/// evaluation the server keeps to itself until the game ends.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PositionBody {
     game: String,
     fen: Option<String>,
+    #[serde(default)]
+    hide_eval: bool,
 }
 
 /// Starts the game again from a position.
@@ -212,7 +216,7 @@ pub async fn set_position(
     };
     session.cancel_search();
     session.engine().new_game();
-    session.record().reset(start);
+    session.record().reset(start, body.hide_eval);
     Ok(view(&session))
 }
 
@@ -396,4 +400,63 @@ pub async fn tablebase(
     Ok(Json(
         json!({"found": true, "wdl": wdl.as_i32(), "dtz": dtz, "moves": moves}),
     ))
+}
+
+/// `POST /api/analysis` `{"game", "depth"? | "movetime_ms"?}`: the whole-game pass.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewBody {
+    game: String,
+    depth: Option<i32>,
+    movetime_ms: Option<u64>,
+}
+
+/// Starts the analysis pass over the game (409 while its evaluation is hidden).
+pub async fn start_review(
+    State(state): Shared,
+    ApiJson(body): ApiJson<ReviewBody>,
+) -> Result<Json<crate::review::ReviewView>, ApiError> {
+    let session = state.get(&body.game)?;
+    let limit = crate::review::PassLimit {
+        depth: body.depth,
+        movetime_ms: body.movetime_ms,
+    };
+    tokio::task::spawn_blocking(move || crate::review::start(&session, limit))
+        .await
+        .map_err(|e| ApiError::conflict(format!("the pass could not start: {e}")))?
+        .map(Json)
+}
+
+/// `GET /api/analysis?game=ID`: the pass's progress and results.
+pub async fn review(
+    State(state): Shared,
+    ApiQuery(q): ApiQuery<GameQuery>,
+) -> Result<Json<crate::review::ReviewView>, ApiError> {
+    let session = state.get(&q.game)?;
+    Ok(Json(crate::review::view(&session)))
+}
+
+/// `POST /api/analysis/cancel` `{"game"}`: stops the pass, keeping what it found.
+pub async fn cancel_review(
+    State(state): Shared,
+    ApiJson(body): ApiJson<GameBody>,
+) -> Result<Json<crate::review::ReviewView>, ApiError> {
+    let session = state.get(&body.game)?;
+    tokio::task::spawn_blocking(move || crate::review::cancel(&session))
+        .await
+        .map(Json)
+        .map_err(|e| ApiError::conflict(format!("the pass could not be cancelled: {e}")))
+}
+
+/// `GET /api/opening?game=ID`: every named position of the game, in order.
+pub async fn opening(
+    State(state): Shared,
+    ApiQuery(q): ApiQuery<GameQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let session = state.get(&q.game)?;
+    let positions = session.record().positions();
+    let named = tokio::task::spawn_blocking(move || crate::opening::named_plies(&positions))
+        .await
+        .map_err(|e| ApiError::conflict(format!("the opening table could not be read: {e}")))?;
+    Ok(Json(json!({ "openings": named })))
 }

@@ -9,6 +9,8 @@ use axum::response::{IntoResponse, Response};
 pub const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
 const MATCH_JS: &str = include_str!("../assets/match.js");
+const REVIEW_JS: &str = include_str!("../assets/review.js");
+const OPENING_JS: &str = include_str!("../assets/opening.js");
 const STYLE_CSS: &str = include_str!("../assets/style.css");
 
 /// The Cburnett pieces (see assets/pieces/README.md for their licence), by
@@ -52,6 +54,16 @@ pub async fn app_js() -> Response {
 /// `GET /match.js`: a game against the engine (clocks, resign, draw offers).
 pub async fn match_js() -> Response {
     file("text/javascript; charset=utf-8", MATCH_JS)
+}
+
+/// `GET /review.js`: the game analysis pass, its graph and judged moves.
+pub async fn review_js() -> Response {
+    file("text/javascript; charset=utf-8", REVIEW_JS)
+}
+
+/// `GET /opening.js`: the opening's name above the moves.
+pub async fn opening_js() -> Response {
+    file("text/javascript; charset=utf-8", OPENING_JS)
 }
 
 /// `GET /style.css`.

@@ -13,7 +13,10 @@ pub mod error;
 pub mod events;
 pub mod game_end;
 pub mod host_guard;
+pub mod judgement;
+pub mod opening;
 pub mod record;
+pub mod review;
 pub mod search_run;
 pub mod session;
 pub mod settings;
@@ -93,6 +96,8 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/", get(assets::index))
         .route("/app.js", get(assets::app_js))
         .route("/match.js", get(assets::match_js))
+        .route("/review.js", get(assets::review_js))
+        .route("/opening.js", get(assets::opening_js))
         .route("/style.css", get(assets::style_css))
         .route("/pieces/{name}", get(assets::piece))
         .route("/api/game", post(api::new_game))
@@ -111,6 +116,9 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/book", get(api::book_moves))
         .route("/api/book/add", post(api::book_add))
         .route("/api/tablebase", get(api::tablebase))
+        .route("/api/analysis", get(api::review).post(api::start_review))
+        .route("/api/analysis/cancel", post(api::cancel_review))
+        .route("/api/opening", get(api::opening))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(

@@ -22,6 +22,9 @@ pub struct GameRecord {
     pub version: u64,
     /// An end the players gave the game (resignation, agreed draw, flag).
     pub ending: Option<GameEnd>,
+    /// A person plays the engine and asked not to see evaluations until
+    /// the game ends: the server then gives out no analysis of it.
+    pub hide_eval: bool,
 }
 
 impl GameRecord {
@@ -37,6 +40,7 @@ impl GameRecord {
             move_times: Vec::new(),
             version: 0,
             ending: None,
+            hide_eval: false,
         }
     }
 
@@ -113,12 +117,20 @@ impl GameRecord {
         n
     }
 
-    /// Starts again from `start`, keeping the tags.
-    pub fn reset(&mut self, start: Position) {
+    /// Starts again from `start`, keeping the tags; `hide_eval`: a game
+    /// against the engine whose evaluation stays hidden until it ends.
+    pub fn reset(&mut self, start: Position, hide_eval: bool) {
         self.game = Game::new(start);
         self.move_times.clear();
         self.ending = None;
+        self.hide_eval = hide_eval;
         self.version += 1;
+    }
+
+    /// True while the evaluation of this game may not be given out: it
+    /// is hidden and the game goes on.
+    pub fn eval_hidden(&self) -> bool {
+        self.hide_eval && self.over().is_none()
     }
 
     /// Every position of the game, the start first.
@@ -164,6 +176,8 @@ impl GameRecord {
         self.move_times = vec![None; game.moves().len()];
         self.game = game;
         self.ending = None;
+        // An imported game is for study: nothing is hidden.
+        self.hide_eval = false;
         self.tags = imported
             .tags
             .into_iter()

@@ -60,8 +60,9 @@ pub fn start(
         let keys = positions.iter().map(chess::Position::key).collect();
         (root, keys, record.version, record.mode())
     };
-    let seq = session.search_seq.fetch_add(1, Ordering::SeqCst) + 1;
+    // The number changes under the engine's lock (see `Session::search_seq`).
     let mut engine = session.engine();
+    let seq = session.search_seq.fetch_add(1, Ordering::SeqCst) + 1;
     engine.stop();
     if play && settings.own_book() {
         let book_move = state

@@ -18,6 +18,7 @@ use tokio::sync::broadcast;
 use crate::book_source::BookSource;
 use crate::error::ApiError;
 use crate::record::GameRecord;
+use crate::review::Review;
 
 /// How many sessions live at once (each holds an engine with a 16 MiB table).
 pub const MAX_SESSIONS: usize = 16;
@@ -37,8 +38,16 @@ pub struct Session {
     pub events: broadcast::Sender<String>,
     /// Open event streams.
     pub listeners: AtomicUsize,
-    /// Number of the latest search: a search's move is played only while it is the latest.
+    /// Number of the latest search: a search's move is played only while
+    /// it is the latest. Changed only while the engine is locked, so that
+    /// whoever holds the engine knows whether a search it started is still
+    /// the latest (the game review pass relies on it).
     pub search_seq: AtomicU64,
+    /// The whole-game analysis pass and its results.
+    pub review: Mutex<Review>,
+    /// Held while a pass starts or is cancelled, so that one pass's
+    /// thread has ended before the next begins.
+    pub review_start: Mutex<()>,
     last_used: Mutex<Instant>,
 }
 
@@ -55,6 +64,8 @@ impl Session {
             events: broadcast::channel(EVENT_BUFFER).0,
             listeners: AtomicUsize::new(0),
             search_seq: AtomicU64::new(0),
+            review: Mutex::new(Review::default()),
+            review_start: Mutex::new(()),
             last_used: Mutex::new(Instant::now()),
         }
     }
@@ -78,8 +89,14 @@ impl Session {
 
     /// Stops the search, if one runs, and forgets its move.
     pub fn cancel_search(&self) {
+        let engine = self.engine();
         self.search_seq.fetch_add(1, Ordering::SeqCst);
-        self.engine().stop();
+        engine.stop();
+    }
+
+    /// The game review, locked.
+    pub fn review(&self) -> MutexGuard<'_, Review> {
+        self.review.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 

@@ -1,0 +1,164 @@
+// "Analyse game": the server's whole-game pass (/api/analysis), the graph
+// of White's winning chances after each move (click it to go to that
+// move), the judgements in the move list (?! ? ??) and each side's
+// summary. The pass runs on the server, so the page only draws what its
+// events bring. Loaded before app.js, whose state (S) and helpers it uses
+// when called.
+'use strict';
+
+const REVIEW = {
+  view: null,        // the server's ReviewView
+  key: null,         // the game id and version the view was asked for
+};
+const JUDGEMENT_MARK = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+const JUDGEMENT_WORD = { inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder' };
+
+const reviewRunning = () => !!(REVIEW.view && REVIEW.view.state === 'running');
+
+async function startReview() {
+  // Live analysis would hold the engine (the pass yields to any other
+  // search): stop it, but never an engine player's move.
+  if (S.analysisSearch && !S.engineSearch) await stopSearch();
+  try {
+    REVIEW.view = await post('/api/analysis', {});
+    renderReview();
+  } catch (e) { showStatus(e.message); }
+}
+
+async function cancelReview() {
+  try {
+    REVIEW.view = await post('/api/analysis/cancel', {});
+    renderReview();
+    restartAnalysis();
+  } catch (e) { showStatus(e.message); }
+}
+
+// The pass's progress and results, pushed on the event stream.
+function reviewEvent(e) {
+  if (e.type !== 'analysis') return;
+  const wasRunning = reviewRunning();
+  REVIEW.view = e.analysis;
+  renderReview();
+  if (wasRunning && !reviewRunning()) restartAnalysis();
+}
+
+// Asks for the results again when the game changed (a move, an undo, a new
+// game): they are the server's, for the game as it is now.
+async function refreshReview() {
+  if (!S.game) return;
+  const key = `${S.game.id}:${S.game.version}`;
+  if (REVIEW.key === key) return;
+  REVIEW.key = key;
+  try {
+    const view = await api('GET', `/api/analysis?game=${S.game.id}`);
+    if (REVIEW.key === key) { REVIEW.view = view; renderReview(); }
+  } catch (e) { /* the next change asks again */ }
+}
+
+function renderReview() {
+  if (!S.game) return;
+  refreshReview();
+  const v = REVIEW.view;
+  const hidden = hideEval() || (v && v.hidden);
+  const running = reviewRunning();
+  $('review-start').disabled = running || hidden || S.game.plies.length === 0;
+  $('review-start').title = hidden ? 'The evaluation is hidden until the game ends' : 'A short search of every position of the game';
+  $('review-cancel').classList.toggle('hidden', !running);
+  const progress = $('review-progress');
+  progress.textContent = !v || hidden ? '' : running ? `Analysing… ${v.analysed}/${v.total}`
+    : v.state === 'cancelled' ? `Stopped (${v.message || 'cancelled'}): ${v.analysed}/${v.total}` : '';
+  $('review').dataset.state = v ? v.state : 'idle';
+  $('review').dataset.analysed = v && !hidden ? v.analysed : 0;
+  drawGraph(hidden ? null : v);
+  markMoves(hidden ? null : v);
+  renderSummary(hidden ? null : v);
+}
+
+// The graph: White's winning chances (lichess's curve; a mate at the edge)
+// after each ply, White's share filled from the bottom, the judged moves
+// as dots and the ply on view as a line.
+function drawGraph(v) {
+  const svg = $('graph');
+  const known = v ? v.positions.map((p, i) => (p ? { i, win: p.win } : null)).filter(Boolean) : [];
+  svg.classList.toggle('empty', known.length === 0);
+  svg.innerHTML = '';
+  if (!known.length) return;
+  const w = svg.clientWidth || 600, h = svg.clientHeight || 100;
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  const last = Math.max(1, v.positions.length - 1);
+  const x = (i) => (i / last) * w;
+  const pad = 5; // a mate sits on the edge, its dot still whole
+  const y = (win) => pad + (1 - win / 100) * (h - 2 * pad);
+  const pts = known.map((p) => `${x(p.i).toFixed(1)},${y(p.win).toFixed(1)}`);
+  const first = known[0], end = known[known.length - 1];
+  const NS = 'http://www.w3.org/2000/svg';
+  const add = (tag, attrs) => {
+    const el = document.createElementNS(NS, tag);
+    for (const [k, val] of Object.entries(attrs)) el.setAttribute(k, val);
+    svg.appendChild(el);
+    return el;
+  };
+  add('polygon', { class: 'area', points: `${x(first.i)},${h} ${pts.join(' ')} ${x(end.i)},${h}` });
+  add('line', { class: 'mid', x1: 0, y1: h / 2, x2: w, y2: h / 2 });
+  add('polyline', { class: 'curve', points: pts.join(' ') });
+  const cur = add('line', { class: 'cur', x1: x(S.ply), y1: 0, x2: x(S.ply), y2: h });
+  cur.dataset.ply = S.ply;
+  v.moves.forEach((m) => {
+    if (!m || !m.judgement) return;
+    const p = v.positions[m.ply];
+    const dot = add('circle', { class: `judg ${m.judgement}`, cx: x(m.ply), cy: y(p.win), r: 4 });
+    dot.dataset.ply = m.ply;
+    const t = document.createElementNS(NS, 'title');
+    t.textContent = `${m.ply % 2 ? '' : '…'}${m.san}: ${JUDGEMENT_WORD[m.judgement]}`;
+    dot.appendChild(t);
+  });
+}
+
+// The ply under a click on the graph.
+function graphClick(ev) {
+  const v = REVIEW.view;
+  if (!v || !v.positions.length || hideEval()) return;
+  const box = $('graph').getBoundingClientRect();
+  const last = v.positions.length - 1;
+  const ply = Math.round(((ev.clientX - box.left) / box.width) * last);
+  if (S.pv) S.pv = null;
+  goto(Math.max(0, Math.min(last, ply)));
+}
+
+// ?! ? ?? after the judged moves of the move list, with the drop and the
+// pass's best move as the tooltip.
+function markMoves(v) {
+  for (const old of document.querySelectorAll('#moves .judg')) old.remove();
+  if (!v) return;
+  for (const m of v.moves) {
+    if (!m) continue;
+    const el = document.querySelector(`#moves .mv[data-ply="${m.ply}"]`);
+    if (!el) continue;
+    const best = m.best && m.best !== m.san ? ` Best was ${m.best}.` : '';
+    el.title = m.judgement ? `${JUDGEMENT_WORD[m.judgement]}: −${m.loss.toFixed(1)}% winning chances.${best}` : '';
+    if (!m.judgement) continue;
+    const s = document.createElement('span');
+    s.className = `judg ${m.judgement}`;
+    s.textContent = JUDGEMENT_MARK[m.judgement];
+    el.insertBefore(s, el.querySelector('.t'));
+  }
+}
+
+function renderSummary(v) {
+  const el = $('review-summary');
+  if (!v || !v.summary || v.analysed < 2) { el.innerHTML = ''; return; }
+  const row = (side, name) => {
+    const s = v.summary[side];
+    const cells = [s.inaccuracies, s.mistakes, s.blunders, s.acpl ?? '–', s.accuracy != null ? `${s.accuracy.toFixed(1)}%` : '–'];
+    return `<tr data-side="${side}"><th>${name}</th>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
+  };
+  el.innerHTML = `<table><tr><th></th><th class="inaccuracy">?! Inaccuracies</th><th class="mistake">? Mistakes</th>`
+    + `<th class="blunder">?? Blunders</th><th>ACPL</th><th>Accuracy</th></tr>${row('w', 'White')}${row('b', 'Black')}</table>`;
+}
+
+function wireReview() {
+  $('review-start').onclick = startReview;
+  $('review-cancel').onclick = cancelReview;
+  $('graph').addEventListener('click', graphClick);
+  window.addEventListener('resize', () => drawGraph(hideEval() ? null : REVIEW.view));
+}

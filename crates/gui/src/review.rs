@@ -1,0 +1,544 @@
+//! The whole-game analysis pass ("Analyse game"): a short search of every
+//! position of the game, one after another, in the background, on the
+//! tab's own engine, and the view the page draws from it (the evaluation
+//! graph, the judged moves, each side's summary).
+//!
+//! The pass never takes the engine from anyone: it starts a search only
+//! when the engine is idle, and a search that someone else starts (live
+//! analysis, an engine player's move, a stop) pre-empts it, after which the
+//! pass searches that position again once the engine is free. It knows its
+//! search was pre-empted because `Session::search_seq` moved while it ran
+//! (the number only changes under the engine's lock). Results belong to the
+//! game's moves, so undoing a move keeps those before it, and a new pass
+//! at the same limit searches only positions it has not seen.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Weak};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use chess::{Move, Position};
+use engine::{Limits, Score, SearchEvent};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::error::ApiError;
+use crate::judgement::{capped_cp, summarise, win_percent, Judgement, SideSummary, CP_CAP};
+use crate::session::Session;
+use crate::settings::EngineSettings;
+use crate::view::ScoreView;
+
+/// How long the pass waits before looking again at a busy engine or a
+/// search that has not ended.
+const POLL: Duration = Duration::from_millis(40);
+/// The default search per position (lichess's server analysis is a
+/// fixed amount per position too).
+const DEFAULT_MOVETIME_MS: u64 = 300;
+/// Bounds on a pass's limits: short searches, so a pass stays minutes at most.
+const MAX_DEPTH: i32 = 30;
+const MOVETIME_MS: std::ops::RangeInclusive<u64> = 20..=5000;
+
+/// How much to search each position: a depth or a time (default 300 ms).
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassLimit {
+    /// Search each position to this depth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<i32>,
+    /// Search each position this many milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub movetime_ms: Option<u64>,
+}
+
+impl PassLimit {
+    /// The limit with its default filled in, checked.
+    pub fn checked(self) -> Result<PassLimit, ApiError> {
+        match (self.depth, self.movetime_ms) {
+            (None, None) => Ok(PassLimit {
+                depth: None,
+                movetime_ms: Some(DEFAULT_MOVETIME_MS),
+            }),
+            (Some(d), None) if (1..=MAX_DEPTH).contains(&d) => Ok(self),
+            (None, Some(ms)) if MOVETIME_MS.contains(&ms) => Ok(self),
+            (Some(_), Some(_)) => Err(ApiError::bad_request(
+                "give depth or movetime_ms for the pass, not both",
+            )),
+            _ => Err(ApiError::bad_request(format!(
+                "a pass searches each position to a depth from 1 to {MAX_DEPTH} or for {} to {} ms",
+                MOVETIME_MS.start(),
+                MOVETIME_MS.end()
+            ))),
+        }
+    }
+
+    fn limits(self) -> Limits {
+        match (self.depth, self.movetime_ms) {
+            (Some(d), _) => Limits::depth(d),
+            (_, ms) => Limits::movetime(ms.unwrap_or(DEFAULT_MOVETIME_MS)),
+        }
+    }
+}
+
+/// Where a pass is.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum PassState {
+    /// No pass was started.
+    #[default]
+    Idle,
+    /// Searching.
+    Running,
+    /// Every position searched.
+    Done,
+    /// Cancelled, or stopped because the game changed under it.
+    Cancelled,
+}
+
+/// What the pass found in one position.
+#[derive(Debug, Clone, Copy)]
+struct PositionEval {
+    /// White's view.
+    score: ScoreView,
+    /// White's winning chances, percent.
+    win: f64,
+    /// Capped centipawns, White's view.
+    cp: i32,
+    best: Option<Move>,
+    depth: i32,
+}
+
+impl PositionEval {
+    /// The value of a position without a legal move: mate or stalemate.
+    fn terminal(pos: &Position) -> PositionEval {
+        let (score, win, cp) = match (pos.in_check(), pos.turn() == chess::Color::White) {
+            (true, true) => (ScoreView::Mate(0), 0.0, -CP_CAP),
+            (true, false) => (ScoreView::Mate(0), 100.0, CP_CAP),
+            (false, _) => (ScoreView::Cp(0), 50.0, 0),
+        };
+        PositionEval {
+            score,
+            win,
+            cp,
+            best: None,
+            depth: 0,
+        }
+    }
+
+    fn searched(score: Score, white: bool, best: Option<Move>, depth: i32) -> PositionEval {
+        let score = ScoreView::white_view(score, white);
+        PositionEval {
+            score,
+            win: win_percent(score),
+            cp: capped_cp(score),
+            best,
+            depth,
+        }
+    }
+}
+
+/// A tab's pass and its results.
+#[derive(Default)]
+pub struct Review {
+    pass: u64,
+    state: PassState,
+    message: Option<String>,
+    limit: PassLimit,
+    /// The game the results belong to: its start and moves.
+    start: Option<Position>,
+    moves: Vec<Move>,
+    /// Per position of that game (the start first), once searched.
+    evals: Vec<Option<PositionEval>>,
+    cancel: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// Starts a pass over `session`'s game (cancelling one that runs);
+/// refused while the game's evaluation is hidden. Joins the old pass's
+/// thread, so call it off the async threads.
+pub fn start(session: &Arc<Session>, limit: PassLimit) -> Result<ReviewView, ApiError> {
+    let limit = limit.checked()?;
+    let (start, moves, positions) = {
+        let record = session.record();
+        if record.eval_hidden() {
+            return Err(ApiError::conflict(
+                "the evaluation of this game is hidden until it ends: analyse it afterwards",
+            ));
+        }
+        (
+            *record.game.start(),
+            record.game.moves().to_vec(),
+            record.positions(),
+        )
+    };
+    // One start or cancel at a time: the old thread ends before the new one begins.
+    let _serial = session
+        .review_start
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    stop_thread(session, None);
+    let (pass, cancel) = {
+        let mut review = session.review();
+        let keep = if review.start == Some(start) && review.limit == limit {
+            common_prefix(&review.moves, &moves) + 1
+        } else {
+            0
+        };
+        review.evals.truncate(keep);
+        review.evals.resize(positions.len(), None);
+        review.start = Some(start);
+        review.moves = moves;
+        review.limit = limit;
+        review.pass += 1;
+        review.state = PassState::Running;
+        review.message = None;
+        review.cancel = Arc::new(AtomicBool::new(false));
+        (review.pass, review.cancel.clone())
+    };
+    let weak = Arc::downgrade(session);
+    let handle = std::thread::Builder::new()
+        .name("kestrel-review".into())
+        .spawn(move || run(weak, pass, cancel, positions, limit.limits()))
+        .map_err(|e| ApiError::conflict(format!("the pass could not start: {e}")))?;
+    session.review().thread = Some(handle);
+    drop(_serial);
+    Ok(view(session))
+}
+
+/// Cancels the pass, if one runs (its search too, never another's).
+/// Joins its thread, so call it off the async threads.
+pub fn cancel(session: &Arc<Session>) -> ReviewView {
+    let _serial = session
+        .review_start
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    stop_thread(session, Some("cancelled"));
+    view(session)
+}
+
+/// Signals the running pass to stop and waits for its thread.
+fn stop_thread(session: &Session, message: Option<&str>) {
+    let handle = {
+        let mut review = session.review();
+        review.cancel.store(true, Ordering::SeqCst);
+        if review.state == PassState::Running {
+            review.state = PassState::Cancelled;
+            review.message = message.map(str::to_string);
+        }
+        review.thread.take()
+    };
+    if let Some(h) = handle {
+        let _ = h.join();
+    }
+}
+
+fn common_prefix(a: &[Move], b: &[Move]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// The pass's thread: each position not yet searched, in game order.
+fn run(
+    weak: Weak<Session>,
+    pass: u64,
+    cancel: Arc<AtomicBool>,
+    positions: Vec<Position>,
+    limits: Limits,
+) {
+    let keys: Vec<u64> = positions.iter().map(Position::key).collect();
+    for (i, pos) in positions.iter().enumerate() {
+        let Some(session) = weak.upgrade() else {
+            return;
+        };
+        if session.review().evals.get(i).is_some_and(Option::is_some) {
+            continue;
+        }
+        let eval = if pos.legal_moves().is_empty() {
+            Some(PositionEval::terminal(pos))
+        } else {
+            search(&session, &cancel, pos, &keys[..i], &limits)
+        };
+        let Some(eval) = eval else {
+            return; // cancelled
+        };
+        if !store(&session, pass, &positions, i, eval) {
+            return;
+        }
+        session.send(&json!({"type": "analysis", "analysis": view(&session)}));
+    }
+    if let Some(session) = weak.upgrade() {
+        {
+            let mut review = session.review();
+            if review.pass == pass && review.state == PassState::Running {
+                review.state = PassState::Done;
+            }
+        }
+        session.send(&json!({"type": "analysis", "analysis": view(&session)}));
+    }
+}
+
+/// Searches `pos` until a search of the pass's own ends un-pre-empted;
+/// None when cancelled.
+fn search(
+    session: &Session,
+    cancel: &AtomicBool,
+    pos: &Position,
+    history: &[u64],
+    limits: &Limits,
+) -> Option<PositionEval> {
+    loop {
+        if cancel.load(Ordering::SeqCst) {
+            return None;
+        }
+        let (seq, results) = {
+            let mut engine = session.engine();
+            if engine.is_searching() {
+                drop(engine);
+                std::thread::sleep(POLL);
+                continue;
+            }
+            // Full strength, one line, the default options: another
+            // search may have set a level or switched techniques off.
+            if EngineSettings::default().apply(&mut engine).is_err() {
+                return None;
+            }
+            let (tx, rx) = mpsc::channel();
+            let reporter: engine::Reporter = Arc::new(move |event| {
+                if let SearchEvent::BestMove(result) = event {
+                    let _ = tx.send(result);
+                }
+            });
+            engine.go(*pos, history.to_vec(), limits.clone(), reporter);
+            (session.search_seq.load(Ordering::SeqCst), rx)
+        };
+        let result = loop {
+            match results.recv_timeout(POLL) {
+                Ok(result) => break Some(result),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if cancel.load(Ordering::SeqCst) {
+                        let engine = session.engine();
+                        // Stop the search only while it is still the pass's.
+                        if session.search_seq.load(Ordering::SeqCst) == seq {
+                            engine.stop();
+                        }
+                        return None;
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+            }
+        };
+        let pre_empted = session.search_seq.load(Ordering::SeqCst) != seq;
+        match result {
+            Some(r) if !pre_empted => {
+                let white = pos.turn() == chess::Color::White;
+                return Some(PositionEval::searched(
+                    Score::from_value(r.score),
+                    white,
+                    r.best,
+                    r.depth,
+                ));
+            }
+            // Someone else's search took the engine: wait for it, then again.
+            _ => continue,
+        }
+    }
+}
+
+/// Keeps the result for position `i` while the pass is current and the
+/// game still holds that position; false when the pass should end.
+fn store(
+    session: &Session,
+    pass: u64,
+    positions: &[Position],
+    i: usize,
+    eval: PositionEval,
+) -> bool {
+    let still_there = {
+        let record = session.record();
+        let moves = record.game.moves();
+        let review_moves = session.review().moves.clone();
+        *record.game.start() == positions[0]
+            && moves.len() >= i
+            && review_moves.len() >= i
+            && moves[..i] == review_moves[..i]
+            && !record.eval_hidden()
+    };
+    let mut review = session.review();
+    if review.pass != pass || review.state != PassState::Running {
+        return false;
+    }
+    if !still_there {
+        review.state = PassState::Cancelled;
+        review.message = Some("the game changed".into());
+        drop(review);
+        session.send(&json!({"type": "analysis", "analysis": view(session)}));
+        return false;
+    }
+    if let Some(slot) = review.evals.get_mut(i) {
+        *slot = Some(eval);
+    }
+    true
+}
+
+/// One position's evaluation as the page shows it.
+#[derive(Serialize, Debug, Clone)]
+pub struct EvalView {
+    /// White's view.
+    pub score: ScoreView,
+    /// White's winning chances, percent (one decimal): the graph's height.
+    pub win: f64,
+    /// The best move found, in SAN.
+    pub best: Option<String>,
+    /// The depth reached.
+    pub depth: i32,
+}
+
+/// One move, judged.
+#[derive(Serialize, Debug, Clone)]
+pub struct MoveReview {
+    /// Plies from the start up to and including this move.
+    pub ply: usize,
+    /// The move.
+    pub san: String,
+    /// Who played it: `w` or `b`.
+    pub side: char,
+    /// The winning chances it cost its side, percentage points (one decimal).
+    pub loss: f64,
+    /// The centipawns it cost its side (scores capped at ±1000).
+    pub cp_loss: i32,
+    /// Inaccuracy, mistake, blunder, or none.
+    pub judgement: Option<Judgement>,
+    /// The pass's best move in the position before it, in SAN.
+    pub best: Option<String>,
+}
+
+/// Both sides' summaries.
+#[derive(Serialize, Debug, Clone)]
+pub struct Summary {
+    /// White's.
+    pub w: SideSummary,
+    /// Black's.
+    pub b: SideSummary,
+}
+
+/// The pass as `GET /api/analysis` answers it, for the game as it is now.
+#[derive(Serialize, Debug, Clone)]
+pub struct ReviewView {
+    /// Idle, running, done or cancelled.
+    pub state: PassState,
+    /// Why it stopped, when it did not finish.
+    pub message: Option<String>,
+    /// The pass's number (0: none yet).
+    pub pass: u64,
+    /// True while the game's evaluation is hidden (nothing else is given).
+    pub hidden: bool,
+    /// The search per position.
+    pub limit: PassLimit,
+    /// Positions of the game searched.
+    pub analysed: usize,
+    /// Positions of the game (its plies and the start).
+    pub total: usize,
+    /// Per position, the start first: its evaluation once searched.
+    pub positions: Vec<Option<EvalView>>,
+    /// Per move: its judgement once both its positions are searched.
+    pub moves: Vec<Option<MoveReview>>,
+    /// Each side's figures over its judged moves.
+    pub summary: Option<Summary>,
+}
+
+/// The pass's results for `session`'s game as it is now: results of moves
+/// since taken back or replaced are left out; nothing while the evaluation
+/// is hidden.
+pub fn view(session: &Session) -> ReviewView {
+    let (positions, moves, hidden) = {
+        let record = session.record();
+        (
+            record.positions(),
+            record.game.moves().to_vec(),
+            record.eval_hidden(),
+        )
+    };
+    let review = session.review();
+    let mut out = ReviewView {
+        state: review.state,
+        message: review.message.clone(),
+        pass: review.pass,
+        hidden,
+        limit: review.limit,
+        analysed: 0,
+        total: positions.len(),
+        positions: Vec::new(),
+        moves: Vec::new(),
+        summary: None,
+    };
+    if hidden {
+        return out;
+    }
+    let valid = if review.start == positions.first().copied() {
+        common_prefix(&review.moves, &moves) + 1
+    } else {
+        0
+    };
+    let evals: Vec<Option<PositionEval>> = (0..positions.len())
+        .map(|i| {
+            if i < valid {
+                review.evals.get(i).copied().flatten()
+            } else {
+                None
+            }
+        })
+        .collect();
+    drop(review);
+    let san = |i: usize, m: Option<Move>| m.map(|m| positions[i].san(m));
+    out.analysed = evals.iter().filter(|e| e.is_some()).count();
+    out.positions = evals
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            e.map(|e| EvalView {
+                score: e.score,
+                win: (e.win * 10.0).round() / 10.0,
+                best: san(i, e.best),
+                depth: e.depth,
+            })
+        })
+        .collect();
+    let mut sides: [Vec<(f64, i32, Option<Judgement>)>; 2] = [Vec::new(), Vec::new()];
+    out.moves = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| {
+            let (Some(before), Some(after)) = (evals[i], evals[i + 1]) else {
+                return None;
+            };
+            let white = positions[i].turn() == chess::Color::White;
+            let sign = if white { 1 } else { -1 };
+            let mover = |win: f64| if white { win } else { 100.0 - win };
+            let loss = (mover(before.win) - mover(after.win)).max(0.0);
+            let cp_loss = (sign * before.cp - sign * after.cp).max(0);
+            // The pass's own best move is no error, whatever the next
+            // position's (deeper-looking) score says.
+            let judgement = if before.best == Some(m) {
+                None
+            } else {
+                Judgement::of_drop(loss)
+            };
+            sides[usize::from(!white)].push((loss, cp_loss, judgement));
+            Some(MoveReview {
+                ply: i + 1,
+                san: positions[i].san(m),
+                side: if white { 'w' } else { 'b' },
+                loss: (loss * 10.0).round() / 10.0,
+                cp_loss,
+                judgement,
+                best: san(i, before.best),
+            })
+        })
+        .collect();
+    if out.analysed > 0 {
+        out.summary = Some(Summary {
+            w: summarise(&sides[0]),
+            b: summarise(&sides[1]),
+        });
+    }
+    out
+}
