@@ -39,6 +39,6 @@ pub use option_error::OptionError;
 pub use params::{ParamError, SearchParams};
 pub use score::{Score, Value};
 pub use tablebase::{Tablebase, Wdl};
-pub use thread::{IterationInfo, Reporter, SearchEvent, SearchResult};
+pub use thread::{IterationInfo, Reporter, ScoreBound, SearchEvent, SearchResult};
 pub use types::bool_value;
 pub use types::{parse_bool, BoolError, BOOL_WORDS};

@@ -19,7 +19,7 @@ use crate::score::{
 };
 use crate::see::see_ge;
 use crate::stats::SearchStats;
-use crate::thread::{IterationInfo, SearchEvent, Shared};
+use crate::thread::{IterationInfo, ScoreBound, SearchEvent, Shared};
 use crate::timeman::TimeManager;
 use crate::tt::{Bound, TtEntry};
 
@@ -304,7 +304,7 @@ impl Worker {
             }
             self.completed_depth = depth;
             if let Some(tm) = tm.as_deref_mut() {
-                self.report_lines(s, multipv.min(s.shown_lines), None);
+                self.report_lines(s, multipv.min(s.shown_lines), ScoreBound::Exact);
                 if let Some(level) = s.level {
                     self.level_lines = self.root_moves[..multipv].to_vec();
                     if level.iteration_is_enough(depth, self.nodes) {
@@ -359,21 +359,21 @@ impl Worker {
             let bound = if v <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (v - delta).max(-INFINITE);
-                Bound::Upper
+                ScoreBound::Upper
             } else if v >= beta {
                 beta = (v + delta).min(INFINITE);
-                Bound::Lower
+                ScoreBound::Lower
             } else {
                 return;
             };
             if main && s.time_since_start().as_millis() > 3000 && pv_index < s.shown_lines {
-                self.report_lines(s, pv_index + 1, Some(bound));
+                self.report_lines(s, pv_index + 1, bound);
             }
             delta += delta * tuned::aspiration_growth() / 100;
         }
     }
 
-    fn report_lines(&self, s: &Shared, lines: usize, bound: Option<Bound>) {
+    fn report_lines(&self, s: &Shared, lines: usize, bound: ScoreBound) {
         let nodes = s.total_nodes(self.id, self.nodes);
         let time = s.time_since_start();
         for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
@@ -391,7 +391,11 @@ impl Worker {
                 seldepth: rm.seldepth.max(1),
                 multipv: i + 1,
                 score,
-                bound: if i + 1 == lines { bound } else { None },
+                bound: if i + 1 == lines {
+                    bound
+                } else {
+                    ScoreBound::Exact
+                },
                 nodes,
                 time,
                 hashfull: s.tt.hashfull(),

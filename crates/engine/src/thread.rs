@@ -20,7 +20,7 @@ use crate::stats::SearchStats;
 use crate::strength::{Level, Rng, MIN_DEPTH};
 use crate::tablebase::{rank_root_moves, RootTbMove, Tablebase};
 use crate::timeman::{TimeBudget, TimeManager};
-use crate::tt::{Bound, TranspositionTable};
+use crate::tt::TranspositionTable;
 
 /// Progress of a search, as the engine reports it.
 #[derive(Clone, Debug)]
@@ -49,6 +49,34 @@ pub enum SearchEvent {
     BestMove(SearchResult),
 }
 
+/// What a reported score is: the search's value, or only a bound on it
+/// because the aspiration window failed (UCI's `lowerbound`/`upperbound`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// The value.
+    Exact,
+    /// At least this (the window failed high).
+    Lower,
+    /// At most this (the window failed low).
+    Upper,
+}
+
+impl ScoreBound {
+    /// True for an exact score.
+    pub fn is_exact(self) -> bool {
+        self == ScoreBound::Exact
+    }
+
+    /// `lower` or `upper` for a bound, `None` for an exact score.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            ScoreBound::Exact => None,
+            ScoreBound::Lower => Some("lower"),
+            ScoreBound::Upper => Some("upper"),
+        }
+    }
+}
+
 /// One line of the principal variation report.
 #[derive(Clone, Debug)]
 pub struct IterationInfo {
@@ -60,8 +88,8 @@ pub struct IterationInfo {
     pub multipv: usize,
     /// Search value, side to move's view.
     pub score: Value,
-    /// When the score is only a bound (aspiration failure).
-    pub bound: Option<Bound>,
+    /// Whether the score is exact or only a bound (an aspiration failure).
+    pub bound: ScoreBound,
     /// Nodes of all threads.
     pub nodes: u64,
     /// Time since the search started.

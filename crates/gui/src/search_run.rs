@@ -101,7 +101,7 @@ pub fn start(
                     "seldepth": info.seldepth,
                     "multipv": info.multipv,
                     "score": ScoreView::white_view(info.user_score(), white),
-                    "bound": info.bound.map(|b| format!("{b:?}").to_lowercase()),
+                    "bound": info.bound.name(),
                     "nodes": info.nodes,
                     "nps": info.nodes * 1000 / ms.max(1),
                     "time_ms": ms,

@@ -593,7 +593,7 @@ impl<W: Write> Session<W> {
         let (tx, rx) = mpsc::channel();
         let seen = latest.clone();
         let reporter: engine::Reporter = Arc::new(move |event| match event {
-            SearchEvent::Iteration(info) if info.multipv == 1 && info.bound.is_none() => {
+            SearchEvent::Iteration(info) if info.multipv == 1 && info.bound.is_exact() => {
                 if let Ok(mut l) = seen.lock() {
                     *l = Some(info);
                 }

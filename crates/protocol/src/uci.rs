@@ -49,10 +49,9 @@ pub fn format_info(info: &IterationInfo, mode: CastlingMode) -> String {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
     };
-    let bound = match info.bound {
-        Some(engine::tt::Bound::Lower) => " lowerbound",
-        Some(engine::tt::Bound::Upper) => " upperbound",
-        _ => "",
+    let bound = match info.bound.name() {
+        Some(side) => format!(" {side}bound"),
+        None => String::new(),
     };
     let ms = info.time.as_millis().max(1);
     let nps = info.nodes as u128 * 1000 / ms;

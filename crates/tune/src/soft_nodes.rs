@@ -33,7 +33,7 @@ pub fn search(
     let resume_rx = Mutex::new(resume_rx);
     let reporter: engine::Reporter = Arc::new(move |event| {
         let blocks = matches!(&event, SearchEvent::Iteration(info)
-            if info.bound.is_none() && info.multipv == 1 && info.nodes >= soft_nodes);
+            if info.bound.is_exact() && info.multipv == 1 && info.nodes >= soft_nodes);
         // The receiver only goes away once the best move has arrived.
         if events_tx.send(event).is_ok() && blocks {
             if let Ok(rx) = resume_rx.lock() {
@@ -50,7 +50,7 @@ pub fn search(
     for event in events.iter() {
         match event {
             SearchEvent::Iteration(info)
-                if info.bound.is_none() && info.multipv == 1 && info.nodes >= soft_nodes =>
+                if info.bound.is_exact() && info.multipv == 1 && info.nodes >= soft_nodes =>
             {
                 engine.stop();
                 let _ = resume.send(());
