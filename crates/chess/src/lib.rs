@@ -2,8 +2,6 @@
 //! PEXT), the position with make/unmake and Polyglot Zobrist keys, legal move
 //! generation (standard and Chess960), FEN, SAN and UCI notation, game
 //! outcomes and perft. No dependencies, no allocation on the move path.
-#![deny(missing_docs)]
-#![deny(unsafe_code)]
 
 pub mod attacks;
 mod bitboard;

@@ -3,8 +3,6 @@
 //! pruning, reductions and extensions (each switchable), time management,
 //! Lazy SMP threads, endgame tablebases (through a trait), and the
 //! evaluation. No third-party dependencies.
-#![deny(missing_docs)]
-#![forbid(unsafe_code)]
 
 pub mod bench;
 pub mod book_hint;

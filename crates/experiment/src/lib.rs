@@ -2,7 +2,6 @@
 //! and evaluation configurations (the arena), what each search technique is
 //! worth (ablation), genetic tuning of the evaluation weights, and the
 //! charts they draw.
-#![deny(missing_docs)]
 
 pub mod ablation;
 pub mod arena;

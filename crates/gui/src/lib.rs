@@ -4,7 +4,6 @@
 //! gets its own game and engine; engine output streams as server-sent
 //! events. The page's files are compiled in; the server reads and writes
 //! no file but the book and tables named on the command line.
-#![deny(missing_docs)]
 
 pub mod api;
 pub mod assets;

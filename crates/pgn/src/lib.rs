@@ -10,8 +10,6 @@
 //! assert_eq!(game.moves.len(), 3);
 //! assert!(pgn::write_game(game).contains("2. Nf3 {a comment} 1-0"));
 //! ```
-#![deny(missing_docs)]
-#![deny(unsafe_code)]
 
 mod blocks;
 mod date;

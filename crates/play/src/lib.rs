@@ -4,7 +4,6 @@
 //! variation and search statistics, hints, resigning, draw offers and
 //! clocks. On a terminal lines are edited with rustyline (history, arrows);
 //! from a pipe they are read plainly (which is how it is tested).
-#![deny(missing_docs)]
 
 mod board_edit;
 mod board_view;

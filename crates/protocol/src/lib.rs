@@ -1,5 +1,4 @@
 //! Kestrel's protocol front ends: text in, text out, no chess logic of their own.
-#![deny(missing_docs)]
 
 pub mod options;
 pub mod output;

@@ -30,9 +30,19 @@ pub enum SprtModel {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SprtError {
     /// `elo0` must be below `elo1`.
-    EloOrder { elo0: f64, elo1: f64 },
+    EloOrder {
+        /// The null hypothesis's Elo, as given.
+        elo0: f64,
+        /// The alternative's Elo, as given.
+        elo1: f64,
+    },
     /// alpha and beta must lie in (0, 1) and add up to less than 1.
-    ErrorRates { alpha: f64, beta: f64 },
+    ErrorRates {
+        /// The false-positive rate, as given.
+        alpha: f64,
+        /// The false-negative rate, as given.
+        beta: f64,
+    },
 }
 
 impl fmt::Display for SprtError {

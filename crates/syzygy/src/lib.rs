@@ -4,8 +4,6 @@
 //! from the bitboards. Table files are checked when a path is set (names,
 //! sizes, magic bytes, tables the others need), so that a damaged or
 //! partial set is reported clearly and the engine plays on without it.
-#![deny(missing_docs)]
-#![forbid(unsafe_code)]
 
 pub mod convert;
 mod filesystem;

@@ -8,8 +8,6 @@
 //! the validation split), `checkpoint` (resumable float state), `quantise`
 //! (integer network and its agreement with the float one), `report` (log and
 //! chart), and `trainer` (the loop on all cores).
-#![deny(missing_docs)]
-#![forbid(unsafe_code)]
 
 pub mod adamw;
 pub mod checkpoint;

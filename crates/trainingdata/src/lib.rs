@@ -26,8 +26,6 @@
 //! back into a [`chess::Position`] has neither. Trainers that only need the
 //! pieces and the side to move read them with [`TrainingRecord::pieces`]
 //! without building a position.
-#![deny(missing_docs)]
-#![deny(unsafe_code)]
 
 mod record;
 

@@ -4,8 +4,6 @@
 //! Also the NNUE training data: self-play at a soft node limit with the
 //! trainers' filters, OpenBench's `genfens` openings, and the tools on
 //! record files (merge, shuffle, stats, PGN conversion).
-#![deny(missing_docs)]
-#![forbid(unsafe_code)]
 
 pub mod data_stats;
 pub mod datagen;

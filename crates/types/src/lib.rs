@@ -4,8 +4,6 @@
 //! vocabulary for on/off values ([`parse_bool`]). Sitting below `engine`,
 //! it lets `syzygy` and `lab` leave the search crate out; `engine`
 //! re-exports all of it, so `engine::Tablebase` and friends still work.
-#![deny(missing_docs)]
-#![forbid(unsafe_code)]
 
 pub mod bool_value;
 pub mod tablebase;
