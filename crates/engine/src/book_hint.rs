@@ -1,6 +1,7 @@
-//! The opening book as the search sees it: a trait that answers "is this
-//! position in the book?" (the engine has no dependency on the book crate;
-//! the protocol layer passes the loaded book down through this trait).
+//! The opening book as the search sees it: the trait [`BookHint`] (in the
+//! `types` crate, re-exported here) answers "is this position in the
+//! book?"; the engine has no dependency on the book crate, the protocol
+//! layer passes the loaded book down through the trait.
 //!
 //! With `BookInSearch` on, a position the search reaches within
 //! `BookSearchPly` plies of the root that the book knows is not searched
@@ -9,11 +10,4 @@
 //! position reached during the search is a book position, stop and play
 //! toward it").
 
-use chess::Position;
-
-/// An opening book the search can ask. Implementations must be cheap to call
-/// from every search thread at once.
-pub trait BookHint: Send + Sync {
-    /// True when the book has a move for `pos`.
-    fn knows(&self, pos: &Position) -> bool;
-}
+pub use types::BookHint;
