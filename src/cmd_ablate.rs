@@ -7,8 +7,9 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use experiment::ablation::{self, DepthRun, Row};
 use experiment::arena::{ArenaConfig, MoveLimit};
-use experiment::{openings, plot};
+use experiment::plot;
 use indicatif::{ProgressBar, ProgressStyle};
+use matchcore::openings;
 
 /// Options of `kestrel ablate`.
 #[derive(Args)]
@@ -74,7 +75,7 @@ pub fn run(args: AblateArgs) -> Result<()> {
     }
     let pairs = args.games.div_ceil(2);
     let openings = match &args.openings {
-        Some(path) => openings::load(path)?,
+        Some(path) => openings::read_positions(path)?,
         None => openings::embedded(),
     };
     let openings = openings::pick(&openings, pairs, args.seed);

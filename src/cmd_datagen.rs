@@ -11,13 +11,13 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use engine::selfplay::{CapVerdict, Ending, GameRules};
 use indicatif::{ProgressBar, ProgressStyle};
+use matchcore::random_openings::OpeningSource;
 use trainingdata::RecordWriter;
 use tune::data_stats::DataStats;
 use tune::datagen::{default_rules, generate, DatagenConfig, SkipCounts};
 use tune::dataset::write_text;
 use tune::filter::PositionFilter;
 use tune::genfens::{BOOK_PLIES, STARTPOS_PLIES};
-use tune::openings::OpeningSource;
 use tune::shuffle::DEFAULT_MAX_IN_MEMORY;
 
 /// `kestrel datagen [OPTIONS] -o FILE` plays self-play games; its

@@ -10,8 +10,9 @@ use engine::eval::weights::Weights;
 use engine::selfplay::{CapVerdict, GameRules};
 use experiment::arena::{ArenaConfig, MoveLimit};
 use experiment::ga::{self, GaConfig, Mode};
-use experiment::{openings, plot};
+use experiment::plot;
 use indicatif::{ProgressBar, ProgressStyle};
+use matchcore::openings;
 
 /// How the losers of a generation are replaced.
 #[derive(Clone, Copy, ValueEnum)]
@@ -142,7 +143,7 @@ pub fn run(args: GaArgs) -> Result<()> {
         (*Weights::default_shared()).clone()
     };
     let all_openings = match &args.openings {
-        Some(path) => openings::load(path)?,
+        Some(path) => openings::read_positions(path)?,
         None => openings::embedded(),
     };
     let threads = args.threads.max(1);

@@ -11,11 +11,12 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use experiment::plot::{line_chart, LineChart, Point, Series};
 use indicatif::{ProgressBar, ProgressStyle};
-use lab::cli_args::{DrawRule, OpeningFormat, OpeningOrder, OpeningsSpec, ResignRule};
+use lab::cli_args::{DrawRule, ResignRule};
 use lab::engine_spec::{EngineSpec, SearchLimits};
 use lab::game_play::GameRules;
 use lab::spsa::{self, Schedule, SpsaConfig, SpsaParam};
 use lab::time_control::TimeControl;
+use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 
 /// Options of `kestrel tune spsa`.
 #[derive(Args)]
@@ -100,7 +101,7 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         engine.options.push((name.to_string(), value.to_string()));
     }
     spsa::check_options(&engine, &params)?;
-    let openings = lab::openings::load(
+    let openings = matchcore::openings::load(
         &OpeningsSpec {
             file: args.openings.clone(),
             format: OpeningFormat::Epd,

@@ -306,7 +306,7 @@ pub struct Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings;
+    use matchcore::openings;
 
     #[test]
     fn a_shallow_player_loses_to_a_deep_one() {

@@ -16,8 +16,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::arena::{self, ArenaConfig, MoveLimit, Pairing, Player, Tally};
-use crate::openings;
 use crate::plot::{LineChart, Point, Series};
+use matchcore::openings;
 
 /// How the losers of a generation are replaced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

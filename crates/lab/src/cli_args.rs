@@ -6,6 +6,7 @@
 
 use crate::engine_spec::{EngineSpec, Protocol};
 use crate::time_control::TimeControl;
+use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -44,39 +45,6 @@ pub enum TournamentKind {
     RoundRobin,
     /// The first engine plays each of the others.
     Gauntlet,
-}
-
-/// The order openings are taken in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpeningOrder {
-    /// As in the file.
-    Sequential,
-    /// Shuffled with the `-srand` seed.
-    Random,
-}
-
-/// The format of an openings file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpeningFormat {
-    /// One FEN or EPD position per line.
-    Epd,
-    /// PGN games, of which the first `plies` moves are played.
-    Pgn,
-}
-
-/// Where openings come from (`-openings`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct OpeningsSpec {
-    /// The file.
-    pub file: PathBuf,
-    /// Its format (from `format=`, else from the file name).
-    pub format: OpeningFormat,
-    /// Taken in file order or shuffled.
-    pub order: OpeningOrder,
-    /// For PGN, how many plies of each game (all when `None`).
-    pub plies: Option<usize>,
-    /// The first opening to use, counting from 1.
-    pub start: usize,
 }
 
 /// Draw adjudication (`-draw`): both engines' scores within `score` cp for
@@ -456,16 +424,7 @@ fn openings(o: &str, values: &[String]) -> Result<OpeningsSpec, ArgsError> {
         }
     }
     let file = file.ok_or_else(|| bad(o, "give file=PATH"))?;
-    let format = format.unwrap_or_else(|| {
-        let pgn = file
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-        if pgn {
-            OpeningFormat::Pgn
-        } else {
-            OpeningFormat::Epd
-        }
-    });
+    let format = format.unwrap_or_else(|| OpeningFormat::of_file(&file));
     Ok(OpeningsSpec {
         file,
         format,

@@ -5,11 +5,11 @@
 use crate::adjudication::{Adjudicator, Verdict};
 use crate::cli_args::{DrawRule, ResignRule};
 use crate::engine_spec::EngineSpec;
-use crate::openings::Opening;
 use crate::player::{MoveRequest, Player, Thought};
 use crate::process::EngineError;
 use crate::time_control::{Clock, ClockResult};
 use chess::{CastlingMode, Color, Game, Outcome, Position};
+use matchcore::openings::Opening;
 use pgn::{GameResult, PgnMove};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -11,7 +11,6 @@ pub mod epd_suite;
 pub mod game_play;
 pub mod history;
 pub mod merge;
-pub mod openings;
 pub mod pgn_record;
 pub mod player;
 pub mod process;

@@ -5,7 +5,6 @@
 
 use crate::cli_args::MatchArgs;
 use crate::game_play::{play_game, GameRecord, GameRules, Termination};
-use crate::openings::{self, Opening};
 use crate::pgn_record::{self, GameTags};
 use crate::player::{self, Player};
 use crate::report;
@@ -14,6 +13,7 @@ use crate::schedule::{schedule, GameJob};
 use anyhow::{Context, Result};
 use chess::Color;
 use indicatif::{ProgressBar, ProgressStyle};
+use matchcore::openings::{self, Opening};
 use pgn::GameResult;
 use std::collections::VecDeque;
 use std::fs::{File, OpenOptions};

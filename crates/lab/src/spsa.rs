@@ -21,9 +21,9 @@ use thiserror::Error;
 
 use crate::engine_spec::EngineSpec;
 use crate::game_play::{play_game, GameRules};
-use crate::openings::Opening;
 use crate::player;
 use crate::process::EngineProcess;
+use matchcore::openings::Opening;
 use pgn::GameResult;
 
 /// Why a tuning run cannot start or go on.

@@ -20,8 +20,8 @@ use trainingdata::{GameResult, TrainingRecord};
 
 use crate::dataset::LabelledPosition;
 use crate::filter::{PositionFilter, Skip};
-use crate::openings::OpeningSource;
 use crate::soft_nodes;
+use matchcore::random_openings::OpeningSource;
 
 /// How to generate.
 #[derive(Clone, Debug)]

@@ -1,0 +1,9 @@
+//! Kestrel's match core: what every way of playing games shares, whether
+//! the players are child processes (`kestrel match`, SPSA) or searchers in
+//! this process (the arena, ablation, the GA, datagen): the openings games
+//! start from.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod openings;
+pub mod random_openings;
