@@ -7,12 +7,12 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use engine::eval::weights::Weights;
-use engine::selfplay::{CapVerdict, GameRules};
 use experiment::arena::{ArenaConfig, MoveLimit};
 use experiment::ga::{self, GaConfig, Mode};
 use experiment::plot;
 use indicatif::{ProgressBar, ProgressStyle};
 use matchcore::openings;
+use matchcore::selfplay::{CapVerdict, GameRules};
 
 /// How the losers of a generation are replaced.
 #[derive(Clone, Copy, ValueEnum)]

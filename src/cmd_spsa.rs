@@ -11,11 +11,11 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use experiment::plot::{line_chart, LineChart, Point, Series};
 use indicatif::{ProgressBar, ProgressStyle};
-use lab::cli_args::{DrawRule, ResignRule};
 use lab::engine_spec::{EngineSpec, SearchLimits};
 use lab::game_play::GameRules;
 use lab::spsa::{self, Schedule, SpsaConfig, SpsaParam};
 use lab::time_control::TimeControl;
+use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 
 /// Options of `kestrel tune spsa`.
@@ -118,16 +118,8 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         openings,
         // OpenBench's adjudication: decided games end early, dead draws too.
         rules: GameRules {
-            draw: Some(DrawRule {
-                move_number: 40,
-                move_count: 8,
-                score: 10,
-            }),
-            resign: Some(ResignRule {
-                move_count: 3,
-                score: 1000,
-                two_sided: true,
-            }),
+            draw: Some(DrawRule::cutechess(40, 8, 10)),
+            resign: Some(ResignRule::cutechess(3, 1000, true)),
             max_moves: Some(300),
             hang_timeout: Duration::from_secs(60),
             tablebase: None,

@@ -1,15 +1,16 @@
 //! The arena: Kestrel configurations playing each other in-process, game
 //! pairs (each opening twice, colours reversed), several games at once,
 //! one engine per side with one search thread, at fixed nodes or depth.
-//! The game loop is the engine's `selfplay::play`, shared with datagen.
+//! The game loop is matchcore's `selfplay::play`, shared with datagen.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use chess::{Color, Game, Position};
 use engine::eval::weights::Weights;
-use engine::selfplay::{self, Ending, GameRules};
 use engine::{Engine, Limits, SearchParams};
+use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::selfplay::{self, Ending, GameRules, MoveChoice};
 
 /// How long each move searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,11 +86,15 @@ impl Default for ArenaConfig {
         ArenaConfig {
             rules: GameRules {
                 max_plies: 300,
-                resign_score: 1000,
-                resign_plies: 8,
-                draw_from_ply: Some(80),
-                draw_score: 10,
-                draw_plies: 12,
+                resign: Some(ResignRule::Agreed {
+                    score: 1000,
+                    plies: 8,
+                }),
+                draw: Some(DrawRule {
+                    from_ply: 80,
+                    plies: 12,
+                    score: 10,
+                }),
                 at_cap: selfplay::CapVerdict::Draw,
             },
             threads: 1,
@@ -253,12 +258,16 @@ fn play_game(
                 Color::White => (&mut *white_engine, players[0]),
                 Color::Black => (&mut *black_engine, players[1]),
             };
-            engine.search(
+            let found = engine.search(
                 game.position(),
                 history,
                 player.limit.limits(),
                 reporter.clone(),
-            )
+            );
+            MoveChoice {
+                best: found.best,
+                score: found.score,
+            }
         },
         |_, _| {},
     );

@@ -4,7 +4,6 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
-pub mod adjudication;
 pub mod cli_args;
 pub mod engine_spec;
 pub mod epd_suite;
