@@ -8,8 +8,8 @@ use clap::Args;
 use experiment::ablation::{self, DepthRun, Row};
 use experiment::arena::{ArenaConfig, MoveLimit};
 use experiment::plot;
-use indicatif::{ProgressBar, ProgressStyle};
-use matchcore::openings;
+use indicatif::ProgressBar;
+use matchcore::{openings, progress};
 
 /// Options of `kestrel ablate`.
 #[derive(Args)]
@@ -42,14 +42,10 @@ pub struct AblateArgs {
 }
 
 fn bar(len: u64, what: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{{bar:30}} {{pos}}/{{len}} {what} {{msg}} [{{elapsed}}]"
-        ))
-        .expect("the template is valid"),
-    );
-    bar
+    progress::bar(
+        len,
+        &format!("{{bar:30}} {{pos}}/{{len}} {what} {{msg}} [{{elapsed}}]"),
+    )
 }
 
 /// Runs `kestrel ablate`.

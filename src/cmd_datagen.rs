@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::progress;
 use matchcore::random_openings::OpeningSource;
 use matchcore::selfplay::{CapVerdict, Ending, GameRules};
 use trainingdata::RecordWriter;
@@ -363,12 +363,11 @@ fn generate_games(args: GenerateArgs) -> Result<()> {
         (Some(g), None) => (g, "games"),
         (None, None) => unreachable!("one target is always set"),
     };
-    let progress = ProgressBar::new(total);
-    progress.set_style(
-        ProgressStyle::with_template(&format!(
+    let progress = progress::bar(
+        total,
+        &format!(
             "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} {{msg}} ETA {{eta}}"
-        ))
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ),
     );
     let t0 = Instant::now();
     let mut summary = Summary::default();

@@ -10,13 +10,13 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use experiment::plot::{line_chart, LineChart, Point, Series};
-use indicatif::{ProgressBar, ProgressStyle};
 use lab::engine_spec::{EngineSpec, SearchLimits};
 use lab::game_play::GameRules;
 use lab::spsa::{self, Schedule, SpsaConfig, SpsaParam};
 use lab::time_control::TimeControl;
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
+use matchcore::progress;
 
 /// Options of `kestrel tune spsa`.
 #[derive(Args)]
@@ -128,14 +128,11 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         seed: args.seed,
     };
     let done = spsa::resume(&args.log, &params)?.map_or(0, |s| s.iteration);
-    let bar = ProgressBar::new(args.pairs);
-    bar.set_position(done.min(args.pairs));
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} pairs {msg} [{elapsed_precise}, eta {eta}]",
-        )
-        .expect("a valid template"),
+    let bar = progress::bar(
+        args.pairs,
+        "{bar:30} {pos}/{len} pairs {msg} [{elapsed_precise}, eta {eta}]",
     );
+    bar.set_position(done.min(args.pairs));
     let stop = AtomicBool::new(false);
     let state = spsa::run(&config, &args.log, &stop, &|s| {
         bar.set_position(s.iteration);

@@ -12,8 +12,8 @@ use crate::results::{GameEntry, HeadToHead, RunResults};
 use crate::schedule::{schedule, GameJob};
 use anyhow::{Context, Result};
 use chess::Color;
-use indicatif::{ProgressBar, ProgressStyle};
 use matchcore::openings::{self, Opening};
+use matchcore::progress;
 use pgn::GameResult;
 use std::collections::VecDeque;
 use std::fs::{File, OpenOptions};
@@ -200,16 +200,10 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         queue: Mutex::new(jobs.into()),
         stop: AtomicBool::new(false),
     };
-    let bar = if args.progress {
-        ProgressBar::new(total as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} games {msg} [{elapsed_precise}, eta {eta}]",
-        )
-        .expect("a valid template"),
+    let bar = progress::bar_if(
+        args.progress,
+        total as u64,
+        "{bar:30} {pos}/{len} games {msg} [{elapsed_precise}, eta {eta}]",
     );
     let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
     let date = pgn_record::today();
