@@ -11,3 +11,4 @@ pub mod openings;
 pub mod progress;
 pub mod random_openings;
 pub mod selfplay;
+pub mod worker_pool;

@@ -23,6 +23,7 @@ use crate::soft_nodes;
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::random_openings::OpeningSource;
 use matchcore::selfplay::{self, CapVerdict, Ending, GameRules, MoveChoice};
+use matchcore::worker_pool::WorkerPool;
 
 /// How to generate.
 #[derive(Clone, Debug)]
@@ -260,30 +261,29 @@ pub fn generate(
     let sink = Mutex::new(sink);
     let enough = AtomicBool::new(false);
     let halted = || stop.load(Ordering::Relaxed) || enough.load(Ordering::Relaxed);
-    std::thread::scope(|scope| {
-        for _ in 0..config.threads.max(1) {
-            let (next, sink, enough, halted) = (&next, &sink, &enough, &halted);
-            std::thread::Builder::new()
-                .stack_size(engine::thread::SEARCH_STACK)
-                .spawn_scoped(scope, move || {
-                    let mut engine = engine_with(&config.options).expect("options checked above");
-                    while !halted() {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        if config.games.is_some_and(|n| index >= n) {
-                            break;
-                        }
-                        let Some(game) = play_game(&mut engine, config, index, halted) else {
-                            continue;
-                        };
-                        let mut sink = sink.lock().expect("no sink panics");
-                        if !halted() && !(sink)(game) {
-                            enough.store(true, Ordering::Relaxed);
-                        }
+    WorkerPool::new(config.threads)
+        .with_stack_size(engine::thread::SEARCH_STACK)
+        .run(
+            || {
+                if halted() {
+                    return None;
+                }
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                config.games.is_none_or(|n| index < n).then_some(index)
+            },
+            |indices| {
+                let mut engine = engine_with(&config.options).expect("options checked above");
+                for index in indices {
+                    let Some(game) = play_game(&mut engine, config, index, &halted) else {
+                        continue;
+                    };
+                    let mut sink = sink.lock().expect("no sink panics");
+                    if !halted() && !(sink)(game) {
+                        enough.store(true, Ordering::Relaxed);
                     }
-                })
-                .expect("a datagen thread starts");
-        }
-    });
+                }
+            },
+        );
     Ok(())
 }
 
