@@ -7,8 +7,9 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use experiment::ablation::{self, DepthRun, Row};
 use experiment::arena::{ArenaConfig, MoveLimit};
-use experiment::{openings, plot};
-use indicatif::{ProgressBar, ProgressStyle};
+use experiment::plot;
+use indicatif::ProgressBar;
+use matchcore::{openings, progress};
 
 /// Options of `kestrel ablate`.
 #[derive(Args)]
@@ -41,14 +42,10 @@ pub struct AblateArgs {
 }
 
 fn bar(len: u64, what: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{{bar:30}} {{pos}}/{{len}} {what} {{msg}} [{{elapsed}}]"
-        ))
-        .expect("the template is valid"),
-    );
-    bar
+    progress::bar(
+        len,
+        &format!("{{bar:30}} {{pos}}/{{len}} {what} {{msg}} [{{elapsed}}]"),
+    )
 }
 
 /// Runs `kestrel ablate`.
@@ -74,7 +71,7 @@ pub fn run(args: AblateArgs) -> Result<()> {
     }
     let pairs = args.games.div_ceil(2);
     let openings = match &args.openings {
-        Some(path) => openings::load(path)?,
+        Some(path) => openings::read_positions(path)?,
         None => openings::embedded(),
     };
     let openings = openings::pick(&openings, pairs, args.seed);

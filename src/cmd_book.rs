@@ -4,7 +4,7 @@ use anyhow::{bail, Context, Result};
 use book::{build_from_pgn, Book, BookProblem, BuildOptions, Format, Policy};
 use chess::Position;
 use clap::Subcommand;
-use indicatif::{ProgressBar, ProgressStyle};
+use matchcore::progress;
 use rand::SeedableRng;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -166,16 +166,10 @@ fn build(pgn: &[PathBuf], out: &Path, options: &BuildOptions, quiet: bool) -> Re
         .filter_map(|p| std::fs::metadata(p).ok())
         .map(|m| m.len())
         .sum();
-    let bar = if quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(total.max(1))
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {binary_bytes}/{binary_total_bytes} ({eta})",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let bar = progress::bar_if(
+        !quiet,
+        total.max(1),
+        "{spinner} [{elapsed_precise}] {wide_bar} {binary_bytes}/{binary_total_bytes} ({eta})",
     );
     let (book, summary) = build_from_pgn(pgn, options, &|done| bar.set_position(done))?;
     bar.finish_and_clear();

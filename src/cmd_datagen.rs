@@ -9,15 +9,16 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use engine::selfplay::{CapVerdict, Ending, GameRules};
-use indicatif::{ProgressBar, ProgressStyle};
+use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::progress;
+use matchcore::random_openings::OpeningSource;
+use matchcore::selfplay::{CapVerdict, Ending, GameRules};
 use trainingdata::RecordWriter;
 use tune::data_stats::DataStats;
-use tune::datagen::{default_rules, generate, DatagenConfig, SkipCounts};
+use tune::datagen::{self, generate, DatagenConfig, SkipCounts};
 use tune::dataset::write_text;
 use tune::filter::PositionFilter;
 use tune::genfens::{BOOK_PLIES, STARTPOS_PLIES};
-use tune::openings::OpeningSource;
 use tune::shuffle::DEFAULT_MAX_IN_MEMORY;
 
 /// `kestrel datagen [OPTIONS] -o FILE` plays self-play games; its
@@ -143,23 +144,23 @@ struct GenerateArgs {
     filter: FilterArgs,
     /// Adjudicate a win when both sides' scores put one side this far ahead
     /// (centipawns) for --win-plies plies in a row.
-    #[arg(long, default_value_t = default_rules().resign_score)]
+    #[arg(long, default_value_t = datagen::WIN_SCORE)]
     win_score: i32,
     /// See --win-score.
-    #[arg(long, default_value_t = default_rules().resign_plies)]
-    win_plies: usize,
+    #[arg(long, default_value_t = datagen::WIN_PLIES)]
+    win_plies: u32,
     /// Adjudicate a draw when, from this ply on, the scores stay within
     /// --draw-score of zero for --draw-plies plies in a row.
-    #[arg(long, default_value_t = 80)]
-    draw_from_ply: usize,
+    #[arg(long, default_value_t = datagen::DRAW_FROM_PLY)]
+    draw_from_ply: u32,
     /// See --draw-from-ply.
-    #[arg(long, default_value_t = default_rules().draw_score)]
+    #[arg(long, default_value_t = datagen::DRAW_SCORE)]
     draw_score: i32,
     /// See --draw-from-ply.
-    #[arg(long, default_value_t = default_rules().draw_plies)]
-    draw_plies: usize,
+    #[arg(long, default_value_t = datagen::DRAW_PLIES)]
+    draw_plies: u32,
     /// Games reaching this many plies are drawn.
-    #[arg(long, default_value_t = default_rules().max_plies)]
+    #[arg(long, default_value_t = datagen::MAX_PLIES)]
     max_plies: usize,
     /// Games played at once (one search thread each).
     #[arg(long, default_value_t = 1)]
@@ -296,13 +297,21 @@ fn generate_games(args: GenerateArgs) -> Result<()> {
             OpeningSource::random(plies)
         }
     };
+    if args.win_score <= 0 {
+        // A bound of zero or less would call every position won.
+        bail!("--win-score must be positive");
+    }
     let rules = GameRules {
         max_plies: args.max_plies,
-        resign_score: args.win_score,
-        resign_plies: args.win_plies,
-        draw_from_ply: Some(args.draw_from_ply),
-        draw_score: args.draw_score,
-        draw_plies: args.draw_plies,
+        resign: Some(ResignRule::Agreed {
+            score: args.win_score,
+            plies: args.win_plies,
+        }),
+        draw: Some(DrawRule {
+            from_ply: args.draw_from_ply,
+            plies: args.draw_plies,
+            score: args.draw_score,
+        }),
         at_cap: CapVerdict::Draw,
     };
     let games = match (args.games, args.positions) {
@@ -354,12 +363,11 @@ fn generate_games(args: GenerateArgs) -> Result<()> {
         (Some(g), None) => (g, "games"),
         (None, None) => unreachable!("one target is always set"),
     };
-    let progress = ProgressBar::new(total);
-    progress.set_style(
-        ProgressStyle::with_template(&format!(
+    let progress = progress::bar(
+        total,
+        &format!(
             "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} {{msg}} ETA {{eta}}"
-        ))
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ),
     );
     let t0 = Instant::now();
     let mut summary = Summary::default();

@@ -7,11 +7,11 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use engine::eval::weights::Weights;
-use engine::selfplay::{CapVerdict, GameRules};
 use experiment::arena::{ArenaConfig, MoveLimit};
 use experiment::ga::{self, GaConfig, Mode};
-use experiment::{openings, plot};
-use indicatif::{ProgressBar, ProgressStyle};
+use experiment::plot;
+use matchcore::selfplay::{CapVerdict, GameRules};
+use matchcore::{openings, progress};
 
 /// How the losers of a generation are replaced.
 #[derive(Clone, Copy, ValueEnum)]
@@ -142,7 +142,7 @@ pub fn run(args: GaArgs) -> Result<()> {
         (*Weights::default_shared()).clone()
     };
     let all_openings = match &args.openings {
-        Some(path) => openings::load(path)?,
+        Some(path) => openings::read_positions(path)?,
         None => openings::embedded(),
     };
     let threads = args.threads.max(1);
@@ -190,10 +190,9 @@ pub fn run(args: GaArgs) -> Result<()> {
     );
     println!("| generation | best's tournament score | best vs start: Elo | games (W-D-L) |");
     println!("|---:|---:|---:|---:|");
-    let progress = ProgressBar::new(ga::games_per_generation(&config) as u64);
-    progress.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games of generation {msg} [{elapsed}]")
-            .expect("the template is valid"),
+    let progress = progress::bar(
+        ga::games_per_generation(&config) as u64,
+        "{bar:30} {pos}/{len} games of generation {msg} [{elapsed}]",
     );
     progress.set_message("1");
     let p = progress.clone();
@@ -226,10 +225,9 @@ pub fn run(args: GaArgs) -> Result<()> {
         .best();
     if args.final_games > 0 {
         let pairs = args.final_games.div_ceil(2);
-        let final_bar = ProgressBar::new(pairs as u64 * 2);
-        final_bar.set_style(
-            ProgressStyle::with_template("{bar:30} {pos}/{len} final games [{elapsed}]")
-                .expect("the template is valid"),
+        let final_bar = progress::bar(
+            pairs as u64 * 2,
+            "{bar:30} {pos}/{len} final games [{elapsed}]",
         );
         let fb = final_bar.clone();
         // Openings drawn apart from the generations' (another seed).

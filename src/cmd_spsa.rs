@@ -10,12 +10,13 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use experiment::plot::{line_chart, LineChart, Point, Series};
-use indicatif::{ProgressBar, ProgressStyle};
-use lab::cli_args::{DrawRule, OpeningFormat, OpeningOrder, OpeningsSpec, ResignRule};
 use lab::engine_spec::{EngineSpec, SearchLimits};
 use lab::game_play::GameRules;
 use lab::spsa::{self, Schedule, SpsaConfig, SpsaParam};
 use lab::time_control::TimeControl;
+use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
+use matchcore::progress;
 
 /// Options of `kestrel tune spsa`.
 #[derive(Args)]
@@ -100,7 +101,7 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         engine.options.push((name.to_string(), value.to_string()));
     }
     spsa::check_options(&engine, &params)?;
-    let openings = lab::openings::load(
+    let openings = matchcore::openings::load(
         &OpeningsSpec {
             file: args.openings.clone(),
             format: OpeningFormat::Epd,
@@ -117,16 +118,8 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         openings,
         // OpenBench's adjudication: decided games end early, dead draws too.
         rules: GameRules {
-            draw: Some(DrawRule {
-                move_number: 40,
-                move_count: 8,
-                score: 10,
-            }),
-            resign: Some(ResignRule {
-                move_count: 3,
-                score: 1000,
-                two_sided: true,
-            }),
+            draw: Some(DrawRule::cutechess(40, 8, 10)),
+            resign: Some(ResignRule::cutechess(3, 1000, true)),
             max_moves: Some(300),
             hang_timeout: Duration::from_secs(60),
             tablebase: None,
@@ -135,14 +128,11 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         seed: args.seed,
     };
     let done = spsa::resume(&args.log, &params)?.map_or(0, |s| s.iteration);
-    let bar = ProgressBar::new(args.pairs);
-    bar.set_position(done.min(args.pairs));
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} pairs {msg} [{elapsed_precise}, eta {eta}]",
-        )
-        .expect("a valid template"),
+    let bar = progress::bar(
+        args.pairs,
+        "{bar:30} {pos}/{len} pairs {msg} [{elapsed_precise}, eta {eta}]",
     );
+    bar.set_position(done.min(args.pairs));
     let stop = AtomicBool::new(false);
     let state = spsa::run(&config, &args.log, &stop, &|s| {
         bar.set_position(s.iteration);

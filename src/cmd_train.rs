@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use engine::eval::nnue::Activation;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
+use matchcore::progress;
 use train::schedule::Schedule;
 use train::{train, Event, TrainConfig};
 
@@ -154,12 +155,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
             bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
             bar.reset();
             bar.set_length(positions);
-            bar.set_style(
-                ProgressStyle::with_template(&format!(
-                    "epoch {epoch}/{epochs} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {{per_sec}} eta {{eta}}"
-                ))
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
+            bar.set_style(progress::style(&format!(
+                "epoch {epoch}/{epochs} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {{per_sec}} eta {{eta}}"
+            )));
         }
         Event::Trained { positions } => bar.inc(positions),
         Event::EpochEnd { row, net, .. } => {

@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use engine::eval::weights::Weights;
-use indicatif::{ProgressBar, ProgressStyle};
+use matchcore::progress;
 use tune::dataset::{from_pgn, read_text, write_text, LabelledPosition};
 use tune::texel::{tune, TexelConfig, TexelData};
 
@@ -76,14 +76,6 @@ pub struct TexelArgs {
     /// Also write the (quiet) training positions used, as `FEN | result` lines.
     #[arg(long)]
     save_positions: Option<PathBuf>,
-}
-
-fn bar(total: u64, template: &str) -> ProgressBar {
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
 }
 
 /// Runs a tuning command.
@@ -161,7 +153,7 @@ fn texel(args: TexelArgs) -> Result<()> {
         data.len(),
         t0.elapsed().as_secs_f64()
     );
-    let progress = bar(
+    let progress = progress::bar(
         args.epochs as u64,
         "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} epochs {msg}",
     );

@@ -18,7 +18,6 @@ pub mod params;
 pub mod score;
 pub mod search;
 pub mod see;
-pub mod selfplay;
 pub mod stats;
 pub mod strength;
 pub mod tablebase;

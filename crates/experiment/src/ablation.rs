@@ -254,7 +254,7 @@ pub fn elo_chart(rows: &[Row], limit: MoveLimit) -> BarChart {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings;
+    use matchcore::openings;
 
     #[test]
     fn every_switch_is_listed_and_flips() {

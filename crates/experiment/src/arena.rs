@@ -1,15 +1,17 @@
 //! The arena: Kestrel configurations playing each other in-process, game
 //! pairs (each opening twice, colours reversed), several games at once,
 //! one engine per side with one search thread, at fixed nodes or depth.
-//! The game loop is the engine's `selfplay::play`, shared with datagen.
+//! The game loop is matchcore's `selfplay::play`, shared with datagen.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use chess::{Color, Game, Position};
 use engine::eval::weights::Weights;
-use engine::selfplay::{self, Ending, GameRules};
 use engine::{Engine, Limits, SearchParams};
+use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::selfplay::{self, Ending, GameRules, MoveChoice};
+use matchcore::worker_pool::WorkerPool;
 
 /// How long each move searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,11 +87,15 @@ impl Default for ArenaConfig {
         ArenaConfig {
             rules: GameRules {
                 max_plies: 300,
-                resign_score: 1000,
-                resign_plies: 8,
-                draw_from_ply: Some(80),
-                draw_score: 10,
-                draw_plies: 12,
+                resign: Some(ResignRule::Agreed {
+                    score: 1000,
+                    plies: 8,
+                }),
+                draw: Some(DrawRule {
+                    from_ply: 80,
+                    plies: 12,
+                    score: 10,
+                }),
                 at_cap: selfplay::CapVerdict::Draw,
             },
             threads: 1,
@@ -179,41 +185,38 @@ pub fn play_pairs(
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; total]);
-    std::thread::scope(|scope| {
-        for _ in 0..config.threads.clamp(1, total.max(1)) {
-            std::thread::Builder::new()
-                .stack_size(engine::thread::SEARCH_STACK)
-                .spawn_scoped(scope, || {
-                    let mut engines = [Engine::new(), Engine::new()];
-                    for e in &mut engines {
-                        e.set_option("Hash", &config.hash_mib.max(1).to_string())
-                            .expect("a table size from 1 MiB is accepted");
-                    }
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= total {
-                            break;
-                        }
-                        let p = &pairings[i / 2];
-                        let (white, black) = if i.is_multiple_of(2) {
-                            (p.first, p.second)
-                        } else {
-                            (p.second, p.first)
-                        };
-                        let record = play_game(
-                            &mut engines,
-                            [&players[white], &players[black]],
-                            [white, black],
-                            p.opening,
-                            &config.rules,
-                        );
-                        results.lock().expect("no worker panics holding it")[i] = Some(record);
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    }
-                })
-                .expect("an arena thread starts");
-        }
-    });
+    WorkerPool::new(config.threads.clamp(1, total.max(1)))
+        .with_stack_size(engine::thread::SEARCH_STACK)
+        .run(
+            || {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                (i < total).then_some(i)
+            },
+            |games| {
+                let mut engines = [Engine::new(), Engine::new()];
+                for e in &mut engines {
+                    e.set_option("Hash", &config.hash_mib.max(1).to_string())
+                        .expect("a table size from 1 MiB is accepted");
+                }
+                for i in games {
+                    let p = &pairings[i / 2];
+                    let (white, black) = if i.is_multiple_of(2) {
+                        (p.first, p.second)
+                    } else {
+                        (p.second, p.first)
+                    };
+                    let record = play_game(
+                        &mut engines,
+                        [&players[white], &players[black]],
+                        [white, black],
+                        p.opening,
+                        &config.rules,
+                    );
+                    results.lock().expect("no worker panics holding it")[i] = Some(record);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                }
+            },
+        );
     let mut games = results
         .into_inner()
         .expect("no worker panicked")
@@ -253,12 +256,16 @@ fn play_game(
                 Color::White => (&mut *white_engine, players[0]),
                 Color::Black => (&mut *black_engine, players[1]),
             };
-            engine.search(
+            let found = engine.search(
                 game.position(),
                 history,
                 player.limit.limits(),
                 reporter.clone(),
-            )
+            );
+            MoveChoice {
+                best: found.best,
+                score: found.score,
+            }
         },
         |_, _| {},
     );
@@ -306,7 +313,7 @@ pub struct Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings;
+    use matchcore::openings;
 
     #[test]
     fn a_shallow_player_loses_to_a_deep_one() {

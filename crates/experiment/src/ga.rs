@@ -16,8 +16,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::arena::{self, ArenaConfig, MoveLimit, Pairing, Player, Tally};
-use crate::openings;
 use crate::plot::{LineChart, Point, Series};
+use matchcore::openings;
 
 /// How the losers of a generation are replaced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -352,9 +352,9 @@ mod tests {
     fn tiny(mode: Mode) -> GaConfig {
         let quick = ArenaConfig {
             threads: 2,
-            rules: engine::selfplay::GameRules {
+            rules: matchcore::selfplay::GameRules {
                 max_plies: 40,
-                at_cap: engine::selfplay::CapVerdict::Judge { margin: 100 },
+                at_cap: matchcore::selfplay::CapVerdict::Judge { margin: 100 },
                 ..ArenaConfig::default().rules
             },
             ..ArenaConfig::default()

@@ -6,5 +6,4 @@
 pub mod ablation;
 pub mod arena;
 pub mod ga;
-pub mod openings;
 pub mod plot;

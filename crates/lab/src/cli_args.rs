@@ -6,6 +6,8 @@
 
 use crate::engine_spec::{EngineSpec, Protocol};
 use crate::time_control::TimeControl;
+use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -46,64 +48,6 @@ pub enum TournamentKind {
     Gauntlet,
 }
 
-/// The order openings are taken in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpeningOrder {
-    /// As in the file.
-    Sequential,
-    /// Shuffled with the `-srand` seed.
-    Random,
-}
-
-/// The format of an openings file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpeningFormat {
-    /// One FEN or EPD position per line.
-    Epd,
-    /// PGN games, of which the first `plies` moves are played.
-    Pgn,
-}
-
-/// Where openings come from (`-openings`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct OpeningsSpec {
-    /// The file.
-    pub file: PathBuf,
-    /// Its format (from `format=`, else from the file name).
-    pub format: OpeningFormat,
-    /// Taken in file order or shuffled.
-    pub order: OpeningOrder,
-    /// For PGN, how many plies of each game (all when `None`).
-    pub plies: Option<usize>,
-    /// The first opening to use, counting from 1.
-    pub start: usize,
-}
-
-/// Draw adjudication (`-draw`): both engines' scores within `score` cp for
-/// `movecount` consecutive moves each, from move `movenumber` on.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DrawRule {
-    /// The first full move at which a draw may be adjudicated.
-    pub move_number: u32,
-    /// Consecutive moves (per side) the scores must stay low.
-    pub move_count: u32,
-    /// The score bound in centipawns.
-    pub score: i32,
-}
-
-/// Resign adjudication (`-resign`): a side whose score is at most `-score`
-/// for `movecount` consecutive moves loses; with `two_sided`, only when the
-/// winner's score agrees (at least `score`) over the same moves.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ResignRule {
-    /// Consecutive moves the score must stay that bad.
-    pub move_count: u32,
-    /// The score bound in centipawns.
-    pub score: i32,
-    /// Whether the opponent must confirm.
-    pub two_sided: bool,
-}
-
 /// SPRT settings (`-sprt`).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SprtSpec {
@@ -139,9 +83,12 @@ pub struct MatchArgs {
     pub pgn_min: bool,
     /// SPRT settings.
     pub sprt: Option<SprtSpec>,
-    /// Draw adjudication.
+    /// Draw adjudication (`-draw movenumber=N movecount=M score=CP`: both
+    /// engines' scores within CP for M moves each, from move N on).
     pub draw: Option<DrawRule>,
-    /// Resign adjudication.
+    /// Resign adjudication (`-resign movecount=M score=CP [twosided=B]`: a
+    /// side whose score is at most -CP for M moves loses; two-sided, only
+    /// when the winner's scores agree over the same moves).
     pub resign: Option<ResignRule>,
     /// Games longer than this many full moves are drawn (`-maxmoves`).
     pub max_moves: Option<u32>,
@@ -456,16 +403,7 @@ fn openings(o: &str, values: &[String]) -> Result<OpeningsSpec, ArgsError> {
         }
     }
     let file = file.ok_or_else(|| bad(o, "give file=PATH"))?;
-    let format = format.unwrap_or_else(|| {
-        let pgn = file
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-        if pgn {
-            OpeningFormat::Pgn
-        } else {
-            OpeningFormat::Epd
-        }
-    });
+    let format = format.unwrap_or_else(|| OpeningFormat::of_file(&file));
     Ok(OpeningsSpec {
         file,
         format,
@@ -532,17 +470,13 @@ fn sprt(o: &str, values: &[String]) -> Result<SprtSpec, ArgsError> {
 }
 
 fn draw(o: &str, values: &[String]) -> Result<DrawRule, ArgsError> {
-    let mut r = DrawRule {
-        move_number: 0,
-        move_count: 0,
-        score: 0,
-    };
+    let (mut move_number, mut move_count, mut score) = (0, 0, 0);
     let mut seen = (false, false, false);
     for word in values {
         match key_value(o, word)? {
-            ("movenumber", v) => (r.move_number, seen.0) = (number(o, v)?, true),
-            ("movecount", v) => (r.move_count, seen.1) = (number(o, v)?, true),
-            ("score", v) => (r.score, seen.2) = (number(o, v)?, true),
+            ("movenumber", v) => (move_number, seen.0) = (number(o, v)?, true),
+            ("movecount", v) => (move_count, seen.1) = (number(o, v)?, true),
+            ("score", v) => (score, seen.2) = (number(o, v)?, true),
             (k, _) => {
                 return Err(bad(
                     o,
@@ -551,27 +485,23 @@ fn draw(o: &str, values: &[String]) -> Result<DrawRule, ArgsError> {
             }
         }
     }
-    if seen != (true, true, true) || r.move_count == 0 {
+    if seen != (true, true, true) || move_count == 0 {
         return Err(bad(
             o,
             "give movenumber=, movecount= (at least 1) and score=",
         ));
     }
-    Ok(r)
+    Ok(DrawRule::cutechess(move_number, move_count, score))
 }
 
 fn resign(o: &str, values: &[String]) -> Result<ResignRule, ArgsError> {
-    let mut r = ResignRule {
-        move_count: 0,
-        score: 0,
-        two_sided: false,
-    };
+    let (mut move_count, mut score, mut two_sided) = (0, 0, false);
     for word in values {
         match key_value(o, word)? {
-            ("movecount", v) => r.move_count = number(o, v)?,
-            ("score", v) => r.score = number(o, v)?,
+            ("movecount", v) => move_count = number(o, v)?,
+            ("score", v) => score = number(o, v)?,
             ("twosided", v) => {
-                r.two_sided = types::parse_bool(v).map_err(|e| bad(o, format!("twosided: {e}")))?
+                two_sided = types::parse_bool(v).map_err(|e| bad(o, format!("twosided: {e}")))?
             }
             (k, _) => {
                 return Err(bad(
@@ -581,10 +511,10 @@ fn resign(o: &str, values: &[String]) -> Result<ResignRule, ArgsError> {
             }
         }
     }
-    if r.move_count == 0 || r.score <= 0 {
+    if move_count == 0 || score <= 0 {
         return Err(bad(o, "give movecount= (at least 1) and score= (above 0)"));
     }
-    Ok(r)
+    Ok(ResignRule::cutechess(move_count, score, two_sided))
 }
 
 #[cfg(test)]
@@ -633,8 +563,8 @@ mod tests {
         assert_eq!(a.pgn_out, Some(PathBuf::from("out.pgn")));
         assert!(a.pgn_min);
         assert_eq!(a.sprt.unwrap().beta, 0.1);
-        assert_eq!(a.draw.unwrap().move_number, 40);
-        assert!(a.resign.unwrap().two_sided);
+        assert_eq!(a.draw, Some(DrawRule::cutechess(40, 8, 10)));
+        assert_eq!(a.resign, Some(ResignRule::cutechess(3, 600, true)));
         assert_eq!(
             (a.max_moves, a.seed, a.rating_interval),
             (Some(200), Some(7), 20)

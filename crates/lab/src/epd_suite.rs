@@ -4,10 +4,10 @@
 //! the engine's principal variation last switched to a solution move.
 
 use crate::engine_spec::EngineSpec;
-use crate::openings::epd_position;
 use crate::process::{EngineError, EngineProcess};
 use anyhow::{bail, Context, Result};
 use chess::{CastlingMode, Move, Position};
+use matchcore::openings::epd_position;
 use std::fmt::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -2,14 +2,13 @@
 //! moves, checks each for legality, applies the rules and the adjudication,
 //! and records everything the PGN and the results need.
 
-use crate::adjudication::{Adjudicator, Verdict};
-use crate::cli_args::{DrawRule, ResignRule};
 use crate::engine_spec::EngineSpec;
-use crate::openings::Opening;
 use crate::player::{MoveRequest, Player, Thought};
 use crate::process::EngineError;
 use crate::time_control::{Clock, ClockResult};
 use chess::{CastlingMode, Color, Game, Outcome, Position};
+use matchcore::adjudication::{absolute_ply, Adjudicator, DrawRule, ResignRule, Verdict};
+use matchcore::openings::Opening;
 use pgn::{GameResult, PgnMove};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -293,7 +292,7 @@ pub fn play_game(
         game.push(mv);
         let verdict = adjudicator.record(
             side,
-            pos.fullmove_number(),
+            absolute_ply(&pos),
             thought.score.map(|s| s.centipawns()),
         );
         match verdict {

@@ -2,14 +2,12 @@
 //! xboard with cutechess-cli's command line, adjudication, PGN output,
 //! Elo/LOS/SPRT results, and EPD test suites.
 
-pub mod adjudication;
 pub mod cli_args;
 pub mod engine_spec;
 pub mod epd_suite;
 pub mod game_play;
 pub mod history;
 pub mod merge;
-pub mod openings;
 pub mod pgn_record;
 pub mod player;
 pub mod process;

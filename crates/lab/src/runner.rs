@@ -5,7 +5,6 @@
 
 use crate::cli_args::MatchArgs;
 use crate::game_play::{play_game, GameRecord, GameRules, Termination};
-use crate::openings::{self, Opening};
 use crate::pgn_record::{self, GameTags};
 use crate::player::{self, Player};
 use crate::report;
@@ -13,7 +12,9 @@ use crate::results::{GameEntry, HeadToHead, RunResults};
 use crate::schedule::{schedule, GameJob};
 use anyhow::{Context, Result};
 use chess::Color;
-use indicatif::{ProgressBar, ProgressStyle};
+use matchcore::openings::{self, Opening};
+use matchcore::progress;
+use matchcore::worker_pool::WorkerPool;
 use pgn::GameResult;
 use std::collections::VecDeque;
 use std::fs::{File, OpenOptions};
@@ -58,13 +59,20 @@ fn unplayed(opening: &Opening, loser: Color, why: &str) -> GameRecord {
     }
 }
 
-fn worker(shared: &Shared, tx: mpsc::Sender<Done>) {
+/// The next game to play; `None` when all are started or the run stops.
+fn next_job(shared: &Shared) -> Option<GameJob> {
+    if shared.stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    shared.queue.lock().expect("queue lock").pop_front()
+}
+
+/// One worker: plays `jobs` with engines it starts when first needed (and
+/// again after one breaks), sending each result to `tx`.
+fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Sender<Done>) {
     let specs = &shared.args.engines;
     let mut players: Vec<Option<Box<dyn Player>>> = specs.iter().map(|_| None).collect();
-    while !shared.stop.load(Ordering::Relaxed) {
-        let Some(job) = shared.queue.lock().expect("queue lock").pop_front() else {
-            break;
-        };
+    for job in jobs {
         let opening = &shared.openings[job.opening % shared.openings.len()];
         let mut failures = Vec::new();
         let mut start_error = None;
@@ -200,16 +208,10 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         queue: Mutex::new(jobs.into()),
         stop: AtomicBool::new(false),
     };
-    let bar = if args.progress {
-        ProgressBar::new(total as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} games {msg} [{elapsed_precise}, eta {eta}]",
-        )
-        .expect("a valid template"),
+    let bar = progress::bar_if(
+        args.progress,
+        total as u64,
+        "{bar:30} {pos}/{len} games {msg} [{elapsed_precise}, eta {eta}]",
     );
     let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
     let date = pgn_record::today();
@@ -218,12 +220,13 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
     let say = |line: &str| bar.suspend(|| println!("{line}"));
     thread::scope(|scope| -> Result<()> {
         let (tx, rx) = mpsc::channel();
-        for _ in 0..args.concurrency.min(total.max(1)) {
-            let tx = tx.clone();
-            let shared = &shared;
-            scope.spawn(move || worker(shared, tx));
-        }
-        drop(tx);
+        let shared = &shared;
+        // The pool runs beside this thread, which writes the results as
+        // they come; `tx` goes when the last worker ends, and so does `rx`.
+        scope.spawn(move || {
+            WorkerPool::new(args.concurrency.min(total.max(1)))
+                .run(|| next_job(shared), |jobs| worker(shared, jobs, tx.clone()))
+        });
         for done in rx {
             let Done {
                 job,

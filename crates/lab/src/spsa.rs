@@ -21,9 +21,10 @@ use thiserror::Error;
 
 use crate::engine_spec::EngineSpec;
 use crate::game_play::{play_game, GameRules};
-use crate::openings::Opening;
 use crate::player;
 use crate::process::EngineProcess;
+use matchcore::openings::Opening;
+use matchcore::worker_pool::WorkerPool;
 use pgn::GameResult;
 
 /// Why a tuning run cannot start or go on.
@@ -399,13 +400,13 @@ pub fn run(
     let shared = Mutex::new((state, file));
     let next = AtomicU64::new(shared.lock().expect("state lock").0.iteration);
     let failure: Mutex<Option<SpsaError>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..config.concurrency.max(1) {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= config.schedule.iterations || stop.load(Ordering::Relaxed) {
-                    break;
-                }
+    WorkerPool::new(config.concurrency).run(
+        || {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            (k < config.schedule.iterations && !stop.load(Ordering::Relaxed)).then_some(k)
+        },
+        |iterations| {
+            for k in iterations {
                 // Each iteration draws its signs and opening from its own
                 // stream, so a resumed run continues the same sequence.
                 let mut rng =
@@ -467,9 +468,9 @@ pub fn run(
                     break;
                 }
                 progress(state);
-            });
-        }
-    });
+            }
+        },
+    );
     if let Some(e) = failure.into_inner().expect("failure lock") {
         return Err(e);
     }

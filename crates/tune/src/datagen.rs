@@ -12,7 +12,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use chess::{Color, Position};
-use engine::selfplay::{self, CapVerdict, Ending, GameRules};
 use engine::Engine;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -20,8 +19,11 @@ use trainingdata::{GameResult, TrainingRecord};
 
 use crate::dataset::LabelledPosition;
 use crate::filter::{PositionFilter, Skip};
-use crate::openings::OpeningSource;
 use crate::soft_nodes;
+use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::random_openings::OpeningSource;
+use matchcore::selfplay::{self, CapVerdict, Ending, GameRules, MoveChoice};
+use matchcore::worker_pool::WorkerPool;
 
 /// How to generate.
 #[derive(Clone, Debug)]
@@ -46,17 +48,34 @@ pub struct DatagenConfig {
     pub options: Vec<(String, String)>,
 }
 
-/// Datagen's adjudication: a side whose score both searches put at 10 pawns
-/// or more for 8 plies wins; from move 40, 12 plies within 0.10 pawns of
-/// zero draw; 400 plies draw.
+/// Datagen's win adjudication: a side both searches put this far ahead
+/// (centipawns) for [`WIN_PLIES`] plies in a row wins.
+pub const WIN_SCORE: i32 = 1000;
+/// See [`WIN_SCORE`].
+pub const WIN_PLIES: u32 = 8;
+/// Datagen's draw adjudication: from this ply on (move 40), [`DRAW_PLIES`]
+/// plies in a row within [`DRAW_SCORE`] centipawns of zero draw.
+pub const DRAW_FROM_PLY: u32 = 80;
+/// See [`DRAW_FROM_PLY`].
+pub const DRAW_SCORE: i32 = 10;
+/// See [`DRAW_FROM_PLY`].
+pub const DRAW_PLIES: u32 = 12;
+/// Games reaching this many plies are drawn.
+pub const MAX_PLIES: usize = 400;
+
+/// Datagen's adjudication: the constants above.
 pub fn default_rules() -> GameRules {
     GameRules {
-        max_plies: 400,
-        resign_score: 1000,
-        resign_plies: 8,
-        draw_from_ply: Some(80),
-        draw_score: 10,
-        draw_plies: 12,
+        max_plies: MAX_PLIES,
+        resign: Some(ResignRule::Agreed {
+            score: WIN_SCORE,
+            plies: WIN_PLIES,
+        }),
+        draw: Some(DrawRule {
+            from_ply: DRAW_FROM_PLY,
+            plies: DRAW_PLIES,
+            score: DRAW_SCORE,
+        }),
         at_cap: CapVerdict::Draw,
     }
 }
@@ -181,10 +200,17 @@ pub fn play_game(
         &config.rules,
         |_, game, history| {
             if halted() {
-                // A result with no move ends `selfplay::play` at once.
-                return soft_nodes::no_move();
+                // A choice with no move ends `selfplay::play` at once.
+                return MoveChoice {
+                    best: None,
+                    score: 0,
+                };
             }
-            soft_nodes::search(engine, game.position(), history, config.nodes)
+            let found = soft_nodes::search(engine, game.position(), history, config.nodes);
+            MoveChoice {
+                best: found.best,
+                score: found.score,
+            }
         },
         |game, found| {
             let pos = game.position();
@@ -235,30 +261,29 @@ pub fn generate(
     let sink = Mutex::new(sink);
     let enough = AtomicBool::new(false);
     let halted = || stop.load(Ordering::Relaxed) || enough.load(Ordering::Relaxed);
-    std::thread::scope(|scope| {
-        for _ in 0..config.threads.max(1) {
-            let (next, sink, enough, halted) = (&next, &sink, &enough, &halted);
-            std::thread::Builder::new()
-                .stack_size(engine::thread::SEARCH_STACK)
-                .spawn_scoped(scope, move || {
-                    let mut engine = engine_with(&config.options).expect("options checked above");
-                    while !halted() {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        if config.games.is_some_and(|n| index >= n) {
-                            break;
-                        }
-                        let Some(game) = play_game(&mut engine, config, index, halted) else {
-                            continue;
-                        };
-                        let mut sink = sink.lock().expect("no sink panics");
-                        if !halted() && !(sink)(game) {
-                            enough.store(true, Ordering::Relaxed);
-                        }
+    WorkerPool::new(config.threads)
+        .with_stack_size(engine::thread::SEARCH_STACK)
+        .run(
+            || {
+                if halted() {
+                    return None;
+                }
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                config.games.is_none_or(|n| index < n).then_some(index)
+            },
+            |indices| {
+                let mut engine = engine_with(&config.options).expect("options checked above");
+                for index in indices {
+                    let Some(game) = play_game(&mut engine, config, index, &halted) else {
+                        continue;
+                    };
+                    let mut sink = sink.lock().expect("no sink panics");
+                    if !halted() && !(sink)(game) {
+                        enough.store(true, Ordering::Relaxed);
                     }
-                })
-                .expect("a datagen thread starts");
-        }
-    });
+                }
+            },
+        );
     Ok(())
 }
 

@@ -14,12 +14,12 @@ use std::path::PathBuf;
 
 use chess::Position;
 use engine::Engine;
-use experiment::openings::OpeningsError;
+use matchcore::openings::OpeningsError;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
-use crate::openings::OpeningSource;
 use crate::soft_nodes;
+use matchcore::random_openings::OpeningSource;
 
 /// Random plies after the start position.
 pub const STARTPOS_PLIES: RangeInclusive<usize> = 8..=9;

@@ -11,7 +11,6 @@ pub mod dataset;
 pub mod filter;
 pub mod genfens;
 pub mod merge;
-pub mod openings;
 pub mod pgn_records;
 pub mod quiet;
 pub mod record_error;

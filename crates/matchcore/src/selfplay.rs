@@ -1,30 +1,24 @@
 //! One game between searchers in the same process: the loop self-play
 //! training data and engine-against-engine experiments share. The caller
 //! says who searches each move; this plays the moves, keeps the history for
-//! repetitions, and ends the game by the rules, by adjudication or at a
-//! move cap.
+//! repetitions, and ends the game by the rules, by adjudication (the rules
+//! of [`crate::adjudication`]) or at a move cap.
 
-use chess::{Color, Game, Outcome};
+use chess::{Color, Game, Move, Outcome};
 
-use crate::thread::SearchResult;
+use crate::adjudication::{Adjudicator, DrawRule, ResignRule, Verdict};
 
 /// When a game is stopped before the rules end it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameRules {
     /// Plies after which the game stops and `at_cap` judges it.
     pub max_plies: usize,
-    /// A side whose score (by both searchers, White's view) stays at least
-    /// this far ahead for `resign_plies` plies in a row wins.
-    pub resign_score: i32,
-    /// See `resign_score`.
-    pub resign_plies: usize,
-    /// Draw when, from this ply on, both searchers' scores stay within
-    /// `draw_score` of zero for `draw_plies` plies in a row (`None`: never).
-    pub draw_from_ply: Option<usize>,
-    /// See `draw_from_ply`.
-    pub draw_score: i32,
-    /// See `draw_from_ply`.
-    pub draw_plies: usize,
+    /// Resign adjudication (`None`: never); plies are counted from the
+    /// game's first position.
+    pub resign: Option<ResignRule>,
+    /// Draw adjudication (`None`: never); its `from_ply` counts plies from
+    /// the game's first position.
+    pub draw: Option<DrawRule>,
     /// How a game that reaches `max_plies` is scored.
     pub at_cap: CapVerdict,
 }
@@ -44,19 +38,28 @@ pub enum CapVerdict {
 }
 
 impl Default for GameRules {
-    /// Datagen's settings: 400 plies, a 1500 cp score held for six plies
+    /// 400 plies, a 1500 cp score both searchers agree on for six plies
     /// wins, no draw adjudication.
     fn default() -> GameRules {
         GameRules {
             max_plies: 400,
-            resign_score: 1500,
-            resign_plies: 6,
-            draw_from_ply: None,
-            draw_score: 0,
-            draw_plies: 0,
+            resign: Some(ResignRule::Agreed {
+                score: 1500,
+                plies: 6,
+            }),
+            draw: None,
             at_cap: CapVerdict::Draw,
         }
     }
+}
+
+/// What a searcher answers: its move and its score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveChoice {
+    /// The move (`None`: the searcher found none).
+    pub best: Option<Move>,
+    /// Centipawns, the mover's view.
+    pub score: i32,
 }
 
 /// Why a game ended.
@@ -88,13 +91,13 @@ pub struct Finished {
 
 /// Plays `game` to its end. `search(side, game, history)` searches the
 /// current position for `side` (`history`: keys of the positions before it)
-/// and returns its result; `observe` sees every position with the search
-/// result before the move is played.
+/// and returns its choice; `observe` sees every position with the choice
+/// before the move is played.
 pub fn play(
     mut game: Game,
     rules: &GameRules,
-    mut search: impl FnMut(Color, &Game, &[u64]) -> SearchResult,
-    mut observe: impl FnMut(&Game, &SearchResult),
+    mut search: impl FnMut(Color, &Game, &[u64]) -> MoveChoice,
+    mut observe: impl FnMut(&Game, &MoveChoice),
 ) -> Finished {
     let mut history: Vec<u64> = Vec::new();
     {
@@ -104,9 +107,7 @@ pub fn play(
             replay.play(m);
         }
     }
-    let mut decisive_streak = 0usize;
-    let mut decisive_sign = 0;
-    let mut draw_streak = 0usize;
+    let mut adjudicator = Adjudicator::new(rules.draw, rules.resign);
     // The last score (White's view) each side reported.
     let mut last = [None::<i32>; 2];
     let finish = |game: Game, white_score: f64, ending: Ending| Finished {
@@ -144,32 +145,11 @@ pub fn play(
         last[side.fold(0, 1)] = Some(white_view);
         observe(&game, &found);
 
-        // The streak counts plies in a row on which the score says the same
-        // side is winning, so that both searchers must agree.
-        if white_view.abs() >= rules.resign_score {
-            let sign = white_view.signum();
-            decisive_streak = if sign == decisive_sign {
-                decisive_streak + 1
-            } else {
-                1
-            };
-            decisive_sign = sign;
-            if decisive_streak >= rules.resign_plies {
-                let score = if white_view > 0 { 1.0 } else { 0.0 };
-                return finish(game, score, Ending::Resigned);
-            }
-        } else {
-            decisive_streak = 0;
-            decisive_sign = 0;
-        }
-        match rules.draw_from_ply {
-            Some(from) if game.moves().len() >= from && white_view.abs() <= rules.draw_score => {
-                draw_streak += 1;
-                if draw_streak >= rules.draw_plies {
-                    return finish(game, 0.5, Ending::DrawAdjudicated);
-                }
-            }
-            _ => draw_streak = 0,
+        let ply = u32::try_from(game.moves().len()).unwrap_or(u32::MAX);
+        match adjudicator.record(side, ply, Some(found.score)) {
+            Verdict::Continue => {}
+            Verdict::Draw => return finish(game, 0.5, Ending::DrawAdjudicated),
+            Verdict::Win(winner) => return finish(game, winner.fold(1.0, 0.0), Ending::Resigned),
         }
         history.push(pos.key());
         game.push(best);
@@ -179,9 +159,16 @@ pub fn play(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Engine, Limits};
     use chess::Position;
+    use engine::{Engine, Limits, SearchResult};
     use std::sync::Arc;
+
+    fn choice(found: SearchResult) -> MoveChoice {
+        MoveChoice {
+            best: found.best,
+            score: found.score,
+        }
+    }
 
     fn nodes(n: u64) -> Limits {
         Limits {
@@ -208,7 +195,7 @@ mod tests {
                 } else {
                     &mut black
                 };
-                engine.search(game.position(), history, nodes(200), Arc::new(|_| {}))
+                choice(engine.search(game.position(), history, nodes(200), Arc::new(|_| {})))
             },
             |_, _| seen += 1,
         );
@@ -234,7 +221,7 @@ mod tests {
             Game::new(start),
             &GameRules::default(),
             |_, game, history| {
-                engine.search(game.position(), history, Limits::depth(3), Arc::new(|_| {}))
+                choice(engine.search(game.position(), history, Limits::depth(3), Arc::new(|_| {})))
             },
             |_, _| {},
         );
@@ -254,7 +241,7 @@ mod tests {
         let mut engine = Engine::new();
         let rules = GameRules {
             max_plies: 2,
-            resign_score: 30_000,
+            resign: None,
             at_cap: CapVerdict::Judge { margin: 200 },
             ..GameRules::default()
         };
@@ -262,7 +249,7 @@ mod tests {
             Game::new(start),
             &rules,
             |_, game, history| {
-                engine.search(game.position(), history, Limits::depth(2), Arc::new(|_| {}))
+                choice(engine.search(game.position(), history, Limits::depth(2), Arc::new(|_| {})))
             },
             |_, _| {},
         );

@@ -6,8 +6,9 @@ use std::ops::RangeInclusive;
 use std::path::Path;
 
 use chess::{Game, Position};
-use experiment::openings::OpeningsError;
 use rand::Rng;
+
+use crate::openings::{self, OpeningsError};
 
 /// Random openings: a book position (or the start position) and a random
 /// number of random plies from `plies`.
@@ -39,7 +40,7 @@ impl OpeningSource {
         plies: RangeInclusive<usize>,
     ) -> Result<OpeningSource, OpeningsError> {
         Ok(OpeningSource {
-            book: experiment::openings::load(path)?,
+            book: openings::read_positions(path)?,
             plies,
         })
     }

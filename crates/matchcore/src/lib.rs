@@ -1,0 +1,14 @@
+//! Kestrel's match core: what every way of playing games shares, whether
+//! the players are child processes (`kestrel match`, SPSA) or searchers in
+//! this process (the arena, ablation, the GA, datagen): the openings games
+//! start from, the adjudication rules, the in-process game loop, and the
+//! progress bars.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod adjudication;
+pub mod openings;
+pub mod progress;
+pub mod random_openings;
+pub mod selfplay;
+pub mod worker_pool;

@@ -1,0 +1,355 @@
+//! Opening positions read from files: EPD/FEN (one position a line) or PGN
+//! games (the first N plies), taken in file order or shuffled by a seed, and
+//! a small set compiled in. `kestrel match`, SPSA, the arena, ablation, the
+//! GA and datagen's `--openings` all read their openings here.
+
+use std::fs;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+use chess::{Move, Position};
+use rand::rngs::{SmallRng, StdRng};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use thiserror::Error;
+
+/// Where a game starts: a position and the book moves played from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening {
+    /// The first position.
+    pub start: Position,
+    /// Moves played before the engines think.
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The standard starting position, no moves.
+    pub fn startpos() -> Opening {
+        Opening {
+            start: Position::startpos(),
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// The order openings are taken in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningOrder {
+    /// As in the file.
+    Sequential,
+    /// Shuffled with a seed.
+    Random,
+}
+
+/// The format of an openings file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningFormat {
+    /// One FEN or EPD position per line.
+    Epd,
+    /// PGN games, of which the first `plies` moves are played.
+    Pgn,
+}
+
+impl OpeningFormat {
+    /// The format a file's name suggests: PGN for `.pgn`, else EPD.
+    pub fn of_file(file: &Path) -> OpeningFormat {
+        let pgn = file
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+        if pgn {
+            OpeningFormat::Pgn
+        } else {
+            OpeningFormat::Epd
+        }
+    }
+}
+
+/// Which openings to read and in what order (`kestrel match -openings`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningsSpec {
+    /// The file.
+    pub file: PathBuf,
+    /// Its format.
+    pub format: OpeningFormat,
+    /// Taken in file order or shuffled.
+    pub order: OpeningOrder,
+    /// For PGN, how many plies of each game (all when `None`).
+    pub plies: Option<usize>,
+    /// The first opening to use, counting from 1.
+    pub start: usize,
+}
+
+impl OpeningsSpec {
+    /// All of `file` in file order, its format from its name.
+    pub fn file(file: PathBuf) -> OpeningsSpec {
+        OpeningsSpec {
+            format: OpeningFormat::of_file(&file),
+            file,
+            order: OpeningOrder::Sequential,
+            plies: None,
+            start: 1,
+        }
+    }
+}
+
+/// An openings file that cannot be used.
+#[derive(Debug, Error)]
+pub enum OpeningsError {
+    /// It cannot be read.
+    #[error("cannot read openings file {file}: {source}")]
+    Read {
+        /// The file.
+        file: String,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// A line is not a position a game can start from.
+    #[error("{file}:{line}: not a FEN or EPD position ({reason}): {text}")]
+    BadLine {
+        /// The file.
+        file: String,
+        /// The line number, from 1.
+        line: usize,
+        /// Why.
+        reason: String,
+        /// The line (its first 120 characters).
+        text: String,
+    },
+    /// A PGN game is broken.
+    #[error("{file}: {reason}")]
+    BadGame {
+        /// The file.
+        file: String,
+        /// The reader's message.
+        reason: String,
+    },
+    /// Nothing in it.
+    #[error("openings file {0} holds no openings")]
+    Empty(String),
+}
+
+/// The position of an EPD line: its first four fields (operations and the
+/// counters, if present, follow); a full six-field FEN keeps its counters.
+pub fn epd_position(line: &str) -> Result<Position, chess::FenError> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let counters = fields.len() >= 6
+        && fields[4].parse::<u32>().is_ok()
+        && fields[5].trim_end_matches(';').parse::<u32>().is_ok();
+    let take = if counters { 6 } else { fields.len().min(4) };
+    let text: Vec<&str> = fields[..take]
+        .iter()
+        .map(|f| f.trim_end_matches(';'))
+        .collect();
+    Position::from_fen(&text.join(" "))
+}
+
+/// The positions of EPD/FEN `text` (`name` for messages): one a line, blank
+/// lines and lines starting with `#` skipped. Positions with no legal move
+/// are refused: no game can start there.
+pub fn parse_positions(text: &str, name: &str) -> Result<Vec<Position>, OpeningsError> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |reason: String| OpeningsError::BadLine {
+            file: name.to_string(),
+            line: n + 1,
+            reason,
+            text: line.chars().take(120).collect(),
+        };
+        let pos = epd_position(line).map_err(|e| bad(e.to_string()))?;
+        if !pos.has_legal_moves() {
+            return Err(bad("the game is already over".into()));
+        }
+        out.push(pos);
+    }
+    if out.is_empty() {
+        return Err(OpeningsError::Empty(name.to_string()));
+    }
+    Ok(out)
+}
+
+/// Reads a file of EPD/FEN positions (see [`parse_positions`]).
+pub fn read_positions(path: &Path) -> Result<Vec<Position>, OpeningsError> {
+    let text = fs::read_to_string(path).map_err(|source| OpeningsError::Read {
+        file: path.display().to_string(),
+        source,
+    })?;
+    parse_positions(&text, &path.display().to_string())
+}
+
+const EMBEDDED: &str = include_str!("../data/openings.epd");
+
+/// The 64 compiled-in openings (balanced 16-ply lines from "8moves_v3").
+pub fn embedded() -> Vec<Position> {
+    parse_positions(EMBEDDED, "<embedded>").expect("the embedded openings are valid")
+}
+
+/// `count` openings drawn from `all` in a random order fixed by `seed`
+/// (cycling through the set again when more are wanted than it holds).
+pub fn pick(all: &[Position], count: usize, seed: u64) -> Vec<Position> {
+    let mut order: Vec<&Position> = all.iter().collect();
+    // SmallRng (not load's StdRng): the arena's and the GA's orders for a
+    // seed stay what they were before the two readers were merged.
+    order.shuffle(&mut SmallRng::seed_from_u64(seed));
+    order.iter().cycle().take(count).map(|p| **p).collect()
+}
+
+/// Reads the openings `spec` names, ordered as it asks (`seed` shuffles).
+pub fn load(spec: &OpeningsSpec, seed: u64) -> Result<Vec<Opening>, OpeningsError> {
+    let mut openings = match spec.format {
+        OpeningFormat::Epd => read_positions(&spec.file)?
+            .into_iter()
+            .map(|start| Opening {
+                start,
+                moves: Vec::new(),
+            })
+            .collect(),
+        OpeningFormat::Pgn => read_pgn(spec)?,
+    };
+    if spec.order == OpeningOrder::Random {
+        openings.shuffle(&mut StdRng::seed_from_u64(seed));
+    }
+    // start=N begins at the Nth opening and wraps around.
+    let first = (spec.start.max(1) - 1) % openings.len();
+    openings.rotate_left(first);
+    Ok(openings)
+}
+
+/// The games of a PGN file, each cut to `spec.plies`; never empty.
+fn read_pgn(spec: &OpeningsSpec) -> Result<Vec<Opening>, OpeningsError> {
+    let name = spec.file.display().to_string();
+    let file = fs::File::open(&spec.file).map_err(|source| OpeningsError::Read {
+        file: name.clone(),
+        source,
+    })?;
+    let mut openings = Vec::new();
+    for game in pgn::PgnReader::new(BufReader::new(file)) {
+        let game = game.map_err(|e| OpeningsError::BadGame {
+            file: name.clone(),
+            reason: e.to_string(),
+        })?;
+        let plies = spec.plies.unwrap_or(usize::MAX);
+        let moves: Vec<Move> = game
+            .moves
+            .iter()
+            .map(|m| m.mv)
+            .take_while(|m| !m.is_null())
+            .take(plies)
+            .collect();
+        openings.push(Opening {
+            start: game.start,
+            moves,
+        });
+    }
+    if openings.is_empty() {
+        return Err(OpeningsError::Empty(name));
+    }
+    Ok(openings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(file: &str, format: OpeningFormat, order: OpeningOrder) -> OpeningsSpec {
+        OpeningsSpec {
+            file: PathBuf::from(file),
+            format,
+            order,
+            plies: Some(3),
+            start: 1,
+        }
+    }
+
+    fn temp(name: &str, text: &str) -> String {
+        let path =
+            std::env::temp_dir().join(format!("kestrel-matchcore-{}-{name}", std::process::id()));
+        fs::write(&path, text).unwrap();
+        path.display().to_string()
+    }
+
+    #[test]
+    fn embedded_openings_are_playable() {
+        let all = embedded();
+        assert_eq!(all.len(), 64);
+        assert!(all.iter().all(|p| p.has_legal_moves()));
+    }
+
+    #[test]
+    fn fen_and_epd_lines_are_read() {
+        let text = "# a comment\n\n\
+            rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n\
+            2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";\n\
+            8/8/4k3/8/2K1P3/8/8/8 w - -\n\
+            8/8/8/8/8/8/8/K1k5 w - - 3 40;\n";
+        let all = parse_positions(text, "t").unwrap();
+        assert_eq!(all.len(), 4);
+        assert_eq!(all[0].turn(), chess::Color::Black);
+        assert_eq!(all[3].fullmove_number(), 40);
+    }
+
+    #[test]
+    fn epd_lines_and_pgn_prefixes() {
+        let epd = temp(
+            "o.epd",
+            "# comment\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; id \"x\";\n\
+             8/8/8/8/8/8/8/K1k5 w - - 3 40\n",
+        );
+        let o = load(&spec(&epd, OpeningFormat::Epd, OpeningOrder::Sequential), 0).unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[1].start.fullmove_number(), 40);
+        let pgn = temp("o.pgn", "1. e4 e5 2. Nf3 Nc6 *\n\n1. d4 d5 *\n");
+        let o = load(&spec(&pgn, OpeningFormat::Pgn, OpeningOrder::Sequential), 0).unwrap();
+        assert_eq!(o[0].moves.len(), 3);
+        assert_eq!(o[1].moves.len(), 2);
+        let shuffled =
+            |seed| load(&spec(&epd, OpeningFormat::Epd, OpeningOrder::Random), seed).unwrap();
+        assert_eq!(shuffled(5), shuffled(5), "a seed gives one order");
+        let mut from_second = spec(&pgn, OpeningFormat::Pgn, OpeningOrder::Sequential);
+        from_second.start = 2;
+        let o = load(&from_second, 0).unwrap();
+        assert_eq!(
+            (o[0].moves.len(), o[1].moves.len()),
+            (2, 3),
+            "start=2 wraps"
+        );
+    }
+
+    #[test]
+    fn bad_lines_name_the_line() {
+        let epd = temp("bad.epd", "8/8/8/8/8/8/8/K1k5 w - -\nnot a fen\n");
+        let e = load(&spec(&epd, OpeningFormat::Epd, OpeningOrder::Sequential), 0).unwrap_err();
+        assert!(e.to_string().contains(":2: not a FEN"), "{e}");
+        let empty = temp("empty.epd", "\n");
+        assert!(matches!(
+            load(
+                &spec(&empty, OpeningFormat::Epd, OpeningOrder::Sequential),
+                0
+            ),
+            Err(OpeningsError::Empty(_))
+        ));
+        assert!(matches!(
+            parse_positions("# nothing\n", "e").unwrap_err(),
+            OpeningsError::Empty(_)
+        ));
+        // Mated: no game can start here.
+        let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+        assert!(parse_positions(mated, "m").is_err());
+        assert!(read_positions(Path::new("/nonexistent/openings.epd")).is_err());
+        let pgn = temp("bad.pgn", "");
+        assert!(load(&spec(&pgn, OpeningFormat::Pgn, OpeningOrder::Sequential), 0).is_err());
+    }
+
+    #[test]
+    fn pick_is_reproducible_and_cycles() {
+        let all = embedded();
+        let a = pick(&all, 100, 7);
+        let b = pick(&all, 100, 7);
+        assert_eq!(a.len(), 100);
+        assert!(a.iter().zip(&b).all(|(x, y)| x.key() == y.key()));
+        assert_eq!(a[0].key(), a[64].key());
+    }
+}
