@@ -3,8 +3,6 @@
 //! this process (the arena, ablation, the GA, datagen): the openings games
 //! start from, the adjudication rules, the in-process game loop, and the
 //! progress bars.
-#![deny(missing_docs)]
-#![forbid(unsafe_code)]
 
 pub mod adjudication;
 pub mod openings;
