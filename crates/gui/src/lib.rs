@@ -20,6 +20,7 @@ pub mod review;
 pub mod search_run;
 pub mod session;
 pub mod settings;
+pub mod tree;
 pub mod view;
 
 use std::net::SocketAddr;
@@ -104,6 +105,9 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/state", get(api::get_state))
         .route("/api/move", post(api::play_move))
         .route("/api/undo", post(api::undo))
+        .route("/api/goto", post(api::goto))
+        .route("/api/promote", post(api::promote))
+        .route("/api/delete", post(api::delete))
         .route("/api/end", post(api::end_game))
         .route("/api/tags", post(api::set_tags))
         .route("/api/position", post(api::set_position))
