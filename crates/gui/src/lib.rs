@@ -99,6 +99,7 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/match.js", get(assets::match_js))
         .route("/review.js", get(assets::review_js))
         .route("/opening.js", get(assets::opening_js))
+        .route("/variations.js", get(assets::variations_js))
         .route("/style.css", get(assets::style_css))
         .route("/pieces/{name}", get(assets::piece))
         .route("/api/game", post(api::new_game))

@@ -271,6 +271,7 @@ async fn the_page_and_its_files_are_served() {
         ("/", "<title>Kestrel</title>"),
         ("/app.js", "EventSource"),
         ("/match.js", "wtime_ms"),
+        ("/variations.js", "renderMoveTree"),
         ("/style.css", "#board"),
         ("/pieces/wK.svg", "<svg"),
     ] {
