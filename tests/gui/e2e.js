@@ -16,11 +16,11 @@ function check(cond, what) {
 }
 
 async function plyCount(page) {
-  return page.$$eval('#moves .mv', (els) => els.length);
+  return page.$$eval('#moves .mv[data-ply]', (els) => els.length); // the main line's moves
 }
 
 async function waitPlies(page, n, timeout = 30000) {
-  await page.waitForFunction((n) => document.querySelectorAll('#moves .mv').length >= n, n, { timeout });
+  await page.waitForFunction((n) => document.querySelectorAll('#moves .mv[data-ply]').length >= n, n, { timeout });
 }
 
 async function current(page) {
@@ -122,12 +122,17 @@ async function main() {
     document.querySelectorAll('#lines .line .pvm').length >= 4, null, { timeout: 30000 });
   check(/d\d+/.test(await page.textContent('#lines')), 'live analysis shows depth, score and lines');
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-analysis.png') });
-  const pvFirst = await page.textContent('#lines .line .pvm');
+  // A click on a line's second move plays the line to there into the game
+  // (at the game's end it continues the main line); delete takes it out.
+  const pvSecond = (await page.textContent('#lines .line .pvm >> nth=1')).trim();
   await page.click('#lines .line .pvm >> nth=1');
-  check(!(await page.isHidden('#pvnote')), 'clicking a line move shows that line on the board');
-  await page.keyboard.press('ArrowLeft');
-  check(await page.$eval('[data-square]', () => true), `stepped back in the line (${pvFirst.trim()} ...)`);
-  await page.click('#pvexit');
+  await waitPlies(page, 6);
+  check((await page.textContent('#moves .mv.cur')).startsWith(pvSecond) && await current(page) === 6,
+    `clicking a line move plays the line into the game, up to ${pvSecond}`);
+  await page.click('#moves .mv[data-ply="5"]');
+  await page.click('#delete');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .mv[data-ply]').length === 4);
+  check(await current(page) === 4, 'delete from here takes the line out again');
 
   // Analysis follows the position viewed in the move list: lines with move
   // numbers, the best move's arrow, the bar; another position clears them.
@@ -151,7 +156,7 @@ async function main() {
   await page.click('#flip');
   await page.click('#last');
   await page.click('#undo');
-  await page.waitForFunction(() => document.querySelectorAll('#moves .mv').length === 3);
+  await page.waitForFunction(() => document.querySelectorAll('#moves .mv[data-ply]').length === 3);
   const afterUndo = await page.inputValue('#fen');
   const lines = await page.$eval('#lines', (el) => el.dataset.fen);
   check(lines === '' || lines === afterUndo, 'undo clears the lines of the position taken back');
@@ -220,6 +225,49 @@ async function main() {
   await page.click('#moves .mv[data-ply="3"]');
   check((await openingText()).includes("C40 King's Knight Opening"), `and follows the move on view: ${await openingText()}`);
 
+  // Variations: back to 2... Nc6, another third move starts a variation
+  // shown under the main line's; promoted, it is the main line, and the
+  // PGN export has the old one in parentheses.
+  await page.click('#moves .mv[data-ply="4"]');
+  await page.waitForFunction(() => S.game.legal.length > 0 && S.game.current === S.game.plies[3].node);
+  await page.click('[data-square="f1"]');
+  await page.click('[data-square="c4"]');
+  await page.waitForFunction(() => document.querySelector('#moves .var .mv.cur'));
+  check((await page.textContent('#moves .interrupt .var')).includes('3.Bc4') &&
+    (await page.textContent('#moves .mv[data-ply="5"]')).startsWith('Bb5'), 'a move from an earlier position starts a variation, nested under the main line');
+  check(await plyCount(page) === 6, 'and the main line stays as it was');
+  await page.click('#mainline');
+  await page.waitForFunction(() => (document.querySelector('#moves .mv[data-ply="5"]') || {}).textContent === 'Bc4');
+  check((await page.textContent('#moves .var')).includes('Bb5'), 'made the main line, the old one becomes its variation');
+  await page.click('#showpgn');
+  await page.waitForFunction(() => document.getElementById('pgn').value.replace(/\s+/g, ' ').includes('3. Bc4 (3. Bb5 a6)'));
+  check(true, 'the exported PGN has the variation: 3. Bc4 (3. Bb5 a6)');
+  // An imported PGN's variations (nested), comments and NAGs are shown.
+  await page.fill('#pgn', '[Event "Variations"]\n[White "Ann"]\n[Black "Bob"]\n\n1. e4 e5 2. Nf3 (2. Bc4 {the Bishop\'s Opening} Nf6 (2... Bc5 3. Qh5!? Qe7) 3. d3) (2. f4 exf4) 2... Nc6 3. Bb5 $1 a6 {Morphy\'s move} 4. Ba4 Nf6 1/2-1/2\n');
+  await page.click('#loadpgn');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .mv[data-ply]').length === 8);
+  check((await page.textContent('#moves .comment')).includes("the Bishop's Opening"), 'an imported comment is shown');
+  check(await page.$$eval('#moves .interrupt .var', (els) => els.length) === 2 &&
+    (await page.textContent('#moves .var .sub')).includes('3.Qh5!?'), 'imported variations are shown, nested, with their NAGs');
+  check((await page.textContent('#moves .mv[data-ply="5"] .nag')) === '!', '$1 is shown as !');
+  check((await page.textContent('#moves .result')).includes('1/2-1/2'), 'the recorded result is shown');
+  await page.click('#moves .var .sub .mv >> nth=1'); // 3. Qh5 in the nested variation
+  await page.waitForFunction(() => S.game.legal.length > 0);
+  check(await page.$eval('[data-square="h5"]', (el) => el.dataset.piece === 'Q'), 'a nested variation\'s move is shown on the board');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-variations.png') });
+  // Right-click on a move: the menu deletes it and what follows.
+  await page.click('#moves .var .mv >> text=f4', { button: 'right' });
+  await page.waitForSelector('#node-menu:not(.hidden)');
+  await page.click('#node-menu >> text=Delete from here');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .interrupt .var').length === 1);
+  check(!(await page.textContent('#moves')).includes('exf4'), 'the menu deletes a variation');
+  await page.click('#showpgn');
+  await page.waitForFunction(() => document.getElementById('pgn').value.replace(/\s+/g, ' ').includes('Nf6 (2... Bc5 3. Qh5 $5 Qe7) 3. d3)'));
+  const withVars = await page.inputValue('#pgn');
+  check(withVars.includes("{the Bishop's Opening}") && withVars.includes('3. Bb5 $1') && withVars.includes('[Result "1/2-1/2"]'),
+    'the export keeps comments, NAGs and the result');
+
   // "Analyse game" on Légal's mate: the graph fills, 5... Bxd1 is a
   // blunder, each side is summed up and a click on the graph goes there.
   await page.fill('#pgn', '1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0');
@@ -260,7 +308,7 @@ async function main() {
   await page.click('#match-start');
   // The new game's clocks are up and Kestrel has made its first move.
   await page.waitForFunction(() => !document.getElementById('clock-top').classList.contains('hidden') &&
-    document.querySelectorAll('#moves .mv').length === 1, null, { timeout: 30000 });
+    document.querySelectorAll('#moves .mv[data-ply]').length === 1, null, { timeout: 30000 });
   check(await page.$eval('#board .sq', (el) => el.dataset.square) === 'h1', 'playing Black flips the board');
   check((await page.textContent('#lines')).includes('hidden'), 'the evaluation is hidden while you play');
   check(await page.isDisabled('#review-start') && await page.$eval('#graph', (el) => el.classList.contains('empty')),
@@ -272,14 +320,15 @@ async function main() {
   const clocks = await page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
   check(clocks.w < 60000 && clocks.b < 60000, `both clocks ran (White ${clocks.w} ms, Black ${clocks.b} ms left)`);
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-vs-computer.png') });
+  check(await page.isDisabled('#delete') && await page.isDisabled('#mainline'), 'no variations to edit while you play the computer');
   await page.click('#resign');
   await page.waitForSelector('#over-dialog[open]');
   check((await page.textContent('#over-dialog')).includes('Black resigns'), 'resigning ends the game with a dialog');
   check((await page.textContent('#moves')).includes('1-0 (Black resigns)'), 'the result is in the move list');
   const [matchPgn] = await Promise.all([page.waitForEvent('download'), page.click('#over-pgn')]);
   const exported = fs.readFileSync(await matchPgn.path(), 'utf8');
-  check(exported.includes(`[White "Kestrel (${top === 'max' ? 'full strength' : 'Elo ' + top})"]`) &&
-    exported.includes('[Black "Human"]') && exported.includes('[Result "1-0"]'), 'the PGN names the players and has the result');
+  check(exported.includes(`[White "Kestrel${top === 'max' ? '' : ` (level ${top})`}"]`) &&
+    exported.includes('[Black "You"]') && exported.includes('[Result "1-0"]'), 'the PGN names the players and has the result');
   await page.click('#over-close');
 
   // A game lost on the clock (6 seconds, a time control only the test offers).
@@ -294,7 +343,7 @@ async function main() {
 
   // Engine against engine at low depth, with pause and resume, to the end of a game.
   await page.click('#newgame');
-  await page.waitForFunction(() => document.querySelectorAll('#moves .mv').length === 0);
+  await page.waitForFunction(() => document.querySelectorAll('#moves .mv[data-ply]').length === 0);
   await setSide(page, 'w', 'human', 1, true);
   await setSide(page, 'b', 'engine', 1, true);
   await page.selectOption('#side-w [data-k="player"]', 'engine');

@@ -9,7 +9,7 @@ const PIECE_NAMES = { k: 'K', q: 'Q', r: 'R', b: 'B', n: 'N', p: 'P' };
 
 const S = {
   game: null,          // the server's GameView
-  ply: 0,              // the ply shown (plies.length: the live position)
+  ply: 0,              // the main-line ply on view, or before the variation on view (variations.js)
   flipped: false,
   selected: null,      // square name picked by a click
   players: { w: 'human', b: 'engine' },
@@ -80,7 +80,8 @@ const timeText = (ms) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`
 const sqName = (i) => FILES[i % 8] + (Math.floor(i / 8) + 1);
 const sqIndex = (name) => FILES.indexOf(name[0]) + (Number(name[1]) - 1) * 8;
 const pieceImg = (p) => `/pieces/${p === p.toUpperCase() ? 'w' : 'b'}${PIECE_NAMES[p.toLowerCase()]}.svg`;
-const live = () => !S.pv && S.game && S.ply === S.game.plies.length;
+// Moves can be made in the position on view (the server lists them).
+const live = () => !S.pv && S.game && S.game.legal.length > 0;
 
 function shownFen() {
   if (S.pv) return S.pv.fens[S.pv.idx];
@@ -90,8 +91,7 @@ function shownFen() {
 // The game's position picked in the move list (an engine line stepped
 // through starts from it): the one analysis is about.
 function viewedFen() {
-  if (S.ply === 0) return S.game.start_fen;
-  return S.game.plies[S.ply - 1].fen;
+  return S.game.fen;
 }
 
 // ---------- board ----------
@@ -115,7 +115,7 @@ function renderBoard() {
   const { board } = parseFen(fen);
   let last = null;
   if (S.pv && S.pv.idx > 0) last = S.pv.moves[S.pv.idx - 1];
-  else if (!S.pv && S.ply > 0) last = S.game.plies[S.ply - 1];
+  else if (!S.pv && S.game.current !== 0) last = curNode();
   const checkSq = !S.edit && isCheck() ? kingSquare(board, fen.split(' ')[1]) : null;
   const hints = new Set(S.selected && live() ? movesFrom(S.selected).map((m) => m.to) : []);
   const order = squareOrder();
@@ -196,8 +196,7 @@ function addCoord(el, kind, text) {
 
 function isCheck() {
   if (S.pv) return S.pv.idx > 0 && S.pv.moves[S.pv.idx - 1].san.match(/[+#]$/);
-  if (S.ply === 0) return S.game.plies.length === 0 && S.game.check;
-  return S.game.plies[S.ply - 1].check;
+  return S.game.check;
 }
 
 function kingSquare(board, turn) {
@@ -207,7 +206,7 @@ function kingSquare(board, turn) {
 }
 
 const movesFrom = (sq) => S.game.legal.filter((m) => m.from === sq);
-const humanToMove = () => live() && !S.edit && !S.game.status.over && S.players[S.game.turn] === 'human';
+const humanToMove = () => live() && !S.edit && S.players[S.game.turn] === 'human';
 
 // ---------- moving: click-click and drag ----------
 
@@ -290,7 +289,7 @@ function choosePromotion(moves, done) {
 
 async function sendMove(uci) {
   try {
-    setGame(await post('/api/move', { move: uci }));
+    setGame(await post('/api/move', { move: uci, from: S.game.current }));
     afterChange();
   } catch (e) {
     showStatus(e.message);
@@ -326,15 +325,17 @@ function playSound(ply) {
 // ---------- game state ----------
 
 function setGame(view) {
-  const wasLive = !S.game || S.ply === S.game.plies.length;
-  const grew = S.game && view.id === S.game.id && view.plies.length === S.game.plies.length + 1;
-  const ended = S.game && view.id === S.game.id && !S.game.status.over && view.status.over;
   const sameGame = S.game && view.id === S.game.id;
+  // A view sent before the latest change (a slow answer) is out of date.
+  if (sameGame && view.version < S.game.version) return;
+  const grew = sameGame && view.nodes.length === S.game.nodes.length + 1;
+  const ended = sameGame && !S.game.status.over && view.status.over;
   S.game = view;
-  if (wasLive || S.ply > view.plies.length) S.ply = view.plies.length;
+  indexTree(view); // variations.js
   S.selected = null;
   S.pv = null;
-  if (grew) playSound(view.plies[view.plies.length - 1]);
+  // The new move has the highest id.
+  if (grew) playSound(view.nodes[view.nodes.length - 1]);
   if (sameGame) clockAfter(view, grew);
   render();
   // Against the computer the end is announced; elsewhere (analysis, set-up
@@ -361,54 +362,18 @@ function render() {
 
 function showStatus(text) { $('status').textContent = text; }
 
-function renderMoves() {
-  const el = $('moves');
-  el.innerHTML = '';
-  const plies = S.game.plies;
-  const startBlack = S.game.start_fen.split(' ')[1] === 'b';
-  let moveNo = Number(S.game.start_fen.split(' ')[5]) || 1;
-  let cells = [];
-  if (startBlack && plies.length) { cells.push(num(moveNo), blank()); }
-  plies.forEach((p, i) => {
-    const white = (i + (startBlack ? 1 : 0)) % 2 === 0;
-    if (white) cells.push(num(moveNo));
-    const m = document.createElement('span');
-    m.className = 'mv' + (S.ply === i + 1 && !S.pv ? ' cur' : '');
-    m.textContent = p.san;
-    m.dataset.ply = i + 1;
-    if (p.time_ms != null) {
-      const t = document.createElement('span');
-      t.className = 't';
-      t.textContent = timeText(p.time_ms);
-      m.appendChild(t);
-    }
-    m.onclick = () => goto(i + 1);
-    cells.push(m);
-    if (!white) moveNo++;
-  });
-  if (S.game.status.over) {
-    const r = document.createElement('span');
-    r.className = 'result';
-    r.textContent = `${S.game.status.result} (${S.game.status.reason})`;
-    cells.push(r);
-  }
-  cells.forEach((c) => el.appendChild(c));
-  const cur = el.querySelector('.cur');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
-  function num(n) { const s = document.createElement('span'); s.className = 'num'; s.textContent = n + '.'; return s; }
-  function blank() { const s = document.createElement('span'); s.textContent = '…'; return s; }
-}
+// The move list is a tree (variations.js).
+const renderMoves = () => renderMoveTree();
 
+// Goes to a ply of the main line (the graph, the first button).
 function goto(ply) {
   if (S.pv) { S.pv.idx = Math.max(0, Math.min(S.pv.fens.length - 1, ply)); render(); return; }
-  const before = S.ply;
-  S.ply = Math.max(0, Math.min(S.game.plies.length, ply));
-  S.selected = null;
-  render();
-  refreshPanels();
-  if (S.ply !== before) restartAnalysis();
+  const at = Math.max(0, Math.min(S.game.plies.length, ply));
+  gotoNode(at === 0 ? 0 : S.game.plies[at - 1].node);
 }
-const step = (d) => goto((S.pv ? S.pv.idx : S.ply) + d);
+const step = (d) => (S.pv ? goto(S.pv.idx + d) : stepNode(d));
+// The end of the engine line, or of the game's line on view.
+const gotoEnd = () => (S.pv ? goto(S.pv.fens.length - 1) : gotoNode(lineEnd(S.game.current)));
 
 // After any change of the game: the engine's turn, the panels.
 function afterChange() {
@@ -442,15 +407,20 @@ function sideSettings(side) {
 }
 
 async function maybeEngine() {
-  if (!S.game || S.game.status.over || S.paused || S.edit || S.engineSearch) return;
-  const side = S.game.turn;
+  if (!S.game || S.paused || S.edit || S.engineSearch) return;
+  // Against the computer the engine moves at the game's end, wherever you look.
+  const end = S.game.linear ? treeNode(lineEnd(0)) : curNode();
+  if (S.game.status.over && end.id === lineEnd(0)) return;
+  const side = end.fen.split(' ')[1];
   if (S.players[side] !== 'engine') return;
-  if (S.ply !== S.game.plies.length) { S.ply = S.game.plies.length; render(); }
+  if (!S.game.linear && !S.game.legal.length) return;
   try {
     S.engineSearch = -1;
     S.lines = {};
     $('thinking').textContent = `${side === 'w' ? 'White' : 'Black'} is thinking…`;
-    const r = await post('/api/go', { settings: sideSettings(side), play: true });
+    const body = { settings: sideSettings(side), play: true };
+    if (!S.game.linear) body.node = S.game.current;
+    const r = await post('/api/go', body);
     if (S.engineSearch === -1) S.engineSearch = r.search;
   } catch (e) {
     S.engineSearch = 0;
@@ -463,12 +433,12 @@ async function restartAnalysis() {
   if (!$('analyse').checked || !S.game || S.edit) return;
   if (S.engineSearch) return; // an engine player is thinking: its lines show
   if (reviewRunning()) return; // the game's pass has the engine; analysis resumes after it
-  const atEnd = S.ply === S.game.plies.length;
+  const atEnd = S.game.current === lineEnd(0);
   if (atEnd && S.game.status.over) { clearLines(); return; }
-  if (atEnd && S.players[S.game.turn] === 'engine' && !S.paused) return; // the player's search shows its lines
+  if (curNode().children.length === 0 && S.players[S.game.turn] === 'engine' && !S.paused) return; // the player's search shows its lines
   clearLines();
   const body = { settings: { infinite: true, own_book: false, options: { MultiPV: Number($('multipv').value) } } };
-  if (!atEnd) body.ply = S.ply;
+  body.node = S.game.current;
   try {
     const r = await post('/api/go', body);
     S.analysisSearch = r.search;
@@ -553,7 +523,12 @@ function renderLines() {
       const s = document.createElement('span');
       s.className = 'pvm';
       s.textContent = m.san + ' ';
-      s.onclick = () => { S.pv = { fens, moves: info.pv, idx: i + 1 }; render(); };
+      // Outside a game against the computer the line's moves up to this one
+      // join the game as a variation; during one it is only shown.
+      s.onclick = () => {
+        if (S.game.linear) { S.pv = { fens, moves: info.pv, idx: i + 1 }; render(); }
+        else playLine(S.game.current, info.pv.slice(0, i + 1));
+      };
       div.appendChild(s);
     });
     el.appendChild(div);
@@ -657,7 +632,7 @@ async function refreshPanels() {
     $('tb').textContent = '';
     return;
   }
-  if ($('showbook').checked && live()) {
+  if ($('showbook').checked && !S.pv) {
     try {
       const b = await api('GET', `/api/book?game=${S.game.id}`);
       const rows = b.moves.map((m) => `<tr class="bm" data-uci="${escapeHtml(m.uci)}"><td>${escapeHtml(m.san)}</td><td>${m.weight}</td><td>${m.percent.toFixed(1)}%</td><td>${m.wins}/${m.losses}/${m.draws}</td></tr>`);
@@ -670,7 +645,7 @@ async function refreshPanels() {
     $('book').innerHTML = '';
   }
   const pieces = parseFen(S.game.fen).board.filter(Boolean).length;
-  if (live() && pieces <= 7) {
+  if (!S.pv && pieces <= 7) {
     try {
       const t = await api('GET', `/api/tablebase?game=${S.game.id}`);
       const words = { 2: 'win', 1: 'cursed win', 0: 'draw', '-1': 'blessed loss', '-2': 'loss' };
@@ -778,7 +753,7 @@ function wire() {
   $('first').onclick = () => goto(0);
   $('back').onclick = () => step(-1);
   $('forward').onclick = () => step(1);
-  $('last').onclick = () => goto(S.pv ? S.pv.fens.length - 1 : S.game.plies.length);
+  $('last').onclick = gotoEnd;
   $('flip').onclick = () => { S.flipped = !S.flipped; render(); renderLines(); };
   $('pvexit').onclick = () => { S.pv = null; render(); };
   $('undo').onclick = async () => {
@@ -786,7 +761,7 @@ function wire() {
     // Against an engine, take back its reply too so that it is your move again.
     const vsEngine = S.players.w !== S.players.b;
     const plies = vsEngine && S.players[S.game.turn] === 'human' && S.game.plies.length >= 2 ? 2 : 1;
-    try { setGame(await post('/api/undo', { plies })); S.ply = S.game.plies.length; render(); refreshPanels(); restartAnalysis(); } catch (e) { showStatus(e.message); }
+    try { setGame(await post('/api/undo', { plies })); refreshPanels(); restartAnalysis(); } catch (e) { showStatus(e.message); }
   };
   $('newgame').onclick = async () => { await stopSearch(); loadFen(undefined); };
   $('editbtn').onclick = startEdit;
@@ -826,7 +801,7 @@ function wire() {
     if (ev.key === 'ArrowLeft') step(-1);
     else if (ev.key === 'ArrowRight') step(1);
     else if (ev.key === 'ArrowUp' || ev.key === 'Home') goto(0);
-    else if (ev.key === 'ArrowDown' || ev.key === 'End') goto(S.pv ? S.pv.fens.length - 1 : S.game.plies.length);
+    else if (ev.key === 'ArrowDown' || ev.key === 'End') gotoEnd();
     else if (ev.key === 'Escape' && S.pv) { S.pv = null; render(); }
     else return;
     ev.preventDefault();
@@ -837,6 +812,7 @@ async function main() {
   wire();
   wireMatch();
   wireReview();
+  wireTree();
   const [opts, view] = await Promise.all([api('GET', '/api/options'), api('POST', '/api/game', {})]);
   S.options = opts.options;
   S.levels = opts.levels;

@@ -25,6 +25,9 @@ function levelChoices() {
 }
 
 function openMatchDialog() {
+  if (!$('match-name').value) {
+    try { $('match-name').value = localStorage.getItem('kestrel-name') || 'You'; } catch (e) { $('match-name').value = 'You'; }
+  }
   const level = $('match-level');
   if (!level.options.length) {
     for (const c of levelChoices()) level.add(new Option(c.text, c.value));
@@ -63,9 +66,12 @@ async function startMatch() {
   if (S.match.hideEval) $('analyse').checked = false;
   try {
     // The server keeps a hidden evaluation to itself too (no game analysis until the end).
-    const view = await post('/api/position', { hide_eval: S.match.hideEval });
-    const name = level === 'max' ? 'Kestrel (full strength)' : `Kestrel (Elo ${level})`;
-    const tags = { White: human === 'w' ? 'Human' : name, Black: human === 'b' ? 'Human' : name,
+    // One line until it ends: a takeback undoes moves, no variations.
+    const view = await post('/api/position', { hide_eval: S.match.hideEval, vs_engine: true });
+    const name = level === 'max' ? 'Kestrel' : `Kestrel (level ${level})`;
+    const you = $('match-name').value.trim() || 'You';
+    try { localStorage.setItem('kestrel-name', you); } catch (e) { /* storage off: asked again next time */ }
+    const tags = { White: human === 'w' ? you : name, Black: human === 'b' ? you : name,
       Event: 'Kestrel GUI game against the computer', TimeControl: control ? `${control.base / 1000}+${control.inc / 1000}` : '-',
       WhiteElo: engine === 'w' && level !== 'max' ? level : '', BlackElo: engine === 'b' && level !== 'max' ? level : '' };
     await post('/api/tags', { tags });

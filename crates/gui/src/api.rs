@@ -17,6 +17,7 @@ use crate::game_end::GameEnd;
 use crate::search_run;
 use crate::session::{AppState, Session};
 use crate::settings::{page_options, EngineSettings, OptionView};
+use crate::tree::NodeId;
 use crate::view::{GameView, MoveView};
 
 type Shared = State<Arc<AppState>>;
@@ -72,16 +73,20 @@ pub async fn get_state(
     Ok(view(&session))
 }
 
-/// `POST /api/move` `{"game", "move"}`: a move in UCI or SAN.
+/// `POST /api/move` `{"game", "move", "from"?}`: a move in UCI or SAN,
+/// played from node `from` (default: the position on view).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MoveBody {
     game: String,
     #[serde(rename = "move")]
     mv: String,
+    from: Option<NodeId>,
 }
 
-/// Plays a move (stopping the engine's search: the position it searched is gone).
+/// Plays a move, which goes on view: a new variation when it leaves the
+/// line, or the existing node when it was played there already (stopping
+/// the engine's search: the position it searched is no longer on view).
 pub async fn play_move(
     State(state): Shared,
     ApiJson(body): ApiJson<MoveBody>,
@@ -89,17 +94,80 @@ pub async fn play_move(
     let session = state.get(&body.game)?;
     {
         let record = session.record();
-        if let Some(over) = record.over() {
-            return Err(ApiError::conflict(format!(
-                "the game is over ({}); undo or start a new game",
-                over.reason
-            )));
-        }
-        let m = record.parse_move(&body.mv)?;
+        let from = body.from.unwrap_or(record.current);
+        record.tree.node(from)?;
+        record.playable_from(from)?;
+        let m = record.parse_move_at(from, &body.mv)?;
+        // Checked before the search stops, so that a refused move leaves it running.
+        let mut trial = record.clone();
+        trial.play_from(from, m, None)?;
         drop(record);
         session.cancel_search();
-        session.record().play(m, None)?;
+        let mut record = session.record();
+        let id = record.play_from(from, m, None)?;
+        record.current = id;
     }
+    Ok(view(&session))
+}
+
+/// `POST /api/goto` `{"game", "node"}`: puts a node of the tree on view.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GotoBody {
+    game: String,
+    node: NodeId,
+}
+
+/// Goes to a position of the game (the engine's search goes on: the page
+/// starts analysis of the new position itself).
+pub async fn goto(
+    State(state): Shared,
+    ApiJson(body): ApiJson<GotoBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    session.record().goto(body.node)?;
+    Ok(view(&session))
+}
+
+/// `POST /api/promote` `{"game", "node", "main"?}`: moves the variation
+/// holding `node` up one place, or with `main` makes it the main line.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromoteBody {
+    game: String,
+    node: NodeId,
+    #[serde(default)]
+    main: bool,
+}
+
+/// Promotes a variation.
+pub async fn promote(
+    State(state): Shared,
+    ApiJson(body): ApiJson<PromoteBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    session.record().promote(body.node, body.main)?;
+    Ok(view(&session))
+}
+
+/// `POST /api/delete` `{"game", "node"}`: deletes a move and all that follows it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeleteBody {
+    game: String,
+    node: NodeId,
+}
+
+/// Deletes from a node on (stopping the engine: it may search a deleted position).
+pub async fn delete(
+    State(state): Shared,
+    ApiJson(body): ApiJson<DeleteBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    // Checked first, so that a refused deletion leaves a search running.
+    session.record().clone().delete(body.node)?;
+    session.cancel_search();
+    session.record().delete(body.node)?;
     Ok(view(&session))
 }
 
@@ -192,9 +260,10 @@ pub async fn set_tags(
     Ok(view(&session))
 }
 
-/// `POST /api/position` `{"game", "fen"?, "hide_eval"?}`: a new game from a
-/// FEN (default: the start); `hide_eval`: a game against the engine whose
-/// evaluation the server keeps to itself until the game ends.
+/// `POST /api/position` `{"game", "fen"?, "hide_eval"?, "vs_engine"?}`: a
+/// new game from a FEN (default: the start); `vs_engine`: a game against
+/// the engine, one line without variations until it ends; `hide_eval`:
+/// one whose evaluation the server keeps to itself until the game ends.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PositionBody {
@@ -202,6 +271,8 @@ pub struct PositionBody {
     fen: Option<String>,
     #[serde(default)]
     hide_eval: bool,
+    #[serde(default)]
+    vs_engine: bool,
 }
 
 /// Starts the game again from a position.
@@ -216,7 +287,9 @@ pub async fn set_position(
     };
     session.cancel_search();
     session.engine().new_game();
-    session.record().reset(start, body.hide_eval);
+    session
+        .record()
+        .reset(start, body.hide_eval, body.vs_engine || body.hide_eval);
     Ok(view(&session))
 }
 
@@ -284,8 +357,10 @@ pub struct GoBody {
     /// Play the move found (an engine player); else only analyse.
     #[serde(default)]
     play: bool,
-    /// Analyse the position after this many plies (default: the current one).
+    /// Analyse the position after this many plies of the main line.
     ply: Option<usize>,
+    /// Analyse this node of the tree (default: the position on view).
+    node: Option<NodeId>,
 }
 
 /// Starts a search; its output comes on the event stream.
@@ -295,7 +370,11 @@ pub async fn go(
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&body.game)?;
     let seq = tokio::task::spawn_blocking(move || {
-        search_run::start(&state, &session, &body.settings, body.play, body.ply)
+        let at = search_run::SearchAt {
+            ply: body.ply,
+            node: body.node,
+        };
+        search_run::start(&state, &session, &body.settings, body.play, at)
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the search could not start: {e}")))??;
@@ -340,7 +419,7 @@ pub async fn book_moves(
     ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&q.game)?;
-    let pos = *session.record().game.position();
+    let pos = session.record().position();
     let book = state.book.read().unwrap_or_else(|e| e.into_inner());
     let moves: Vec<Value> = book
         .candidates(&pos)
@@ -361,7 +440,7 @@ pub async fn book_add(
     ApiJson(body): ApiJson<GameBody>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&body.game)?;
-    let game = session.record().game.clone();
+    let game = session.record().current_game();
     let mut book = state.book.write().unwrap_or_else(|e| e.into_inner());
     let san = book.add_last_move(&game).map_err(ApiError::conflict)?;
     Ok(Json(json!({"added": san, "book": book.name()})))
@@ -378,7 +457,7 @@ pub async fn tablebase(
     })?;
     let (pos, mode) = {
         let record = session.record();
-        (*record.game.position(), record.mode())
+        (record.position(), record.mode())
     };
     let probe = tokio::task::spawn_blocking(move || {
         use engine::Tablebase;

@@ -11,6 +11,7 @@ const APP_JS: &str = include_str!("../assets/app.js");
 const MATCH_JS: &str = include_str!("../assets/match.js");
 const REVIEW_JS: &str = include_str!("../assets/review.js");
 const OPENING_JS: &str = include_str!("../assets/opening.js");
+const VARIATIONS_JS: &str = include_str!("../assets/variations.js");
 const STYLE_CSS: &str = include_str!("../assets/style.css");
 
 /// The Cburnett pieces (see assets/pieces/README.md for their licence), by
@@ -64,6 +65,12 @@ pub async fn review_js() -> Response {
 /// `GET /opening.js`: the opening's name above the moves.
 pub async fn opening_js() -> Response {
     file("text/javascript; charset=utf-8", OPENING_JS)
+}
+
+/// `GET /variations.js`: the move list as a tree (variations, comments,
+/// NAG glyphs) and its promote and delete commands.
+pub async fn variations_js() -> Response {
+    file("text/javascript; charset=utf-8", VARIATIONS_JS)
 }
 
 /// `GET /style.css`.

@@ -19,6 +19,7 @@ pub mod review;
 pub mod search_run;
 pub mod session;
 pub mod settings;
+pub mod tree;
 pub mod view;
 
 use std::net::SocketAddr;
@@ -97,12 +98,16 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/match.js", get(assets::match_js))
         .route("/review.js", get(assets::review_js))
         .route("/opening.js", get(assets::opening_js))
+        .route("/variations.js", get(assets::variations_js))
         .route("/style.css", get(assets::style_css))
         .route("/pieces/{name}", get(assets::piece))
         .route("/api/game", post(api::new_game))
         .route("/api/state", get(api::get_state))
         .route("/api/move", post(api::play_move))
         .route("/api/undo", post(api::undo))
+        .route("/api/goto", post(api::goto))
+        .route("/api/promote", post(api::promote))
+        .route("/api/delete", post(api::delete))
         .route("/api/end", post(api::end_game))
         .route("/api/tags", post(api::set_tags))
         .route("/api/position", post(api::set_position))

@@ -1,58 +1,125 @@
-//! One tab's game: the rules' `Game` with what the page shows beside it
-//! (PGN tags, the time each engine move took) and a version number that
-//! grows with every change, so an engine move found for an older version
-//! of the game is not played into a newer one.
+//! One tab's game: a tree of moves with variations ([`MoveTree`]), the
+//! position on view in it, what the page shows beside it (PGN tags, the
+//! time each engine move took), and a version number that grows with every
+//! change of the tree, so an engine move found for an older version of the
+//! game is not played into a newer one.
 
 use chess::{CastlingMode, Game, Move, Position};
-use pgn::{GameResult, PgnGame, PgnMove, PgnReader};
+use pgn::{GameResult, PgnGame, PgnReader};
 
 use crate::error::ApiError;
 use crate::game_end::GameEnd;
+use crate::tree::{MoveTree, NodeId, TreeError, ROOT};
 
 /// A game as the GUI keeps it.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
-    /// The moves and positions.
-    pub game: Game,
+    /// The moves, their variations and annotations.
+    pub tree: MoveTree,
+    /// The node on view: moves are played from it, analysis searches it.
+    pub current: NodeId,
     /// PGN tags other than the result (imported, or the GUI's own).
     pub tags: Vec<(String, String)>,
-    /// For each ply, how long the engine thought about it (None: a person's move or a book move).
-    pub move_times: Vec<Option<u64>>,
-    /// Changes with every move, undo and new position.
+    /// Changes with every move added, undo, promotion, deletion and new
+    /// position (not when only the node on view changes).
     pub version: u64,
     /// An end the players gave the game (resignation, agreed draw, flag).
     pub ending: Option<GameEnd>,
+    /// The result an imported PGN recorded (kept for the export when the
+    /// moves themselves do not end the game).
+    pub recorded_result: GameResult,
     /// A person plays the engine and asked not to see evaluations until
     /// the game ends: the server then gives out no analysis of it.
     pub hide_eval: bool,
+    /// A game against the engine: one line, no variations, until it ends.
+    pub linear: bool,
+}
+
+impl From<TreeError> for ApiError {
+    fn from(e: TreeError) -> ApiError {
+        match e {
+            TreeError::NoNode(_) => ApiError::not_found(e.to_string()),
+            TreeError::Illegal | TreeError::Root => ApiError::bad_request(e.to_string()),
+        }
+    }
 }
 
 impl GameRecord {
     /// A new game from `start`.
     pub fn new(start: Position) -> GameRecord {
         GameRecord {
-            game: Game::new(start),
+            tree: MoveTree::new(start),
+            current: ROOT,
             tags: vec![
                 ("Event".into(), "Kestrel GUI game".into()),
                 ("Site".into(), "localhost".into()),
                 ("Date".into(), pgn::today()),
             ],
-            move_times: Vec::new(),
             version: 0,
             ending: None,
+            recorded_result: GameResult::Unknown,
             hide_eval: false,
+            linear: false,
         }
     }
 
+    /// The start position.
+    pub fn start(&self) -> Position {
+        self.tree.start()
+    }
+
+    /// The position on view.
+    pub fn position(&self) -> Position {
+        self.node_position(self.current)
+    }
+
+    fn node_position(&self, id: NodeId) -> Position {
+        self.tree.get(id).map_or(self.start(), |n| n.pos)
+    }
+
+    /// The moves from the start to the position on view, as a game.
+    pub fn current_game(&self) -> Game {
+        self.tree
+            .game(self.current)
+            .unwrap_or_else(|_| Game::new(self.start()))
+    }
+
+    /// The main line's moves (the game, as the analysis pass sees it).
+    pub fn mainline_moves(&self) -> Vec<Move> {
+        self.tree
+            .mainline()
+            .iter()
+            .filter_map(|&id| self.tree.get(id).and_then(|n| n.mv))
+            .collect()
+    }
+
+    /// Every position of the main line, the start first.
+    pub fn positions(&self) -> Vec<Position> {
+        let mut out = vec![self.start()];
+        out.extend(
+            self.tree
+                .mainline()
+                .iter()
+                .map(|&id| self.node_position(id)),
+        );
+        out
+    }
+
     /// How the game ended, if it did: the players' end, else the rules'
-    /// (result and reason).
+    /// at the end of the main line (result and reason).
     pub fn over(&self) -> Option<GameEnd> {
         self.ending.clone().or_else(|| {
-            self.game.outcome().map(|o| GameEnd {
+            let game = self.tree.game(self.tree.mainline_end()).ok()?;
+            game.outcome().map(|o| GameEnd {
                 result: o.result(),
                 reason: o.to_string(),
             })
         })
+    }
+
+    /// True while a game against the engine goes on (it stays one line).
+    pub fn in_match(&self) -> bool {
+        self.linear && self.over().is_none()
     }
 
     /// Ends the game by the players' word; refused when it is over already.
@@ -68,9 +135,14 @@ impl GameRecord {
         Ok(())
     }
 
-    /// Reads a move in UCI (`e2e4`, `e7e8q`) or SAN (`Nf3`, `O-O`).
+    /// Reads a move in UCI (`e2e4`, `e7e8q`) or SAN (`Nf3`, `O-O`) in the position on view.
     pub fn parse_move(&self, text: &str) -> Result<Move, ApiError> {
-        let pos = self.game.position();
+        self.parse_move_at(self.current, text)
+    }
+
+    /// Reads a move in the position of node `from`.
+    pub fn parse_move_at(&self, from: NodeId, text: &str) -> Result<Move, ApiError> {
+        let pos = self.tree.node(from)?.pos;
         let text = text.trim();
         if text.is_empty() {
             return Err(ApiError::bad_request("no move given"));
@@ -85,31 +157,87 @@ impl GameRecord {
         })
     }
 
-    /// Plays a legal move; `time_ms` is the engine's thinking time.
-    pub fn play(&mut self, m: Move, time_ms: Option<u64>) -> Result<(), ApiError> {
-        if let Some(over) = self.over() {
-            return Err(ApiError::conflict(format!(
-                "the game is over ({}); undo or start a new game",
-                over.reason
-            )));
+    /// Plays a legal move in the position on view, which then follows it;
+    /// `time_ms` is the engine's thinking time.
+    pub fn play(&mut self, m: Move, time_ms: Option<u64>) -> Result<NodeId, ApiError> {
+        let id = self.play_from(self.current, m, time_ms)?;
+        self.current = id;
+        Ok(id)
+    }
+
+    /// Plays `m` from node `from` and returns the node it reaches: the
+    /// existing one when `m` was played there already, else a new one
+    /// (a variation when `from` had a move after it). The position on
+    /// view stays. Refused after the main line's end when the game is
+    /// over, and anywhere but there during a game against the engine.
+    pub fn play_from(
+        &mut self,
+        from: NodeId,
+        m: Move,
+        time_ms: Option<u64>,
+    ) -> Result<NodeId, ApiError> {
+        self.tree.node(from)?;
+        self.playable_from(from)?;
+        let before = self.tree.ids().count();
+        let id = self.tree.add(from, m).map_err(|e| match e {
+            TreeError::Illegal => ApiError::bad_request("that move is not legal here"),
+            e => e.into(),
+        })?;
+        if self.tree.ids().count() > before {
+            self.tree.set_time(id, time_ms)?;
+            self.version += 1;
         }
-        if !self.game.position().is_legal(m) {
-            return Err(ApiError::bad_request("that move is not legal here"));
+        Ok(id)
+    }
+
+    /// True when a move may be played from node `id` (see [`Self::play_from`]).
+    pub fn may_play_from(&self, id: NodeId) -> bool {
+        self.playable_from(id).is_ok()
+    }
+
+    /// Whether a move may be played from node `from`, and why not.
+    pub fn playable_from(&self, from: NodeId) -> Result<(), ApiError> {
+        if from == self.tree.mainline_end() {
+            if let Some(over) = self.over() {
+                return Err(ApiError::conflict(format!(
+                    "the game is over ({}); undo or start a new game",
+                    over.reason
+                )));
+            }
+        } else if self.in_match() {
+            return Err(ApiError::conflict(
+                "a game against the computer stays one line: take moves back to play another",
+            ));
         }
-        self.game.push(m);
-        self.move_times.push(time_ms);
-        self.version += 1;
         Ok(())
     }
 
-    /// Takes back `plies` moves (fewer when the game is shorter); how many were taken back.
+    /// Puts node `id` on view.
+    pub fn goto(&mut self, id: NodeId) -> Result<(), ApiError> {
+        self.tree.node(id)?;
+        self.current = id;
+        Ok(())
+    }
+
+    /// Takes back the last `plies` moves of the line on view (fewer when
+    /// it is shorter); the end of what is left goes on view. How many were taken back.
     pub fn undo(&mut self, plies: usize) -> usize {
+        let mut end = self
+            .tree
+            .continuation(self.current)
+            .last()
+            .copied()
+            .unwrap_or(self.current);
         let mut n = 0;
-        while n < plies && self.game.pop().is_some() {
-            self.move_times.pop();
+        while n < plies {
+            match self.tree.delete(end) {
+                Ok(parent) => end = parent,
+                Err(_) => break,
+            }
             n += 1;
         }
         if n > 0 {
+            self.current = end;
             // A takeback reopens a game the players had ended.
             self.ending = None;
             self.version += 1;
@@ -117,13 +245,50 @@ impl GameRecord {
         n
     }
 
+    /// Moves the variation holding node `id` up one place, or with
+    /// `to_main` makes it the main line.
+    pub fn promote(&mut self, id: NodeId, to_main: bool) -> Result<(), ApiError> {
+        if self.in_match() {
+            return Err(ApiError::conflict(
+                "a game against the computer has no variations to promote",
+            ));
+        }
+        self.tree.promote(id, to_main)?;
+        // The players' end belonged to the old main line.
+        if self.tree.is_mainline(id) {
+            self.ending = None;
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Deletes node `id` and every move after it; its parent goes on view
+    /// when the node on view was deleted.
+    pub fn delete(&mut self, id: NodeId) -> Result<(), ApiError> {
+        let on_main = self.tree.is_mainline(id);
+        let deletes_current = self.tree.is_at_or_before(id, self.current);
+        let parent = self.tree.delete(id)?;
+        if deletes_current {
+            self.current = parent;
+        }
+        if on_main {
+            // Like a takeback: the players' end went with the moves.
+            self.ending = None;
+        }
+        self.version += 1;
+        Ok(())
+    }
+
     /// Starts again from `start`, keeping the tags; `hide_eval`: a game
-    /// against the engine whose evaluation stays hidden until it ends.
-    pub fn reset(&mut self, start: Position, hide_eval: bool) {
-        self.game = Game::new(start);
-        self.move_times.clear();
+    /// against the engine whose evaluation stays hidden until it ends;
+    /// `linear`: a game against the engine (no variations until it ends).
+    pub fn reset(&mut self, start: Position, hide_eval: bool, linear: bool) {
+        self.tree = MoveTree::new(start);
+        self.current = ROOT;
         self.ending = None;
+        self.recorded_result = GameResult::Unknown;
         self.hide_eval = hide_eval;
+        self.linear = linear;
         self.version += 1;
     }
 
@@ -133,51 +298,26 @@ impl GameRecord {
         self.hide_eval && self.over().is_none()
     }
 
-    /// Every position of the game, the start first.
-    pub fn positions(&self) -> Vec<Position> {
-        let mut pos = *self.game.start();
-        let mut out = Vec::with_capacity(self.game.moves().len() + 1);
-        out.push(pos);
-        for &m in self.game.moves() {
-            pos.play(m);
-            out.push(pos);
-        }
-        out
-    }
-
-    /// The keys of the positions before the current one (for the search's repetition checks).
-    pub fn history_keys(&self) -> Vec<u64> {
-        let mut keys: Vec<u64> = self.positions().iter().map(Position::key).collect();
-        keys.pop();
-        keys
-    }
-
     /// The castling notation of this game (Chess960 starts use king-takes-rook).
     pub fn mode(&self) -> CastlingMode {
-        self.game.start().castling_mode()
+        self.start().castling_mode()
     }
 
-    /// Replaces the game with the first game of a PGN text (its main line).
+    /// Replaces the game with the first game of a PGN text: its moves,
+    /// variations, NAGs, comments, tags and result.
     pub fn import_pgn(&mut self, text: &str) -> Result<(), ApiError> {
         let first = PgnReader::new(text.as_bytes())
             .next()
             .ok_or_else(|| ApiError::bad_request("the PGN text holds no game"))?;
         let imported =
             first.map_err(|e| ApiError::bad_request(format!("cannot read the PGN: {e}")))?;
-        let mut game = Game::new(imported.start);
-        for m in imported.mainline() {
-            if m.is_null() || !game.position().is_legal(m) {
-                return Err(ApiError::bad_request(
-                    "the PGN has a null move in its main line, which the GUI cannot play",
-                ));
-            }
-            game.push(m);
-        }
-        self.move_times = vec![None; game.moves().len()];
-        self.game = game;
+        self.tree = MoveTree::from_pgn(&imported).map_err(ApiError::bad_request)?;
+        self.current = self.tree.mainline_end();
         self.ending = None;
-        // An imported game is for study: nothing is hidden.
+        self.recorded_result = imported.result;
+        // An imported game is for study: nothing is hidden, variations welcome.
         self.hide_eval = false;
+        self.linear = false;
         self.tags = imported
             .tags
             .into_iter()
@@ -187,30 +327,27 @@ impl GameRecord {
         Ok(())
     }
 
-    /// The game as PGN, with the result when the game is over and the
+    /// The game as PGN, with its variations, NAGs and comments, the result
+    /// (the game's end, else the one recorded in an imported PGN) and the
     /// engine's thinking time as a comment after each engine move.
     pub fn export_pgn(&self) -> String {
-        let mut out = PgnGame::new(*self.game.start());
+        let mut out = PgnGame::new(self.start());
         for (name, value) in &self.tags {
             out.set_tag(name, value);
         }
-        for (i, &m) in self.game.moves().iter().enumerate() {
-            let mut pm = PgnMove::new(m);
-            if let Some(Some(ms)) = self.move_times.get(i) {
-                pm.comments.push(format!("{:.2}s", *ms as f64 / 1000.0));
-            }
-            out.moves.push(pm);
-        }
-        let over = self.over();
-        let result = over.as_ref().map_or("*", |o| o.result);
-        out.result = GameResult::from_tag(result);
-        out.set_tag("Result", result);
+        out.moves = self
+            .tree
+            .to_pgn_moves(&|node| node.time_ms.map(|ms| format!("{:.2}s", ms as f64 / 1000.0)));
+        out.result = self
+            .over()
+            .map_or(self.recorded_result, |o| GameResult::from_tag(o.result));
+        out.set_tag("Result", out.result.as_str());
         if let Some(termination) = self.ending.as_ref().and_then(GameEnd::termination) {
             out.set_tag("Termination", termination);
         }
-        if self.game.start().fen() != chess::fen::STARTPOS {
+        if self.start().fen() != chess::fen::STARTPOS {
             out.set_tag("SetUp", "1");
-            out.set_tag("FEN", &self.game.start().fen());
+            out.set_tag("FEN", &self.start().fen());
         }
         pgn::write_game(&out)
     }
@@ -229,10 +366,10 @@ mod tests {
         r.play(e5, Some(1200)).expect("legal");
         assert!(r.parse_move("Ke3").is_err());
         assert!(r.parse_move("e2e4").is_err());
-        assert_eq!(r.game.moves().len(), 2);
+        assert_eq!(r.mainline_moves().len(), 2);
         assert_eq!(r.version, 2);
         assert_eq!(r.undo(5), 2);
-        assert_eq!(r.game.moves().len(), 0);
+        assert_eq!(r.mainline_moves().len(), 0);
     }
 
     #[test]
@@ -240,7 +377,7 @@ mod tests {
         let mut r = GameRecord::new(Position::startpos());
         let text = "[White \"Ann\"]\n[Black \"Bob\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
         r.import_pgn(text).expect("reads");
-        assert_eq!(r.game.moves().len(), 4);
+        assert_eq!(r.mainline_moves().len(), 4);
         let out = r.export_pgn();
         assert!(out.contains("[White \"Ann\"]"), "{out}");
         assert!(out.contains("2. g4 Qh4# 0-1"), "{out}");
@@ -257,7 +394,7 @@ mod tests {
         assert!(out.contains("1. e4 {1.50s} *"), "{out}");
         let mut back = GameRecord::new(Position::startpos());
         back.import_pgn(&out).expect("reads its own output");
-        assert_eq!(back.game.position().fen(), r.game.position().fen());
+        assert_eq!(back.position().fen(), r.position().fen());
     }
 
     #[test]
@@ -290,7 +427,7 @@ mod tests {
         r.play(m, None).expect("legal");
         assert!(r.import_pgn("1. e4 Ke7 Kxe9 *").is_err());
         assert!(r.import_pgn("").is_err());
-        assert_eq!(r.game.moves().len(), 1);
+        assert_eq!(r.mainline_moves().len(), 1);
     }
 
     #[test]
@@ -300,5 +437,84 @@ mod tests {
             out.contains(&format!("[Date \"{}\"]", pgn::today())),
             "{out}"
         );
+    }
+
+    #[test]
+    fn variations_comments_nags_tags_and_result_survive_import_and_export() {
+        let text = "[Event \"Lesson\"]\n[Site \"Here\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n\
+                    1. e4 {king's pawn} e5 (1... c5 $1 {Sicilian} 2. Nf3 (2. c3 d5) d6) 2. Nf3 $2 1-0\n";
+        let mut r = GameRecord::new(Position::startpos());
+        r.import_pgn(text).expect("reads");
+        assert_eq!(r.mainline_moves().len(), 3);
+        assert!(
+            r.over().is_none(),
+            "a recorded result does not end the moves"
+        );
+        let out = r.export_pgn();
+        // The writer wraps lines: compare with single spaces.
+        let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+        for part in [
+            "[Event \"Lesson\"]",
+            "[Site \"Here\"]",
+            "[White \"Ann\"]",
+            "[Result \"1-0\"]",
+            "1. e4 {king's pawn} 1... e5 (1... c5 $1 {Sicilian} 2. Nf3 (2. c3 d5) 2... d6) 2. Nf3 $2 1-0",
+        ] {
+            assert!(flat.contains(part), "{part} in {out}");
+        }
+        let mut back = GameRecord::new(Position::startpos());
+        back.import_pgn(&out).expect("reads its own output");
+        assert_eq!(back.tree, r.tree);
+    }
+
+    #[test]
+    fn annotated_games_round_trip_through_the_tree() {
+        for file in [
+            "immortal-games-annotated.pgn",
+            "variations-nags-and-comments.pgn",
+        ] {
+            let path = format!("{}/../pgn/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+            let bytes = std::fs::read(&path).expect("test data");
+            let mut games = 0;
+            for game in PgnReader::new(bytes.as_slice()) {
+                // The file keeps some broken games as they were found: the reader's business.
+                let Ok(game) = game else { continue };
+                let mut r = GameRecord::new(Position::startpos());
+                r.import_pgn(&pgn::write_game(&game)).expect("reads");
+                let mut back = GameRecord::new(Position::startpos());
+                back.import_pgn(&r.export_pgn())
+                    .expect("reads its own output");
+                assert_eq!(back.tree, r.tree, "{file} game {games}");
+                assert_eq!(back.tags, r.tags);
+                games += 1;
+            }
+            assert!(games > 0, "{file}");
+        }
+    }
+
+    #[test]
+    fn a_game_against_the_engine_stays_one_line_until_it_ends() {
+        let mut r = GameRecord::new(Position::startpos());
+        r.reset(Position::startpos(), false, true);
+        for text in ["e4", "e5", "Nf3"] {
+            let m = r.parse_move(text).expect("legal");
+            r.play(m, None).expect("plays");
+        }
+        let e4 = r.tree.mainline()[0];
+        r.goto(e4).expect("goes back");
+        let c5 = r.parse_move("c5").expect("legal");
+        assert!(r.play(c5, None).is_err(), "no variation during the game");
+        assert!(r.promote(e4, true).is_err());
+        assert_eq!(r.undo(2), 2, "a takeback undoes moves");
+        assert_eq!(r.mainline_moves().len(), 1);
+        assert_eq!(r.current, e4);
+        r.end(GameEnd::new("0-1", "White resigns").expect("end"))
+            .expect("ends");
+        assert!(r.play(c5, None).is_err(), "no move after the end");
+        // Once it is over, the game is for study: variations are welcome.
+        let d4 = r.parse_move_at(ROOT, "d4").expect("legal");
+        r.play_from(ROOT, d4, None)
+            .expect("a variation after the end");
+        assert_eq!(r.tree.node(ROOT).expect("start").children.len(), 2);
     }
 }

@@ -165,11 +165,7 @@ pub fn start(session: &Arc<Session>, limit: PassLimit) -> Result<ReviewView, Api
                 "the evaluation of this game is hidden until it ends: analyse it afterwards",
             ));
         }
-        (
-            *record.game.start(),
-            record.game.moves().to_vec(),
-            record.positions(),
-        )
+        (record.start(), record.mainline_moves(), record.positions())
     };
     // One start or cancel at a time: the old thread ends before the new one begins.
     let _serial = session
@@ -354,9 +350,9 @@ fn store(
 ) -> bool {
     let still_there = {
         let record = session.record();
-        let moves = record.game.moves();
+        let moves = record.mainline_moves();
         let review_moves = session.review().moves.clone();
-        *record.game.start() == positions[0]
+        record.start() == positions[0]
             && moves.len() >= i
             && review_moves.len() >= i
             && moves[..i] == review_moves[..i]
@@ -453,7 +449,7 @@ pub fn view(session: &Session) -> ReviewView {
         let record = session.record();
         (
             record.positions(),
-            record.game.moves().to_vec(),
+            record.mainline_moves(),
             record.eval_hidden(),
         )
     };

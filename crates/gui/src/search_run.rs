@@ -13,19 +13,31 @@ use serde_json::json;
 use crate::error::ApiError;
 use crate::session::{AppState, Session};
 use crate::settings::EngineSettings;
+use crate::tree::{NodeId, ROOT};
 use crate::view::{line, GameView, MoveView, ScoreView};
 
-/// Starts a search in `session`'s current position, or in the position
-/// after `ply` plies of its game (the one a person views in the move list),
-/// and returns its number (events carry it as `search`, and the searched
-/// position as `fen`). With `play`, the move found is played.
-/// Blocks while a previous search winds down, so call it off the async threads.
+/// Where a search looks: the position on view unless told otherwise.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SearchAt {
+    /// The position after this many plies of the main line.
+    pub ply: Option<usize>,
+    /// This node of the tree.
+    pub node: Option<NodeId>,
+}
+
+/// Starts a search in `session`'s position on view, in the position after
+/// `ply` plies of its main line, or at `node` of its tree, and returns its
+/// number (events carry it as `search`, and the searched position as
+/// `fen`). With `play`, the move found is played from the searched node
+/// (during a game against the engine: the end of the game, wherever the
+/// person looks). Blocks while a previous search winds down, so call it
+/// off the async threads.
 pub fn start(
     state: &AppState,
     session: &Arc<Session>,
     settings: &EngineSettings,
     play: bool,
-    ply: Option<usize>,
+    at: SearchAt,
 ) -> Result<u64, ApiError> {
     let limits = settings.limits()?;
     if play && limits.infinite {
@@ -33,32 +45,56 @@ pub fn start(
             "an engine move needs a time or a depth, not infinite",
         ));
     }
-    let (root, keys, version, mode) = {
+    let (node, root, keys, version, mode) = {
         let record = session.record();
-        let plies = record.game.moves().len();
-        let at = ply.unwrap_or(plies);
-        if at > plies {
-            return Err(ApiError::bad_request(format!(
-                "ply {at} is past the game's last move (it has {plies} plies)"
-            )));
+        let mainline = record.tree.mainline();
+        let node = match (at.ply, at.node) {
+            (Some(_), Some(_)) => return Err(ApiError::bad_request("give ply or node, not both")),
+            (Some(0), None) => ROOT,
+            (Some(ply), None) => *mainline.get(ply - 1).ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "ply {ply} is past the game's last move (it has {} plies)",
+                    mainline.len()
+                ))
+            })?,
+            (None, Some(node)) => {
+                record.tree.node(node)?;
+                node
+            }
+            (None, None) if play && record.in_match() => record.tree.mainline_end(),
+            (None, None) => record.current,
+        };
+        if play {
+            // Refused where a person's move would be (after the game's end,
+            // off the line of a game against the engine).
+            if !record.may_play_from(node) {
+                let over = record
+                    .over()
+                    .map_or(String::new(), |o| format!(" ({})", o.reason));
+                return Err(ApiError::conflict(format!(
+                    "no engine move can be played there{over}"
+                )));
+            }
         }
-        if play && at != plies {
-            return Err(ApiError::bad_request(
-                "an engine move is played in the game's current position: leave out ply",
-            ));
-        }
-        let mut positions = record.positions();
-        positions.truncate(at + 1);
-        let root = positions.pop().unwrap_or(*record.game.start());
-        if root.legal_moves().is_empty() || at == plies && record.over().is_some() {
+        let game = record.tree.game(node)?;
+        let root = *game.position();
+        if root.legal_moves().is_empty()
+            || node == record.tree.mainline_end() && record.over().is_some()
+        {
             let why = record
                 .over()
-                .filter(|_| at == plies)
+                .filter(|_| node == record.tree.mainline_end())
                 .map_or("no legal move".to_string(), |o| o.reason);
             return Err(ApiError::conflict(format!("the game is over ({why})")));
         }
-        let keys = positions.iter().map(chess::Position::key).collect();
-        (root, keys, record.version, record.mode())
+        let mut keys: Vec<u64> = vec![game.start().key()];
+        let mut pos = *game.start();
+        for &m in game.moves() {
+            pos.play(m);
+            keys.push(pos.key());
+        }
+        keys.pop();
+        (node, root, keys, record.version, record.mode())
     };
     // The number changes under the engine's lock (see `Session::search_seq`).
     let mut engine = session.engine();
@@ -73,7 +109,7 @@ pub fn start(
         if let Some(m) = book_move {
             drop(engine);
             let mv = MoveView::new(&root, m, mode);
-            let played = play_if_current(session, seq, version, m, None);
+            let played = play_if_current(session, seq, version, node, m, None);
             session.send(
                 &json!({"type": "bestmove", "search": seq, "move": mv, "book": true,
                 "played": played, "time_ms": 0}),
@@ -120,7 +156,7 @@ pub fn start(
             SearchEvent::BestMove(SearchResult { best, .. }) => {
                 let ms = started.elapsed().as_millis() as u64;
                 let played = match best {
-                    Some(m) if play => play_if_current(&session, seq, version, m, Some(ms)),
+                    Some(m) if play => play_if_current(&session, seq, version, node, m, Some(ms)),
                     _ => false,
                 };
                 session.send(&json!({
@@ -134,12 +170,14 @@ pub fn start(
     Ok(seq)
 }
 
-/// Plays `m` when search `seq` is still the latest and the game is still at
-/// `version`; sends the new state. True when played.
+/// Plays `m` from `node` when search `seq` is still the latest and the game
+/// is still at `version`; the new move goes on view when `node` was on
+/// view. Sends the new state. True when played.
 fn play_if_current(
     session: &Session,
     seq: u64,
     version: u64,
+    node: NodeId,
     m: chess::Move,
     ms: Option<u64>,
 ) -> bool {
@@ -148,8 +186,14 @@ fn play_if_current(
     }
     let view = {
         let mut record = session.record();
-        if record.version != version || record.play(m, ms).is_err() {
+        if record.version != version {
             return false;
+        }
+        let Ok(id) = record.play_from(node, m, ms) else {
+            return false;
+        };
+        if record.current == node {
+            record.current = id;
         }
         GameView::new(&session.id, &record)
     };

@@ -1,5 +1,6 @@
-//! The JSON the page reads: a game's positions, moves in SAN and UCI, the
-//! legal moves of the current position, check and the result; and engine
+//! The JSON the page reads: a game's positions, its tree of moves with
+//! variations, NAGs and comments, moves in SAN and UCI, the legal moves of
+//! the position on view, check and the result; and engine
 //! lines turned into SAN with the position after each move (so the page can
 //! step through a principal variation without rules of its own).
 
@@ -8,6 +9,7 @@ use engine::Score;
 use serde::Serialize;
 
 use crate::record::GameRecord;
+use crate::tree::NodeId;
 
 /// A move with its notations and squares.
 #[derive(Serialize, Debug, Clone)]
@@ -38,9 +40,11 @@ impl MoveView {
     }
 }
 
-/// One ply of the game.
+/// One ply of the game's main line.
 #[derive(Serialize, Debug)]
 pub struct PlyView {
+    /// Its node in the tree.
+    pub node: NodeId,
     /// The move.
     #[serde(flatten)]
     pub mv: MoveView,
@@ -59,10 +63,41 @@ pub struct PlyView {
 pub struct StatusView {
     /// True when the game is over.
     pub over: bool,
-    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    /// `1-0`, `0-1`, `1/2-1/2` or `*` (an imported game's recorded result
+    /// shows even where its moves do not end it).
     pub result: &'static str,
     /// Why it ended (`White mates`, `Draw by stalemate`...), empty while it goes on.
     pub reason: String,
+}
+
+/// One position of the tree and the move that reached it.
+#[derive(Serialize, Debug)]
+pub struct NodeView {
+    /// The id that names it in the API.
+    pub id: NodeId,
+    /// The node before it (none for the start).
+    pub parent: Option<NodeId>,
+    /// The moves after it: the first continues the line, the others are variations.
+    pub children: Vec<NodeId>,
+    /// Plies from the start.
+    pub ply: usize,
+    /// True on the main line.
+    pub main: bool,
+    /// The move that reached it (absent for the start).
+    #[serde(flatten)]
+    pub mv: Option<MoveView>,
+    /// The FEN after the move.
+    pub fen: String,
+    /// True when the move gives check.
+    pub check: bool,
+    /// Numeric annotation glyphs (`1` is `!`, `2` is `?`, ...).
+    pub nags: Vec<u8>,
+    /// Comments before the move.
+    pub comments_before: Vec<String>,
+    /// Comments after the move.
+    pub comments: Vec<String>,
+    /// The engine's thinking time, milliseconds (engine moves only).
+    pub time_ms: Option<u64>,
 }
 
 /// A whole game as the page draws it.
@@ -80,11 +115,17 @@ pub struct GameView {
     pub turn: char,
     /// True when the side to move is in check.
     pub check: bool,
-    /// The moves played.
+    /// The main line's moves.
     pub plies: Vec<PlyView>,
-    /// The legal moves now.
+    /// Every node of the tree, parents before children; the start is node 0.
+    pub nodes: Vec<NodeView>,
+    /// The node on view (`fen`, `turn`, `check` and `legal` are its).
+    pub current: NodeId,
+    /// True during a game against the engine: one line, no variations.
+    pub linear: bool,
+    /// The legal moves in the position on view.
     pub legal: Vec<MoveView>,
-    /// The result.
+    /// The result (of the main line).
     pub status: StatusView,
 }
 
@@ -92,42 +133,79 @@ impl GameView {
     /// The view of `record`, known to the page as `id`.
     pub fn new(id: &str, record: &GameRecord) -> GameView {
         let mode = record.mode();
-        let positions = record.positions();
-        let plies = record
-            .game
-            .moves()
-            .iter()
-            .enumerate()
-            .map(|(i, &m)| {
-                let before = &positions[i];
-                let after = &positions[i + 1];
-                PlyView {
-                    mv: MoveView::new(before, m, mode),
-                    fen: after.fen(),
-                    check: after.in_check(),
-                    capture: after.piece_count() < before.piece_count(),
-                    time_ms: record.move_times.get(i).copied().flatten(),
-                }
+        let tree = &record.tree;
+        let mut depth = vec![0usize; tree.ids().last().map_or(1, |i| i + 1)];
+        let mut nodes = Vec::new();
+        for i in tree.ids() {
+            let Some(n) = tree.get(i) else { continue };
+            let parent = n.parent.and_then(|p| tree.get(p));
+            if let Some(p) = n.parent {
+                depth[i] = depth[p] + 1;
+            }
+            let mv = match (n.mv, parent) {
+                (Some(m), Some(p)) => Some(MoveView::new(&p.pos, m, mode)),
+                _ => None,
+            };
+            nodes.push(NodeView {
+                id: i,
+                parent: n.parent,
+                children: n.children.clone(),
+                ply: depth[i],
+                main: tree.is_mainline(i),
+                mv,
+                fen: n.pos.fen(),
+                check: n.pos.in_check(),
+                nags: n.nags.clone(),
+                comments_before: n.comments_before.clone(),
+                comments: n.comments.clone(),
+                time_ms: n.time_ms,
+            });
+        }
+        let mut before = record.start();
+        let plies = tree
+            .mainline()
+            .into_iter()
+            .filter_map(|i| {
+                let n = tree.get(i)?;
+                let m = n.mv?;
+                let ply = PlyView {
+                    node: i,
+                    mv: MoveView::new(&before, m, mode),
+                    fen: n.pos.fen(),
+                    check: n.pos.in_check(),
+                    capture: n.pos.piece_count() < before.piece_count(),
+                    time_ms: n.time_ms,
+                };
+                before = n.pos;
+                Some(ply)
             })
             .collect();
-        let pos = record.game.position();
+        let pos = record.position();
         let over = record.over();
         GameView {
             id: id.to_string(),
             version: record.version,
-            start_fen: record.game.start().fen(),
+            start_fen: record.start().fen(),
             fen: pos.fen(),
             turn: pos.turn().char(),
             check: pos.in_check(),
             plies,
-            legal: pos
-                .legal_moves()
-                .iter()
-                .map(|&m| MoveView::new(pos, m, mode))
-                .collect(),
+            nodes,
+            current: record.current,
+            linear: record.in_match(),
+            legal: if record.may_play_from(record.current) {
+                pos.legal_moves()
+                    .iter()
+                    .map(|&m| MoveView::new(&pos, m, mode))
+                    .collect()
+            } else {
+                Vec::new()
+            },
             status: StatusView {
                 over: over.is_some(),
-                result: over.as_ref().map_or("*", |o| o.result),
+                result: over
+                    .as_ref()
+                    .map_or(record.recorded_result.as_str(), |o| o.result),
                 reason: over.map_or(String::new(), |o| o.reason),
             },
         }

@@ -271,6 +271,7 @@ async fn the_page_and_its_files_are_served() {
         ("/", "<title>Kestrel</title>"),
         ("/app.js", "EventSource"),
         ("/match.js", "wtime_ms"),
+        ("/variations.js", "renderMoveTree"),
         ("/style.css", "#board"),
         ("/pieces/wK.svg", "<svg"),
     ] {
@@ -672,4 +673,148 @@ async fn players_end_games_name_themselves_and_the_engine_plays_to_a_clock() {
     assert_eq!(status, StatusCode::OK, "{v}");
     let s = wait_for_plies(&api, &id, 1).await;
     assert!(s["plies"][0]["time_ms"].as_u64() < Some(2000), "{s}");
+}
+
+#[tokio::test]
+async fn variations_are_made_promoted_deleted_and_exported() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    for mv in ["e4", "e5", "Nf3"] {
+        let (status, s) = api.post("/api/move", json!({"game": id, "move": mv})).await;
+        assert_eq!(status, StatusCode::OK, "{s}");
+    }
+    let s = api.state(&id).await;
+    let e4 = s["plies"][0]["node"].as_u64().expect("node");
+    let version = s["version"].clone();
+    // A move from an earlier position starts a variation and goes on view.
+    let (status, s) = api
+        .post("/api/move", json!({"game": id, "move": "c5", "from": e4}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    let c5 = s["current"].as_u64().expect("current");
+    assert_eq!(s["plies"].as_array().expect("plies").len(), 3);
+    assert_eq!(s["nodes"].as_array().expect("nodes").len(), 5);
+    let c5_view = &s["nodes"].as_array().expect("nodes")[4];
+    assert_eq!(
+        (c5_view["san"].as_str(), c5_view["main"].as_bool()),
+        (Some("c5"), Some(false))
+    );
+    // The main line's move again: it is already there, so it goes there.
+    let (status, s) = api
+        .post("/api/move", json!({"game": id, "move": "e7e5", "from": e4}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["nodes"].as_array().expect("nodes").len(), 5);
+    assert_eq!(s["current"], s["plies"][1]["node"]);
+    assert_ne!(s["version"], version);
+    // Going to a node changes what is on view, not the game.
+    let (status, s) = api.post("/api/goto", json!({"game": id, "node": c5})).await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["turn"], "w");
+    assert!(s["fen"].as_str().expect("fen").contains("pp1ppppp"));
+
+    let (status, s) = api
+        .post(
+            "/api/promote",
+            json!({"game": id, "node": c5, "main": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    let (_, pgn) = api.get(&format!("/api/pgn?game={id}")).await;
+    let pgn = pgn
+        .as_str()
+        .expect("text")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(pgn.contains("1. e4 c5 (1... e5 2. Nf3) *"), "{pgn}");
+
+    // Refusals: JSON 4xx, nothing changed.
+    for (path, body, code) in [
+        (
+            "/api/goto",
+            json!({"game": id, "node": 99}),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/api/promote",
+            json!({"game": id, "node": 0}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/delete",
+            json!({"game": id, "node": 0}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/delete",
+            json!({"game": id, "node": 99}),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/api/delete",
+            json!({"game": id, "node": -1}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            "/api/move",
+            json!({"game": id, "move": "e4", "from": 99}),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/api/move",
+            json!({"game": id, "move": "Ke2", "from": 0}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/go",
+            json!({"game": id, "node": 99}),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/api/go",
+            json!({"game": id, "node": 0, "ply": 0}),
+            StatusCode::BAD_REQUEST,
+        ),
+    ] {
+        let (status, reply) = api.post(path, body).await;
+        assert_refused(status, &reply, code);
+    }
+    assert_eq!(
+        api.state(&id).await["nodes"]
+            .as_array()
+            .expect("nodes")
+            .len(),
+        5
+    );
+
+    // Deleting the node on view puts its parent on view.
+    let (status, s) = api
+        .post("/api/delete", json!({"game": id, "node": c5}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["current"].as_u64(), Some(e4));
+    let sans: Vec<&str> = s["plies"]
+        .as_array()
+        .expect("plies")
+        .iter()
+        .filter_map(|p| p["san"].as_str())
+        .collect();
+    assert_eq!(sans, ["e4", "e5", "Nf3"]);
+
+    // A game against the engine stays one line.
+    let (status, s) = api
+        .post("/api/position", json!({"game": id, "vs_engine": true}))
+        .await;
+    assert_eq!(
+        (status, s["linear"].as_bool()),
+        (StatusCode::OK, Some(true))
+    );
+    for mv in ["d4", "d5"] {
+        api.post("/api/move", json!({"game": id, "move": mv})).await;
+    }
+    let (status, reply) = api
+        .post("/api/move", json!({"game": id, "move": "c4", "from": 0}))
+        .await;
+    assert_refused(status, &reply, StatusCode::CONFLICT);
 }
