@@ -124,8 +124,14 @@ async function main() {
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-analysis.png') });
   // A click on a line's second move plays the line to there into the game
   // (at the game's end it continues the main line); delete takes it out.
-  const pvSecond = (await page.textContent('#lines .line .pvm >> nth=1')).trim();
-  await page.click('#lines .line .pvm >> nth=1');
+  // Read and click in one step: the lines are redrawn at every new depth,
+  // and a line read before a redraw may not be the one clicked after it.
+  const pvSecond = await page.evaluate(() => {
+    const move = document.querySelectorAll('#lines .line')[0].querySelectorAll('.pvm')[1];
+    const text = move.textContent.trim();
+    move.click();
+    return text;
+  });
   await waitPlies(page, 6);
   check((await page.textContent('#moves .mv.cur')).startsWith(pvSecond) && await current(page) === 6,
     `clicking a line move plays the line into the game, up to ${pvSecond}`);
