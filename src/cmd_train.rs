@@ -82,7 +82,9 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 4096)]
     check_positions: usize,
     /// Output-layer quantisation of the net files (0: the finest that fits
-    /// the weights, up to 512; nets with small output weights lose less).
+    /// the weights, up to 512). A fixed value also keeps the output weights
+    /// within ±127/qb while training, so 256 or 512 cost no saturation and
+    /// round the output layer more finely than the default 64.
     #[arg(long, default_value_t = engine::eval::nnue::QB)]
     qb: i32,
     /// Train on each position or its left-right mirror image (files a and h

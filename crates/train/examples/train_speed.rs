@@ -97,7 +97,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let steps = n.div_ceil(batch);
     let (t, c0) = (Instant::now(), cpu_seconds());
     for _ in 0..steps {
-        adam.step(&mut p, &grads[0], 0.001);
+        adam.step(&mut p, &grads[0], 0.001, net.clip_of(0));
     }
     println!(
         "optimiser steps    {:>10.0} pos/s {} ({steps} steps of {batch}, {:.2} ms each)",

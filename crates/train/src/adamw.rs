@@ -3,8 +3,6 @@
 
 use rayon::prelude::*;
 
-use crate::model::CLIP;
-
 /// The optimiser's settings and state (first and second moments).
 #[derive(Clone, Debug, PartialEq)]
 pub struct AdamW {
@@ -42,8 +40,14 @@ impl AdamW {
     }
 
     /// One step with gradient `grad` at learning rate `lr`, on all cores;
-    /// every parameter ends within ±`CLIP`.
-    pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+    /// parameter `i` ends within ±`clip(i)` (see `FloatNet::clip_of`).
+    pub fn step(
+        &mut self,
+        params: &mut [f32],
+        grad: &[f32],
+        lr: f32,
+        clip: impl Fn(usize) -> f32 + Sync,
+    ) {
         self.step += 1;
         let (b1, b2, eps) = (self.beta1, self.beta2, self.epsilon);
         let correction1 = 1.0 - b1.powi(self.step.min(i32::MAX as u64) as i32);
@@ -55,12 +59,21 @@ impl AdamW {
             .zip(grad.par_chunks(CHUNK))
             .zip(self.m.par_chunks_mut(CHUNK))
             .zip(self.v.par_chunks_mut(CHUNK))
-            .for_each(|(((p, g), m), v)| {
-                for (((p, &g), m), v) in p.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
+            .enumerate()
+            .for_each(|(chunk, (((p, g), m), v))| {
+                let base = chunk * CHUNK;
+                for (i, (((p, &g), m), v)) in p
+                    .iter_mut()
+                    .zip(g)
+                    .zip(m.iter_mut())
+                    .zip(v.iter_mut())
+                    .enumerate()
+                {
                     *m = b1 * *m + (1.0 - b1) * g;
                     *v = b2 * *v + (1.0 - b2) * g * g;
                     let update = step_size * *m / ((*v / correction2).sqrt() + eps);
-                    *p = (*p * decay - update).clamp(-CLIP, CLIP);
+                    let limit = clip(base + i);
+                    *p = (*p * decay - update).clamp(-limit, limit);
                 }
             });
     }
@@ -69,17 +82,25 @@ impl AdamW {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::CLIP;
 
     #[test]
     fn minimises_a_quadratic_and_clips() {
-        // f(x) = (x - 0.5)² + (y - 5)²: x reaches 0.5, y stops at the clip.
-        let mut params = vec![0.0f32, 0.0];
-        let mut adam = AdamW::new(2, 0.0);
+        // f(x) = (x - 0.5)² + (y - 5)² + (z - 5)²: x reaches 0.5, y stops at
+        // the clip, z at its own smaller clip.
+        let mut params = vec![0.0f32, 0.0, 0.0];
+        let mut adam = AdamW::new(3, 0.0);
+        let clip = |i: usize| if i == 2 { 0.25 } else { CLIP };
         for _ in 0..2000 {
-            let grad = [2.0 * (params[0] - 0.5), 2.0 * (params[1] - 5.0)];
-            adam.step(&mut params, &grad, 0.01);
+            let grad = [
+                2.0 * (params[0] - 0.5),
+                2.0 * (params[1] - 5.0),
+                2.0 * (params[2] - 5.0),
+            ];
+            adam.step(&mut params, &grad, 0.01, clip);
         }
         assert!((params[0] - 0.5).abs() < 1e-2, "{params:?}");
         assert_eq!(params[1], CLIP);
+        assert_eq!(params[2], 0.25);
     }
 }

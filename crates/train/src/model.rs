@@ -97,6 +97,26 @@ impl FloatNet {
         &self.params[self.output_at()..self.output_at() + 2 * self.hidden]
     }
 
+    /// The clip of parameter `i` when the net is to be quantised with output
+    /// quantisation `qb` (0: chosen later to fit): every weight within
+    /// ±`CLIP`, and the output weights also within ±127/`qb`, so that a
+    /// fixed fine `qb` never saturates them.
+    pub fn clip_of(&self, qb: i32) -> impl Fn(usize) -> f32 + Sync {
+        let output = self.output_at()..self.output_at() + 2 * self.hidden;
+        let output_clip = if qb > 0 {
+            (127.0 / qb as f32).min(CLIP)
+        } else {
+            CLIP
+        };
+        move |i| {
+            if output.contains(&i) {
+                output_clip
+            } else {
+                CLIP
+            }
+        }
+    }
+
     /// The output bias.
     pub fn output_bias(&self) -> f32 {
         self.params[self.params.len() - 1]
@@ -243,6 +263,23 @@ mod tests {
 
     /// The analytic gradient against finite differences, for a few
     /// parameters of every kind.
+    #[test]
+    fn a_fixed_qb_clips_only_the_output_weights_to_fit() {
+        let net = FloatNet::new(32, Activation::SCReLU, 1);
+        let first_output = INPUTS * 32 + 32;
+        for qb in [0, 64, 256, 512] {
+            let clip = net.clip_of(qb);
+            assert_eq!(clip(0), CLIP);
+            assert_eq!(clip(first_output - 1), CLIP, "feature bias");
+            assert_eq!(clip(net.params.len() - 1), CLIP, "output bias");
+            let output = clip(first_output + 63);
+            assert!(output <= CLIP);
+            if qb > 0 {
+                assert!(output * qb as f32 <= 127.0 && output * qb as f32 > 126.0);
+            }
+        }
+    }
+
     #[test]
     fn gradient_matches_finite_differences() {
         for activation in [Activation::SCReLU, Activation::CReLU] {

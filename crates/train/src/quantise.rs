@@ -111,6 +111,7 @@ mod tests {
         let mut net = FloatNet::new(128, activation, 9);
         let mut adam = AdamW::new(net.params.len(), 0.0);
         let mut scratch = Scratch::new(net.hidden);
+        let clip = net.clip_of(0);
         let samples: Vec<Sample> = data
             .iter()
             .map(|r| Sample::from_record(r, 0.3, 400.0))
@@ -121,7 +122,7 @@ mod tests {
                 for s in batch {
                     net.backward(s, 1.0 / batch.len() as f32, &mut grad, &mut scratch);
                 }
-                adam.step(&mut net.params, &grad, 0.005);
+                adam.step(&mut net.params, &grad, 0.005, &clip);
             }
         }
         net

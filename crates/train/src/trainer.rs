@@ -57,7 +57,8 @@ pub struct TrainConfig {
     /// Validation positions on which quantised and float scores are compared.
     pub check_positions: usize,
     /// The output layer's quantisation in the net files (0: the finest that
-    /// fits the weights, see `quantise::auto_qb`).
+    /// fits the weights, see `quantise::auto_qb`). A fixed value also keeps
+    /// the output weights within ±127/`qb` during training.
     pub qb: i32,
     /// Train on each position or its left-right mirror image, chosen at
     /// random each epoch (doubles what a small data set teaches).
@@ -266,6 +267,7 @@ fn run(
         .collect();
     let expected = (count_records(&config.shards)? as f64 * (1.0 - config.val_fraction)) as u64;
     let mut workers = Workers::new(threads, &net);
+    let clip = net.clip_of(config.qb);
     for epoch in done + 1..=config.epochs {
         // Each epoch's shuffles depend only on the seed and the epoch, so a
         // resumed run repeats the epochs it redoes.
@@ -296,7 +298,7 @@ fn run(
                 lr = config.schedule.rate(config.lr, progress_now, config.epochs);
                 let mirror_seed = config.mirror.then(|| rng.next_u64());
                 loss_sum += workers.gradient(&net, batch, (config.wdl, config.scale), mirror_seed);
-                adam.step(&mut net.params, &workers.grads[0], lr);
+                adam.step(&mut net.params, &workers.grads[0], lr, &clip);
                 trained += batch.len() as u64;
                 steps_in_epoch += 1;
                 progress(Event::Trained {
