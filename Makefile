@@ -4,7 +4,7 @@
 # The build is native: .cargo/config.toml sets `-C target-cpu=native`, and
 # the slider lookup (PEXT with BMI2, magic multiplication without) is chosen
 # at compile time from the CPU that builds, not detected at run time. PEXT
-# is 4-12 % faster in perft (README, "Performance"), and OpenBench builds on
+# is 4-12 % faster in perft (docs/measurements.md, "Performance"), and OpenBench builds on
 # each worker, so native is right there. A binary for other machines needs
 # an explicit target, which replaces the native flag (make passes variables
 # given on its command line to cargo's environment):

@@ -4,7 +4,7 @@
 Builds Kestrel twice (the default, which uses PEXT where the CPU has BMI2,
 and one with `--features chess/magic` for magic bitboards) and times perft
 with make/unmake (the default) and copy-make (`--copy-make`), in one run,
-fastest of --repeat runs each. The decision recorded in the README and in
+fastest of --repeat runs each. The decision recorded in docs/measurements.md and in
 `crates/chess/src/make.rs` comes from this script.
 
 Usage: bench/perft_variants.py [--repeat 5]

@@ -2,8 +2,8 @@
 //! search (alpha-beta with null windows for all moves after the first), with
 //! a quiescence search at the horizon. Each node goes through numbered steps;
 //! every pruning, reduction and extension is a switch in `SearchParams`, so
-//! that its worth can be measured by turning it off (see the README's
-//! ablation table).
+//! that its worth can be measured by turning it off (see the ablation
+//! table in docs/search.md).
 
 use std::sync::atomic::Ordering;
 

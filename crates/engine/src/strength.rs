@@ -65,7 +65,7 @@ struct Row {
 /// (Errors: 95 %, from the win, draw and loss rates.) Each setting is now a
 /// row at the Elo it measured (rounded to 10), and the 1350 row is the
 /// setting that interpolates to 1350 between the first two (the old label
-/// 1467). The README gives the confirmation matches of this table. Full
+/// 1467). docs/levels.md gives the confirmation matches of this table. Full
 /// strength is no longer a level: it is timed, so its Elo depends on the
 /// machine and the clock.
 const LEVELS: [Row; 4] = [

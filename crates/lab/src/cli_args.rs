@@ -235,7 +235,7 @@ fn engine_key(
         "depth" => spec.limits.depth = Some(number(option, value)?),
         "nodes" => spec.limits.nodes = Some(number(option, value)?),
         "timemargin" => spec.time_margin = Duration::from_millis(number(option, value)?),
-        // Accepted for scripts' sake; they change nothing here (see the README).
+        // Accepted for scripts' sake; they change nothing here (see docs/lab.md).
         "restart" | "trust" | "stderr" | "whitepov" | "ponder" => {}
         _ => {
             return Err(bad(
