@@ -137,3 +137,49 @@ fn stop_ends_an_infinite_search_and_pondering_works() {
     e.send("isready");
     e.until("readyok", 5);
 }
+
+/// Match runners (fastchess) check that `bestmove` is the first move of the
+/// last line shown: a move found in an unfinished iteration, or by a helper
+/// thread, must come with its line. Node limits stop searches mid-iteration.
+#[test]
+fn bestmove_is_the_last_line_shown() {
+    for threads in [1, 2] {
+        let mut e = Engine::start(&[]);
+        e.send("uci");
+        e.until("uciok", 10);
+        e.send("setoption name OwnBook value false");
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("ucinewgame");
+        let mut game = Game::new(Position::startpos());
+        let mut moves: Vec<String> = Vec::new();
+        for ply in 0..60u64 {
+            if game.outcome().is_some() {
+                break;
+            }
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            e.send(&format!("go nodes {}", 4_000 + 1_733 * (ply % 11)));
+            let lines = e.until("bestmove", 10);
+            let best = lines
+                .last()
+                .unwrap()
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .to_string();
+            let last_pv = lines
+                .iter()
+                .rev()
+                .find_map(|l| l.split(" pv ").nth(1))
+                .and_then(|pv| pv.split_whitespace().next())
+                .unwrap_or_else(|| panic!("no line shown: {lines:?}"));
+            assert_eq!(last_pv, best, "threads {threads}, ply {ply}: {lines:?}");
+            let m = game
+                .position()
+                .parse_uci_move(&best, CastlingMode::Standard)
+                .unwrap();
+            game.push(m);
+            moves.push(best);
+        }
+        e.send("quit");
+    }
+}

@@ -105,6 +105,8 @@ pub struct Worker {
     seldepth: usize,
     nmp_min_ply: usize,
     lmr: Vec<[i32; 64]>,
+    /// The first move of the last line 1 reported in this search.
+    reported: Move,
 }
 
 /// Lazy SMP: helper threads skip some depths so that they spread out
@@ -194,6 +196,7 @@ impl Worker {
             seldepth: 0,
             nmp_min_ply: 0,
             lmr: lmr_table(),
+            reported: Move::NULL,
         }
     }
 
@@ -208,6 +211,7 @@ impl Worker {
         self.completed_depth = 0;
         self.level_lines.clear();
         self.nmp_min_ply = 0;
+        self.reported = Move::NULL;
         self.history.clear_killers();
         self.stack
             .iter_mut()
@@ -373,36 +377,58 @@ impl Worker {
         }
     }
 
-    fn report_lines(&self, s: &Shared, lines: usize, bound: ScoreBound) {
-        let nodes = s.total_nodes(self.id, self.nodes);
-        let time = s.time_since_start();
+    fn report_lines(&mut self, s: &Shared, lines: usize, bound: ScoreBound) {
         for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
-            let score = if rm.score == -INFINITE {
-                rm.previous_score
+            let bound = if i + 1 == lines {
+                bound
             } else {
-                rm.score
+                ScoreBound::Exact
             };
-            if score == -INFINITE {
-                continue;
-            }
-            let score = rm.shown_score(score);
-            (s.reporter)(SearchEvent::Iteration(IterationInfo {
-                depth: self.root_depth,
-                seldepth: rm.seldepth.max(1),
-                multipv: i + 1,
-                score,
-                bound: if i + 1 == lines {
-                    bound
-                } else {
-                    ScoreBound::Exact
-                },
-                nodes,
-                time,
-                hashfull: s.tt.hashfull(),
-                pv: rm.pv.clone(),
-                tbhits: s.tb_hits.load(Ordering::Relaxed),
-            }));
+            self.report_line(s, rm, i + 1, bound);
         }
+        if lines > 0 {
+            self.reported = self.root_moves.first().map_or(Move::NULL, |rm| rm.mv);
+        }
+    }
+
+    /// Reports `rm` as line `multipv` of the iteration in progress.
+    fn report_line(&self, s: &Shared, rm: &RootMove, multipv: usize, bound: ScoreBound) {
+        let score = if rm.score == -INFINITE {
+            rm.previous_score
+        } else {
+            rm.score
+        };
+        if score == -INFINITE {
+            return;
+        }
+        (s.reporter)(SearchEvent::Iteration(IterationInfo {
+            depth: self.root_depth,
+            seldepth: rm.seldepth.max(1),
+            multipv,
+            score: rm.shown_score(score),
+            bound,
+            nodes: s.total_nodes(self.id, self.nodes),
+            time: s.time_since_start(),
+            hashfull: s.tt.hashfull(),
+            pv: rm.pv.clone(),
+            tbhits: s.tb_hits.load(Ordering::Relaxed),
+        }));
+    }
+
+    /// Reports the line the search answers with, `answer` (one of this
+    /// worker's root moves), unless the main thread's last report already
+    /// began with its move: a move found in an unfinished iteration, or by
+    /// a helper thread, would otherwise reach `bestmove` with no line
+    /// shown for it (match runners check that the two agree).
+    pub(crate) fn report_answer(&self, s: &Shared, answer: &RootMove, main_reported: Move) {
+        if answer.mv != main_reported {
+            self.report_line(s, answer, 1, ScoreBound::Exact);
+        }
+    }
+
+    /// The first move of the last line 1 this worker reported.
+    pub(crate) fn reported(&self) -> Move {
+        self.reported
     }
 
     /// Counts a node and, every 1024 nodes, publishes the count and (main

@@ -354,6 +354,9 @@ pub fn run_search(
     }
     let w = &workers[chosen];
     let best = level_choice(shared, w).or(w.root_moves.first());
+    if let Some(answer) = best {
+        w.report_answer(shared, answer, workers[0].reported());
+    }
     let pv = best.map(|rm| rm.pv.clone()).unwrap_or_default();
     let ponder = pv.get(1).copied().or_else(|| {
         // No second move in the line: ask the table about the position after the best move.
