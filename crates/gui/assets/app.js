@@ -29,6 +29,7 @@ const S = {
   clock: null,         // its clocks: { left: { w, b }, inc, running, since }
   drawProbe: null,     // a draw offer being weighed
   flagging: false,
+  hideArrows: false,   // the engine's arrows turned off (keys.js, x)
 };
 
 // ---------- API ----------
@@ -157,7 +158,7 @@ function refreshArrows() {
 function drawArrows(boardEl) {
   const keys = Object.keys(S.lines).map(Number).sort((a, b) => a - b);
   const moves = keys.map((k) => S.lines[k].pv[0]).filter(Boolean);
-  if (!moves.length || S.linesFen !== viewedFen() || hideEval()) return;
+  if (!moves.length || S.linesFen !== viewedFen() || hideEval() || S.hideArrows) return;
   const NS = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(NS, 'svg');
   svg.setAttribute('viewBox', '0 0 8 8');
@@ -414,6 +415,12 @@ async function maybeEngine() {
   const side = end.fen.split(' ')[1];
   if (S.players[side] !== 'engine') return;
   if (!S.game.linear && !S.game.legal.length) return;
+  await playEngine(side);
+}
+
+// An engine move for `side` with that side's settings, from the node on
+// view (against the computer: from the game's end).
+async function playEngine(side) {
   try {
     S.engineSearch = -1;
     S.lines = {};
@@ -424,8 +431,24 @@ async function maybeEngine() {
     if (S.engineSearch === -1) S.engineSearch = r.search;
   } catch (e) {
     S.engineSearch = 0;
+    $('thinking').textContent = '';
     showStatus(e.message);
   }
+}
+
+// "Engine move" (Space): the engine plays one move for the side to move,
+// whoever plays it; not for you during a game against the computer.
+async function engineMove() {
+  if (!S.game || S.edit || S.pv || S.engineSearch) return;
+  if (S.match && !S.game.status.over) { showStatus('Against the computer you make your own moves.'); return; }
+  if (!S.game.legal.length) return;
+  await playEngine(S.game.turn);
+}
+
+function flipBoard() {
+  S.flipped = !S.flipped;
+  render();
+  renderLines();
 }
 
 // Analyses the position viewed in the move list (the live one, or an earlier one).
@@ -754,7 +777,8 @@ function wire() {
   $('back').onclick = () => step(-1);
   $('forward').onclick = () => step(1);
   $('last').onclick = gotoEnd;
-  $('flip').onclick = () => { S.flipped = !S.flipped; render(); renderLines(); };
+  $('flip').onclick = flipBoard;
+  $('enginemove').onclick = engineMove;
   $('pvexit').onclick = () => { S.pv = null; render(); };
   $('undo').onclick = async () => {
     await stopSearch();
@@ -796,16 +820,6 @@ function wire() {
     else loadPgn(text);
     ev.target.value = '';
   };
-  document.addEventListener('keydown', (ev) => {
-    if (ev.target.matches('input, textarea, select')) return;
-    if (ev.key === 'ArrowLeft') step(-1);
-    else if (ev.key === 'ArrowRight') step(1);
-    else if (ev.key === 'ArrowUp' || ev.key === 'Home') goto(0);
-    else if (ev.key === 'ArrowDown' || ev.key === 'End') gotoEnd();
-    else if (ev.key === 'Escape' && S.pv) { S.pv = null; render(); }
-    else return;
-    ev.preventDefault();
-  });
 }
 
 async function main() {
@@ -813,6 +827,7 @@ async function main() {
   wireMatch();
   wireReview();
   wireTree();
+  wireKeys();
   const [opts, view] = await Promise.all([api('GET', '/api/options'), api('POST', '/api/game', {})]);
   S.options = opts.options;
   S.levels = opts.levels;

@@ -7,11 +7,17 @@ use axum::response::{IntoResponse, Response};
 
 /// The page.
 pub const INDEX_HTML: &str = include_str!("../assets/index.html");
-const APP_JS: &str = include_str!("../assets/app.js");
-const MATCH_JS: &str = include_str!("../assets/match.js");
-const REVIEW_JS: &str = include_str!("../assets/review.js");
-const OPENING_JS: &str = include_str!("../assets/opening.js");
-const VARIATIONS_JS: &str = include_str!("../assets/variations.js");
+/// The page's scripts, by the path they are served at (`/app.js`...).
+/// app.js is the board and the API calls; the others are loaded before it
+/// and each does one thing with its state (see the comment atop each file).
+pub const SCRIPTS: [(&str, &str); 6] = [
+    ("app.js", include_str!("../assets/app.js")),
+    ("match.js", include_str!("../assets/match.js")),
+    ("review.js", include_str!("../assets/review.js")),
+    ("opening.js", include_str!("../assets/opening.js")),
+    ("variations.js", include_str!("../assets/variations.js")),
+    ("keys.js", include_str!("../assets/keys.js")),
+];
 const STYLE_CSS: &str = include_str!("../assets/style.css");
 
 /// The Cburnett pieces (see assets/pieces/README.md for their licence), by
@@ -47,30 +53,9 @@ pub async fn index() -> Response {
     file("text/html; charset=utf-8", INDEX_HTML)
 }
 
-/// `GET /app.js`.
-pub async fn app_js() -> Response {
-    file("text/javascript; charset=utf-8", APP_JS)
-}
-
-/// `GET /match.js`: a game against the engine (clocks, resign, draw offers).
-pub async fn match_js() -> Response {
-    file("text/javascript; charset=utf-8", MATCH_JS)
-}
-
-/// `GET /review.js`: the game analysis pass, its graph and judged moves.
-pub async fn review_js() -> Response {
-    file("text/javascript; charset=utf-8", REVIEW_JS)
-}
-
-/// `GET /opening.js`: the opening's name above the moves.
-pub async fn opening_js() -> Response {
-    file("text/javascript; charset=utf-8", OPENING_JS)
-}
-
-/// `GET /variations.js`: the move list as a tree (variations, comments,
-/// NAG glyphs) and its promote and delete commands.
-pub async fn variations_js() -> Response {
-    file("text/javascript; charset=utf-8", VARIATIONS_JS)
+/// `GET /NAME.js`: one of [`SCRIPTS`].
+pub fn script(body: &'static str) -> Response {
+    file("text/javascript; charset=utf-8", body)
 }
 
 /// `GET /style.css`.

@@ -92,13 +92,14 @@ pub fn state(config: &Config) -> Result<Arc<AppState>, StartError> {
 /// The page and the API, answering only requests that `access` allows
 /// (see [`host_guard`]), every refusal a JSON error.
 pub fn router(state: Arc<AppState>, access: Access) -> Router {
-    Router::new()
-        .route("/", get(assets::index))
-        .route("/app.js", get(assets::app_js))
-        .route("/match.js", get(assets::match_js))
-        .route("/review.js", get(assets::review_js))
-        .route("/opening.js", get(assets::opening_js))
-        .route("/variations.js", get(assets::variations_js))
+    let mut router = Router::new().route("/", get(assets::index));
+    for (name, body) in assets::SCRIPTS {
+        router = router.route(
+            &format!("/{name}"),
+            get(move || async move { assets::script(body) }),
+        );
+    }
+    router
         .route("/style.css", get(assets::style_css))
         .route("/pieces/{name}", get(assets::piece))
         .route("/api/game", post(api::new_game))
