@@ -4,7 +4,7 @@
 //! game, flips, edits a position (a wrong one first), imports and exports
 //! PGN and watches an engine-vs-engine game to its end; and
 //! tests/gui/habits.js, the page's habits (keyboard shortcuts, the mouse
-//! wheel). Skips, saying why,
+//! wheel, the phone layout through 40 moves). Skips, saying why,
 //! when node, chromium or playwright-core (npm, in tests/gui/node_modules)
 //! is missing; `.ci/run` installs them, and under CI a missing one fails
 //! the test (`common::tools`). Set KESTREL_GUI_SHOTS=DIR to keep the
@@ -103,7 +103,8 @@ fn the_gui_works_in_chromium() {
     drop(server);
 }
 
-/// The habits of tests/gui/habits.js: keyboard shortcuts and the wheel.
+/// The habits of tests/gui/habits.js: keyboard shortcuts and the wheel,
+/// the phone layout.
 #[test]
 fn the_gui_keeps_habits_in_chromium() {
     if let Some(why) = missing_tool() {

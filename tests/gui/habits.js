@@ -28,6 +28,26 @@ async function loadPgn(page, pgn, plies) {
   await page.waitForFunction((n) => document.querySelectorAll('#moves .mv[data-ply]').length === n, plies);
 }
 
+// Kasparov-Topalov, Wijk aan Zee 1999: 44 moves, no promotion.
+const KASPAROV = '1. e4 d6 2. d4 Nf6 3. Nc3 g6 4. Be3 Bg7 5. Qd2 c6 6. f3 b5 7. Nge2 Nbd7 8. Bh6 Bxh6 ' +
+  '9. Qxh6 Bb7 10. a3 e5 11. O-O-O Qe7 12. Kb1 a6 13. Nc1 O-O-O 14. Nb3 exd4 15. Rxd4 c5 16. Rd1 Nb6 ' +
+  '17. g3 Kb8 18. Na5 Ba8 19. Bh3 d5 20. Qf4+ Ka7 21. Rhe1 d4 22. Nd5 Nbxd5 23. exd5 Qd6 24. Rxd4 cxd4 ' +
+  '25. Re7+ Kb6 26. Qxd4+ Kxa5 27. b4+ Ka4 28. Qc3 Qxd5 29. Ra7 Bb7 30. Rxb7 Qc4 31. Qxf6 Kxa3 ' +
+  '32. Qxa6+ Kxb4 33. c3+ Kxc3 34. Qa1+ Kd2 35. Qb2+ Kd1 36. Bf1 Rd2 37. Rd7 Rxd7 38. Bxc4 bxc4 ' +
+  '39. Qxh8 Rd3 40. Qa8 c3 41. Qa4+ Ke1 42. f4 f5 43. Kc1 Rd2 44. Qa7 1-0';
+
+// The game's moves in UCI, as the server reads them (a game of its own).
+async function ucis(pgn) {
+  const call = async (path, body) => (await fetch(new URL(path, url), {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  })).json();
+  const game = await call('/api/game', {});
+  const view = await call('/api/pgn', { game: game.id, pgn });
+  return view.plies.map((p) => p.uci);
+}
+
+const inside = (box, view) => box.x >= 0 && box.y >= 0 && box.x + box.width <= view.width + 0.5 && box.y + box.height <= view.height + 0.5;
+
 const firstSquare = (page) => page.$eval('#board .sq', (el) => el.dataset.square);
 
 // ←/→, Home/End, f, Space, l, x, ?, and the wheel over the board.
@@ -116,9 +136,50 @@ async function keys(browser) {
   await context.close();
 }
 
+// A phone, 390x844: the board as wide as the screen, the moves under it;
+// 40 moves played by tapping keep the board on screen and the latest move
+// in view, the page itself never scrolling.
+async function phone(browser) {
+  const moves = (await ucis(KASPAROV)).slice(0, 80);
+  check(moves.length === 80, 'the 40 moves of Kasparov-Topalov read');
+  const view = { width: 390, height: 844 };
+  const { context, page } = await open(browser, { viewport: view, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const board = () => page.locator('#board').boundingBox();
+  let b = await board();
+  check(b.width >= 0.9 * view.width && inside(b, view), `the board is as wide as the screen (${b.width.toFixed(0)} of ${view.width} px)`);
+  const list = await page.locator('#moves').boundingBox();
+  const nav = await page.locator('#nav').boundingBox();
+  check(list.y >= b.y + b.height && list.y - (b.y + b.height) < nav.height + 60, 'the move list is right under the board (and its buttons)');
+  check(await page.isHidden('#players') && await page.isHidden('#io-panel') && await page.isHidden('#review'), 'players, PGN and game analysis are folded away');
+  await page.tap('#morebtn');
+  check(await page.isVisible('#players') && await page.isVisible('#analysis-panel'), '"More" unfolds them');
+  await page.selectOption('#side-b [data-k="player"]', 'human'); // both sides tapped here
+  await page.tap('#morebtn');
+  check(await page.isHidden('#players'), 'and folds them again');
+
+  for (let i = 0; i < moves.length; i++) {
+    await page.tap(`[data-square="${moves[i].slice(0, 2)}"]`);
+    await page.tap(`[data-square="${moves[i].slice(2, 4)}"]`);
+    await waitPlies(page, i + 1);
+    if ((i + 1) % 10 !== 0) continue;
+    b = await board();
+    const cur = await page.locator('#moves .mv.cur').boundingBox();
+    const shown = await page.locator('#moves').boundingBox();
+    const scrolled = await page.evaluate(() => document.scrollingElement.scrollTop);
+    check(inside(b, view) && scrolled === 0 && cur.y >= shown.y - 1 && cur.y + cur.height <= shown.y + shown.height + 1,
+      `after ${(i + 1) / 2} moves the board is on screen, the page unscrolled and the latest move in view`);
+  }
+  check(await page.evaluate(() => document.scrollingElement.scrollHeight <= innerHeight + 1), 'the page is no taller than the screen');
+  check(await page.$eval('#moves', (el) => el.scrollHeight > el.clientHeight && el.scrollTop > 0), 'the move list scrolled by itself');
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-phone.png') });
+  check(page.errors.length === 0, `no script errors (phone) ${page.errors.join('; ')}`);
+  await context.close();
+}
+
 async function main() {
   const browser = await launch();
   await keys(browser);
+  await phone(browser);
   await browser.close();
   console.log('habits done');
 }

@@ -779,6 +779,11 @@ function wire() {
   $('last').onclick = gotoEnd;
   $('flip').onclick = flipBoard;
   $('enginemove').onclick = engineMove;
+  // The phone layout folds the panels away (style.css): this opens them.
+  $('morebtn').onclick = () => {
+    const open = document.body.classList.toggle('more');
+    $('morebtn').setAttribute('aria-expanded', String(open));
+  };
   $('pvexit').onclick = () => { S.pv = null; render(); };
   $('undo').onclick = async () => {
     await stopSearch();
