@@ -4,7 +4,8 @@
 //! game, flips, edits a position (a wrong one first), imports and exports
 //! PGN and watches an engine-vs-engine game to its end; and
 //! tests/gui/habits.js, the page's habits (keyboard shortcuts, the mouse
-//! wheel, the phone layout through 40 moves). Skips, saying why,
+//! wheel, the phone layout through 40 moves, board and piece themes).
+//! Skips, saying why,
 //! when node, chromium or playwright-core (npm, in tests/gui/node_modules)
 //! is missing; `.ci/run` installs them, and under CI a missing one fails
 //! the test (`common::tools`). Set KESTREL_GUI_SHOTS=DIR to keep the
@@ -104,7 +105,7 @@ fn the_gui_works_in_chromium() {
 }
 
 /// The habits of tests/gui/habits.js: keyboard shortcuts and the wheel,
-/// the phone layout.
+/// the phone layout, themes.
 #[test]
 fn the_gui_keeps_habits_in_chromium() {
     if let Some(why) = missing_tool() {

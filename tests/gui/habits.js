@@ -176,10 +176,39 @@ async function phone(browser) {
   await context.close();
 }
 
+// Board colours and piece sets: switched in the Look panel, kept for the next visit.
+async function themes(browser) {
+  const { context, page } = await open(browser);
+  const look = () => page.evaluate(() => {
+    const dark = document.querySelector('#board .sq.dark');
+    const img = document.querySelector('#board .sq img');
+    return { dark: getComputedStyle(dark).backgroundColor, src: img.getAttribute('src'), loaded: img.complete && img.naturalWidth > 0 };
+  });
+  const before = await look();
+  check(before.dark === 'rgb(181, 136, 99)' && before.src.startsWith('/pieces/cburnett/'), `brown board, Cburnett pieces by default (${before.dark}, ${before.src})`);
+  await page.selectOption('#theme-board', 'blue');
+  await page.selectOption('#theme-pieces', 'dejavu');
+  await page.waitForFunction(() => [...document.querySelectorAll('#board .sq img')].every((i) => i.complete && i.naturalWidth > 0));
+  const after = await look();
+  check(after.dark === 'rgb(140, 162, 173)', `the board turns blue (${after.dark})`);
+  check(after.src.startsWith('/pieces/dejavu/') && after.loaded, `the pieces are DejaVu's (${after.src})`);
+  await page.selectOption('#theme-board', 'green');
+  check((await look()).dark === 'rgb(134, 166, 102)', 'and green');
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-themes.png') });
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  const again = await look();
+  check(again.dark === 'rgb(134, 166, 102)' && again.src.startsWith('/pieces/dejavu/') &&
+    await page.inputValue('#theme-pieces') === 'dejavu', 'the choice is kept across a reload');
+  check(page.errors.length === 0, `no script errors (themes) ${page.errors.join('; ')}`);
+  await context.close();
+}
+
 async function main() {
   const browser = await launch();
   await keys(browser);
   await phone(browser);
+  await themes(browser);
   await browser.close();
   console.log('habits done');
 }

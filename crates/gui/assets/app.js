@@ -5,7 +5,6 @@
 
 const $ = (id) => document.getElementById(id);
 const FILES = 'abcdefgh';
-const PIECE_NAMES = { k: 'K', q: 'Q', r: 'R', b: 'B', n: 'N', p: 'P' };
 
 const S = {
   game: null,          // the server's GameView
@@ -80,7 +79,6 @@ const escapeHtml = (t) => String(t).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 const timeText = (ms) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 const sqName = (i) => FILES[i % 8] + (Math.floor(i / 8) + 1);
 const sqIndex = (name) => FILES.indexOf(name[0]) + (Number(name[1]) - 1) * 8;
-const pieceImg = (p) => `/pieces/${p === p.toUpperCase() ? 'w' : 'b'}${PIECE_NAMES[p.toLowerCase()]}.svg`;
 // Moves can be made in the position on view (the server lists them).
 const live = () => !S.pv && S.game && S.game.legal.length > 0;
 
@@ -833,6 +831,7 @@ async function main() {
   wireReview();
   wireTree();
   wireKeys();
+  wireThemes();
   const [opts, view] = await Promise.all([api('GET', '/api/options'), api('POST', '/api/game', {})]);
   S.options = opts.options;
   S.levels = opts.levels;

@@ -102,6 +102,7 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
     router
         .route("/style.css", get(assets::style_css))
         .route("/pieces/{name}", get(assets::piece))
+        .route("/pieces/{set}/{name}", get(assets::piece_of_set))
         .route("/api/game", post(api::new_game))
         .route("/api/state", get(api::get_state))
         .route("/api/move", post(api::play_move))

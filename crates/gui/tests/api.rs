@@ -273,7 +273,11 @@ async fn the_page_and_its_files_are_served() {
         ("/match.js", "wtime_ms"),
         ("/variations.js", "renderMoveTree"),
         ("/style.css", "#board"),
+        ("/keys.js", "SHORTCUTS"),
+        ("/themes.js", "PIECE_THEMES"),
         ("/pieces/wK.svg", "<svg"),
+        ("/pieces/cburnett/bQ.svg", "<svg"),
+        ("/pieces/dejavu/wN.svg", "<svg"),
     ] {
         let (status, text) = api
             .send(Request::get(path).body(Body::empty()).expect("request"))
@@ -281,14 +285,16 @@ async fn the_page_and_its_files_are_served() {
         assert_eq!(status, StatusCode::OK, "{path}");
         assert!(text.contains(needle), "{path}");
     }
-    let (status, _) = api
-        .send(
-            Request::get("/pieces/xX.svg")
-                .body(Body::empty())
-                .expect("request"),
-        )
-        .await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    for missing in [
+        "/pieces/xX.svg",
+        "/pieces/dejavu/xX.svg",
+        "/pieces/nope/wK.svg",
+    ] {
+        let (status, _) = api
+            .send(Request::get(missing).body(Body::empty()).expect("request"))
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{missing}");
+    }
     let (status, _) = api
         .send(
             Request::get("/../Cargo.toml")
