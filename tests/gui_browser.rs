@@ -4,7 +4,8 @@
 //! game, flips, edits a position (a wrong one first), imports and exports
 //! PGN and watches an engine-vs-engine game to its end; and
 //! tests/gui/habits.js, the page's habits (keyboard shortcuts, the mouse
-//! wheel, the phone layout through 40 moves, board and piece themes).
+//! wheel, the phone layout through 40 moves, board and piece themes, a
+//! game kept across reloads, an expired one restored from its PGN).
 //! Skips, saying why,
 //! when node, chromium or playwright-core (npm, in tests/gui/node_modules)
 //! is missing; `.ci/run` installs them, and under CI a missing one fails
@@ -105,14 +106,16 @@ fn the_gui_works_in_chromium() {
 }
 
 /// The habits of tests/gui/habits.js: keyboard shortcuts and the wheel,
-/// the phone layout, themes.
+/// the phone layout, themes, a game kept across reloads and one that
+/// expired. The server keeps little memory for games (`--games-memory
+/// 64`, three games), so that a few new games push an old one out.
 #[test]
 fn the_gui_keeps_habits_in_chromium() {
     if let Some(why) = missing_tool() {
         common::tools::missing(&why);
         return;
     }
-    let (server, url) = start_server(&[]);
+    let (server, url) = start_server(&["--games-memory", "64"]);
     let text = run_script("habits.js", &url);
     assert!(text.contains("habits done"), "{text}");
     drop(server);

@@ -1,5 +1,7 @@
 // End-to-end test of the page's habits in Chromium: keyboard shortcuts and
-// the mouse wheel. Usage: node habits.js URL [SCREENSHOT_DIR]. Each flow
+// the mouse wheel, the phone layout, themes, a game kept across reloads
+// and one the server dropped. Run against `kestrel gui --games-memory 64`
+// (room for three games), so that a few new games push an old one out. Usage: node habits.js URL [SCREENSHOT_DIR]. Each flow
 // runs in a fresh browser context (its own storage, its own game); exits
 // non-zero on the first failed check. Run by tests/gui_browser.rs.
 'use strict';
@@ -204,11 +206,109 @@ async function themes(browser) {
   await context.close();
 }
 
+const gameOf = (page) => new URL(page.url()).searchParams.get('game');
+
+async function newGameByApi() {
+  const res = await fetch(new URL('/api/game', url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  return (await res.json()).id;
+}
+
+// A reload keeps the game: the address names it, the server still has its
+// moves and variations, the page its board side and players; a game
+// against the computer comes back with its clocks and its evaluation hidden.
+async function reload(browser) {
+  const { context, page } = await open(browser);
+  const id = gameOf(page);
+  check(/^[0-9a-f]{16}$/.test(id || ''), `the address names the game (?game=${id})`);
+  await page.selectOption('#side-b [data-k="player"]', 'human');
+  await loadPgn(page, RUY, 8);
+  await page.click('#moves .mv[data-ply="4"]');
+  await page.waitForFunction(() => S.game.legal.length > 0 && S.game.current === S.game.plies[3].node);
+  await page.click('[data-square="f1"]');
+  await page.click('[data-square="c4"]'); // 3. Bc4, a variation
+  await page.waitForFunction(() => document.querySelector('#moves .var .mv.cur'));
+  await page.click('#flip');
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  check(gameOf(page) === id, 'after a reload the address names the same game');
+  check(await page.$$eval('#moves .mv[data-ply]', (els) => els.length) === 8 &&
+    (await page.textContent('#moves .var')).includes('Bc4'), 'its moves and its variation are back');
+  check(await page.$eval('#moves .mv.cur', (el) => el.textContent.startsWith('Bc4')), 'with the move that was on view');
+  check(await firstSquare(page) === 'h1', 'the board is still turned');
+  check(await page.inputValue('#side-b [data-k="player"]') === 'human', 'and the players are as they were');
+
+  // A game against the computer on a clock, the evaluation hidden.
+  await page.click('#vsengine');
+  await page.waitForSelector('#match-dialog[open]');
+  await page.check('#match-dialog input[name="colour"][value="w"]');
+  await page.selectOption('#match-time', '3+2');
+  await page.click('#match-start');
+  await page.waitForFunction(() => !document.getElementById('clock-top').classList.contains('hidden'));
+  await page.click('[data-square="e2"]');
+  await page.click('[data-square="e4"]');
+  await waitPlies(page, 2);
+  await page.waitForTimeout(300);
+  const clocks = () => page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
+  const before = await clocks();
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  const after = await clocks();
+  check(gameOf(page) === id && await page.$$eval('#moves .mv[data-ply]', (els) => els.length) === 2, 'the game against the computer is back after a reload');
+  check(Math.abs(after.b - before.b) < 1500 && after.w <= before.w && before.w - after.w < 5000,
+    `its clocks too (White ${before.w} -> ${after.w} ms: it was White's move; Black ${before.b} -> ${after.b} ms)`);
+  check((await page.textContent('#lines')).includes('hidden') && await page.isDisabled('#review-start'), 'the evaluation is still hidden');
+  check(!(await page.isHidden('#resign')), 'resign and draw are there');
+  check(page.errors.length === 0, `no script errors (reload) ${page.errors.join('; ')}`);
+  await context.close();
+}
+
+// A game the server dropped (too many games for --games-memory) shows the
+// expired dialog; "Restore from PGN" brings its moves back in a new game,
+// "Start a new game" starts afresh.
+async function expired(browser) {
+  const { context, page } = await open(browser);
+  const id = gameOf(page);
+  await loadPgn(page, RUY, 8);
+  await page.waitForFunction((id) => (JSON.parse(localStorage.getItem(`kestrel-game:${id}`)) || {}).plies === 8, id);
+  check(true, 'the game\'s PGN is kept in localStorage');
+  await page.close(); // the tab is closed: no page watches the game
+  for (let i = 0; i < 6; i++) await newGameByApi(); // the server makes room for them
+  const state = await fetch(new URL(`/api/state?game=${id}`, url));
+  check(state.status === 404, 'the server dropped the old game for newer ones');
+  const again = await context.newPage();
+  again.errors = [];
+  again.on('pageerror', (e) => again.errors.push(e.message));
+  await again.goto(`${url}?game=${id}`);
+  await again.waitForSelector('#expired-dialog[open]');
+  check((await again.textContent('#expired-dialog')).includes('This game has expired') &&
+    (await again.textContent('#expired-saved')).includes('8 plies'), 'opening it says it expired, and that its moves were kept');
+  if (shots) await again.screenshot({ path: path.join(shots, 'gui-expired.png') });
+  await again.click('#expired-restore');
+  await again.waitForSelector('#expired-dialog:not([open])', { state: 'attached' });
+  await waitPlies(again, 8);
+  check((await again.textContent('#moves')).includes('Nf6') && gameOf(again) !== id, 'Restore from PGN: the moves are back, in a new game in the address');
+  await again.reload();
+  await again.waitForSelector('body[data-ready="1"]');
+  check(await again.$$eval('#moves .mv[data-ply]', (els) => els.length) === 8, 'and that one survives a reload');
+
+  await again.goto(`${url}?game=0123456789abcdef`);
+  await again.waitForSelector('#expired-dialog[open]');
+  check(await again.isDisabled('#expired-restore'), 'a game this browser kept nothing of cannot be restored');
+  await again.click('#expired-new');
+  await again.waitForSelector('#expired-dialog:not([open])', { state: 'attached' });
+  await again.waitForFunction(() => S.game && S.game.plies.length === 0 && new URLSearchParams(location.search).get('game') === S.game.id);
+  check(true, 'Start a new game: an empty board, its id in the address');
+  check(again.errors.length === 0, `no script errors (expired) ${again.errors.join('; ')}`);
+  await context.close();
+}
+
 async function main() {
   const browser = await launch();
   await keys(browser);
   await phone(browser);
   await themes(browser);
+  await reload(browser);
+  await expired(browser);
   await browser.close();
   console.log('habits done');
 }

@@ -40,7 +40,12 @@ async function api(method, path, body) {
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  if (!res.ok) {
+    const err = Object.assign(new Error(data.error || `HTTP ${res.status}`), { status: res.status });
+    // The server dropped this page's game (persist.js offers the way on).
+    if (isMissingGame(err) && S.game) showExpired(S.game.id);
+    throw err;
+  }
   return data;
 }
 const post = (path, body) => api('POST', path, { game: S.game && S.game.id, ...body });
@@ -330,6 +335,7 @@ function setGame(view) {
   const grew = sameGame && view.nodes.length === S.game.nodes.length + 1;
   const ended = sameGame && !S.game.status.over && view.status.over;
   S.game = view;
+  gameChanged(view); // persist.js: kept for a reload
   indexTree(view); // variations.js
   S.selected = null;
   S.pv = null;
@@ -496,6 +502,8 @@ function onEvent(ev) {
     $('thinking').textContent = '';
     setGame(e.state);
     afterChange();
+  } else if (e.type === 'expired') {
+    showExpired(S.game.id); // persist.js
   } else if (e.type === 'bestmove') {
     if (!e.played && e.search === S.engineSearch) {
       S.engineSearch = 0;
@@ -832,16 +840,29 @@ async function main() {
   wireTree();
   wireKeys();
   wireThemes();
-  const [opts, view] = await Promise.all([api('GET', '/api/options'), api('POST', '/api/game', {})]);
+  wirePersist();
+  const [opts, opened] = await Promise.all([api('GET', '/api/options'), openGame()]);
   S.options = opts.options;
   S.levels = opts.levels;
   buildSides();
+  if (opened.view) {
+    restorePage(opened.saved, true); // persist.js: a reload
+    await attach(opened.view);
+  } else {
+    showExpired(opened.expired);
+  }
+  document.body.dataset.readyMs = performance.now().toFixed(0);
+  document.body.dataset.ready = '1';
+}
+
+// Shows a game and listens to its engine; the engine's turn, analysis.
+async function attach(view) {
+  if (S.events) S.events.close();
+  S.game = null;
   setGame(view);
   S.events = new EventSource(`/api/events?game=${view.id}`);
   S.events.onmessage = onEvent;
   await new Promise((resolve) => { S.events.onopen = resolve; setTimeout(resolve, 1000); });
-  document.body.dataset.readyMs = performance.now().toFixed(0);
-  document.body.dataset.ready = '1';
   afterChange();
 }
 

@@ -52,15 +52,7 @@ async function startMatch() {
   S.players[human] = 'human';
   S.players[engine] = 'engine';
   S.paused = false;
-  for (const side of ['w', 'b']) {
-    const box = $(`side-${side}`);
-    box.querySelector('[data-k="player"]').value = S.players[side];
-    const levelSel = box.querySelector('[data-k="level"]');
-    if (levelSel && side === engine) {
-      if (![...levelSel.options].some((o) => o.value === level)) levelSel.add(new Option(`Elo ${level}`, level));
-      levelSel.value = level;
-    }
-  }
+  showPlayers();
   S.flipped = human === 'b'; // your side at the bottom
   $('ioerror').textContent = '';
   if (S.match.hideEval) $('analyse').checked = false;
@@ -81,6 +73,21 @@ async function startMatch() {
     renderClocks();
     afterChange();
   } catch (e) { showStatus(e.message); }
+}
+
+// The players panel as S says: who plays each side, and Kestrel's level
+// in a game against it.
+function showPlayers() {
+  for (const side of ['w', 'b']) {
+    const box = $(`side-${side}`);
+    box.querySelector('[data-k="player"]').value = S.players[side];
+    const levelSel = box.querySelector('[data-k="level"]');
+    const level = S.match && S.match.level;
+    if (levelSel && level && side === S.match.engine) {
+      if (![...levelSel.options].some((o) => o.value === level)) levelSel.add(new Option(`Elo ${level}`, level));
+      levelSel.value = level;
+    }
+  }
 }
 
 // Leaves match mode (the players were changed by hand, a position loaded).
@@ -224,8 +231,10 @@ function showGameOver() {
   if (!d.open) d.showModal();
 }
 
+// The server says whether the evaluation is hidden (it keeps it to itself),
+// so a reloaded page knows without its own notes.
 function hideEval() {
-  return !!(S.match && S.match.hideEval && S.game && !S.game.status.over);
+  return !!(S.game && S.game.eval_hidden);
 }
 
 function wireMatch() {

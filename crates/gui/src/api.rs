@@ -312,6 +312,8 @@ pub async fn import_pgn(
     session.cancel_search();
     session.engine().new_game();
     *session.record() = imported;
+    // A long game may put the games over their memory: others make room.
+    state.trim(&session.id);
     Ok(view(&session))
 }
 

@@ -595,6 +595,50 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
 }
 
 #[tokio::test]
+async fn a_dropped_games_stream_says_so_and_ends() {
+    use tokio::io::AsyncWriteExt;
+    // Room for one game: a second one pushes the first out, watched or not.
+    let state = Arc::new(AppState::with_budget(BookSource::embedded(), None, 1 << 20));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("port");
+    let addr = listener.local_addr().expect("address");
+    let router = gui::router(state.clone(), access(addr.port()));
+    let server = tokio::spawn(async move { axum::serve(listener, router).await });
+    let api = Api {
+        router: gui::router(state.clone(), access(PORT)),
+    };
+    let first = api.new_game().await;
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    let request = format!("GET /api/events?game={first} HTTP/1.1\r\nHost: localhost:{}\r\nAccept: text/event-stream\r\n\r\n", addr.port());
+    stream.write_all(request.as_bytes()).await.expect("sends");
+    read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "hello")).await;
+    let watched = state.get(&first).expect("the first game");
+    let second = api.new_game().await;
+    read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "expired")).await;
+    // The stream has ended: nothing holds the game as listening.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while watched.listeners.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+        assert!(Instant::now() < deadline, "the stream goes on");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    drop(stream);
+    let (status, body) = api.get(&format!("/api/state?game={first}")).await;
+    assert_refused(status, &body, StatusCode::NOT_FOUND);
+    assert!(
+        body["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("make room")),
+        "{body}"
+    );
+    let (status, _) = api.get(&format!("/api/state?game={second}")).await;
+    assert_eq!(status, StatusCode::OK);
+    server.abort();
+}
+
+#[tokio::test]
 async fn players_end_games_name_themselves_and_the_engine_plays_to_a_clock() {
     let api = Api::new();
     let id = api.new_game().await;
