@@ -258,6 +258,22 @@ async function reload(browser) {
     `its clocks too (White ${before.w} -> ${after.w} ms: it was White's move; Black ${before.b} -> ${after.b} ms)`);
   check((await page.textContent('#lines')).includes('hidden') && await page.isDisabled('#review-start'), 'the evaluation is still hidden');
   check(!(await page.isHidden('#resign')), 'resign and draw are there');
+  // What the server streams to the page while the evaluation is hidden:
+  // the engine's move, and no score or line (nothing for devtools to show).
+  await page.evaluate(() => {
+    window.seen = [];
+    S.events.addEventListener('message', (ev) => window.seen.push(JSON.parse(ev.data)));
+  });
+  await page.click('[data-square="d2"]');
+  await page.click('[data-square="d4"]');
+  await waitPlies(page, 4);
+  await page.waitForFunction(() => window.seen.some((e) => e.type === 'bestmove'));
+  const seen = await page.evaluate(() => window.seen);
+  check(seen.some((e) => e.type === 'state') && !seen.some((e) => e.type === 'info' || e.type === 'stats' || 'score' in e || 'pv' in e),
+    `the event stream carries no evaluation while it is hidden (${seen.map((e) => e.type).join(', ')})`);
+  await page.click('#offerdraw');
+  await page.waitForFunction(() => document.getElementById('status').textContent.includes('declines'));
+  check(await page.evaluate(() => !window.seen.some((e) => 'score' in e)), 'a draw offer is weighed by the server and declined, no score sent');
   check(page.errors.length === 0, `no script errors (reload) ${page.errors.join('; ')}`);
   await context.close();
 }

@@ -26,7 +26,6 @@ const S = {
   events: null,
   match: null,         // a game against Kestrel: { human, engine, level, control, hideEval } (match.js)
   clock: null,         // its clocks: { left: { w, b }, inc, running, since }
-  drawProbe: null,     // a draw offer being weighed
   flagging: false,
   hideArrows: false,   // the engine's arrows turned off (keys.js, x)
 };
@@ -458,6 +457,7 @@ function flipBoard() {
 // Analyses the position viewed in the move list (the live one, or an earlier one).
 async function restartAnalysis() {
   if (!$('analyse').checked || !S.game || S.edit) return;
+  if (hideEval()) return; // the server gives no analysis of this game
   if (S.engineSearch) return; // an engine player is thinking: its lines show
   if (reviewRunning()) return; // the game's pass has the engine; analysis resumes after it
   const atEnd = S.game.current === lineEnd(0);
@@ -482,7 +482,6 @@ function clearLines() {
 
 function onEvent(ev) {
   const e = JSON.parse(ev.data);
-  drawProbeEvent(e);
   reviewEvent(e);
   if (e.type === 'info') {
     // Only the newest search's lines: an older one may still be winding down.

@@ -8,6 +8,7 @@
 pub mod api;
 pub mod assets;
 pub mod book_source;
+pub mod draw;
 pub mod error;
 pub mod events;
 pub mod game_end;
@@ -163,6 +164,7 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/legal", get(api::legal))
         .route("/api/go", post(api::go))
         .route("/api/stop", post(api::stop))
+        .route("/api/draw", post(api::draw))
         .route("/api/events", get(events::events))
         .route("/api/options", get(api::options))
         .route("/api/book", get(api::book_moves))

@@ -595,6 +595,103 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
 }
 
 #[tokio::test]
+async fn a_hidden_evaluation_is_not_sent_and_draws_are_weighed_by_the_server() {
+    use tokio::io::AsyncWriteExt;
+    let state = Arc::new(AppState::new(BookSource::embedded(), None));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("port");
+    let addr = listener.local_addr().expect("address");
+    let router = gui::router(state.clone(), access(addr.port()));
+    let server = tokio::spawn(async move { axum::serve(listener, router).await });
+    let api = Api {
+        router: gui::router(state.clone(), access(PORT)),
+    };
+    let id = api.new_game().await;
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    let request = format!("GET /api/events?game={id} HTTP/1.1\r\nHost: localhost:{}\r\nAccept: text/event-stream\r\n\r\n", addr.port());
+    stream.write_all(request.as_bytes()).await.expect("sends");
+    read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "hello")).await;
+
+    // A game against the engine, evaluation hidden: the engine's move comes,
+    // and nothing else of its search (no score, line, statistics).
+    let (_, v) = api
+        .post(
+            "/api/position",
+            json!({"game": id, "hide_eval": true, "vs_engine": true}),
+        )
+        .await;
+    assert_eq!(v["eval_hidden"], true, "{v}");
+    api.post("/api/move", json!({"game": id, "move": "e4"}))
+        .await;
+    let settings = json!({"depth": 6, "own_book": false, "options": {"MultiPV": 3}});
+    api.post(
+        "/api/go",
+        json!({"game": id, "settings": settings, "play": true}),
+    )
+    .await;
+    let events = read_events(&mut stream, |e| {
+        e.iter().any(|v| v["type"] == "state") && e.iter().any(|v| v["type"] == "bestmove")
+    })
+    .await;
+    for e in &events {
+        assert!(
+            e["type"] != "info" && e["type"] != "stats" && e.get("score").is_none(),
+            "{e}"
+        );
+    }
+    // Analysis, the book and the tables are refused while it is hidden.
+    let (status, body) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"depth": 3}, "play": false}),
+        )
+        .await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+    for path in ["book", "tablebase"] {
+        let (status, body) = api.get(&format!("/api/{path}?game={id}")).await;
+        assert_refused(status, &body, StatusCode::CONFLICT);
+    }
+    // An even position early on: the engine declines, saying only that.
+    let (status, v) = api.post("/api/draw", json!({"game": id})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["accepted"], false, "{v}");
+    assert_eq!(v.as_object().map(|o| o.len()), Some(2), "{v}");
+    assert_eq!(v["state"]["status"]["over"], false);
+
+    // A queen down, the engine takes the draw, and the game is over: its
+    // evaluation may be seen again.
+    api.post(
+        "/api/position",
+        json!({"game": id, "fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "hide_eval": true}),
+    )
+    .await;
+    let (status, v) = api.post("/api/draw", json!({"game": id})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["accepted"], true, "{v}");
+    assert_eq!(v["state"]["status"]["reason"], "Draw agreed");
+    assert_eq!(v["state"]["eval_hidden"], false);
+    let (status, body) = api.post("/api/draw", json!({"game": id})).await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+    api.post("/api/position", json!({"game": id})).await;
+    api.post(
+        "/api/go",
+        json!({"game": id, "settings": {"depth": 4}, "play": false}),
+    )
+    .await;
+    read_events(&mut stream, |e| {
+        e.iter()
+            .any(|v| v["type"] == "info" && v["score"].is_object())
+    })
+    .await;
+    let (status, body) = api.post("/api/draw", json!({"game": id})).await;
+    assert_refused(status, &body, StatusCode::CONFLICT); // not a game against the engine
+    server.abort();
+}
+
+#[tokio::test]
 async fn a_dropped_games_stream_says_so_and_ends() {
     use tokio::io::AsyncWriteExt;
     // Room for one game: a second one pushes the first out, watched or not.
