@@ -27,6 +27,12 @@ pub struct GuiArgs {
     /// Syzygy table directories, separated like PATH entries.
     #[arg(long, value_name = "DIR")]
     syzygy_path: Option<String>,
+    /// Memory for open games, MiB (each holds an engine with a 16 MiB
+    /// table, about 18 MiB a game): past it the server drops games, those
+    /// no page shows first, then the least recently used. Default 2048, or
+    /// half the memory available if that is less.
+    #[arg(long, value_name = "MIB")]
+    games_memory: Option<usize>,
 }
 
 /// Runs the server until Ctrl-C.
@@ -36,6 +42,7 @@ pub fn run(args: GuiArgs) -> Result<()> {
         port: args.port,
         book: args.book,
         syzygy_path: args.syzygy_path,
+        games_memory_mib: args.games_memory,
     };
     let open = args.open;
     gui::run(config, |url| {

@@ -60,3 +60,15 @@ fn default_mode_speaks_uci() {
     assert!(out.contains("uciok") && out.contains("readyok"));
     assert!(out.contains("Nodes searched: 20"), "{out}");
 }
+
+#[test]
+fn gui_refuses_a_games_memory_that_cannot_be() {
+    for (mib, says) in [
+        ("0", "need at least 32 MiB"),
+        ("999999999", "available now"),
+    ] {
+        let o = kestrel(&["gui", "--port", "0", "--games-memory", mib], "");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains(says), "{mib}: {err}");
+    }
+}

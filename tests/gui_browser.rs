@@ -2,7 +2,11 @@
 //! runs tests/gui/e2e.js (Playwright driving Debian's Chromium), which
 //! plays by clicking and dragging, sees the engine reply, steps through the
 //! game, flips, edits a position (a wrong one first), imports and exports
-//! PGN and watches an engine-vs-engine game to its end. Skips, saying why,
+//! PGN and watches an engine-vs-engine game to its end; and
+//! tests/gui/habits.js, the page's habits (keyboard shortcuts, the mouse
+//! wheel, the phone layout through 40 moves, board and piece themes, a
+//! game kept across reloads, an expired one restored from its PGN).
+//! Skips, saying why,
 //! when node, chromium or playwright-core (npm, in tests/gui/node_modules)
 //! is missing; `.ci/run` installs them, and under CI a missing one fails
 //! the test (`common::tools`). Set KESTREL_GUI_SHOTS=DIR to keep the
@@ -45,14 +49,11 @@ fn missing_tool() -> Option<String> {
     None
 }
 
-#[test]
-fn the_gui_works_in_chromium() {
-    if let Some(why) = missing_tool() {
-        common::tools::missing(&why);
-        return;
-    }
+/// Starts `kestrel gui --port 0` with `args` and returns it with its URL.
+fn start_server(args: &[&str]) -> (Server, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
         .args(["gui", "--port", "0"])
+        .args(args)
         .env_remove("KESTREL_SYZYGY_PATH")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -69,21 +70,53 @@ fn the_gui_works_in_chromium() {
         .find(|w| w.starts_with("http://127.0.0.1:"))
         .unwrap_or_else(|| panic!("a URL on 127.0.0.1 in {line:?}"))
         .to_string();
+    (server, url)
+}
 
+/// Runs `script` (in tests/gui) against `url` and returns what it printed;
+/// fails the test when it fails.
+fn run_script(script: &str, url: &str) -> String {
     let shots = std::env::var("KESTREL_GUI_SHOTS").ok();
     let mut node = Command::new("node");
-    node.arg(Path::new(GUI_DIR).join("e2e.js")).arg(&url);
+    node.arg(Path::new(GUI_DIR).join(script)).arg(url);
     if let Some(dir) = &shots {
         node.arg(dir);
     }
     let out = node.output().expect("node runs");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     println!("{text}");
     assert!(
         out.status.success(),
-        "the browser test failed:\n{text}\n{}",
+        "the browser test {script} failed:\n{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    text
+}
+
+#[test]
+fn the_gui_works_in_chromium() {
+    if let Some(why) = missing_tool() {
+        common::tools::missing(&why);
+        return;
+    }
+    let (server, url) = start_server(&[]);
+    let text = run_script("e2e.js", &url);
     assert!(text.contains("engine vs engine finished"), "{text}");
+    drop(server);
+}
+
+/// The habits of tests/gui/habits.js: keyboard shortcuts and the wheel,
+/// the phone layout, themes, a game kept across reloads and one that
+/// expired. The server keeps little memory for games (`--games-memory
+/// 64`, three games), so that a few new games push an old one out.
+#[test]
+fn the_gui_keeps_habits_in_chromium() {
+    if let Some(why) = missing_tool() {
+        common::tools::missing(&why);
+        return;
+    }
+    let (server, url) = start_server(&["--games-memory", "64"]);
+    let text = run_script("habits.js", &url);
+    assert!(text.contains("habits done"), "{text}");
     drop(server);
 }

@@ -4,28 +4,10 @@
 'use strict';
 
 const path = require('path');
-const { chromium } = require(path.join(__dirname, 'node_modules', 'playwright-core'));
+const { launch, check, plyCount, waitPlies, current } = require('./browser');
 
 const url = process.argv[2];
 const shots = process.argv[3];
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-
-function check(cond, what) {
-  if (!cond) throw new Error(`check failed: ${what}`);
-  console.log(`ok: ${what}`);
-}
-
-async function plyCount(page) {
-  return page.$$eval('#moves .mv[data-ply]', (els) => els.length); // the main line's moves
-}
-
-async function waitPlies(page, n, timeout = 30000) {
-  await page.waitForFunction((n) => document.querySelectorAll('#moves .mv[data-ply]').length >= n, n, { timeout });
-}
-
-async function current(page) {
-  return page.$eval('#moves .mv.cur', (el) => Number(el.dataset.ply)).catch(() => 0);
-}
 
 async function squareCenter(page, sq) {
   const box = await page.locator(`[data-square="${sq}"]`).boundingBox();
@@ -41,11 +23,7 @@ async function setSide(page, side, player, depth, book) {
 }
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
   const page = await context.newPage();
   const errors = [];

@@ -3,16 +3,11 @@
 // slowest of the navigation timings. Usage: node load_time.js URL [N]
 'use strict';
 
-const path = require('path');
-const { chromium } = require(path.join(__dirname, 'node_modules', 'playwright-core'));
+const { launch } = require('./browser');
 
 async function main() {
   const [url, runs = '10'] = process.argv.slice(2);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   const rows = [];
   for (let i = 0; i < Number(runs); i++) {
     const context = await browser.newContext();

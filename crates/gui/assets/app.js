@@ -5,7 +5,6 @@
 
 const $ = (id) => document.getElementById(id);
 const FILES = 'abcdefgh';
-const PIECE_NAMES = { k: 'K', q: 'Q', r: 'R', b: 'B', n: 'N', p: 'P' };
 
 const S = {
   game: null,          // the server's GameView
@@ -27,8 +26,8 @@ const S = {
   events: null,
   match: null,         // a game against Kestrel: { human, engine, level, control, hideEval } (match.js)
   clock: null,         // its clocks: { left: { w, b }, inc, running, since }
-  drawProbe: null,     // a draw offer being weighed
   flagging: false,
+  hideArrows: false,   // the engine's arrows turned off (keys.js, x)
 };
 
 // ---------- API ----------
@@ -40,7 +39,12 @@ async function api(method, path, body) {
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  if (!res.ok) {
+    const err = Object.assign(new Error(data.error || `HTTP ${res.status}`), { status: res.status });
+    // The server dropped this page's game (persist.js offers the way on).
+    if (isMissingGame(err) && S.game) showExpired(S.game.id);
+    throw err;
+  }
   return data;
 }
 const post = (path, body) => api('POST', path, { game: S.game && S.game.id, ...body });
@@ -79,7 +83,6 @@ const escapeHtml = (t) => String(t).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 const timeText = (ms) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 const sqName = (i) => FILES[i % 8] + (Math.floor(i / 8) + 1);
 const sqIndex = (name) => FILES.indexOf(name[0]) + (Number(name[1]) - 1) * 8;
-const pieceImg = (p) => `/pieces/${p === p.toUpperCase() ? 'w' : 'b'}${PIECE_NAMES[p.toLowerCase()]}.svg`;
 // Moves can be made in the position on view (the server lists them).
 const live = () => !S.pv && S.game && S.game.legal.length > 0;
 
@@ -157,7 +160,7 @@ function refreshArrows() {
 function drawArrows(boardEl) {
   const keys = Object.keys(S.lines).map(Number).sort((a, b) => a - b);
   const moves = keys.map((k) => S.lines[k].pv[0]).filter(Boolean);
-  if (!moves.length || S.linesFen !== viewedFen() || hideEval()) return;
+  if (!moves.length || S.linesFen !== viewedFen() || hideEval() || S.hideArrows) return;
   const NS = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(NS, 'svg');
   svg.setAttribute('viewBox', '0 0 8 8');
@@ -331,6 +334,7 @@ function setGame(view) {
   const grew = sameGame && view.nodes.length === S.game.nodes.length + 1;
   const ended = sameGame && !S.game.status.over && view.status.over;
   S.game = view;
+  gameChanged(view); // persist.js: kept for a reload
   indexTree(view); // variations.js
   S.selected = null;
   S.pv = null;
@@ -414,6 +418,12 @@ async function maybeEngine() {
   const side = end.fen.split(' ')[1];
   if (S.players[side] !== 'engine') return;
   if (!S.game.linear && !S.game.legal.length) return;
+  await playEngine(side);
+}
+
+// An engine move for `side` with that side's settings, from the node on
+// view (against the computer: from the game's end).
+async function playEngine(side) {
   try {
     S.engineSearch = -1;
     S.lines = {};
@@ -424,13 +434,30 @@ async function maybeEngine() {
     if (S.engineSearch === -1) S.engineSearch = r.search;
   } catch (e) {
     S.engineSearch = 0;
+    $('thinking').textContent = '';
     showStatus(e.message);
   }
+}
+
+// "Engine move" (Space): the engine plays one move for the side to move,
+// whoever plays it; not for you during a game against the computer.
+async function engineMove() {
+  if (!S.game || S.edit || S.pv || S.engineSearch) return;
+  if (S.match && !S.game.status.over) { showStatus('Against the computer you make your own moves.'); return; }
+  if (!S.game.legal.length) return;
+  await playEngine(S.game.turn);
+}
+
+function flipBoard() {
+  S.flipped = !S.flipped;
+  render();
+  renderLines();
 }
 
 // Analyses the position viewed in the move list (the live one, or an earlier one).
 async function restartAnalysis() {
   if (!$('analyse').checked || !S.game || S.edit) return;
+  if (hideEval()) return; // the server gives no analysis of this game
   if (S.engineSearch) return; // an engine player is thinking: its lines show
   if (reviewRunning()) return; // the game's pass has the engine; analysis resumes after it
   const atEnd = S.game.current === lineEnd(0);
@@ -455,7 +482,6 @@ function clearLines() {
 
 function onEvent(ev) {
   const e = JSON.parse(ev.data);
-  drawProbeEvent(e);
   reviewEvent(e);
   if (e.type === 'info') {
     // Only the newest search's lines: an older one may still be winding down.
@@ -475,6 +501,8 @@ function onEvent(ev) {
     $('thinking').textContent = '';
     setGame(e.state);
     afterChange();
+  } else if (e.type === 'expired') {
+    showExpired(S.game.id); // persist.js
   } else if (e.type === 'bestmove') {
     if (!e.played && e.search === S.engineSearch) {
       S.engineSearch = 0;
@@ -754,7 +782,13 @@ function wire() {
   $('back').onclick = () => step(-1);
   $('forward').onclick = () => step(1);
   $('last').onclick = gotoEnd;
-  $('flip').onclick = () => { S.flipped = !S.flipped; render(); renderLines(); };
+  $('flip').onclick = flipBoard;
+  $('enginemove').onclick = engineMove;
+  // The phone layout folds the panels away (style.css): this opens them.
+  $('morebtn').onclick = () => {
+    const open = document.body.classList.toggle('more');
+    $('morebtn').setAttribute('aria-expanded', String(open));
+  };
   $('pvexit').onclick = () => { S.pv = null; render(); };
   $('undo').onclick = async () => {
     await stopSearch();
@@ -796,16 +830,6 @@ function wire() {
     else loadPgn(text);
     ev.target.value = '';
   };
-  document.addEventListener('keydown', (ev) => {
-    if (ev.target.matches('input, textarea, select')) return;
-    if (ev.key === 'ArrowLeft') step(-1);
-    else if (ev.key === 'ArrowRight') step(1);
-    else if (ev.key === 'ArrowUp' || ev.key === 'Home') goto(0);
-    else if (ev.key === 'ArrowDown' || ev.key === 'End') gotoEnd();
-    else if (ev.key === 'Escape' && S.pv) { S.pv = null; render(); }
-    else return;
-    ev.preventDefault();
-  });
 }
 
 async function main() {
@@ -813,16 +837,31 @@ async function main() {
   wireMatch();
   wireReview();
   wireTree();
-  const [opts, view] = await Promise.all([api('GET', '/api/options'), api('POST', '/api/game', {})]);
+  wireKeys();
+  wireThemes();
+  wirePersist();
+  const [opts, opened] = await Promise.all([api('GET', '/api/options'), openGame()]);
   S.options = opts.options;
   S.levels = opts.levels;
   buildSides();
+  if (opened.view) {
+    restorePage(opened.saved, true); // persist.js: a reload
+    await attach(opened.view);
+  } else {
+    showExpired(opened.expired);
+  }
+  document.body.dataset.readyMs = performance.now().toFixed(0);
+  document.body.dataset.ready = '1';
+}
+
+// Shows a game and listens to its engine; the engine's turn, analysis.
+async function attach(view) {
+  if (S.events) S.events.close();
+  S.game = null;
   setGame(view);
   S.events = new EventSource(`/api/events?game=${view.id}`);
   S.events.onmessage = onEvent;
   await new Promise((resolve) => { S.events.onopen = resolve; setTimeout(resolve, 1000); });
-  document.body.dataset.readyMs = performance.now().toFixed(0);
-  document.body.dataset.ready = '1';
   afterChange();
 }
 

@@ -1,15 +1,9 @@
 // A game against Kestrel: the new-game dialog (colour, level, time
 // control, hiding the evaluation), both clocks (the engine is told them),
-// resigning, offering a draw (Kestrel answers by its evaluation), the
+// resigning, offering a draw (the server has Kestrel weigh it), the
 // game-over dialog and the players' names in the exported PGN. Loaded
 // before app.js, whose state (S) and helpers it uses when called.
 'use strict';
-
-// Kestrel accepts a draw when its score for itself is this or worse
-// (centipawns), or, from move DRAW_LEVEL_FROM_MOVE, within DRAW_LEVEL_CP of level.
-const DRAW_WORSE_CP = -100;
-const DRAW_LEVEL_CP = 10;
-const DRAW_LEVEL_FROM_MOVE = 30;
 
 // The levels to pick from: full strength, then Elo steps up to the top one.
 function levelChoices() {
@@ -52,15 +46,7 @@ async function startMatch() {
   S.players[human] = 'human';
   S.players[engine] = 'engine';
   S.paused = false;
-  for (const side of ['w', 'b']) {
-    const box = $(`side-${side}`);
-    box.querySelector('[data-k="player"]').value = S.players[side];
-    const levelSel = box.querySelector('[data-k="level"]');
-    if (levelSel && side === engine) {
-      if (![...levelSel.options].some((o) => o.value === level)) levelSel.add(new Option(`Elo ${level}`, level));
-      levelSel.value = level;
-    }
-  }
+  showPlayers();
   S.flipped = human === 'b'; // your side at the bottom
   $('ioerror').textContent = '';
   if (S.match.hideEval) $('analyse').checked = false;
@@ -81,6 +67,21 @@ async function startMatch() {
     renderClocks();
     afterChange();
   } catch (e) { showStatus(e.message); }
+}
+
+// The players panel as S says: who plays each side, and Kestrel's level
+// in a game against it.
+function showPlayers() {
+  for (const side of ['w', 'b']) {
+    const box = $(`side-${side}`);
+    box.querySelector('[data-k="player"]').value = S.players[side];
+    const levelSel = box.querySelector('[data-k="level"]');
+    const level = S.match && S.match.level;
+    if (levelSel && level && side === S.match.engine) {
+      if (![...levelSel.options].some((o) => o.value === level)) levelSel.add(new Option(`Elo ${level}`, level));
+      levelSel.value = level;
+    }
+  }
 }
 
 // Leaves match mode (the players were changed by hand, a position loaded).
@@ -175,36 +176,19 @@ async function resign() {
   } catch (e) { showStatus(e.message); }
 }
 
-// Offers a draw on your move: Kestrel searches briefly and accepts when its
-// score says it stands worse, or that the game is level late on.
+// Offers a draw on your move: the server has Kestrel weigh it (a short
+// search; it accepts when it stands worse, or when the game is level late
+// on) and answers only yes or no, so a hidden evaluation stays hidden.
 async function offerDraw() {
   if (!S.match || S.game.status.over) return;
   if (S.game.turn !== S.match.human || S.engineSearch) { showStatus('Offer a draw on your move.'); return; }
   showStatus('Kestrel considers your offer…');
-  const probe = { score: null };
-  const done = new Promise((resolve) => { probe.resolve = resolve; });
-  S.drawProbe = probe;
   try {
-    const r = await post('/api/go', { settings: { movetime_ms: 700, own_book: false } });
-    probe.search = r.search;
-  } catch (e) { S.drawProbe = null; showStatus(e.message); return; }
-  await done;
-  S.drawProbe = null;
-  const score = probe.score; // White's view
-  const own = score ? (S.match.engine === 'w' ? 1 : -1) * score.value : 0;
-  const moveNo = Number(S.game.fen.split(' ')[5]) || 1;
-  const accepts = score && (score.kind === 'mate' ? own < 0
-    : own <= DRAW_WORSE_CP || (Math.abs(own) <= DRAW_LEVEL_CP && moveNo >= DRAW_LEVEL_FROM_MOVE));
-  if (!accepts) { showStatus('Kestrel declines the draw: play on.'); render(); return; }
-  try { setGame(await post('/api/end', { result: '1/2-1/2', reason: 'Draw agreed' })); } catch (e) { showStatus(e.message); }
-}
-
-// Events of the draw probe's search: its score, and its end.
-function drawProbeEvent(e) {
-  const p = S.drawProbe;
-  if (!p || e.search !== p.search) return;
-  if (e.type === 'info' && e.multipv === 1) p.score = e.score;
-  if (e.type === 'bestmove') p.resolve();
+    const r = await post('/api/draw', {});
+    setGame(r.state);
+    // After setGame: its header would cover the answer.
+    if (!r.accepted) showStatus('Kestrel declines the draw: play on.');
+  } catch (e) { showStatus(e.message); }
 }
 
 // ---------- the end ----------
@@ -224,8 +208,10 @@ function showGameOver() {
   if (!d.open) d.showModal();
 }
 
+// The server says whether the evaluation is hidden (it keeps it to itself),
+// so a reloaded page knows without its own notes.
 function hideEval() {
-  return !!(S.match && S.match.hideEval && S.game && !S.game.status.over);
+  return !!(S.game && S.game.eval_hidden);
 }
 
 function wireMatch() {

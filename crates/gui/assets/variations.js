@@ -197,11 +197,20 @@ function renderMoveTree() {
   }
   cells.forEach((c) => el.appendChild(c));
   const cur = el.querySelector('.cur');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (cur) scrollListTo(el, cur);
   renderTreeTools();
   function num(k) { const s = document.createElement('span'); s.className = 'num'; s.textContent = k + '.'; return s; }
   function blank() { const s = document.createElement('span'); s.className = 'blank'; s.textContent = '…'; return s; }
   function block(children) { const d = document.createElement('div'); d.className = 'interrupt'; d.append(...children); return d; }
+}
+
+// Scrolls the move list, and nothing else, so that `item` shows: the
+// page must not move under the board (scrollIntoView would scroll every
+// scrolling box around the list, the page included).
+function scrollListTo(list, item) {
+  const box = list.getBoundingClientRect(), at = item.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
 }
 
 // ---------- promote and delete ----------

@@ -312,6 +312,8 @@ pub async fn import_pgn(
     session.cancel_search();
     session.engine().new_game();
     *session.record() = imported;
+    // A long game may put the games over their memory: others make room.
+    state.trim(&session.id);
     Ok(view(&session))
 }
 
@@ -393,6 +395,29 @@ pub async fn stop(
     Ok(Json(json!({ "stopped": true })))
 }
 
+/// `POST /api/draw` `{"game"}`: the side to move offers the engine a draw
+/// in a game against it; the engine weighs it (see [`crate::draw`]).
+pub async fn draw(
+    State(state): Shared,
+    ApiJson(body): ApiJson<GameBody>,
+) -> Result<Json<crate::draw::DrawAnswer>, ApiError> {
+    let session = state.get(&body.game)?;
+    tokio::task::spawn_blocking(move || crate::draw::offer(&session))
+        .await
+        .map_err(|e| ApiError::conflict(format!("the offer could not be weighed: {e}")))?
+        .map(Json)
+}
+
+/// Refuses what would tell the evaluation of a game that hides it.
+fn not_hidden(session: &Session, what: &str) -> Result<(), ApiError> {
+    if session.record().eval_hidden() {
+        return Err(ApiError::conflict(format!(
+            "the evaluation of this game is hidden until it ends, {what} with it"
+        )));
+    }
+    Ok(())
+}
+
 /// `GET /api/options`: the engine options a side can set, and whether the engine has levels.
 pub async fn options() -> Json<Value> {
     // The list is the engine's and cannot change while the program runs.
@@ -419,6 +444,7 @@ pub async fn book_moves(
     ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&q.game)?;
+    not_hidden(&session, "the book's statistics")?;
     let pos = session.record().position();
     let book = state.book.read().unwrap_or_else(|e| e.into_inner());
     let moves: Vec<Value> = book
@@ -452,6 +478,7 @@ pub async fn tablebase(
     ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&q.game)?;
+    not_hidden(&session, "the tables' verdict")?;
     let tables = state.tables.clone().ok_or_else(|| {
         ApiError::not_found("no tables: start kestrel gui with --syzygy-path DIR")
     })?;

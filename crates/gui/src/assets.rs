@@ -7,28 +7,86 @@ use axum::response::{IntoResponse, Response};
 
 /// The page.
 pub const INDEX_HTML: &str = include_str!("../assets/index.html");
-const APP_JS: &str = include_str!("../assets/app.js");
-const MATCH_JS: &str = include_str!("../assets/match.js");
-const REVIEW_JS: &str = include_str!("../assets/review.js");
-const OPENING_JS: &str = include_str!("../assets/opening.js");
-const VARIATIONS_JS: &str = include_str!("../assets/variations.js");
+/// The page's scripts, by the path they are served at (`/app.js`...).
+/// app.js is the board and the API calls; the others are loaded before it
+/// and each does one thing with its state (see the comment atop each file).
+pub const SCRIPTS: [(&str, &str); 8] = [
+    ("app.js", include_str!("../assets/app.js")),
+    ("match.js", include_str!("../assets/match.js")),
+    ("review.js", include_str!("../assets/review.js")),
+    ("opening.js", include_str!("../assets/opening.js")),
+    ("variations.js", include_str!("../assets/variations.js")),
+    ("keys.js", include_str!("../assets/keys.js")),
+    ("themes.js", include_str!("../assets/themes.js")),
+    ("persist.js", include_str!("../assets/persist.js")),
+];
 const STYLE_CSS: &str = include_str!("../assets/style.css");
 
-/// The Cburnett pieces (see assets/pieces/README.md for their licence), by
-/// the name the page asks for: colour letter then piece letter.
-const PIECES: [(&str, &str); 12] = [
-    ("wK", include_str!("../assets/pieces/wK.svg")),
-    ("wQ", include_str!("../assets/pieces/wQ.svg")),
-    ("wR", include_str!("../assets/pieces/wR.svg")),
-    ("wB", include_str!("../assets/pieces/wB.svg")),
-    ("wN", include_str!("../assets/pieces/wN.svg")),
-    ("wP", include_str!("../assets/pieces/wP.svg")),
-    ("bK", include_str!("../assets/pieces/bK.svg")),
-    ("bQ", include_str!("../assets/pieces/bQ.svg")),
-    ("bR", include_str!("../assets/pieces/bR.svg")),
-    ("bB", include_str!("../assets/pieces/bB.svg")),
-    ("bN", include_str!("../assets/pieces/bN.svg")),
-    ("bP", include_str!("../assets/pieces/bP.svg")),
+/// The twelve pieces of the set in `assets/pieces/$dir`, by the name the
+/// page asks for: colour letter then piece letter.
+macro_rules! piece_set {
+    ($dir:literal) => {
+        [
+            (
+                "wK",
+                include_str!(concat!("../assets/pieces/", $dir, "wK.svg")),
+            ),
+            (
+                "wQ",
+                include_str!(concat!("../assets/pieces/", $dir, "wQ.svg")),
+            ),
+            (
+                "wR",
+                include_str!(concat!("../assets/pieces/", $dir, "wR.svg")),
+            ),
+            (
+                "wB",
+                include_str!(concat!("../assets/pieces/", $dir, "wB.svg")),
+            ),
+            (
+                "wN",
+                include_str!(concat!("../assets/pieces/", $dir, "wN.svg")),
+            ),
+            (
+                "wP",
+                include_str!(concat!("../assets/pieces/", $dir, "wP.svg")),
+            ),
+            (
+                "bK",
+                include_str!(concat!("../assets/pieces/", $dir, "bK.svg")),
+            ),
+            (
+                "bQ",
+                include_str!(concat!("../assets/pieces/", $dir, "bQ.svg")),
+            ),
+            (
+                "bR",
+                include_str!(concat!("../assets/pieces/", $dir, "bR.svg")),
+            ),
+            (
+                "bB",
+                include_str!(concat!("../assets/pieces/", $dir, "bB.svg")),
+            ),
+            (
+                "bN",
+                include_str!(concat!("../assets/pieces/", $dir, "bN.svg")),
+            ),
+            (
+                "bP",
+                include_str!(concat!("../assets/pieces/", $dir, "bP.svg")),
+            ),
+        ]
+    };
+}
+
+type PieceSet = [(&'static str, &'static str); 12];
+
+/// The piece sets the page offers, by the name in `/pieces/{set}/{piece}.svg`:
+/// Cburnett (the default; licence in assets/pieces/README.md) and the
+/// DejaVu font's glyphs (assets/pieces/dejavu/README.md).
+pub const PIECE_SETS: [(&str, PieceSet); 2] = [
+    ("cburnett", piece_set!("")),
+    ("dejavu", piece_set!("dejavu/")),
 ];
 
 fn file(content_type: &'static str, body: &'static str) -> Response {
@@ -47,30 +105,9 @@ pub async fn index() -> Response {
     file("text/html; charset=utf-8", INDEX_HTML)
 }
 
-/// `GET /app.js`.
-pub async fn app_js() -> Response {
-    file("text/javascript; charset=utf-8", APP_JS)
-}
-
-/// `GET /match.js`: a game against the engine (clocks, resign, draw offers).
-pub async fn match_js() -> Response {
-    file("text/javascript; charset=utf-8", MATCH_JS)
-}
-
-/// `GET /review.js`: the game analysis pass, its graph and judged moves.
-pub async fn review_js() -> Response {
-    file("text/javascript; charset=utf-8", REVIEW_JS)
-}
-
-/// `GET /opening.js`: the opening's name above the moves.
-pub async fn opening_js() -> Response {
-    file("text/javascript; charset=utf-8", OPENING_JS)
-}
-
-/// `GET /variations.js`: the move list as a tree (variations, comments,
-/// NAG glyphs) and its promote and delete commands.
-pub async fn variations_js() -> Response {
-    file("text/javascript; charset=utf-8", VARIATIONS_JS)
+/// `GET /NAME.js`: one of [`SCRIPTS`].
+pub fn script(body: &'static str) -> Response {
+    file("text/javascript; charset=utf-8", body)
 }
 
 /// `GET /style.css`.
@@ -78,10 +115,24 @@ pub async fn style_css() -> Response {
     file("text/css; charset=utf-8", STYLE_CSS)
 }
 
-/// `GET /pieces/{name}.svg`.
+/// `GET /pieces/{name}.svg`: a Cburnett piece (the page's icon; the
+/// address pages used before there were other sets).
 pub async fn piece(Path(name): Path<String>) -> Response {
-    let name = name.strip_suffix(".svg").unwrap_or(&name);
-    match PIECES.iter().find(|(n, _)| *n == name) {
+    serve_piece("cburnett", &name)
+}
+
+/// `GET /pieces/{set}/{name}.svg`: a piece of one of [`PIECE_SETS`].
+pub async fn piece_of_set(Path((set, name)): Path<(String, String)>) -> Response {
+    serve_piece(&set, &name)
+}
+
+fn serve_piece(set: &str, name: &str) -> Response {
+    let name = name.strip_suffix(".svg").unwrap_or(name);
+    let svg = PIECE_SETS
+        .iter()
+        .find(|(s, _)| *s == set)
+        .and_then(|(_, pieces)| pieces.iter().find(|(n, _)| *n == name));
+    match svg {
         Some((_, svg)) => (
             [
                 (header::CONTENT_TYPE, "image/svg+xml"),

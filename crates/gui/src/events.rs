@@ -1,6 +1,7 @@
 //! `GET /api/events?game=ID`: the engine's output as server-sent events,
 //! one JSON object per event. When a tab's last stream closes (the tab was
-//! closed or reloaded) its search is stopped.
+//! closed or reloaded) its search is stopped; when the server drops the
+//! game, the stream says so (`{"type":"expired"}`) and ends.
 
 use std::convert::Infallible;
 use std::sync::atomic::Ordering;
@@ -13,7 +14,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::api::GameQuery;
 use crate::error::{ApiError, ApiQuery};
-use crate::session::{AppState, Session};
+use crate::session::{AppState, Session, EXPIRED_EVENT};
 
 /// Counts a stream as listening while it lives.
 struct Listener(Arc<Session>);
@@ -43,20 +44,21 @@ pub async fn events(
     let listener = Listener::new(session);
     let hello = Event::default().data(r#"{"type":"hello"}"#);
     let first = stream::iter([Ok(hello)]);
-    let rest = stream::unfold(
-        (receiver, listener),
-        |(mut receiver, listener)| async move {
-            loop {
-                match receiver.recv().await {
-                    Ok(text) => {
-                        return Some((Ok(Event::default().data(text)), (receiver, listener)))
-                    }
-                    // A slow page skips events rather than holding up the engine.
-                    Err(RecvError::Lagged(_)) => continue,
-                    Err(RecvError::Closed) => return None,
+    // The stream ends after the event that says the game was dropped:
+    // holding the session would keep its engine's memory.
+    let rest = stream::unfold(Some((receiver, listener)), |open| async move {
+        let (mut receiver, listener) = open?;
+        loop {
+            match receiver.recv().await {
+                Ok(text) => {
+                    let next = (text != EXPIRED_EVENT).then_some((receiver, listener));
+                    return Some((Ok(Event::default().data(text)), next));
                 }
+                // A slow page skips events rather than holding up the engine.
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => return None,
             }
-        },
-    );
+        }
+    });
     Ok(Sse::new(futures_util::StreamExt::chain(first, rest)).keep_alive(KeepAlive::default()))
 }

@@ -8,6 +8,7 @@
 pub mod api;
 pub mod assets;
 pub mod book_source;
+pub mod draw;
 pub mod error;
 pub mod events;
 pub mod game_end;
@@ -48,6 +49,9 @@ pub struct Config {
     pub book: Option<PathBuf>,
     /// Syzygy table directories.
     pub syzygy_path: Option<String>,
+    /// The memory all games together may hold, MiB (`None`: the default,
+    /// [`session::DEFAULT_BUDGET_MIB`] or half the memory available, if less).
+    pub games_memory_mib: Option<usize>,
 }
 
 /// Why the server cannot start.
@@ -59,6 +63,14 @@ pub enum StartError {
     /// The tables cannot be used.
     #[error("cannot use the Syzygy tables: {0}")]
     Tables(String),
+    /// The memory for games is too small for one game, or more than the machine has.
+    #[error("--games-memory {mib}: {why}")]
+    Memory {
+        /// The size asked for, MiB.
+        mib: usize,
+        /// Why it cannot be.
+        why: String,
+    },
     /// The address cannot be listened on.
     #[error("cannot listen on {addr}: {source}")]
     Listen {
@@ -86,21 +98,58 @@ pub fn state(config: &Config) -> Result<Arc<AppState>, StartError> {
         }
         None => None,
     };
-    Ok(Arc::new(AppState::new(book, tables)))
+    let budget = games_budget(config.games_memory_mib, engine::memory::available_mib())?;
+    Ok(Arc::new(AppState::with_budget(book, tables, budget)))
+}
+
+/// The memory for games in bytes: `asked` MiB, checked against one game's
+/// needs and the memory `available` now (MiB, where the system says), or
+/// by default [`session::DEFAULT_BUDGET_MIB`], lowered to half of what
+/// is available.
+pub fn games_budget(asked: Option<usize>, available: Option<u64>) -> Result<usize, StartError> {
+    let available = available.map(|a| a as usize);
+    let mib = match asked {
+        None => available
+            .map_or(session::DEFAULT_BUDGET_MIB, |a| {
+                session::DEFAULT_BUDGET_MIB.min(a / 2)
+            })
+            .max(session::MIN_BUDGET_MIB),
+        Some(mib) if mib < session::MIN_BUDGET_MIB => {
+            return Err(StartError::Memory {
+                mib,
+                why: format!(
+                    "one game and its engine need at least {} MiB",
+                    session::MIN_BUDGET_MIB
+                ),
+            })
+        }
+        Some(mib) => match available {
+            Some(a) if mib > a => {
+                return Err(StartError::Memory {
+                    mib,
+                    why: format!("only {a} MiB of memory are available now; give less"),
+                })
+            }
+            _ => mib,
+        },
+    };
+    Ok(mib.saturating_mul(1 << 20))
 }
 
 /// The page and the API, answering only requests that `access` allows
 /// (see [`host_guard`]), every refusal a JSON error.
 pub fn router(state: Arc<AppState>, access: Access) -> Router {
-    Router::new()
-        .route("/", get(assets::index))
-        .route("/app.js", get(assets::app_js))
-        .route("/match.js", get(assets::match_js))
-        .route("/review.js", get(assets::review_js))
-        .route("/opening.js", get(assets::opening_js))
-        .route("/variations.js", get(assets::variations_js))
+    let mut router = Router::new().route("/", get(assets::index));
+    for (name, body) in assets::SCRIPTS {
+        router = router.route(
+            &format!("/{name}"),
+            get(move || async move { assets::script(body) }),
+        );
+    }
+    router
         .route("/style.css", get(assets::style_css))
         .route("/pieces/{name}", get(assets::piece))
+        .route("/pieces/{set}/{name}", get(assets::piece_of_set))
         .route("/api/game", post(api::new_game))
         .route("/api/state", get(api::get_state))
         .route("/api/move", post(api::play_move))
@@ -115,6 +164,7 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/legal", get(api::legal))
         .route("/api/go", post(api::go))
         .route("/api/stop", post(api::stop))
+        .route("/api/draw", post(api::draw))
         .route("/api/events", get(events::events))
         .route("/api/options", get(api::options))
         .route("/api/book", get(api::book_moves))
@@ -173,4 +223,39 @@ pub fn run(config: Config, on_ready: impl FnOnce(&str)) -> Result<(), StartError
             .await
             .map_err(|source| StartError::Listen { addr, source })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_games_memory_is_checked() {
+        let mib = |m: usize| m << 20;
+        assert_eq!(games_budget(None, None).ok(), Some(mib(2048)));
+        assert_eq!(
+            games_budget(None, Some(1000)).ok(),
+            Some(mib(500)),
+            "half what is free"
+        );
+        assert_eq!(
+            games_budget(None, Some(20)).ok(),
+            Some(mib(32)),
+            "never less than one game"
+        );
+        assert_eq!(games_budget(Some(100), Some(1000)).ok(), Some(mib(100)));
+        assert_eq!(games_budget(Some(100), None).ok(), Some(mib(100)));
+        let small = games_budget(Some(0), Some(1000))
+            .expect_err("too small")
+            .to_string();
+        assert!(
+            small.contains("--games-memory 0") && small.contains("at least 32"),
+            "{small}"
+        );
+        let big = games_budget(Some(5000), Some(1000))
+            .expect_err("too big")
+            .to_string();
+        assert!(big.contains("only 1000 MiB"), "{big}");
+        assert!(games_budget(Some(usize::MAX), None).is_ok(), "no overflow");
+    }
 }

@@ -298,6 +298,19 @@ impl GameRecord {
         self.hide_eval && self.over().is_none()
     }
 
+    /// About how many bytes the game holds beyond its own size: the tree
+    /// and the tags (see [`MoveTree::heap_bytes`]).
+    pub fn heap_bytes(&self) -> usize {
+        let tags: usize = self
+            .tags
+            .iter()
+            .map(|(n, v)| n.capacity() + v.capacity())
+            .sum();
+        self.tree.heap_bytes()
+            + tags
+            + self.tags.capacity() * std::mem::size_of::<(String, String)>()
+    }
+
     /// The castling notation of this game (Chess960 starts use king-takes-rook).
     pub fn mode(&self) -> CastlingMode {
         self.start().castling_mode()

@@ -153,6 +153,15 @@ pub struct Review {
     thread: Option<JoinHandle<()>>,
 }
 
+impl Review {
+    /// About how many bytes the results hold beyond the struct itself.
+    pub fn heap_bytes(&self) -> usize {
+        self.moves.capacity() * std::mem::size_of::<Move>()
+            + self.evals.capacity() * std::mem::size_of::<Option<PositionEval>>()
+            + self.message.as_ref().map_or(0, String::capacity)
+    }
+}
+
 /// Starts a pass over `session`'s game (cancelling one that runs);
 /// refused while the game's evaluation is hidden. Joins the old pass's
 /// thread, so call it off the async threads.

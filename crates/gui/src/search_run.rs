@@ -11,6 +11,7 @@ use engine::{SearchEvent, SearchResult};
 use serde_json::json;
 
 use crate::error::ApiError;
+use crate::record::GameRecord;
 use crate::session::{AppState, Session};
 use crate::settings::EngineSettings;
 use crate::tree::{NodeId, ROOT};
@@ -45,8 +46,16 @@ pub fn start(
             "an engine move needs a time or a depth, not infinite",
         ));
     }
-    let (node, root, keys, version, mode) = {
+    let (node, root, keys, version, mode, hidden) = {
         let record = session.record();
+        // A hidden evaluation is not given out: no analysis, and an engine
+        // player's search reports nothing but its move (see the reporter).
+        let hidden = record.eval_hidden();
+        if hidden && !play {
+            return Err(ApiError::conflict(
+                "the evaluation of this game is hidden until it ends: analyse it afterwards",
+            ));
+        }
         let mainline = record.tree.mainline();
         let node = match (at.ply, at.node) {
             (Some(_), Some(_)) => return Err(ApiError::bad_request("give ply or node, not both")),
@@ -76,8 +85,7 @@ pub fn start(
                 )));
             }
         }
-        let game = record.tree.game(node)?;
-        let root = *game.position();
+        let (root, keys) = root_and_history(&record, node)?;
         if root.legal_moves().is_empty()
             || node == record.tree.mainline_end() && record.over().is_some()
         {
@@ -87,14 +95,7 @@ pub fn start(
                 .map_or("no legal move".to_string(), |o| o.reason);
             return Err(ApiError::conflict(format!("the game is over ({why})")));
         }
-        let mut keys: Vec<u64> = vec![game.start().key()];
-        let mut pos = *game.start();
-        for &m in game.moves() {
-            pos.play(m);
-            keys.push(pos.key());
-        }
-        keys.pop();
-        (node, root, keys, record.version, record.mode())
+        (node, root, keys, record.version, record.mode(), hidden)
     };
     // The number changes under the engine's lock (see `Session::search_seq`).
     let mut engine = session.engine();
@@ -111,7 +112,7 @@ pub fn start(
             let mv = MoveView::new(&root, m, mode);
             let played = play_if_current(session, seq, version, node, m, None);
             session.send(
-                &json!({"type": "bestmove", "search": seq, "move": mv, "book": true,
+                &json!({"type": "bestmove", "search": seq, "move": (played || !hidden).then_some(mv), "book": true,
                 "played": played, "time_ms": 0}),
             );
             return Ok(seq);
@@ -127,6 +128,8 @@ pub fn start(
             return;
         };
         match event {
+            // Scores, lines and statistics are the evaluation: not sent.
+            SearchEvent::Iteration(_) | SearchEvent::Stats { .. } if hidden => {}
             SearchEvent::Iteration(info) => {
                 let ms = info.time.as_millis() as u64;
                 session.send(&json!({
@@ -159,15 +162,34 @@ pub fn start(
                     Some(m) if play => play_if_current(&session, seq, version, node, m, Some(ms)),
                     _ => false,
                 };
+                // A move found but not played is advice: not sent while hidden.
+                let shown = best.filter(|_| played || !hidden);
                 session.send(&json!({
                     "type": "bestmove", "search": seq, "book": false, "played": played, "time_ms": ms,
-                    "move": best.map(|m| MoveView::new(&root, m, mode)),
+                    "move": shown.map(|m| MoveView::new(&root, m, mode)),
                 }));
             }
         }
     });
     engine.go(root, keys, limits, reporter);
     Ok(seq)
+}
+
+/// The position of node `node` and the keys of the positions before it
+/// in its game (the engine's repetition history).
+pub fn root_and_history(
+    record: &GameRecord,
+    node: NodeId,
+) -> Result<(chess::Position, Vec<u64>), ApiError> {
+    let game = record.tree.game(node)?;
+    let mut keys: Vec<u64> = vec![game.start().key()];
+    let mut pos = *game.start();
+    for &m in game.moves() {
+        pos.play(m);
+        keys.push(pos.key());
+    }
+    keys.pop();
+    Ok((*game.position(), keys))
 }
 
 /// Plays `m` from `node` when search `seq` is still the latest and the game

@@ -1,8 +1,12 @@
-//! The server's state: one session per browser tab (a game, its own engine
-//! and a channel for the engine's output), the book and the tables that all
-//! sessions share. Sessions past the limit are dropped least recently used
-//! first, their search stopped, so that forgotten tabs do not pile up
-//! engines and their tables.
+//! The server's state: one session per game (a game, its own engine and a
+//! channel for the engine's output), the book and the tables that all
+//! sessions share. A session outlives its tab, so that a reloaded page
+//! finds its game again; what bounds them is memory: each session's bytes
+//! are estimated (its engine's table and search state, its move tree) and
+//! while the total is over the budget, sessions are dropped, those no page
+//! is watching first, then the least recently used, their search stopped
+//! and their pages told (an `expired` event), so that forgotten games do
+//! not pile up engines and their tables.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -20,12 +24,20 @@ use crate::error::ApiError;
 use crate::record::GameRecord;
 use crate::review::Review;
 
-/// How many sessions live at once (each holds an engine with a 16 MiB table).
-pub const MAX_SESSIONS: usize = 16;
+/// The memory for games when `kestrel gui` is not told (`--games-memory`),
+/// MiB: about a hundred games with their engines.
+pub const DEFAULT_BUDGET_MIB: usize = 2048;
+/// The least memory for games that makes sense, MiB: one game and its engine.
+pub const MIN_BUDGET_MIB: usize = 32;
+/// An engine's memory besides its table, bytes: one search thread's
+/// history tables, stacks and evaluation accumulators (measured: see the
+/// README's figures for 100 open games).
+pub const ENGINE_STATE_BYTES: usize = 2 << 20;
+const MIB: usize = 1 << 20;
 /// Engine events kept for a slow listener before it skips some.
 const EVENT_BUFFER: usize = 1024;
 
-/// One tab's game and engine.
+/// One game and its engine.
 pub struct Session {
     /// The id the page got from `POST /api/game`.
     pub id: String,
@@ -49,7 +61,12 @@ pub struct Session {
     /// thread has ended before the next begins.
     pub review_start: Mutex<()>,
     last_used: Mutex<Instant>,
+    /// The engine's table and search state (fixed: the page cannot set Hash).
+    engine_bytes: usize,
 }
+
+/// The event a session's pages get when it is dropped; their streams end after it.
+pub const EXPIRED_EVENT: &str = r#"{"type":"expired"}"#;
 
 impl Session {
     fn new(id: String, start: Position, tables: Option<Arc<SyzygyTablebase>>) -> Session {
@@ -57,6 +74,7 @@ impl Session {
         if let Some(t) = tables {
             engine.set_tablebase(Some(t));
         }
+        let engine_bytes = engine.hash_mib() * MIB + ENGINE_STATE_BYTES;
         Session {
             id,
             record: Mutex::new(GameRecord::new(start)),
@@ -67,7 +85,21 @@ impl Session {
             review: Mutex::new(Review::default()),
             review_start: Mutex::new(()),
             last_used: Mutex::new(Instant::now()),
+            engine_bytes,
         }
+    }
+
+    /// About how many bytes the session holds: its engine, its game and
+    /// the game analysis's results.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<Session>()
+            + self.engine_bytes
+            + self.record().heap_bytes()
+            + self.review().heap_bytes()
+    }
+
+    fn last_used(&self) -> Instant {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The game, locked.
@@ -108,16 +140,28 @@ pub struct AppState {
     /// The endgame tables, when `--syzygy-path` was given.
     pub tables: Option<Arc<SyzygyTablebase>>,
     rng: Mutex<rand::rngs::SmallRng>,
+    budget: usize,
 }
 
 impl AppState {
-    /// State with this book and these tables.
+    /// State with this book and these tables, and the default memory for games.
     pub fn new(book: BookSource, tables: Option<Arc<SyzygyTablebase>>) -> AppState {
+        AppState::with_budget(book, tables, DEFAULT_BUDGET_MIB * MIB)
+    }
+
+    /// State whose games may hold about `budget` bytes in all (at least
+    /// the newest game is kept, whatever its size).
+    pub fn with_budget(
+        book: BookSource,
+        tables: Option<Arc<SyzygyTablebase>>,
+        budget: usize,
+    ) -> AppState {
         AppState {
             sessions: Mutex::new(HashMap::new()),
             book: RwLock::new(book),
             tables,
             rng: Mutex::new(rand::rngs::SmallRng::from_os_rng()),
+            budget,
         }
     }
 
@@ -125,37 +169,58 @@ impl AppState {
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A new session from `start`; the least recently used one goes when there are too many.
+    /// A new session from `start`; others go if the games are over budget.
     pub fn create(&self, start: Position) -> Arc<Session> {
         let id = {
             let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
             format!("{:016x}", rng.random::<u64>())
         };
         let session = Arc::new(Session::new(id.clone(), start, self.tables.clone()));
-        let evicted = {
-            let mut map = self.sessions();
-            let mut evicted = None;
-            if map.len() >= MAX_SESSIONS {
-                let oldest = map
-                    .values()
-                    .min_by_key(|s| *s.last_used.lock().unwrap_or_else(|e| e.into_inner()))
-                    .map(|s| s.id.clone());
-                evicted = oldest.and_then(|k| map.remove(&k));
-            }
-            map.insert(id, session.clone());
-            evicted
-        };
-        if let Some(old) = evicted {
-            old.cancel_search();
-        }
+        self.sessions().insert(id, session.clone());
+        self.trim(&session.id);
         session
+    }
+
+    /// Drops sessions while the games hold more than the budget: first
+    /// those no page watches, then the least recently used; never `keep`
+    /// (the one just made or grown). Their searches stop and their pages
+    /// get [`EXPIRED_EVENT`]. The ids dropped.
+    pub fn trim(&self, keep: &str) -> Vec<String> {
+        // Sizes are read outside the map's lock: each locks its game.
+        let all: Vec<Arc<Session>> = self.sessions().values().cloned().collect();
+        let mut sized: Vec<(Arc<Session>, usize)> = all
+            .into_iter()
+            .map(|s| {
+                let bytes = s.bytes();
+                (s, bytes)
+            })
+            .collect();
+        let mut total: usize = sized.iter().map(|(_, b)| b).sum();
+        if total <= self.budget {
+            return Vec::new();
+        }
+        sized.retain(|(s, _)| s.id != keep);
+        sized.sort_by_key(|(s, _)| (s.listeners.load(Ordering::SeqCst) > 0, s.last_used()));
+        let mut dropped = Vec::new();
+        for (session, bytes) in sized {
+            if total <= self.budget {
+                break;
+            }
+            if self.sessions().remove(&session.id).is_some() {
+                session.cancel_search();
+                let _ = session.events.send(EXPIRED_EVENT.to_string());
+                dropped.push(session.id.clone());
+            }
+            total -= bytes;
+        }
+        dropped
     }
 
     /// The session `id`.
     pub fn get(&self, id: &str) -> Result<Arc<Session>, ApiError> {
         let session = self.sessions().get(id).cloned().ok_or_else(|| {
             ApiError::not_found(format!(
-                "no game '{id}' (the server restarted or the game was closed): start a new one"
+                "no game '{id}' (the server restarted, or dropped the game to make room for others): start a new one"
             ))
         })?;
         *session.last_used.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
@@ -165,5 +230,98 @@ impl AppState {
     /// How many sessions live.
     pub fn session_count(&self) -> usize {
         self.sessions().len()
+    }
+
+    /// About how many bytes the live sessions hold (see [`Session::bytes`]).
+    pub fn memory_used(&self) -> usize {
+        let all: Vec<Arc<Session>> = self.sessions().values().cloned().collect();
+        all.iter().map(|s| s.bytes()).sum()
+    }
+
+    /// The budget for games, bytes.
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(budget: usize) -> AppState {
+        AppState::with_budget(BookSource::embedded(), None, budget)
+    }
+
+    fn one_game_bytes() -> usize {
+        state(usize::MAX).create(Position::startpos()).bytes()
+    }
+
+    #[test]
+    fn a_game_is_about_its_engine_and_grows_with_its_moves() {
+        let bytes = one_game_bytes();
+        assert!((16 * MIB..24 * MIB).contains(&bytes), "{bytes}");
+        let s = state(usize::MAX);
+        let session = s.create(Position::startpos());
+        let before = session.bytes();
+        let moves = "1. e4 e5 2. Nf3 {a comment that takes room} Nc6 (2... d6 3. d4) 3. Bb5 a6 *";
+        session.record().import_pgn(moves).expect("reads");
+        assert!(session.bytes() > before + 6 * std::mem::size_of::<crate::tree::Node>());
+        assert_eq!(s.memory_used(), session.bytes());
+    }
+
+    #[test]
+    fn games_past_the_budget_go_unwatched_first_then_least_recently_used() {
+        let s = state(3 * one_game_bytes() + MIB);
+        let a = s.create(Position::startpos());
+        let b = s.create(Position::startpos());
+        let c = s.create(Position::startpos());
+        assert_eq!(s.session_count(), 3, "three games fit");
+        let mut to_a = a.events.subscribe();
+        // b is the oldest after a is used again; c has a page watching it.
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        s.get(&a.id).expect("a lives");
+        c.listeners.fetch_add(1, Ordering::SeqCst);
+        let d = s.create(Position::startpos());
+        assert!(
+            s.get(&b.id).is_err(),
+            "the least recently used unwatched game went"
+        );
+        assert!(s.get(&a.id).is_ok() && s.get(&c.id).is_ok() && s.get(&d.id).is_ok());
+        // Next goes a (unwatched), though c was used longer ago.
+        let e = s.create(Position::startpos());
+        assert!(s.get(&a.id).is_err() && s.get(&c.id).is_ok() && s.get(&e.id).is_ok());
+        assert_eq!(
+            to_a.try_recv().as_deref(),
+            Ok(EXPIRED_EVENT),
+            "a's page is told"
+        );
+        assert!(s.memory_used() <= s.budget());
+    }
+
+    #[test]
+    fn the_newest_game_stays_even_alone_over_the_budget() {
+        let s = state(MIB);
+        let a = s.create(Position::startpos());
+        assert!(s.get(&a.id).is_ok());
+        let b = s.create(Position::startpos());
+        assert!(s.get(&a.id).is_err() && s.get(&b.id).is_ok());
+        assert_eq!(s.session_count(), 1);
+    }
+
+    #[test]
+    fn a_game_that_grows_pushes_others_out() {
+        let s = state(2 * one_game_bytes() + 64 * 1024);
+        let old = s.create(Position::startpos());
+        let big = s.create(Position::startpos());
+        assert_eq!(s.session_count(), 2);
+        // Many comments: a long game read from PGN.
+        let comment = "x".repeat(1000);
+        let pgn: String = (0..100)
+            .map(|_| format!("{{{comment}}} "))
+            .collect::<String>()
+            + "1. e4 *";
+        big.record().import_pgn(&pgn).expect("reads");
+        assert_eq!(s.trim(&big.id), vec![old.id.clone()]);
+        assert!(s.get(&big.id).is_ok());
     }
 }

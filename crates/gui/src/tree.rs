@@ -110,6 +110,28 @@ impl MoveTree {
             .ok_or(TreeError::NoNode(id))
     }
 
+    /// About how many bytes the tree holds: every slot (deleted ones
+    /// too) and what each node keeps on the heap (children, NAGs and
+    /// comments), by capacity. For the server's memory bound, not exact.
+    pub fn heap_bytes(&self) -> usize {
+        let strings = |v: &Vec<String>| {
+            v.capacity() * std::mem::size_of::<String>()
+                + v.iter().map(String::capacity).sum::<usize>()
+        };
+        let nodes: usize = self
+            .nodes
+            .iter()
+            .flatten()
+            .map(|n| {
+                n.children.capacity() * std::mem::size_of::<NodeId>()
+                    + n.nags.capacity()
+                    + strings(&n.comments_before)
+                    + strings(&n.comments)
+            })
+            .sum();
+        self.nodes.capacity() * std::mem::size_of::<Option<Node>>() + nodes
+    }
+
     /// Every live node's id, parents before children.
     pub fn ids(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.nodes

@@ -123,6 +123,9 @@ pub struct GameView {
     pub current: NodeId,
     /// True during a game against the engine: one line, no variations.
     pub linear: bool,
+    /// True while the evaluation is hidden (a game against the engine that
+    /// goes on): the server gives out no analysis of it.
+    pub eval_hidden: bool,
     /// The legal moves in the position on view.
     pub legal: Vec<MoveView>,
     /// The result (of the main line).
@@ -193,6 +196,7 @@ impl GameView {
             nodes,
             current: record.current,
             linear: record.in_match(),
+            eval_hidden: record.eval_hidden(),
             legal: if record.may_play_from(record.current) {
                 pos.legal_moves()
                     .iter()

@@ -273,7 +273,11 @@ async fn the_page_and_its_files_are_served() {
         ("/match.js", "wtime_ms"),
         ("/variations.js", "renderMoveTree"),
         ("/style.css", "#board"),
+        ("/keys.js", "SHORTCUTS"),
+        ("/themes.js", "PIECE_THEMES"),
         ("/pieces/wK.svg", "<svg"),
+        ("/pieces/cburnett/bQ.svg", "<svg"),
+        ("/pieces/dejavu/wN.svg", "<svg"),
     ] {
         let (status, text) = api
             .send(Request::get(path).body(Body::empty()).expect("request"))
@@ -281,14 +285,16 @@ async fn the_page_and_its_files_are_served() {
         assert_eq!(status, StatusCode::OK, "{path}");
         assert!(text.contains(needle), "{path}");
     }
-    let (status, _) = api
-        .send(
-            Request::get("/pieces/xX.svg")
-                .body(Body::empty())
-                .expect("request"),
-        )
-        .await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    for missing in [
+        "/pieces/xX.svg",
+        "/pieces/dejavu/xX.svg",
+        "/pieces/nope/wK.svg",
+    ] {
+        let (status, _) = api
+            .send(Request::get(missing).body(Body::empty()).expect("request"))
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{missing}");
+    }
     let (status, _) = api
         .send(
             Request::get("/../Cargo.toml")
@@ -499,39 +505,70 @@ async fn read_events(
     events
 }
 
-#[tokio::test]
-async fn engine_output_streams_and_stops_when_the_stream_closes() {
-    use tokio::io::AsyncWriteExt;
-    let state = Arc::new(AppState::new(BookSource::embedded(), None));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("port");
-    let addr = listener.local_addr().expect("address");
-    let router = gui::router(state.clone(), access(addr.port()));
-    let server = tokio::spawn(async move { axum::serve(listener, router).await });
-    let api = Api {
-        router: gui::router(state.clone(), access(PORT)),
-    };
-    let id = api.new_game().await;
+/// `state` served on a socket (for event streams) and through the router.
+struct Served {
+    api: Api,
+    addr: std::net::SocketAddr,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+}
 
-    let mut stream = tokio::net::TcpStream::connect(addr)
-        .await
-        .expect("connects");
-    let request = format!("GET /api/events?game={id} HTTP/1.1\r\nHost: localhost:{}\r\nAccept: text/event-stream\r\n\r\n", addr.port());
-    stream.write_all(request.as_bytes()).await.expect("sends");
-    read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "hello")).await;
+impl Served {
+    async fn new(state: &Arc<AppState>) -> Served {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("port");
+        let addr = listener.local_addr().expect("address");
+        let router = gui::router(state.clone(), access(addr.port()));
+        let server = tokio::spawn(async move { axum::serve(listener, router).await });
+        let api = Api {
+            router: gui::router(state.clone(), access(PORT)),
+        };
+        Served { api, addr, server }
+    }
 
-    let settings = json!({"depth": 5, "own_book": false, "options": {"MultiPV": 2}});
+    /// Opens game `id`'s event stream and waits for its greeting.
+    async fn events(&self, id: &str) -> tokio::net::TcpStream {
+        use tokio::io::AsyncWriteExt;
+        let mut stream = tokio::net::TcpStream::connect(self.addr)
+            .await
+            .expect("connects");
+        let request = format!("GET /api/events?game={id} HTTP/1.1\r\nHost: localhost:{}\r\nAccept: text/event-stream\r\n\r\n", self.addr.port());
+        stream.write_all(request.as_bytes()).await.expect("sends");
+        read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "hello")).await;
+        stream
+    }
+}
+
+/// Has the engine play a move in game `id` and returns the events until
+/// the new state and the search's own report of its move (which comes after).
+async fn engine_plays(
+    api: &Api,
+    stream: &mut tokio::net::TcpStream,
+    id: &str,
+    settings: Value,
+) -> Vec<Value> {
     api.post(
         "/api/go",
         json!({"game": id, "settings": settings, "play": true}),
     )
     .await;
-    // The new state comes first, then the search's own report of its move.
-    let events = read_events(&mut stream, |e| {
+    read_events(stream, |e| {
         e.iter().any(|v| v["type"] == "state") && e.iter().any(|v| v["type"] == "bestmove")
     })
-    .await;
+    .await
+}
+
+#[tokio::test]
+async fn engine_output_streams_and_stops_when_the_stream_closes() {
+    let state = Arc::new(AppState::new(BookSource::embedded(), None));
+    let served = Served::new(&state).await;
+    let api = &served.api;
+    let id = api.new_game().await;
+
+    let mut stream = served.events(&id).await;
+
+    let settings = json!({"depth": 5, "own_book": false, "options": {"MultiPV": 2}});
+    let events = engine_plays(api, &mut stream, &id, settings).await;
     let infos: Vec<&Value> = events.iter().filter(|v| v["type"] == "info").collect();
     assert!(
         infos.iter().any(|v| v["multipv"] == 2),
@@ -585,7 +622,114 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    server.abort();
+    served.server.abort();
+}
+
+#[tokio::test]
+async fn a_hidden_evaluation_is_not_sent_and_draws_are_weighed_by_the_server() {
+    let state = Arc::new(AppState::new(BookSource::embedded(), None));
+    let served = Served::new(&state).await;
+    let api = &served.api;
+    let id = api.new_game().await;
+    let mut stream = served.events(&id).await;
+
+    // A game against the engine, evaluation hidden: the engine's move comes,
+    // and nothing else of its search (no score, line, statistics).
+    let (_, v) = api
+        .post(
+            "/api/position",
+            json!({"game": id, "hide_eval": true, "vs_engine": true}),
+        )
+        .await;
+    assert_eq!(v["eval_hidden"], true, "{v}");
+    api.post("/api/move", json!({"game": id, "move": "e4"}))
+        .await;
+    let settings = json!({"depth": 6, "own_book": false, "options": {"MultiPV": 3}});
+    let events = engine_plays(api, &mut stream, &id, settings).await;
+    for e in &events {
+        assert!(
+            e["type"] != "info" && e["type"] != "stats" && e.get("score").is_none(),
+            "{e}"
+        );
+    }
+    // Analysis, the book and the tables are refused while it is hidden.
+    let (status, body) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"depth": 3}, "play": false}),
+        )
+        .await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+    for path in ["book", "tablebase"] {
+        let (status, body) = api.get(&format!("/api/{path}?game={id}")).await;
+        assert_refused(status, &body, StatusCode::CONFLICT);
+    }
+    // An even position early on: the engine declines, saying only that.
+    let (status, v) = api.post("/api/draw", json!({"game": id})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["accepted"], false, "{v}");
+    assert_eq!(v.as_object().map(|o| o.len()), Some(2), "{v}");
+    assert_eq!(v["state"]["status"]["over"], false);
+
+    // A queen down, the engine takes the draw, and the game is over: its
+    // evaluation may be seen again.
+    api.post(
+        "/api/position",
+        json!({"game": id, "fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "hide_eval": true}),
+    )
+    .await;
+    let (status, v) = api.post("/api/draw", json!({"game": id})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["accepted"], true, "{v}");
+    assert_eq!(v["state"]["status"]["reason"], "Draw agreed");
+    assert_eq!(v["state"]["eval_hidden"], false);
+    let (status, body) = api.post("/api/draw", json!({"game": id})).await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+    api.post("/api/position", json!({"game": id})).await;
+    api.post(
+        "/api/go",
+        json!({"game": id, "settings": {"depth": 4}, "play": false}),
+    )
+    .await;
+    read_events(&mut stream, |e| {
+        e.iter()
+            .any(|v| v["type"] == "info" && v["score"].is_object())
+    })
+    .await;
+    let (status, body) = api.post("/api/draw", json!({"game": id})).await;
+    assert_refused(status, &body, StatusCode::CONFLICT); // not a game against the engine
+    served.server.abort();
+}
+
+#[tokio::test]
+async fn a_dropped_games_stream_says_so_and_ends() {
+    // Room for one game: a second one pushes the first out, watched or not.
+    let state = Arc::new(AppState::with_budget(BookSource::embedded(), None, 1 << 20));
+    let served = Served::new(&state).await;
+    let api = &served.api;
+    let first = api.new_game().await;
+    let mut stream = served.events(&first).await;
+    let watched = state.get(&first).expect("the first game");
+    let second = api.new_game().await;
+    read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "expired")).await;
+    // The stream has ended: nothing holds the game as listening.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while watched.listeners.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+        assert!(Instant::now() < deadline, "the stream goes on");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    drop(stream);
+    let (status, body) = api.get(&format!("/api/state?game={first}")).await;
+    assert_refused(status, &body, StatusCode::NOT_FOUND);
+    assert!(
+        body["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("make room")),
+        "{body}"
+    );
+    let (status, _) = api.get(&format!("/api/state?game={second}")).await;
+    assert_eq!(status, StatusCode::OK);
+    served.server.abort();
 }
 
 #[tokio::test]

@@ -1,0 +1,156 @@
+// The game kept across reloads. Its id is in the address (?game=ID), so a
+// reload finds the server's game again (moves, variations, whether its
+// evaluation is hidden), and the page's own part of it (who plays each
+// side, the board's side, a game against the computer and its clocks)
+// comes back from localStorage. The game's latest PGN is kept there too:
+// when the server no longer has the game (it restarted, or dropped the
+// game to make room for others: session.rs), a dialog says so and offers
+// a new game or the game again from that PGN. Loaded before app.js, whose
+// state (S) and helpers it uses when called.
+'use strict';
+
+const SAVE_PREFIX = 'kestrel-game:';
+const SAVE_MAX = 30;        // games kept in localStorage; the oldest go first
+const SAVE_DELAY_MS = 300;  // a burst of changes is saved once
+const PERSIST = { timer: 0, version: null, expired: null };
+
+const gameInUrl = () => new URLSearchParams(location.search).get('game');
+
+function putGameInUrl(id) {
+  const u = new URL(location.href);
+  u.searchParams.set('game', id);
+  history.replaceState(null, '', u);
+}
+
+// The server's answer for a game it does not have (api.rs, AppState::get).
+const isMissingGame = (e) => e.status === 404 && /^no game '/.test(e.message);
+
+function readSaved(id) {
+  try { return JSON.parse(localStorage.getItem(SAVE_PREFIX + id)); } catch (e) { return null; }
+}
+
+function writeSaved(id, entry) {
+  try {
+    localStorage.setItem(SAVE_PREFIX + id, JSON.stringify(entry));
+    const keys = Object.keys(localStorage).filter((k) => k.startsWith(SAVE_PREFIX));
+    if (keys.length <= SAVE_MAX) return;
+    const age = (k) => { try { return JSON.parse(localStorage.getItem(k)).savedAt || 0; } catch (e) { return 0; } };
+    keys.sort((a, b) => age(a) - age(b)).slice(0, keys.length - SAVE_MAX).forEach((k) => localStorage.removeItem(k));
+  } catch (e) { /* storage off or full: this game is not kept */ }
+}
+
+// The page's part of the game; clocks as time left now.
+function pageState() {
+  const c = S.clock;
+  return {
+    players: { ...S.players }, flipped: S.flipped, match: S.match,
+    clock: c ? { left: { w: timeLeft('w'), b: timeLeft('b') }, inc: c.inc, running: c.running } : null,
+  };
+}
+
+// Called with every view of the game: a changed game is saved a moment later.
+function gameChanged(view) {
+  if (view.version === PERSIST.version) return;
+  PERSIST.version = view.version;
+  clearTimeout(PERSIST.timer);
+  PERSIST.timer = setTimeout(saveGame, SAVE_DELAY_MS);
+}
+
+async function saveGame() {
+  if (!S.game) return;
+  const id = S.game.id;
+  try {
+    const res = await fetch(`/api/pgn?game=${encodeURIComponent(id)}`);
+    if (!res.ok) return;
+    writeSaved(id, { pgn: await res.text(), plies: S.game.plies.length, page: pageState(), savedAt: Date.now() });
+  } catch (e) { /* the server is gone: the last copy stays */ }
+}
+
+// On leaving (a reload): the page's part as it is now, clocks included.
+function savePage() {
+  const saved = S.game && readSaved(S.game.id);
+  if (saved) writeSaved(S.game.id, { ...saved, page: pageState(), savedAt: Date.now() });
+}
+
+// The page's part of a game back: players, board side, and for a game
+// against the computer that goes on, the match and its clocks (the side
+// to move was thinking while the page was away, as on a real clock).
+function restorePage(saved, withMatch) {
+  const page = saved && saved.page;
+  if (!page) return;
+  Object.assign(S.players, page.players);
+  S.flipped = !!page.flipped;
+  if (withMatch && page.match) {
+    S.match = page.match;
+    const c = page.clock;
+    if (c) {
+      const away = c.running ? Date.now() - saved.savedAt : 0;
+      const left = { ...c.left };
+      if (c.running) left[c.running] = Math.max(0, left[c.running] - away);
+      S.clock = { left, inc: c.inc, running: c.running, since: performance.now() };
+    }
+  }
+  showPlayers();
+  renderClocks();
+}
+
+// The game the address names, or a new one (then named in the address).
+// `saved` is what this browser kept of it; `view` is null when the server
+// does not have it any more (the dialog then offers the way on).
+async function openGame() {
+  const id = gameInUrl();
+  if (id) {
+    try {
+      return { view: await api('GET', `/api/state?game=${encodeURIComponent(id)}`), saved: readSaved(id) };
+    } catch (e) {
+      if (!isMissingGame(e)) throw e;
+      return { view: null, saved: null, expired: id };
+    }
+  }
+  const view = await api('POST', '/api/game', {});
+  putGameInUrl(view.id);
+  return { view, saved: null };
+}
+
+function showExpired(id) {
+  const d = $('expired-dialog');
+  if (d.open) return;
+  if (S.events) { S.events.close(); S.events = null; }
+  const saved = readSaved(id);
+  PERSIST.expired = { id, saved };
+  $('expired-saved').textContent = saved
+    ? `This browser kept its moves (${saved.plies} plies, ${new Date(saved.savedAt).toLocaleString()}).`
+    : 'This browser kept no copy of its moves.';
+  $('expired-restore').disabled = !saved;
+  d.showModal();
+}
+
+// A new game on the server, from the kept PGN when `restore`; the page
+// goes on with it (a game against the computer comes back as a game to
+// study: its clocks are gone with the server's game).
+async function startAgain(restore) {
+  const old = PERSIST.expired;
+  $('expired-error').textContent = '';
+  try {
+    let view = await api('POST', '/api/game', {});
+    if (restore && old.saved) {
+      view = await api('POST', '/api/pgn', { game: view.id, pgn: old.saved.pgn });
+      restorePage(old.saved, false);
+      writeSaved(view.id, { ...old.saved, savedAt: Date.now() });
+      try { localStorage.removeItem(SAVE_PREFIX + old.id); } catch (e) { /* storage off */ }
+    }
+    putGameInUrl(view.id);
+    $('expired-dialog').close();
+    PERSIST.expired = null;
+    endMatchMode();
+    await attach(view);
+  } catch (e) { $('expired-error').textContent = e.message; }
+}
+
+function wirePersist() {
+  window.addEventListener('pagehide', savePage);
+  // The dialog stays until a way on is picked: behind it there is no game.
+  $('expired-dialog').addEventListener('cancel', (ev) => ev.preventDefault());
+  $('expired-new').onclick = () => startAgain(false);
+  $('expired-restore').onclick = () => startAgain(true);
+}

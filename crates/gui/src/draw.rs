@@ -1,0 +1,128 @@
+//! A draw offered to the engine in a game against it (`POST /api/draw`):
+//! the engine searches the position briefly and accepts when its score
+//! says it stands a pawn or more worse, or that the game is level from
+//! move 30 on. The server weighs the offer itself, so that the score
+//! never leaves it: a game whose evaluation is hidden stays hidden, and
+//! the answer is only yes or no.
+
+use std::sync::atomic::Ordering;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use engine::{Reporter, Score, SearchEvent};
+use serde::Serialize;
+
+use crate::error::ApiError;
+use crate::game_end::GameEnd;
+use crate::search_run::root_and_history;
+use crate::session::Session;
+use crate::settings::EngineSettings;
+use crate::view::GameView;
+
+/// How long the engine weighs an offer.
+const PROBE_MS: u64 = 700;
+/// It accepts when its own score is this or worse (centipawns)...
+const WORSE_CP: i32 = -100;
+/// ... or, from move LEVEL_FROM_MOVE on, within LEVEL_CP of level.
+const LEVEL_CP: i32 = 10;
+const LEVEL_FROM_MOVE: u32 = 30;
+
+/// The engine's answer, and the game after it.
+#[derive(Serialize, Debug)]
+pub struct DrawAnswer {
+    /// True when the engine agreed: the game is then drawn.
+    pub accepted: bool,
+    /// The game (over when accepted).
+    pub state: GameView,
+}
+
+/// Whether the engine accepts, by `score` of the position seen by the side
+/// offering (the side to move) at full move `move_number`.
+pub fn accepts(score: Score, move_number: u32) -> bool {
+    match score {
+        // Mate for the side offering: the engine is being mated.
+        Score::Mate(n) => n > 0,
+        Score::Cp(cp) => {
+            let own = -cp;
+            own <= WORSE_CP || (own.abs() <= LEVEL_CP && move_number >= LEVEL_FROM_MOVE)
+        }
+    }
+}
+
+/// Weighs a draw offered by the side to move at the end of the game
+/// against the engine (blocks for the search: call it off the async threads).
+pub fn offer(session: &Arc<Session>) -> Result<DrawAnswer, ApiError> {
+    let (root, keys, version) = {
+        let record = session.record();
+        if let Some(over) = record.over() {
+            return Err(ApiError::conflict(format!(
+                "the game is over already ({})",
+                over.reason
+            )));
+        }
+        if !record.in_match() {
+            return Err(ApiError::conflict(
+                "a draw is offered to the engine in a game against it",
+            ));
+        }
+        let (root, keys) = root_and_history(&record, record.tree.mainline_end())?;
+        (root, keys, record.version)
+    };
+    let settings = EngineSettings {
+        movetime_ms: Some(PROBE_MS),
+        own_book: Some(false),
+        ..EngineSettings::default()
+    };
+    let (tx, rx) = mpsc::channel();
+    {
+        // As any search: the number changes under the engine's lock, so
+        // that whatever ran before knows it was replaced.
+        let mut engine = session.engine();
+        session.search_seq.fetch_add(1, Ordering::SeqCst);
+        engine.stop();
+        settings.apply(&mut engine)?;
+        let reporter: Reporter = Arc::new(move |event| match event {
+            SearchEvent::Iteration(info) if info.multipv == 1 => {
+                let _ = tx.send(Some(info.user_score()));
+            }
+            SearchEvent::BestMove(_) => {
+                let _ = tx.send(None);
+            }
+            _ => {}
+        });
+        engine.go(root, keys, settings.limits()?, reporter);
+    }
+    let deadline = Instant::now() + Duration::from_millis(PROBE_MS) + Duration::from_secs(5);
+    let mut score = None;
+    while let Ok(Some(s)) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        score = Some(s);
+    }
+    let move_number = root.fullmove_number();
+    let mut record = session.record();
+    // A game that changed meanwhile (a takeback, a flag) is not drawn by an old answer.
+    let accepted = score.is_some_and(|s| accepts(s, move_number)) && record.version == version;
+    if accepted {
+        record.end(GameEnd::new("1/2-1/2", "Draw agreed")?)?;
+    }
+    Ok(DrawAnswer {
+        accepted,
+        state: GameView::new(&session.id, &record),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engine_takes_a_draw_when_worse_or_level_late() {
+        // Scores are the offering side's: +150 for it is -150 for the engine.
+        assert!(accepts(Score::Cp(150), 5));
+        assert!(!accepts(Score::Cp(50), 5));
+        assert!(!accepts(Score::Cp(-300), 60), "the engine is winning");
+        assert!(!accepts(Score::Cp(5), 20), "level, but early");
+        assert!(accepts(Score::Cp(-5), 30), "level from move 30");
+        assert!(accepts(Score::Mate(3), 10), "the engine is being mated");
+        assert!(!accepts(Score::Mate(-2), 10), "the engine mates");
+    }
+}

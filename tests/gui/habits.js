@@ -1,0 +1,335 @@
+// End-to-end test of the page's habits in Chromium: keyboard shortcuts and
+// the mouse wheel, the phone layout, themes, a game kept across reloads
+// and one the server dropped. Run against `kestrel gui --games-memory 64`
+// (room for three games), so that a few new games push an old one out. Usage: node habits.js URL [SCREENSHOT_DIR]. Each flow
+// runs in a fresh browser context (its own storage, its own game); exits
+// non-zero on the first failed check. Run by tests/gui_browser.rs.
+'use strict';
+
+const path = require('path');
+const { launch, check, waitPlies, current } = require('./browser');
+
+const url = process.argv[2];
+const shots = process.argv[3];
+
+const RUY = '[Event "Keys"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *\n';
+
+async function open(browser, options = {}, at = url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(at);
+  await page.waitForSelector('body[data-ready="1"]');
+  return { context, page };
+}
+
+async function loadPgn(page, pgn, plies) {
+  await page.fill('#pgn', pgn);
+  await page.click('#loadpgn');
+  await page.waitForFunction((n) => document.querySelectorAll('#moves .mv[data-ply]').length === n, plies);
+}
+
+// Kasparov-Topalov, Wijk aan Zee 1999: 44 moves, no promotion.
+const KASPAROV = '1. e4 d6 2. d4 Nf6 3. Nc3 g6 4. Be3 Bg7 5. Qd2 c6 6. f3 b5 7. Nge2 Nbd7 8. Bh6 Bxh6 ' +
+  '9. Qxh6 Bb7 10. a3 e5 11. O-O-O Qe7 12. Kb1 a6 13. Nc1 O-O-O 14. Nb3 exd4 15. Rxd4 c5 16. Rd1 Nb6 ' +
+  '17. g3 Kb8 18. Na5 Ba8 19. Bh3 d5 20. Qf4+ Ka7 21. Rhe1 d4 22. Nd5 Nbxd5 23. exd5 Qd6 24. Rxd4 cxd4 ' +
+  '25. Re7+ Kb6 26. Qxd4+ Kxa5 27. b4+ Ka4 28. Qc3 Qxd5 29. Ra7 Bb7 30. Rxb7 Qc4 31. Qxf6 Kxa3 ' +
+  '32. Qxa6+ Kxb4 33. c3+ Kxc3 34. Qa1+ Kd2 35. Qb2+ Kd1 36. Bf1 Rd2 37. Rd7 Rxd7 38. Bxc4 bxc4 ' +
+  '39. Qxh8 Rd3 40. Qa8 c3 41. Qa4+ Ke1 42. f4 f5 43. Kc1 Rd2 44. Qa7 1-0';
+
+// The game's moves in UCI, as the server reads them (a game of its own).
+async function ucis(pgn) {
+  const call = async (path, body) => (await fetch(new URL(path, url), {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  })).json();
+  const game = await call('/api/game', {});
+  const view = await call('/api/pgn', { game: game.id, pgn });
+  return view.plies.map((p) => p.uci);
+}
+
+const inside = (box, view) => box.x >= 0 && box.y >= 0 && box.x + box.width <= view.width + 0.5 && box.y + box.height <= view.height + 0.5;
+
+const firstSquare = (page) => page.$eval('#board .sq', (el) => el.dataset.square);
+
+// ←/→, Home/End, f, Space, l, x, ?, and the wheel over the board.
+async function keys(browser) {
+  const { context, page } = await open(browser);
+  await page.selectOption('#side-b [data-k="player"]', 'human');
+  await loadPgn(page, RUY, 8);
+  await page.click('h1'); // the focus away from the PGN box
+  await page.keyboard.press('Home');
+  check(await current(page) === 0, 'Home goes to the start');
+  await page.keyboard.press('End');
+  check(await current(page) === 8, 'End goes to the end');
+  await page.keyboard.press('ArrowLeft');
+  check(await current(page) === 7, '← goes back a move');
+  await page.keyboard.press('ArrowRight');
+  check(await current(page) === 8, '→ goes forward a move');
+
+  await page.keyboard.press('f');
+  check(await firstSquare(page) === 'h1', 'f flips the board');
+  await page.keyboard.press('f');
+  check(await firstSquare(page) === 'a8', 'f again flips it back');
+  await page.focus('#fen');
+  await page.keyboard.press('f');
+  check(await firstSquare(page) === 'a8', 'f typed in a field flips nothing');
+  await page.click('h1');
+
+  // The wheel over the board: up goes back, down forward, a burst of
+  // events within the throttle is one step.
+  const box = await page.locator('#board').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -100);
+  await page.waitForFunction(() => document.querySelector('#moves .mv.cur').dataset.ply === '7');
+  check(true, 'wheel up over the board goes back a move');
+  await page.waitForTimeout(200);
+  await page.mouse.wheel(0, 100);
+  await page.mouse.wheel(0, 100);
+  await page.mouse.wheel(0, 100);
+  await page.waitForTimeout(50);
+  check(await current(page) === 8, 'wheel down goes forward; a quick burst is one step');
+  await page.waitForTimeout(200);
+  const scrollBefore = await page.evaluate(() => window.scrollY);
+  await page.mouse.wheel(0, 300);
+  check(await page.evaluate(() => window.scrollY) === scrollBefore, 'the page does not scroll under the board');
+
+  // Space: the engine plays a move for the side to move (White, a human player here).
+  await page.selectOption('#side-w [data-k="limit"]', 'depth');
+  await page.fill('#side-w [data-k="amount"]', '3');
+  await page.setChecked('#side-w [data-k="book"]', false); // a searched move, with its time
+  await page.click('h1');
+  await page.keyboard.press(' ');
+  await waitPlies(page, 9);
+  check(await page.$eval('#moves .mv[data-ply="9"] .t', (el) => /\d+ m?s$/.test(el.textContent)),
+    `Space: the engine played ${await page.$eval('#moves .mv[data-ply="9"]', (el) => el.firstChild.textContent)} for White`);
+
+  // l: analysis on, lines and arrows; x hides the arrows and shows them again; l: off.
+  await page.keyboard.press('l');
+  check(await page.isChecked('#analyse'), 'l turns analysis on');
+  await page.waitForFunction(() => document.querySelectorAll('#lines .line').length >= 1 &&
+    document.querySelectorAll('#board svg.arrows line.best').length === 1, null, { timeout: 30000 });
+  check(true, 'the lines and the best move arrow come');
+  await page.keyboard.press('x');
+  check(await page.$$eval('#board svg.arrows line', (els) => els.length) === 0, 'x hides the arrows');
+  await page.waitForTimeout(400); // more depths arrive: still hidden
+  check(await page.$$eval('#board svg.arrows line', (els) => els.length) === 0, 'and they stay hidden while the search goes on');
+  await page.keyboard.press('x');
+  await page.waitForSelector('#board svg.arrows line.best');
+  check(true, 'x shows them again');
+  await page.keyboard.press('l');
+  check(!(await page.isChecked('#analyse')), 'l turns analysis off');
+  await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 0);
+  check(true, 'and the lines go');
+
+  // ?: the list of keys; Esc closes it.
+  await page.keyboard.press('?');
+  await page.waitForSelector('#help-dialog[open]');
+  const help = await page.textContent('#help-dialog');
+  check(['Space', 'Home', 'flip', 'analysis', 'arrows', 'wheel'].every((w) => help.includes(w)), '? opens the list of keys');
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-keys.png') });
+  await page.keyboard.press('f');
+  check(await firstSquare(page) === 'a8', 'keys do nothing under the list');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#help-dialog:not([open])', { state: 'attached' });
+  check(true, 'Esc closes it');
+
+  check(page.errors.length === 0, `no script errors (keys) ${page.errors.join('; ')}`);
+  await context.close();
+}
+
+// A phone, 390x844: the board as wide as the screen, the moves under it;
+// 40 moves played by tapping keep the board on screen and the latest move
+// in view, the page itself never scrolling.
+async function phone(browser) {
+  const moves = (await ucis(KASPAROV)).slice(0, 80);
+  check(moves.length === 80, 'the 40 moves of Kasparov-Topalov read');
+  const view = { width: 390, height: 844 };
+  const { context, page } = await open(browser, { viewport: view, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const board = () => page.locator('#board').boundingBox();
+  let b = await board();
+  check(b.width >= 0.9 * view.width && inside(b, view), `the board is as wide as the screen (${b.width.toFixed(0)} of ${view.width} px)`);
+  const list = await page.locator('#moves').boundingBox();
+  const nav = await page.locator('#nav').boundingBox();
+  check(list.y >= b.y + b.height && list.y - (b.y + b.height) < nav.height + 60, 'the move list is right under the board (and its buttons)');
+  check(await page.isHidden('#players') && await page.isHidden('#io-panel') && await page.isHidden('#review'), 'players, PGN and game analysis are folded away');
+  await page.tap('#morebtn');
+  check(await page.isVisible('#players') && await page.isVisible('#analysis-panel'), '"More" unfolds them');
+  await page.selectOption('#side-b [data-k="player"]', 'human'); // both sides tapped here
+  await page.tap('#morebtn');
+  check(await page.isHidden('#players'), 'and folds them again');
+
+  for (let i = 0; i < moves.length; i++) {
+    await page.tap(`[data-square="${moves[i].slice(0, 2)}"]`);
+    await page.tap(`[data-square="${moves[i].slice(2, 4)}"]`);
+    await waitPlies(page, i + 1);
+    if ((i + 1) % 10 !== 0) continue;
+    b = await board();
+    const cur = await page.locator('#moves .mv.cur').boundingBox();
+    const shown = await page.locator('#moves').boundingBox();
+    const scrolled = await page.evaluate(() => document.scrollingElement.scrollTop);
+    check(inside(b, view) && scrolled === 0 && cur.y >= shown.y - 1 && cur.y + cur.height <= shown.y + shown.height + 1,
+      `after ${(i + 1) / 2} moves the board is on screen, the page unscrolled and the latest move in view`);
+  }
+  check(await page.evaluate(() => document.scrollingElement.scrollHeight <= innerHeight + 1), 'the page is no taller than the screen');
+  check(await page.$eval('#moves', (el) => el.scrollHeight > el.clientHeight && el.scrollTop > 0), 'the move list scrolled by itself');
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-phone.png') });
+  check(page.errors.length === 0, `no script errors (phone) ${page.errors.join('; ')}`);
+  await context.close();
+}
+
+// Board colours and piece sets: switched in the Look panel, kept for the next visit.
+async function themes(browser) {
+  const { context, page } = await open(browser);
+  const look = () => page.evaluate(() => {
+    const dark = document.querySelector('#board .sq.dark');
+    const img = document.querySelector('#board .sq img');
+    return { dark: getComputedStyle(dark).backgroundColor, src: img.getAttribute('src'), loaded: img.complete && img.naturalWidth > 0 };
+  });
+  const before = await look();
+  check(before.dark === 'rgb(181, 136, 99)' && before.src.startsWith('/pieces/cburnett/'), `brown board, Cburnett pieces by default (${before.dark}, ${before.src})`);
+  await page.selectOption('#theme-board', 'blue');
+  await page.selectOption('#theme-pieces', 'dejavu');
+  await page.waitForFunction(() => [...document.querySelectorAll('#board .sq img')].every((i) => i.complete && i.naturalWidth > 0));
+  const after = await look();
+  check(after.dark === 'rgb(140, 162, 173)', `the board turns blue (${after.dark})`);
+  check(after.src.startsWith('/pieces/dejavu/') && after.loaded, `the pieces are DejaVu's (${after.src})`);
+  await page.selectOption('#theme-board', 'green');
+  check((await look()).dark === 'rgb(134, 166, 102)', 'and green');
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-themes.png') });
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  const again = await look();
+  check(again.dark === 'rgb(134, 166, 102)' && again.src.startsWith('/pieces/dejavu/') &&
+    await page.inputValue('#theme-pieces') === 'dejavu', 'the choice is kept across a reload');
+  check(page.errors.length === 0, `no script errors (themes) ${page.errors.join('; ')}`);
+  await context.close();
+}
+
+const gameOf = (page) => new URL(page.url()).searchParams.get('game');
+
+async function newGameByApi() {
+  const res = await fetch(new URL('/api/game', url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  return (await res.json()).id;
+}
+
+// A reload keeps the game: the address names it, the server still has its
+// moves and variations, the page its board side and players; a game
+// against the computer comes back with its clocks and its evaluation hidden.
+async function reload(browser) {
+  const { context, page } = await open(browser);
+  const id = gameOf(page);
+  check(/^[0-9a-f]{16}$/.test(id || ''), `the address names the game (?game=${id})`);
+  await page.selectOption('#side-b [data-k="player"]', 'human');
+  await loadPgn(page, RUY, 8);
+  await page.click('#moves .mv[data-ply="4"]');
+  await page.waitForFunction(() => S.game.legal.length > 0 && S.game.current === S.game.plies[3].node);
+  await page.click('[data-square="f1"]');
+  await page.click('[data-square="c4"]'); // 3. Bc4, a variation
+  await page.waitForFunction(() => document.querySelector('#moves .var .mv.cur'));
+  await page.click('#flip');
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  check(gameOf(page) === id, 'after a reload the address names the same game');
+  check(await page.$$eval('#moves .mv[data-ply]', (els) => els.length) === 8 &&
+    (await page.textContent('#moves .var')).includes('Bc4'), 'its moves and its variation are back');
+  check(await page.$eval('#moves .mv.cur', (el) => el.textContent.startsWith('Bc4')), 'with the move that was on view');
+  check(await firstSquare(page) === 'h1', 'the board is still turned');
+  check(await page.inputValue('#side-b [data-k="player"]') === 'human', 'and the players are as they were');
+
+  // A game against the computer on a clock, the evaluation hidden.
+  await page.click('#vsengine');
+  await page.waitForSelector('#match-dialog[open]');
+  await page.check('#match-dialog input[name="colour"][value="w"]');
+  await page.selectOption('#match-time', '3+2');
+  await page.click('#match-start');
+  await page.waitForFunction(() => !document.getElementById('clock-top').classList.contains('hidden'));
+  await page.click('[data-square="e2"]');
+  await page.click('[data-square="e4"]');
+  await waitPlies(page, 2);
+  await page.waitForTimeout(300);
+  const clocks = () => page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
+  const before = await clocks();
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  const after = await clocks();
+  check(gameOf(page) === id && await page.$$eval('#moves .mv[data-ply]', (els) => els.length) === 2, 'the game against the computer is back after a reload');
+  check(Math.abs(after.b - before.b) < 1500 && after.w <= before.w && before.w - after.w < 5000,
+    `its clocks too (White ${before.w} -> ${after.w} ms: it was White's move; Black ${before.b} -> ${after.b} ms)`);
+  check((await page.textContent('#lines')).includes('hidden') && await page.isDisabled('#review-start'), 'the evaluation is still hidden');
+  check(!(await page.isHidden('#resign')), 'resign and draw are there');
+  // What the server streams to the page while the evaluation is hidden:
+  // the engine's move, and no score or line (nothing for devtools to show).
+  await page.evaluate(() => {
+    window.seen = [];
+    S.events.addEventListener('message', (ev) => window.seen.push(JSON.parse(ev.data)));
+  });
+  await page.click('[data-square="d2"]');
+  await page.click('[data-square="d4"]');
+  await waitPlies(page, 4);
+  await page.waitForFunction(() => window.seen.some((e) => e.type === 'bestmove'));
+  const seen = await page.evaluate(() => window.seen);
+  check(seen.some((e) => e.type === 'state') && !seen.some((e) => e.type === 'info' || e.type === 'stats' || 'score' in e || 'pv' in e),
+    `the event stream carries no evaluation while it is hidden (${seen.map((e) => e.type).join(', ')})`);
+  await page.click('#offerdraw');
+  await page.waitForFunction(() => document.getElementById('status').textContent.includes('declines'));
+  check(await page.evaluate(() => !window.seen.some((e) => 'score' in e)), 'a draw offer is weighed by the server and declined, no score sent');
+  check(page.errors.length === 0, `no script errors (reload) ${page.errors.join('; ')}`);
+  await context.close();
+}
+
+// A game the server dropped (too many games for --games-memory) shows the
+// expired dialog; "Restore from PGN" brings its moves back in a new game,
+// "Start a new game" starts afresh.
+async function expired(browser) {
+  const { context, page } = await open(browser);
+  const id = gameOf(page);
+  await loadPgn(page, RUY, 8);
+  await page.waitForFunction((id) => (JSON.parse(localStorage.getItem(`kestrel-game:${id}`)) || {}).plies === 8, id);
+  check(true, 'the game\'s PGN is kept in localStorage');
+  await page.close(); // the tab is closed: no page watches the game
+  for (let i = 0; i < 6; i++) await newGameByApi(); // the server makes room for them
+  const state = await fetch(new URL(`/api/state?game=${id}`, url));
+  check(state.status === 404, 'the server dropped the old game for newer ones');
+  const again = await context.newPage();
+  again.errors = [];
+  again.on('pageerror', (e) => again.errors.push(e.message));
+  await again.goto(`${url}?game=${id}`);
+  await again.waitForSelector('#expired-dialog[open]');
+  check((await again.textContent('#expired-dialog')).includes('This game has expired') &&
+    (await again.textContent('#expired-saved')).includes('8 plies'), 'opening it says it expired, and that its moves were kept');
+  if (shots) await again.screenshot({ path: path.join(shots, 'gui-expired.png') });
+  await again.click('#expired-restore');
+  await again.waitForSelector('#expired-dialog:not([open])', { state: 'attached' });
+  await waitPlies(again, 8);
+  check((await again.textContent('#moves')).includes('Nf6') && gameOf(again) !== id, 'Restore from PGN: the moves are back, in a new game in the address');
+  await again.reload();
+  await again.waitForSelector('body[data-ready="1"]');
+  check(await again.$$eval('#moves .mv[data-ply]', (els) => els.length) === 8, 'and that one survives a reload');
+
+  await again.goto(`${url}?game=0123456789abcdef`);
+  await again.waitForSelector('#expired-dialog[open]');
+  check(await again.isDisabled('#expired-restore'), 'a game this browser kept nothing of cannot be restored');
+  await again.click('#expired-new');
+  await again.waitForSelector('#expired-dialog:not([open])', { state: 'attached' });
+  await again.waitForFunction(() => S.game && S.game.plies.length === 0 && new URLSearchParams(location.search).get('game') === S.game.id);
+  check(true, 'Start a new game: an empty board, its id in the address');
+  check(again.errors.length === 0, `no script errors (expired) ${again.errors.join('; ')}`);
+  await context.close();
+}
+
+async function main() {
+  const browser = await launch();
+  await keys(browser);
+  await phone(browser);
+  await themes(browser);
+  await reload(browser);
+  await expired(browser);
+  await browser.close();
+  console.log('habits done');
+}
+
+main().catch((e) => {
+  console.error(e.stack || String(e));
+  process.exit(1);
+});
