@@ -333,10 +333,19 @@ pub fn run_search(
         shared.stop.store(true, Ordering::Relaxed);
     });
 
+    let workers: Vec<&Worker> = workers.iter().collect();
+    conclude(&workers, shared, root)
+}
+
+/// The result of a search whose threads have all stopped: `workers` are
+/// their workers, the main thread's first. Chooses the thread to answer
+/// from, reports its line when the main thread's last report did not show
+/// it, and sums the counters.
+pub fn conclude(workers: &[&Worker], shared: &Shared, root: &Position) -> SearchResult {
     // Prefer the main thread; a helper only when it got deeper with a result at least as good.
     let mut chosen = 0;
     for (i, w) in workers.iter().enumerate().skip(1) {
-        let (c, best) = (&workers[chosen], w);
+        let (c, best) = (workers[chosen], w);
         if let (Some(a), Some(b)) = (c.root_moves.first(), best.root_moves.first()) {
             if best.completed_depth > c.completed_depth
                 && b.score >= a.score
@@ -352,7 +361,7 @@ pub fn run_search(
         stats += w.stats;
         nodes += w.nodes;
     }
-    let w = &workers[chosen];
+    let w = workers[chosen];
     let best = level_choice(shared, w).or(w.root_moves.first());
     if let Some(answer) = best {
         w.report_answer(shared, answer, workers[0].reported());
