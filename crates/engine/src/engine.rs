@@ -1,10 +1,11 @@
 //! The engine as the protocols see it: options, new game, and searches that
 //! run in the background (so `stop`, `ponderhit` and `isready` are answered
-//! while it thinks) or on the caller's thread.
+//! while it thinks) or that the caller waits for. Either way the search runs
+//! on the engine's own threads ([`crate::pool`]), started with the engine
+//! and when `Threads` changes, not per search.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
 use chess::Position;
 
@@ -16,10 +17,10 @@ use crate::limits::Limits;
 use crate::option::{find_option, EngineOption, OptionKind, OptionValue};
 use crate::option_error::OptionError;
 use crate::params::{ParamError, ParamInfo, ParamKind, SearchParams};
-use crate::search::Worker;
+use crate::pool::{panic_message, Answer, Outcome, Panic, Pool, Search};
 use crate::strength::{Level, Rng, DEFAULT_ELO, MAX_ELO, MIN_ELO};
 use crate::tablebase::Tablebase;
-use crate::thread::{run_search, Reporter, SearchEvent, SearchResult, Shared};
+use crate::thread::{Reporter, SearchResult, Shared};
 use crate::timeman::budget;
 use crate::tt::TranspositionTable;
 
@@ -28,24 +29,21 @@ const MAX_HASH_MIB: i64 = crate::tt::MAX_MIB as i64;
 const MAX_THREADS: i64 = 256;
 const DEFAULT_OVERHEAD_MS: u64 = 30;
 
-struct Running {
-    shared: Arc<Shared>,
-    handle: JoinHandle<Vec<Worker>>,
-}
-
 /// The search engine with its options and its table.
 pub struct Engine {
     tt: Arc<TranspositionTable>,
     hash_mib: usize,
     params: SearchParams,
-    threads: usize,
     multipv: usize,
     move_overhead: u64,
     eval_kind: EvalKind,
     weights: Arc<Weights>,
     net: Option<Arc<Network>>,
-    workers: Vec<Worker>,
-    running: Option<Running>,
+    /// The search threads, each with its worker.
+    pool: Pool,
+    /// The shared state of the background search started last, until
+    /// `wait` collects it.
+    running: Option<Arc<Shared>>,
     tablebase: Option<Arc<dyn Tablebase>>,
     book: Option<Arc<dyn BookHint>>,
     limit_strength: bool,
@@ -66,13 +64,12 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MIB)),
             hash_mib: DEFAULT_HASH_MIB,
             params: SearchParams::default(),
-            threads: 1,
             multipv: 1,
             move_overhead: DEFAULT_OVERHEAD_MS,
             eval_kind: EvalKind::default(),
             weights: Weights::default_shared(),
             net: Some(crate::eval::nnue::embedded_network()),
-            workers: vec![Worker::new(0)],
+            pool: Pool::new(1),
             running: None,
             tablebase: None,
             book: None,
@@ -229,13 +226,9 @@ impl Engine {
                 self.tt.clear();
             }
             ("Threads", OptionValue::Spin(n)) => {
-                let n = n as usize;
                 self.wait();
-                self.threads = n;
-                self.workers.truncate(n);
-                while self.workers.len() < n {
-                    self.workers.push(Worker::new(self.workers.len()));
-                }
+                // The threads kept keep their history, as before.
+                self.pool.resize(n as usize);
             }
             ("Evaluator", OptionValue::Combo(choice)) => {
                 let kind = EvalKind::parse(choice).expect("the combo lists evaluator names");
@@ -334,7 +327,7 @@ impl Engine {
         if self.limit_strength {
             1
         } else {
-            self.workers.len()
+            self.pool.len()
         }
     }
 
@@ -347,9 +340,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.wait();
         self.tt.clear();
-        for w in &mut self.workers {
-            w.history.clear();
-        }
+        self.pool.for_each_worker(|w| w.history.clear());
     }
 
     fn shared(
@@ -398,34 +389,21 @@ impl Engine {
         self.stop();
         self.wait();
         let (shared, budget) = self.shared(&root, &history, limits, reporter);
-        let threads = self.thread_count();
-        let mut workers = std::mem::take(&mut self.workers);
-        let thread_shared = shared.clone();
-        let handle = std::thread::Builder::new()
-            .name("kestrel-search".into())
-            .stack_size(crate::thread::SEARCH_STACK)
-            .spawn(move || {
-                let result = run_search(
-                    &mut workers[..threads],
-                    &thread_shared,
-                    &root,
-                    &history,
-                    budget,
-                );
-                thread_shared.finished.store(true, Ordering::Relaxed);
-                (thread_shared.reporter)(SearchEvent::Stats {
-                    stats: result.stats,
-                    nodes: result.nodes,
-                    time: result.time,
-                });
-                (thread_shared.reporter)(SearchEvent::BestMove(result));
-                workers
-            })
-            .expect("the search thread starts");
-        self.running = Some(Running { shared, handle });
+        self.pool.start(Search {
+            shared: shared.clone(),
+            root,
+            history: history.into(),
+            budget,
+            threads: self.thread_count(),
+            answer: Answer::Report,
+        });
+        self.running = Some(shared);
     }
 
-    /// Searches on the calling thread (and helpers) and returns the result.
+    /// Searches and returns the result, blocking the caller until it is
+    /// found (the search runs on the engine's threads; events other than
+    /// `Stats` and `BestMove` go to `reporter`). A panic in the search
+    /// reaches the caller, and the engine is left with fresh threads.
     pub fn search(
         &mut self,
         root: &Position,
@@ -435,21 +413,37 @@ impl Engine {
     ) -> SearchResult {
         self.wait();
         let (shared, budget) = self.shared(root, history, limits, reporter);
-        let threads = self.thread_count();
-        run_search(&mut self.workers[..threads], &shared, root, history, budget)
+        self.pool.start(Search {
+            shared,
+            root: *root,
+            history: history.into(),
+            budget,
+            threads: self.thread_count(),
+            answer: Answer::Return,
+        });
+        match self.pool.wait() {
+            Some(Outcome::Result(result)) => result,
+            Some(Outcome::Panicked(panic)) => {
+                self.restart(&panic);
+                std::panic::resume_unwind(panic)
+            }
+            Some(Outcome::Reported) | None => {
+                unreachable!("a search asked to return its result returns it")
+            }
+        }
     }
 
     /// Asks a running search to stop (it then reports its best move).
     pub fn stop(&self) {
-        if let Some(r) = &self.running {
-            r.shared.stop.store(true, Ordering::Relaxed);
+        if let Some(shared) = &self.running {
+            shared.stop.store(true, Ordering::Relaxed);
         }
     }
 
     /// The opponent played the move being pondered: switch to normal timing.
     pub fn ponderhit(&self) {
-        if let Some(r) = &self.running {
-            r.shared.ponderhit();
+        if let Some(shared) = &self.running {
+            shared.ponderhit();
         }
     }
 
@@ -460,18 +454,35 @@ impl Engine {
     pub fn is_searching(&self) -> bool {
         self.running
             .as_ref()
-            .is_some_and(|r| !r.shared.finished.load(Ordering::Relaxed) && !r.handle.is_finished())
+            .is_some_and(|shared| !shared.finished.load(Ordering::Relaxed) && self.pool.is_busy())
     }
 
     /// Waits for a background search to end.
     pub fn wait(&mut self) {
-        if let Some(r) = self.running.take() {
-            match r.handle.join() {
-                Ok(workers) => self.workers = workers,
-                // A panicked search thread loses its history, not the engine.
-                Err(_) => self.workers = (0..self.threads).map(Worker::new).collect(),
+        if self.running.take().is_some() {
+            if let Some(Outcome::Panicked(panic)) = self.pool.wait() {
+                self.restart(&panic);
             }
         }
+    }
+
+    /// After a panic in a search thread: a panicked search loses its
+    /// history, not the engine. The threads are replaced by fresh ones
+    /// (as many), and the panic is told on standard error.
+    fn restart(&mut self, panic: &Panic) {
+        eprintln!(
+            "kestrel: a search thread panicked ({}); the search threads are restarted with fresh history",
+            panic_message(panic)
+        );
+        self.pool = Pool::new(self.pool.len());
+    }
+}
+
+impl Drop for Engine {
+    /// Stops a running search; dropping the pool then waits for it to end
+    /// and joins every search thread.
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 

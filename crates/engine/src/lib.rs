@@ -15,6 +15,7 @@ pub mod movepick;
 pub mod option;
 pub mod option_error;
 pub mod params;
+mod pool;
 pub mod score;
 pub mod search;
 pub mod see;

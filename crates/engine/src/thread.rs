@@ -1,7 +1,9 @@
 //! One search across threads (Lazy SMP): every thread searches the same root
 //! with its own history, sharing only the transposition table and the stop
-//! flag; the main thread keeps time and reports. Also the events a search
-//! sends to whoever listens (the protocol front ends).
+//! flag; the main thread keeps time and reports, and the answer is chosen
+//! from all of them ([`conclude`]). The threads themselves are the engine's
+//! pool (`pool.rs`). Also the events a search sends to whoever listens (the
+//! protocol front ends).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -19,7 +21,7 @@ use crate::search::{RootMove, Worker};
 use crate::stats::SearchStats;
 use crate::strength::{Level, Rng, MIN_DEPTH};
 use crate::tablebase::{rank_root_moves, RootTbMove, Tablebase};
-use crate::timeman::{TimeBudget, TimeManager};
+use crate::timeman::TimeBudget;
 use crate::tt::TranspositionTable;
 
 /// Progress of a search, as the engine reports it.
@@ -300,43 +302,15 @@ impl Shared {
     }
 }
 
-/// Runs a search on `workers` (the first is the main thread) and returns
-/// its result; waits for `stop` or `ponderhit` when the limits say so.
-pub fn run_search(
-    workers: &mut [Worker],
-    shared: &Shared,
-    root: &Position,
-    history: &[u64],
-    budget: Option<TimeBudget>,
-) -> SearchResult {
-    let mut tm = TimeManager::new(budget);
-    shared.tt.new_search();
-    std::thread::scope(|scope| {
-        let (main, helpers) = workers
-            .split_first_mut()
-            .expect("at least one search thread");
-        for worker in helpers.iter_mut() {
-            // Deep recursion with a move picker per frame: give helpers room.
-            std::thread::Builder::new()
-                .name(format!("kestrel-helper-{}", worker.id))
-                .stack_size(SEARCH_STACK)
-                .spawn_scoped(scope, move || worker.iterate(shared, root, history, None))
-                .expect("a search thread starts");
-        }
-        main.iterate(shared, root, history, Some(&mut tm));
-        // An infinite or pondering search answers only after stop or ponderhit.
-        while !shared.stop.load(Ordering::Relaxed)
-            && (shared.limits.infinite || shared.ponder.load(Ordering::Relaxed))
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        shared.stop.store(true, Ordering::Relaxed);
-    });
-
+/// The result of a search whose threads have all stopped: `workers` are
+/// their workers, the main thread's first. Chooses the thread to answer
+/// from, reports its line when the main thread's last report did not show
+/// it, and sums the counters.
+pub fn conclude(workers: &[&Worker], shared: &Shared, root: &Position) -> SearchResult {
     // Prefer the main thread; a helper only when it got deeper with a result at least as good.
     let mut chosen = 0;
     for (i, w) in workers.iter().enumerate().skip(1) {
-        let (c, best) = (&workers[chosen], w);
+        let (c, best) = (workers[chosen], w);
         if let (Some(a), Some(b)) = (c.root_moves.first(), best.root_moves.first()) {
             if best.completed_depth > c.completed_depth
                 && b.score >= a.score
@@ -352,7 +326,7 @@ pub fn run_search(
         stats += w.stats;
         nodes += w.nodes;
     }
-    let w = &workers[chosen];
+    let w = workers[chosen];
     let best = level_choice(shared, w).or(w.root_moves.first());
     if let Some(answer) = best {
         w.report_answer(shared, answer, workers[0].reported());

@@ -185,38 +185,38 @@ pub fn play_pairs(
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; total]);
-    WorkerPool::new(config.threads.clamp(1, total.max(1)))
-        .with_stack_size(engine::thread::SEARCH_STACK)
-        .run(
-            || {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                (i < total).then_some(i)
-            },
-            |games| {
-                let mut engines = [Engine::new(), Engine::new()];
-                for e in &mut engines {
-                    e.set_option("Hash", &config.hash_mib.max(1).to_string())
-                        .expect("a table size from 1 MiB is accepted");
-                }
-                for i in games {
-                    let p = &pairings[i / 2];
-                    let (white, black) = if i.is_multiple_of(2) {
-                        (p.first, p.second)
-                    } else {
-                        (p.second, p.first)
-                    };
-                    let record = play_game(
-                        &mut engines,
-                        [&players[white], &players[black]],
-                        [white, black],
-                        p.opening,
-                        &config.rules,
-                    );
-                    results.lock().expect("no worker panics holding it")[i] = Some(record);
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                }
-            },
-        );
+    // The searches run on each engine's own threads: the workers only play
+    // the games, on an ordinary stack.
+    WorkerPool::new(config.threads.clamp(1, total.max(1))).run(
+        || {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            (i < total).then_some(i)
+        },
+        |games| {
+            let mut engines = [Engine::new(), Engine::new()];
+            for e in &mut engines {
+                e.set_option("Hash", &config.hash_mib.max(1).to_string())
+                    .expect("a table size from 1 MiB is accepted");
+            }
+            for i in games {
+                let p = &pairings[i / 2];
+                let (white, black) = if i.is_multiple_of(2) {
+                    (p.first, p.second)
+                } else {
+                    (p.second, p.first)
+                };
+                let record = play_game(
+                    &mut engines,
+                    [&players[white], &players[black]],
+                    [white, black],
+                    p.opening,
+                    &config.rules,
+                );
+                results.lock().expect("no worker panics holding it")[i] = Some(record);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+            }
+        },
+    );
     let mut games = results
         .into_inner()
         .expect("no worker panicked")

@@ -22,8 +22,8 @@ impl WorkerPool {
         }
     }
 
-    /// Each worker's stack size in bytes (a search in the worker thread
-    /// itself needs the engine's deep stack).
+    /// Each worker's stack size in bytes (for work that recurses deeply in
+    /// the worker itself; an engine's searches run on the engine's threads).
     pub fn with_stack_size(self, bytes: usize) -> WorkerPool {
         WorkerPool {
             stack_size: Some(bytes),

@@ -261,29 +261,29 @@ pub fn generate(
     let sink = Mutex::new(sink);
     let enough = AtomicBool::new(false);
     let halted = || stop.load(Ordering::Relaxed) || enough.load(Ordering::Relaxed);
-    WorkerPool::new(config.threads)
-        .with_stack_size(engine::thread::SEARCH_STACK)
-        .run(
-            || {
-                if halted() {
-                    return None;
+    // The searches run on each engine's own threads: the workers only play
+    // the games, on an ordinary stack.
+    WorkerPool::new(config.threads).run(
+        || {
+            if halted() {
+                return None;
+            }
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            config.games.is_none_or(|n| index < n).then_some(index)
+        },
+        |indices| {
+            let mut engine = engine_with(&config.options).expect("options checked above");
+            for index in indices {
+                let Some(game) = play_game(&mut engine, config, index, &halted) else {
+                    continue;
+                };
+                let mut sink = sink.lock().expect("no sink panics");
+                if !halted() && !(sink)(game) {
+                    enough.store(true, Ordering::Relaxed);
                 }
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                config.games.is_none_or(|n| index < n).then_some(index)
-            },
-            |indices| {
-                let mut engine = engine_with(&config.options).expect("options checked above");
-                for index in indices {
-                    let Some(game) = play_game(&mut engine, config, index, &halted) else {
-                        continue;
-                    };
-                    let mut sink = sink.lock().expect("no sink panics");
-                    if !halted() && !(sink)(game) {
-                        enough.store(true, Ordering::Relaxed);
-                    }
-                }
-            },
-        );
+            }
+        },
+    );
     Ok(())
 }
 
