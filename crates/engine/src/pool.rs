@@ -1,6 +1,6 @@
 //! The engine's search threads, started once and kept: one per `Threads`,
 //! each named `kestrel-search-N`, with the search's deep stack
-//! ([`SEARCH_STACK`]) and its own [`Worker`] (history, correction tables,
+//! ([`SEARCH_STACK`]) and its own [`Worker`] (history tables,
 //! evaluator caches) for as long as the thread lives. Between searches the
 //! threads sleep on a condition variable, so a search costs a wake-up
 //! instead of a thread start (and a 64 MiB stack mapping) per thread.
