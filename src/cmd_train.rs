@@ -165,10 +165,11 @@ pub fn run(args: TrainArgs) -> Result<()> {
         Event::EpochEnd { row, net, .. } => {
             bar.finish_and_clear();
             println!(
-                "epoch {}/{epochs} train {:.6} val {:.6} lr {:.2e} {:.0} pos/s quantised (QB {}) vs float mean {:.2} cp max {:.1} cp -> {}",
+                "epoch {}/{epochs} train {:.6} val {:.6} (hand-crafted {:.6}) lr {:.2e} {:.0} pos/s quantised (QB {}) vs float mean {:.2} cp max {:.1} cp -> {}",
                 row.epoch,
                 row.train_loss,
                 row.val_loss,
+                row.hand_crafted_loss,
                 row.lr,
                 row.positions as f64 / row.seconds.max(1e-9),
                 row.qb,

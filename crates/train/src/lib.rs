@@ -6,7 +6,8 @@
 //! target), `model` (the float network, its forward pass and sparse
 //! gradients), `adamw` and `schedule` (the optimiser), `data` (shards and
 //! the validation split), `checkpoint` (resumable float state), `quantise`
-//! (integer network and its agreement with the float one), `report` (log and
+//! (integer network and its agreement with the float one), `yardstick` (the
+//! hand-crafted evaluation's loss on the same positions), `report` (log and
 //! chart), and `trainer` (the loop on all cores).
 
 pub mod adamw;
@@ -19,6 +20,7 @@ pub mod report;
 pub mod sample;
 pub mod schedule;
 pub mod trainer;
+pub mod yardstick;
 
 pub use error::TrainError;
 pub use trainer::{train, Event, TrainConfig};

@@ -9,7 +9,7 @@ use crate::error::TrainError;
 
 /// The log's header line.
 pub const HEADER: &str =
-    "epoch,train_loss,val_loss,lr,positions,seconds,positions_per_s,quant_mean_cp,quant_max_cp,qb";
+    "epoch,train_loss,val_loss,lr,positions,seconds,positions_per_s,quant_mean_cp,quant_max_cp,qb,hand_crafted_loss";
 
 /// One epoch's figures.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -32,13 +32,16 @@ pub struct LogRow {
     pub quant_max_cp: f64,
     /// The output layer's quantisation of the epoch's net file.
     pub qb: i32,
+    /// The hand-crafted evaluation's loss on the same validation positions
+    /// (`yardstick`); 0 in logs written before it was recorded.
+    pub hand_crafted_loss: f64,
 }
 
 impl LogRow {
     /// The row as a CSV line.
     pub fn to_csv(&self) -> String {
         format!(
-            "{},{:.6},{:.6},{:.3e},{},{:.2},{:.0},{:.2},{:.1},{}",
+            "{},{:.6},{:.6},{:.3e},{},{:.2},{:.0},{:.2},{:.1},{},{:.6}",
             self.epoch,
             self.train_loss,
             self.val_loss,
@@ -48,14 +51,16 @@ impl LogRow {
             self.positions as f64 / self.seconds.max(1e-9),
             self.quant_mean_cp,
             self.quant_max_cp,
-            self.qb
+            self.qb,
+            self.hand_crafted_loss
         )
     }
 
-    /// A row from a CSV line (None for the header or a damaged line).
+    /// A row from a CSV line (None for the header or a damaged line). Logs
+    /// of runs before the yardstick column have one field less.
     pub fn from_csv(line: &str) -> Option<LogRow> {
         let f: Vec<&str> = line.trim().split(',').collect();
-        if f.len() != 10 {
+        if f.len() != 10 && f.len() != 11 {
             return None;
         }
         Some(LogRow {
@@ -68,6 +73,10 @@ impl LogRow {
             quant_mean_cp: f[7].parse().ok()?,
             quant_max_cp: f[8].parse().ok()?,
             qb: f[9].parse().ok()?,
+            hand_crafted_loss: match f.get(10) {
+                Some(v) => v.parse().ok()?,
+                None => 0.0,
+            },
         })
     }
 }
@@ -100,7 +109,9 @@ pub fn append_row(path: &Path, row: &LogRow) -> Result<(), TrainError> {
 }
 
 /// Draws training and validation loss per epoch into a PNG (in units of
-/// 10⁻⁴: the chart helper labels its axis with whole numbers).
+/// 10⁻⁴: the chart helper labels its axis with whole numbers), with the
+/// hand-crafted evaluation's loss as the line the validation loss must get
+/// under.
 pub fn draw_chart(rows: &[LogRow], path: &Path) -> Result<(), TrainError> {
     let line = |name: &str, value: fn(&LogRow) -> f64| Series {
         name: name.to_string(),
@@ -118,10 +129,18 @@ pub fn draw_chart(rows: &[LogRow], path: &Path) -> Result<(), TrainError> {
         x_label: "epoch".to_string(),
         y_label: "loss (MSE of win probability) x 10^-4".to_string(),
         log_y: false,
-        series: vec![
-            line("training", |r| r.train_loss),
-            line("validation", |r| r.val_loss),
-        ],
+        series: {
+            let mut series = vec![
+                line("training", |r| r.train_loss),
+                line("validation", |r| r.val_loss),
+            ];
+            if rows.iter().all(|r| r.hand_crafted_loss > 0.0) {
+                series.push(line("hand-crafted evaluation (validation)", |r| {
+                    r.hand_crafted_loss
+                }));
+            }
+            series
+        },
     };
     line_chart(&chart, path)?;
     Ok(())
@@ -143,8 +162,19 @@ mod tests {
             quant_mean_cp: 1.25,
             quant_max_cp: 7.5,
             qb: 64,
+            hand_crafted_loss: 0.0025,
         };
-        assert_eq!(LogRow::from_csv(&row.to_csv()), Some(row));
+        assert_eq!(LogRow::from_csv(&row.to_csv()), Some(row.clone()));
         assert_eq!(LogRow::from_csv(HEADER), None);
+        // A line of an older log, without the last column.
+        let old = "2,0.012345,0.013000,1.000e-3,1000,2.50,400,1.25,7.5,64";
+        assert_eq!(
+            LogRow::from_csv(old),
+            Some(LogRow {
+                epoch: 2,
+                hand_crafted_loss: 0.0,
+                ..row
+            })
+        );
     }
 }

@@ -20,6 +20,7 @@ use crate::quantise::{agreement, quantise, Agreement};
 use crate::report::{append_row, draw_chart, read_log, LogRow};
 use crate::sample::Sample;
 use crate::schedule::Schedule;
+use crate::yardstick::hand_crafted_loss;
 
 /// A run's settings.
 #[derive(Clone, Debug)]
@@ -268,6 +269,7 @@ fn run(
     let expected = (count_records(&config.shards)? as f64 * (1.0 - config.val_fraction)) as u64;
     let mut workers = Workers::new(threads, &net);
     let clip = net.clip_of(config.qb);
+    let mut hand_crafted: Option<f64> = None;
     for epoch in done + 1..=config.epochs {
         // Each epoch's shuffles depend only on the seed and the epoch, so a
         // resumed run repeats the epochs it redoes.
@@ -313,6 +315,10 @@ fn run(
             ));
         }
         let val_loss = mean_loss(&net, &validation, config.wdl, config.scale);
+        // The validation positions are the same every epoch: one
+        // evaluation pass is enough.
+        let hand_crafted = *hand_crafted
+            .get_or_insert_with(|| hand_crafted_loss(&validation, config.wdl, config.scale));
         let quantised = quantise(&net, config.scale.round() as i32, config.qb)?;
         let check = &validation[..validation.len().min(config.check_positions)];
         let Agreement {
@@ -328,6 +334,7 @@ fn run(
             quant_mean_cp: mean_cp,
             quant_max_cp: max_cp,
             qb: quantised.qb(),
+            hand_crafted_loss: hand_crafted,
         };
         let net_path = config.out_dir.join(format!("epoch-{epoch}.nnue"));
         let ckpt_path = config.out_dir.join(format!("epoch-{epoch}.ckpt"));
@@ -393,6 +400,11 @@ mod tests {
         eprintln!("{first:?}\n{last:?}");
         assert!(last.train_loss < 0.7 * first.train_loss, "{rows:?}");
         assert!(last.val_loss < first.val_loss, "{rows:?}");
+        // The yardstick is measured once, on the same positions each epoch.
+        assert!(first.hand_crafted_loss > 0.0, "{first:?}");
+        assert!(rows
+            .iter()
+            .all(|r| r.hand_crafted_loss == first.hand_crafted_loss));
         for name in ["epoch-6.nnue", "epoch-6.ckpt", "log.csv", "loss.png"] {
             assert!(config.out_dir.join(name).exists(), "{name}");
         }
