@@ -318,6 +318,48 @@ async function expired(browser) {
   await context.close();
 }
 
+// A game against the computer that the server dropped comes back from
+// its PGN as a game against the computer: same side, clocks as they were
+// kept (not charged for the time the game was away), evaluation hidden,
+// and the engine answers the next move.
+async function expiredMatch(browser) {
+  const { context, page } = await open(browser);
+  const id = gameOf(page);
+  await page.click('#vsengine');
+  await page.waitForSelector('#match-dialog[open]');
+  await page.check('#match-dialog input[name="colour"][value="w"]');
+  await page.selectOption('#match-time', '3+2');
+  await page.click('#match-start');
+  await page.waitForFunction(() => !document.getElementById('clock-top').classList.contains('hidden'));
+  await page.click('[data-square="e2"]');
+  await page.click('[data-square="e4"]');
+  await waitPlies(page, 2);
+  await page.waitForFunction((id) => (JSON.parse(localStorage.getItem(`kestrel-game:${id}`)) || {}).plies === 2, id);
+  await page.close();
+  for (let i = 0; i < 6; i++) await newGameByApi();
+  const again = await context.newPage();
+  again.errors = [];
+  again.on('pageerror', (e) => again.errors.push(e.message));
+  await again.goto(`${url}?game=${id}`);
+  await again.waitForSelector('#expired-dialog[open]');
+  const kept = await again.evaluate((id) => JSON.parse(localStorage.getItem(`kestrel-game:${id}`)).page.clock.left, id);
+  await again.waitForTimeout(1500); // time away that a restored game does not charge
+  await again.click('#expired-restore');
+  await again.waitForSelector('#expired-dialog:not([open])', { state: 'attached' });
+  await waitPlies(again, 2);
+  check(await again.evaluate(() => !!S.match && S.match.human === 'w' && S.game.linear), 'Restore from PGN: a game against the computer goes on as one');
+  const ms = await again.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
+  check(!(await again.isHidden('#clock-top')) && Math.abs(ms.b - kept.b) < 1000 && kept.w - ms.w < 1000,
+    `with its clocks as kept (White ${kept.w} -> ${ms.w} ms, Black ${kept.b} -> ${ms.b} ms)`);
+  check((await again.textContent('#lines')).includes('hidden') && !(await again.isHidden('#resign')), 'the evaluation still hidden, resign there');
+  await again.click('[data-square="d2"]');
+  await again.click('[data-square="d4"]');
+  await waitPlies(again, 4);
+  check(true, 'and Kestrel answers the next move');
+  check(again.errors.length === 0, `no script errors (expired match) ${again.errors.join('; ')}`);
+  await context.close();
+}
+
 async function main() {
   const browser = await launch();
   await keys(browser);
@@ -325,6 +367,7 @@ async function main() {
   await themes(browser);
   await reload(browser);
   await expired(browser);
+  await expiredMatch(browser);
   await browser.close();
   console.log('habits done');
 }

@@ -73,9 +73,11 @@ function savePage() {
 }
 
 // The page's part of a game back: players, board side, and for a game
-// against the computer that goes on, the match and its clocks (the side
-// to move was thinking while the page was away, as on a real clock).
-function restorePage(saved, withMatch) {
+// against the computer that goes on, the match and its clocks. After a
+// reload the side to move was thinking while the page was away, as on a
+// real clock (`chargeAway`); a game restored after the server lost it
+// goes on with the clocks as they were kept.
+function restorePage(saved, withMatch, chargeAway = true) {
   const page = saved && saved.page;
   if (!page) return;
   Object.assign(S.players, page.players);
@@ -84,7 +86,7 @@ function restorePage(saved, withMatch) {
     S.match = page.match;
     const c = page.clock;
     if (c) {
-      const away = c.running ? Date.now() - saved.savedAt : 0;
+      const away = c.running && chargeAway ? Date.now() - saved.savedAt : 0;
       const left = { ...c.left };
       if (c.running) left[c.running] = Math.max(0, left[c.running] - away);
       S.clock = { left, inc: c.inc, running: c.running, since: performance.now() };
@@ -126,23 +128,37 @@ function showExpired(id) {
 }
 
 // A new game on the server, from the kept PGN when `restore`; the page
-// goes on with it (a game against the computer comes back as a game to
-// study: its clocks are gone with the server's game).
+// goes on with it. A game against the computer that was going on goes on
+// (same side, level, clocks and hidden evaluation); one that had ended, or
+// that the server will not take as one, comes back as a game to study.
 async function startAgain(restore) {
   const old = PERSIST.expired;
   $('expired-error').textContent = '';
   try {
     let view = await api('POST', '/api/game', {});
+    let resumed = false;
     if (restore && old.saved) {
-      view = await api('POST', '/api/pgn', { game: view.id, pgn: old.saved.pgn });
-      restorePage(old.saved, false);
+      const match = old.saved.page && old.saved.page.match;
+      const body = { game: view.id, pgn: old.saved.pgn };
+      if (match) {
+        try {
+          view = await api('POST', '/api/pgn', { ...body, vs_engine: true, hide_eval: !!match.hideEval });
+          resumed = true;
+        } catch (e) { /* over, or not one line: studied instead */ }
+      }
+      if (!resumed) {
+        view = await api('POST', '/api/pgn', body);
+        endMatchMode();
+      }
+      restorePage(old.saved, resumed, false);
       writeSaved(view.id, { ...old.saved, savedAt: Date.now() });
       try { localStorage.removeItem(SAVE_PREFIX + old.id); } catch (e) { /* storage off */ }
+    } else {
+      endMatchMode();
     }
     putGameInUrl(view.id);
     $('expired-dialog').close();
     PERSIST.expired = null;
-    endMatchMode();
     await attach(view);
   } catch (e) { $('expired-error').textContent = e.message; }
 }

@@ -293,12 +293,19 @@ pub async fn set_position(
     Ok(view(&session))
 }
 
-/// `POST /api/pgn` `{"game", "pgn"}`: replaces the game with the first game of the text.
+/// `POST /api/pgn` `{"game", "pgn", "vs_engine"?, "hide_eval"?}`: replaces
+/// the game with the first game of the text, a game to study; with
+/// `vs_engine` a game against the engine that goes on (as `/api/position`
+/// makes one), for a page restoring a game the server no longer has.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PgnBody {
     game: String,
     pgn: String,
+    #[serde(default)]
+    hide_eval: bool,
+    #[serde(default)]
+    vs_engine: bool,
 }
 
 /// Imports a PGN game.
@@ -309,6 +316,9 @@ pub async fn import_pgn(
     let session = state.get(&body.game)?;
     let mut imported = session.record().clone();
     imported.import_pgn(&body.pgn)?;
+    if body.vs_engine || body.hide_eval {
+        imported.resume_against_engine(body.hide_eval)?;
+    }
     session.cancel_search();
     session.engine().new_game();
     *session.record() = imported;

@@ -340,6 +340,27 @@ impl GameRecord {
         Ok(())
     }
 
+    /// Makes an imported game a game against the engine again (restored
+    /// from the PGN a page kept after the server lost it): one line, the
+    /// evaluation hidden when `hide_eval`. Refused for a game that is over
+    /// or that has variations (a game against the engine has none).
+    pub fn resume_against_engine(&mut self, hide_eval: bool) -> Result<(), ApiError> {
+        if self.over().is_some() || self.recorded_result != GameResult::Unknown {
+            return Err(ApiError::bad_request(
+                "this game is over: it cannot go on against the computer",
+            ));
+        }
+        if self.tree.ids().count() != self.tree.mainline().len() + 1 {
+            return Err(ApiError::bad_request(
+                "this game has variations: a game against the computer goes on from one line",
+            ));
+        }
+        self.linear = true;
+        self.hide_eval = hide_eval;
+        self.version += 1;
+        Ok(())
+    }
+
     /// The game as PGN, with its variations, NAGs and comments, the result
     /// (the game's end, else the one recorded in an imported PGN) and the
     /// engine's thinking time as a comment after each engine move.
@@ -369,6 +390,26 @@ impl GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kept_game_goes_on_against_the_engine_only_when_it_can() {
+        let mut r = GameRecord::new(Position::startpos());
+        r.import_pgn("1. e4 {0.50s} e5 2. Nf3 *").expect("reads");
+        r.resume_against_engine(true).expect("one line, not over");
+        assert!(r.in_match() && r.eval_hidden());
+
+        let mut over = GameRecord::new(Position::startpos());
+        over.import_pgn("[Result \"0-1\"]\n\n1. e4 e5 0-1")
+            .expect("reads");
+        assert!(over.resume_against_engine(false).is_err(), "resigned");
+        over.import_pgn("1. f3 e5 2. g4 Qh4# 0-1").expect("reads");
+        assert!(over.resume_against_engine(false).is_err(), "mated");
+
+        let mut branched = GameRecord::new(Position::startpos());
+        branched.import_pgn("1. e4 (1. d4 d5) e5 *").expect("reads");
+        assert!(branched.resume_against_engine(false).is_err());
+        assert!(!branched.in_match());
+    }
 
     #[test]
     fn moves_are_read_in_uci_and_san_and_illegal_ones_refused() {
