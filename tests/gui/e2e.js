@@ -251,6 +251,32 @@ async function main() {
   const withVars = await page.inputValue('#pgn');
   check(withVars.includes("{the Bishop's Opening}") && withVars.includes('3. Bb5 $1') && withVars.includes('[Result "1/2-1/2"]'),
     'the export keeps comments, NAGs and the result');
+  // Annotating the move on view: a judgement by its button (pressed
+  // again, replaced), a comment saved with Ctrl+Enter; both in the list
+  // and the export.
+  await page.click('#moves .mv[data-ply="7"]'); // 4. Ba4
+  await page.waitForFunction(() => S.game.current === S.game.plies[6].node && !document.getElementById('comment').disabled);
+  await page.click('#nag-buttons button[data-nag="5"]');
+  await page.waitForFunction(() => (document.querySelector('#moves .mv[data-ply="7"] .nag') || {}).textContent === '!?');
+  await page.click('#nag-buttons button[data-nag="6"]');
+  await page.waitForFunction(() => (document.querySelector('#moves .mv[data-ply="7"] .nag') || {}).textContent === '?!');
+  check(await page.$eval('#nag-buttons button[data-nag="6"]', (b) => b.getAttribute('aria-pressed')) === 'true' &&
+    await page.$$eval('#moves .mv[data-ply="7"] .nag', (els) => els.length) === 1, 'a move takes one judgement: ?! replaced !?');
+  await page.click('#nag-buttons button[data-nag="14"]');
+  await page.fill('#comment', 'Keeping the pin in reserve.');
+  await page.press('#comment', 'Control+Enter');
+  await page.waitForFunction(() => [...document.querySelectorAll('#moves .comment')].some((c) => c.textContent.includes('pin in reserve')));
+  check(true, 'a comment saved with Ctrl+Enter shows in the move list');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  if (shots) await page.screenshot({ path: path.join(shots, 'gui-annotate.png') });
+  await page.click('#showpgn');
+  await page.waitForFunction(() => document.getElementById('pgn').value.replace(/\s+/g, ' ').includes('4. Ba4 $6 $14 {Keeping the pin in reserve.}'));
+  check(true, 'the export has them: 4. Ba4 $6 $14 {Keeping the pin in reserve.}');
+  await page.click('#moves .mv[data-ply="7"]');
+  await page.fill('#comment', '');
+  await page.click('#save-comment');
+  await page.waitForFunction(() => ![...document.querySelectorAll('#moves .comment')].some((c) => c.textContent.includes('pin in reserve')));
+  check(true, 'an empty comment saved removes it');
 
   // "Analyse game" on Légal's mate: the graph fills, 5... Bxd1 is a
   // blunder, each side is summed up and a click on the graph goes there.

@@ -838,6 +838,7 @@ async function main() {
   wireReview();
   wireTree();
   wireKeys();
+  wireAnnotate();
   wireThemes();
   wirePersist();
   const [opts, opened] = await Promise.all([api('GET', '/api/options'), openGame()]);

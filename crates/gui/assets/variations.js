@@ -7,7 +7,7 @@
 'use strict';
 
 const NAG_GLYPHS = {
-  1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!', 7: '□', 10: '=', 13: '∞', 14: '⩲', 15: '⩱',
+  1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!', 7: '□', 10: '=', 13: '∞', 14: '+=', 15: '=+', // ⩲ ⩱ are missing from common fonts
   16: '±', 17: '∓', 18: '+−', 19: '−+', 22: '⨀', 23: '⨀', 32: '⟳', 33: '⟳', 36: '→', 37: '→',
   40: '↑', 41: '↑', 132: '⇆', 133: '⇆', 140: '∆', 146: 'N',
 };
@@ -199,6 +199,7 @@ function renderMoveTree() {
   const cur = el.querySelector('.cur');
   if (cur) scrollListTo(el, cur);
   renderTreeTools();
+  renderAnnotate();
   function num(k) { const s = document.createElement('span'); s.className = 'num'; s.textContent = k + '.'; return s; }
   function blank() { const s = document.createElement('span'); s.className = 'blank'; s.textContent = '…'; return s; }
   function block(children) { const d = document.createElement('div'); d.className = 'interrupt'; d.append(...children); return d; }

@@ -150,6 +150,32 @@ pub async fn promote(
     Ok(view(&session))
 }
 
+/// `POST /api/annotate` `{"game", "node", "comment"?, "nags"?}`: the
+/// comment after a move (empty: none) and/or its NAGs; a part left out
+/// stays as it is.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnnotateBody {
+    game: String,
+    node: NodeId,
+    comment: Option<String>,
+    nags: Option<Vec<u8>>,
+}
+
+/// Annotates a move.
+pub async fn annotate(
+    State(state): Shared,
+    ApiJson(body): ApiJson<AnnotateBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    session
+        .record()
+        .annotate(body.node, body.comment.as_deref(), body.nags.as_deref())?;
+    // A long comment counts against the games' memory like a long game.
+    state.trim(&session.id);
+    Ok(view(&session))
+}
+
 /// `POST /api/delete` `{"game", "node"}`: deletes a move and all that follows it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

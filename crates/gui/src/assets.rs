@@ -10,13 +10,14 @@ pub const INDEX_HTML: &str = include_str!("../assets/index.html");
 /// The page's scripts, by the path they are served at (`/app.js`...).
 /// app.js is the board and the API calls; the others are loaded before it
 /// and each does one thing with its state (see the comment atop each file).
-pub const SCRIPTS: [(&str, &str); 8] = [
+pub const SCRIPTS: [(&str, &str); 9] = [
     ("app.js", include_str!("../assets/app.js")),
     ("match.js", include_str!("../assets/match.js")),
     ("review.js", include_str!("../assets/review.js")),
     ("opening.js", include_str!("../assets/opening.js")),
     ("variations.js", include_str!("../assets/variations.js")),
     ("keys.js", include_str!("../assets/keys.js")),
+    ("annotate.js", include_str!("../assets/annotate.js")),
     ("themes.js", include_str!("../assets/themes.js")),
     ("persist.js", include_str!("../assets/persist.js")),
 ];

@@ -157,6 +157,7 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/goto", post(api::goto))
         .route("/api/promote", post(api::promote))
         .route("/api/delete", post(api::delete))
+        .route("/api/annotate", post(api::annotate))
         .route("/api/end", post(api::end_game))
         .route("/api/tags", post(api::set_tags))
         .route("/api/position", post(api::set_position))

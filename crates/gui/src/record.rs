@@ -35,6 +35,11 @@ pub struct GameRecord {
     pub linear: bool,
 }
 
+/// The longest comment the page may write on a move, in characters.
+pub const MAX_COMMENT_CHARS: usize = 2000;
+/// The most NAGs on one move.
+pub const MAX_NAGS: usize = 8;
+
 impl From<TreeError> for ApiError {
     fn from(e: TreeError) -> ApiError {
         match e {
@@ -262,6 +267,51 @@ impl GameRecord {
         Ok(())
     }
 
+    /// Sets the comment after node `id`'s move (an empty one removes it)
+    /// and/or its NAGs (`1` = `!` ... `6` = `?!`, position judgements from
+    /// `10`). Refused while a game against the engine goes on, and for a
+    /// comment PGN cannot hold or NAGs that are not numbers 1 to 255 with
+    /// at most one move judgement.
+    pub fn annotate(
+        &mut self,
+        id: NodeId,
+        comment: Option<&str>,
+        nags: Option<&[u8]>,
+    ) -> Result<(), ApiError> {
+        if self.in_match() {
+            return Err(ApiError::conflict(
+                "a game against the computer can be annotated once it ends",
+            ));
+        }
+        let comment = comment.map(str::trim);
+        if let Some(text) = comment {
+            if text.chars().count() > MAX_COMMENT_CHARS {
+                return Err(ApiError::bad_request(format!(
+                    "a comment holds at most {MAX_COMMENT_CHARS} characters"
+                )));
+            }
+            if text.contains('}') {
+                // PGN ends a comment at the first '}'.
+                return Err(ApiError::bad_request("a comment cannot hold '}'"));
+            }
+        }
+        if let Some(nags) = nags {
+            if nags.contains(&0) || nags.len() > MAX_NAGS {
+                return Err(ApiError::bad_request(format!(
+                    "NAGs are numbers 1 to 255, at most {MAX_NAGS} on a move"
+                )));
+            }
+            if nags.iter().filter(|&&n| (1..=6).contains(&n)).count() > 1 {
+                return Err(ApiError::bad_request(
+                    "a move takes one judgement of !, ?, !!, ??, !? and ?!",
+                ));
+            }
+        }
+        self.tree.annotate(id, comment, nags)?;
+        self.version += 1;
+        Ok(())
+    }
+
     /// Deletes node `id` and every move after it; its parent goes on view
     /// when the node on view was deleted.
     pub fn delete(&mut self, id: NodeId) -> Result<(), ApiError> {
@@ -390,6 +440,42 @@ impl GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn annotations_are_checked_written_and_exported() {
+        let mut r = GameRecord::new(Position::startpos());
+        r.import_pgn("1. e4 e5 2. Nf3 *").expect("reads");
+        let e5 = r.tree.mainline()[1];
+        let v = r.version;
+        r.annotate(e5, Some("  The classical reply. "), Some(&[1, 14]))
+            .expect("fine");
+        assert!(r.version > v);
+        let out = r.export_pgn();
+        assert!(out.contains("e5 $1 $14 {The classical reply.}"), "{out}");
+        r.annotate(e5, None, Some(&[]))
+            .expect("NAGs removed, comment kept");
+        r.annotate(e5, Some(""), None).expect("comment removed");
+        assert!(r.export_pgn().contains("1. e4 e5 2. Nf3 *"));
+        assert!(r.annotate(e5, Some("a } b"), None).is_err());
+        assert!(r.annotate(e5, Some(&"x".repeat(2001)), None).is_err());
+        assert!(
+            r.annotate(e5, None, Some(&[1, 2])).is_err(),
+            "two judgements"
+        );
+        assert!(r.annotate(e5, None, Some(&[0])).is_err());
+        assert!(r.annotate(crate::tree::ROOT, Some("start"), None).is_err());
+        assert!(r.annotate(999, Some("gone"), None).is_err());
+
+        let mut game = GameRecord::new(Position::startpos());
+        game.reset(Position::startpos(), false, true);
+        let e4 = game.parse_move("e4").expect("san");
+        game.play(e4, None).expect("legal");
+        let id = game.tree.mainline()[0];
+        assert!(
+            game.annotate(id, Some("mine"), None).is_err(),
+            "during the game"
+        );
+    }
 
     #[test]
     fn a_kept_game_goes_on_against_the_engine_only_when_it_can() {

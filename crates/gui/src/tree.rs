@@ -62,8 +62,8 @@ pub enum TreeError {
     /// The move is not legal in the node's position.
     #[error("that move is not legal in that position")]
     Illegal,
-    /// The root cannot be deleted or promoted.
-    #[error("the start position cannot be deleted or promoted")]
+    /// The root cannot be deleted, promoted or annotated.
+    #[error("the start position has no move to delete, promote or annotate")]
     Root,
 }
 
@@ -249,6 +249,32 @@ impl MoveTree {
                 }
             }
             at = parent;
+        }
+        Ok(())
+    }
+
+    /// Replaces the annotation of `id`'s move: the comment after it (none
+    /// when `comment` is empty) and/or its NAGs; `None` keeps that part.
+    /// Checking what may be written is the caller's business.
+    pub fn annotate(
+        &mut self,
+        id: NodeId,
+        comment: Option<&str>,
+        nags: Option<&[u8]>,
+    ) -> Result<(), TreeError> {
+        let node = self.node_mut(id)?;
+        if node.parent.is_none() {
+            return Err(TreeError::Root);
+        }
+        if let Some(text) = comment {
+            node.comments = if text.is_empty() {
+                Vec::new()
+            } else {
+                vec![text.to_string()]
+            };
+        }
+        if let Some(nags) = nags {
+            node.nags = nags.to_vec();
         }
         Ok(())
     }

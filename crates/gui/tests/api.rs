@@ -274,6 +274,7 @@ async fn the_page_and_its_files_are_served() {
         ("/variations.js", "renderMoveTree"),
         ("/style.css", "#board"),
         ("/keys.js", "SHORTCUTS"),
+        ("/annotate.js", "/api/annotate"),
         ("/themes.js", "PIECE_THEMES"),
         ("/pieces/wK.svg", "<svg"),
         ("/pieces/cburnett/bQ.svg", "<svg"),
@@ -961,4 +962,81 @@ async fn variations_are_made_promoted_deleted_and_exported() {
         .post("/api/move", json!({"game": id, "move": "c4", "from": 0}))
         .await;
     assert_refused(status, &reply, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn moves_are_annotated_and_a_kept_game_against_the_engine_goes_on() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    let (status, s) = api
+        .post(
+            "/api/pgn",
+            json!({"game": id, "pgn": "1. e4 e5 2. Nf3 Nc6 *"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    let e5 = s["plies"][1]["node"].as_u64().expect("node");
+    let (status, s) = api
+        .post(
+            "/api/annotate",
+            json!({"game": id, "node": e5, "comment": "Symmetry.", "nags": [1, 10]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    let node = s["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .find(|n| n["id"].as_u64() == Some(e5))
+        .expect("e5")
+        .clone();
+    assert_eq!(node["nags"], json!([1, 10]));
+    assert_eq!(node["comments"], json!(["Symmetry."]));
+    let (_, pgn) = api.get(&format!("/api/pgn?game={id}")).await;
+    assert!(
+        pgn.as_str()
+            .expect("text")
+            .contains("e5 $1 $10 {Symmetry.}"),
+        "{pgn}"
+    );
+    for body in [
+        json!({"game": id, "node": e5, "comment": "a } b"}),
+        json!({"game": id, "node": e5, "nags": [3, 4]}),
+        json!({"game": id, "node": 0, "comment": "start"}),
+    ] {
+        let (status, reply) = api.post("/api/annotate", body).await;
+        assert_refused(status, &reply, StatusCode::BAD_REQUEST);
+    }
+
+    // The page's kept PGN of a game against the engine, restored as one.
+    let kept = "1. e4 {0.41s} e5 2. Nf3 {0.38s} *";
+    let (status, s) = api
+        .post(
+            "/api/pgn",
+            json!({"game": id, "pgn": kept, "vs_engine": true, "hide_eval": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(
+        (s["linear"].as_bool(), s["eval_hidden"].as_bool()),
+        (Some(true), Some(true)),
+        "{s}"
+    );
+    let nf3 = s["plies"][2]["node"].as_u64().expect("node");
+    let (status, reply) = api
+        .post(
+            "/api/annotate",
+            json!({"game": id, "node": nf3, "comment": "during the game"}),
+        )
+        .await;
+    assert_refused(status, &reply, StatusCode::CONFLICT);
+    for pgn in ["1. e4 e5 (1... c5) 2. Nf3 *", "1. f3 e5 2. g4 Qh4# 0-1"] {
+        let (status, reply) = api
+            .post(
+                "/api/pgn",
+                json!({"game": id, "pgn": pgn, "vs_engine": true}),
+            )
+            .await;
+        assert_refused(status, &reply, StatusCode::BAD_REQUEST);
+    }
 }
