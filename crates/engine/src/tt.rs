@@ -204,6 +204,14 @@ impl TranspositionTable {
         &self.buckets[index]
     }
 
+    /// Starts loading `key`'s bucket into the cache without waiting for it,
+    /// so that a probe after some other work finds it there (a bucket of a
+    /// table larger than the caches is usually a miss to main memory).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        chess::prefetch(self.bucket(key));
+    }
+
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
