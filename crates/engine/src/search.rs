@@ -584,8 +584,18 @@ impl Worker {
             }
         }
 
-        // Step 3. Transposition table lookup and cut-off.
+        // Step 3. Transposition table lookup and cut-off. As in quiescence,
+        // the bucket is prefetched and the static evaluation computed while
+        // it loads.
         let key = pos.key();
+        let fresh_eval = if in_check {
+            None
+        } else {
+            if self.params.tt && excluded.is_null() {
+                s.tt.prefetch(key);
+            }
+            Some(self.evaluator.evaluate(pos))
+        };
         let tt_entry = if self.params.tt && excluded.is_null() {
             self.stats.tt_probes += 1;
             s.tt.probe(key)
@@ -611,7 +621,7 @@ impl Worker {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            tt_entry.map_or_else(|| self.evaluator.evaluate(pos), |e| e.eval)
+            tt_entry.map_or(fresh_eval.unwrap_or(-INFINITE), |e| e.eval)
         };
         let eval = if in_check {
             static_eval
