@@ -584,8 +584,18 @@ impl Worker {
             }
         }
 
-        // Step 3. Transposition table lookup and cut-off.
+        // Step 3. Transposition table lookup and cut-off. As in quiescence,
+        // the bucket is prefetched and the static evaluation computed while
+        // it loads.
         let key = pos.key();
+        let fresh_eval = if in_check {
+            None
+        } else {
+            if self.params.tt && excluded.is_null() {
+                s.tt.prefetch(key);
+            }
+            Some(self.evaluator.evaluate(pos))
+        };
         let tt_entry = if self.params.tt && excluded.is_null() {
             self.stats.tt_probes += 1;
             s.tt.probe(key)
@@ -611,7 +621,7 @@ impl Worker {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            tt_entry.map_or_else(|| self.evaluator.evaluate(pos), |e| e.eval)
+            tt_entry.map_or(fresh_eval.unwrap_or(-INFINITE), |e| e.eval)
         };
         let eval = if in_check {
             static_eval
@@ -1100,6 +1110,17 @@ impl Worker {
             };
         }
         let key = pos.key();
+        // The bucket is seldom in cache and waiting for it was the largest
+        // single cost of the quiescence search: have it fetched while the
+        // static evaluation, needed unless the table has one, is computed.
+        let fresh_eval = if in_check {
+            None
+        } else {
+            if self.params.tt {
+                s.tt.prefetch(key);
+            }
+            Some(self.evaluator.evaluate(pos))
+        };
         let tt_entry = if self.params.tt {
             s.tt.probe(key)
         } else {
@@ -1120,7 +1141,9 @@ impl Worker {
             static_eval = -INFINITE;
             best = -INFINITE;
         } else {
-            static_eval = tt_entry.map_or_else(|| self.evaluator.evaluate(pos), |e| e.eval);
+            // The stored evaluation when there is one, as before (it can differ
+            // from the fresh one only after a key collision).
+            static_eval = tt_entry.map_or(fresh_eval.unwrap_or(-INFINITE), |e| e.eval);
             let stand_pat = refine_eval(static_eval, tt_entry, tt_score);
             if stand_pat >= beta {
                 return stand_pat;

@@ -7,11 +7,16 @@ use super::pair::Pair;
 use super::trace::Trace;
 use super::weights::Weights;
 
-/// Sums weighted terms per side and tells the trace about each.
+/// Sums weighted terms, White minus Black, and tells the trace about each.
+///
+/// One signed sum rather than one per side: an array indexed by a runtime
+/// colour lives in memory, so every term was a load and a store in one long
+/// dependency chain; a single sum stays in a register. Integer addition is
+/// associative, so the result is the same to the bit.
 pub struct Terms<'w, T: Trace> {
     weights: &'w Weights,
     trace: T,
-    sums: [Pair; 2],
+    sum: Pair,
 }
 
 impl<'w, T: Trace> Terms<'w, T> {
@@ -20,14 +25,15 @@ impl<'w, T: Trace> Terms<'w, T> {
         Terms {
             weights,
             trace,
-            sums: [Pair::default(); 2],
+            sum: Pair::default(),
         }
     }
 
     /// `color` scores weight `index`, `count` times.
     #[inline(always)]
     pub fn add(&mut self, color: Color, index: usize, count: i32) {
-        self.sums[color.index()] += self.weights.get(index) * count;
+        let signed = if color == Color::White { count } else { -count };
+        self.sum += self.weights.get(index) * signed;
         if T::ACTIVE {
             self.trace.add(color, index, count);
         }
@@ -36,7 +42,7 @@ impl<'w, T: Trace> Terms<'w, T> {
     /// Adds an already weighted amount (e.g. a cached pawn score) for White.
     #[inline(always)]
     pub fn add_white(&mut self, value: Pair) {
-        self.sums[0] += value;
+        self.sum += value;
     }
 
     /// The weights in use.
@@ -48,7 +54,7 @@ impl<'w, T: Trace> Terms<'w, T> {
     /// White's sum minus Black's.
     #[inline(always)]
     pub fn white_minus_black(&self) -> Pair {
-        self.sums[0] - self.sums[1]
+        self.sum
     }
 
     /// The trace, at the end.
