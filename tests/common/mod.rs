@@ -4,10 +4,10 @@
 
 pub mod tools;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
+use matchcore::engine_process::EngineProcess;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs `kestrel ARGS`, writing `stdin` to it, and waits for it. The
 /// environment's tablebase path is removed so that tests see no tables they
@@ -45,53 +45,41 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// `kestrel ARGS` running, spoken to over its pipes as a GUI would: a reader
-/// thread collects its lines so that a silent engine fails the test after a
-/// timeout instead of hanging it. Dropping it sends `quit` and waits.
+/// `kestrel ARGS` running, spoken to over its pipes as a GUI would, through
+/// the match core's [`EngineProcess`] (whose reader thread collects its lines,
+/// so that a silent engine fails the test after a timeout instead of hanging
+/// it). Dropping it sends `quit`.
 pub struct Running {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: Option<EngineProcess>,
 }
 
 impl Running {
     /// Starts `kestrel ARGS` (without the environment's tablebase path).
     pub fn start(args: &[&str]) -> Running {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
-            .args(args)
-            .env_remove("KESTREL_SYZYGY_PATH")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("kestrel starts");
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let mut command = Command::new(env!("CARGO_BIN_EXE_kestrel"));
+        command.args(args).env_remove("KESTREL_SYZYGY_PATH");
+        let process = EngineProcess::spawn(command).expect("kestrel starts");
         Running {
-            child,
-            stdin,
-            lines,
+            process: Some(process),
         }
+    }
+
+    fn process(&mut self) -> &mut EngineProcess {
+        self.process.as_mut().expect("running until dropped")
     }
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("kestrel reads its input");
-        self.stdin.flush().expect("kestrel reads its input");
+        self.process().send(line).expect("kestrel reads its input");
     }
 
-    /// Lines until one matches (that one included); panics after `secs`.
+    /// Lines until one matches (that one included); panics when `secs` pass
+    /// without a line.
     pub fn until_line(&mut self, done: impl Fn(&str) -> bool, secs: u64) -> Vec<String> {
         let mut seen = Vec::new();
         loop {
-            match self.lines.recv_timeout(Duration::from_secs(secs)) {
+            let deadline = Instant::now() + Duration::from_secs(secs);
+            match self.process().recv(deadline) {
                 Ok(line) => {
                     let last = done(&line);
                     seen.push(line);
@@ -99,7 +87,7 @@ impl Running {
                         return seen;
                     }
                 }
-                Err(_) => panic!("no expected line within {secs} s; got {seen:?}"),
+                Err(e) => panic!("no expected line within {secs} s ({e}); got {seen:?}"),
             }
         }
     }
@@ -112,7 +100,8 @@ impl Running {
 
 impl Drop for Running {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
+        if let Some(process) = self.process.take() {
+            process.quit("quit");
+        }
     }
 }

@@ -1,8 +1,8 @@
 //! Kestrel's opening books: one model (Polyglot key -> moves with weight,
 //! learn and win/draw/loss counts), read and written as Polyglot `.bin` and
 //! as Kestrel's editable text format, built from PGN on all cores, probed
-//! with the selection policies GNU Chess offered, and a default book compiled
-//! into the program.
+//! with the selection policies GNU Chess offered, a default book compiled
+//! into the program, and the book an engine plays from ([`OwnBook`]).
 //!
 //! ```
 //! use book::{Book, Policy};
@@ -24,6 +24,7 @@ mod error;
 mod format;
 mod from_pgn;
 mod key_hash;
+mod own_book;
 mod policy;
 mod poly_move;
 pub mod polyglot;
@@ -34,5 +35,6 @@ pub use embedded::DEFAULT_BOOK;
 pub use error::{BookError, BookProblem, Location};
 pub use format::{read_book, record_in_text_book, Format, ParseFormatError};
 pub use from_pgn::{build_from_pgn, BuildOptions, BuildSummary};
+pub use own_book::{OwnBook, OwnBookError, EMBEDDED_NAME};
 pub use policy::{ParsePolicyError, Policy};
 pub use poly_move::PolyMove;

@@ -1,21 +1,19 @@
 //! The opening book the GUI shows and the engines play from: the embedded
-//! default book, or the one file named by `--book`. Moves are added only to
-//! that file, and only when it is a Kestrel text book: the server touches no
-//! other file.
+//! default book, or the one file named by `--book`. Moves are chosen by
+//! [`book::OwnBook`], as over UCI; what is the GUI's own is the file: moves
+//! are added only to it, and only when it is a Kestrel text book: the server
+//! touches no other file.
 
 use std::path::{Path, PathBuf};
 
-use book::{Book, Candidate, Format, Policy};
+use book::{Book, Candidate, Format, OwnBook, EMBEDDED_NAME};
 use chess::{Game, Move, Position};
-use rand::rngs::SmallRng;
-use rand::SeedableRng;
 
 /// The book and where it came from.
 pub struct BookSource {
-    book: Book,
+    book: OwnBook,
     path: Option<PathBuf>,
     writable: bool,
-    rng: SmallRng,
 }
 
 /// What `--book` names that cannot serve as a book.
@@ -38,10 +36,9 @@ impl BookSource {
     /// The embedded default book.
     pub fn embedded() -> BookSource {
         BookSource {
-            book: Book::embedded(),
+            book: gui_book(),
             path: None,
             writable: false,
-            rng: SmallRng::from_os_rng(),
         }
     }
 
@@ -62,11 +59,12 @@ impl BookSource {
         } else {
             return Err(BookSourceError::Missing(path.to_path_buf()));
         };
+        let mut own = gui_book();
+        own.use_book(book);
         Ok(BookSource {
-            book,
+            book: own,
             path: Some(path.to_path_buf()),
             writable,
-            rng: SmallRng::from_os_rng(),
         })
     }
 
@@ -74,7 +72,7 @@ impl BookSource {
     pub fn name(&self) -> String {
         self.path
             .as_ref()
-            .map_or("<embedded>".to_string(), |p| p.display().to_string())
+            .map_or(EMBEDDED_NAME.to_string(), |p| p.display().to_string())
     }
 
     /// True when moves can be added.
@@ -89,9 +87,7 @@ impl BookSource {
 
     /// A book move for `pos`, chosen at random by weight.
     pub fn pick(&mut self, pos: &Position) -> Option<Move> {
-        self.book
-            .pick(pos, Policy::WeightedRandom, &mut self.rng)
-            .filter(|m| pos.is_legal(*m))
+        self.book.probe(pos)
     }
 
     /// Adds the last move of `game` to the text book file and to the book in
@@ -110,9 +106,17 @@ impl BookSource {
         let san = before.position().san(m);
         book::record_in_text_book(&path, &before, m, 1)
             .map_err(|e| format!("cannot add {san} to {}: {e}", path.display()))?;
-        self.book.add_game_move(&before, m, 1);
+        self.book.book_mut().add_game_move(&before, m, 1);
         Ok(san)
     }
+}
+
+/// The book as the GUI plays it: on (each game's settings say whether to
+/// ask it), by weight, as deep as the book goes.
+fn gui_book() -> OwnBook {
+    let mut book = OwnBook::new(true);
+    book.set_depth(u32::MAX);
+    book
 }
 
 #[cfg(test)]

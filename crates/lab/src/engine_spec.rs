@@ -4,6 +4,7 @@
 use crate::time_control::TimeControl;
 use std::fmt;
 use std::path::PathBuf;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// The protocol an engine speaks.
@@ -93,5 +94,16 @@ impl EngineSpec {
             limits: SearchLimits::default(),
             time_margin: Duration::ZERO,
         }
+    }
+
+    /// The command that starts the engine (in its directory, stderr
+    /// discarded), for [`matchcore::engine_process::EngineProcess::spawn`].
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::new(&self.cmd);
+        cmd.args(&self.args).stderr(Stdio::null());
+        if let Some(dir) = &self.dir {
+            cmd.current_dir(dir);
+        }
+        cmd
     }
 }

@@ -4,9 +4,9 @@
 //! the engine's principal variation last switched to a solution move.
 
 use crate::engine_spec::EngineSpec;
-use crate::process::{EngineError, EngineProcess};
 use anyhow::{bail, Context, Result};
 use chess::{CastlingMode, Move, Position};
+use matchcore::engine_process::{EngineError, EngineProcess};
 use matchcore::openings::epd_position;
 use std::fmt::Write;
 use std::path::Path;
@@ -211,7 +211,7 @@ pub fn run(
     let program = words.next().context("--engine is empty")?;
     let mut spec = EngineSpec::new(program);
     spec.args = words.map(String::from).collect();
-    let mut p = EngineProcess::start(&spec)?;
+    let mut p = EngineProcess::spawn(spec.command())?;
     let handshake = Duration::from_secs(10);
     p.send("uci")?;
     let mut name = cmd.to_string();

@@ -4,10 +4,10 @@
 
 use crate::engine_spec::EngineSpec;
 use crate::player::{MoveRequest, Player, Thought};
-use crate::process::EngineError;
 use crate::time_control::{Clock, ClockResult};
 use chess::{CastlingMode, Color, Game, Outcome, Position};
 use matchcore::adjudication::{absolute_ply, Adjudicator, DrawRule, ResignRule, Verdict};
+use matchcore::engine_process::EngineError;
 use matchcore::openings::Opening;
 use pgn::{GameResult, PgnMove};
 use std::sync::Arc;

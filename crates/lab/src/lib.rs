@@ -10,7 +10,6 @@ pub mod history;
 pub mod merge;
 pub mod pgn_record;
 pub mod player;
-pub mod process;
 pub mod report;
 pub mod results;
 pub mod runner;

@@ -2,11 +2,11 @@
 //! game, think about a position under given limits, quit.
 
 use crate::engine_spec::{EngineSpec, Protocol, SearchLimits};
-use crate::process::EngineError;
 use crate::time_control::Clock;
 use crate::uci_player::UciPlayer;
 use crate::xboard_player::XboardPlayer;
 use chess::{Color, Move, Position};
+use matchcore::engine_process::EngineError;
 use std::fmt;
 use std::time::{Duration, Instant};
 

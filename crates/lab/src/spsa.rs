@@ -22,7 +22,7 @@ use thiserror::Error;
 use crate::engine_spec::EngineSpec;
 use crate::game_play::{play_game, GameRules};
 use crate::player;
-use crate::process::EngineProcess;
+use matchcore::engine_process::EngineProcess;
 use matchcore::openings::Opening;
 use matchcore::worker_pool::WorkerPool;
 use pgn::GameResult;
@@ -286,7 +286,7 @@ pub fn check_options(engine: &EngineSpec, params: &[SpsaParam]) -> Result<(), Sp
         cmd: engine.cmd.clone(),
         reason,
     };
-    let mut process = EngineProcess::start(engine).map_err(|e| err(e.to_string()))?;
+    let mut process = EngineProcess::spawn(engine.command()).map_err(|e| err(e.to_string()))?;
     process.send("uci").map_err(|e| err(e.to_string()))?;
     let deadline = Instant::now() + player::HANDSHAKE_TIMEOUT;
     let mut offered = Vec::new();

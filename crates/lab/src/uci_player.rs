@@ -3,8 +3,8 @@
 
 use crate::engine_spec::EngineSpec;
 use crate::player::{MoveRequest, Player, Score, Thought, HANDSHAKE_TIMEOUT};
-use crate::process::{EngineError, EngineProcess};
 use chess::{CastlingMode, Color, Position};
+use matchcore::engine_process::{EngineError, EngineProcess};
 use std::time::{Duration, Instant};
 
 /// A UCI engine.
@@ -49,7 +49,7 @@ fn millis(d: Duration) -> u128 {
 impl UciPlayer {
     /// Starts the engine, waits for `uciok`, sets its options and waits for `readyok`.
     pub fn start(spec: &EngineSpec) -> Result<UciPlayer, EngineError> {
-        let mut process = EngineProcess::start(spec)?;
+        let mut process = EngineProcess::spawn(spec.command())?;
         process.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         process.recv_until(deadline, |l| l.trim() == "uciok")?;

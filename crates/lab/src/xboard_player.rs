@@ -4,8 +4,8 @@
 
 use crate::engine_spec::EngineSpec;
 use crate::player::{MoveRequest, Player, Score, Thought, HANDSHAKE_TIMEOUT};
-use crate::process::{EngineError, EngineProcess};
 use chess::{CastlingMode, Color, Move, Position, Square};
+use matchcore::engine_process::{EngineError, EngineProcess};
 use std::time::{Duration, Instant};
 
 /// xboard's spec gives engines two seconds to send `feature ... done=1`.
@@ -130,7 +130,7 @@ impl XboardPlayer {
                 spec.name
             )));
         }
-        let mut process = EngineProcess::start(spec)?;
+        let mut process = EngineProcess::spawn(spec.command())?;
         process.send("xboard")?;
         process.send("protover 2")?;
         let mut player = XboardPlayer {

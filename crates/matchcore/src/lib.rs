@@ -1,10 +1,11 @@
 //! Kestrel's match core: what every way of playing games shares, whether
 //! the players are child processes (`kestrel match`, SPSA) or searchers in
 //! this process (the arena, ablation, the GA, datagen): the openings games
-//! start from, the adjudication rules, the in-process game loop, and the
-//! progress bars.
+//! start from, the adjudication rules, the in-process game loop, engine
+//! child processes with their reader threads, and the progress bars.
 
 pub mod adjudication;
+pub mod engine_process;
 pub mod openings;
 pub mod progress;
 pub mod random_openings;

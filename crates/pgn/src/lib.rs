@@ -29,7 +29,7 @@ pub use date::today;
 pub use error::{PgnError, PgnErrorKind};
 pub use game::{play, GameResult, PgnGame, PgnMove};
 pub use mainline::{scan_mainline, scan_plain, MainLine, PlainGame};
-pub use open::{decompress, open, Compression};
+pub use open::{decompress, open, Compression, DecompressorMissing};
 pub use parse::{parse_games, parse_games_visiting, ReadOptions};
 pub use reader::PgnReader;
 pub use san_match::match_san;

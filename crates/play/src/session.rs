@@ -9,9 +9,9 @@ use crate::ending::Ending;
 use crate::line_input::LineSource;
 use crate::move_input::{self, CaseTolerant};
 use crate::player::{EngineSettings, Player};
+use book::OwnBook;
 use chess::{Color, Game, Move, Outcome, Position, Role};
 use engine::{Engine, IterationInfo, Limits, Score, SearchEvent, SearchResult};
-use protocol::own_book::OwnBook;
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::{mpsc, Arc, Mutex};
@@ -118,7 +118,7 @@ impl<W: Write> Session<W> {
             sides: [side(white_engine), side(black_engine)],
             engine: Engine::new(),
             // A person at the board gets the book (`set ... book off` stops it).
-            book: OwnBook::on(),
+            book: OwnBook::new(true),
             flipped: false,
             show_time: false,
             claim: true,

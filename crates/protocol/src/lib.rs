@@ -1,8 +1,8 @@
 //! Kestrel's protocol front ends: text in, text out, no chess logic of their own.
 
+pub mod book_options;
 pub mod options;
 pub mod output;
-pub mod own_book;
 pub mod tablebases;
 pub mod uci;
 pub mod xboard;

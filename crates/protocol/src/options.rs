@@ -5,7 +5,7 @@
 
 use engine::{Engine, EngineOption, OptionKind};
 
-use crate::own_book::OwnBook;
+use crate::book_options;
 use crate::tablebases::Tablebases;
 
 /// `UCI_Chess960`, which the protocol session keeps (move notation).
@@ -21,7 +21,7 @@ pub fn chess960_option() -> EngineOption {
 /// `UCI_Chess960`.
 pub fn session_options() -> Vec<EngineOption> {
     let mut list = Engine::options();
-    list.extend(OwnBook::options());
+    list.extend(book_options::options());
     list.extend(Tablebases::options());
     list.push(chess960_option());
     list

@@ -6,9 +6,10 @@
 //! runs in the background, so `isready`, `stop` and `ponderhit` are answered
 //! while it thinks; its output shares the writer with the loop.
 
+use crate::book_options;
 use crate::output::{send, SharedOut};
-use crate::own_book::OwnBook;
 use crate::tablebases::Tablebases;
+use book::OwnBook;
 use chess::perft::{divide, perft};
 use chess::{CastlingMode, Position};
 use engine::{Engine, IterationInfo, Limits, Score, SearchEvent};
@@ -79,7 +80,7 @@ impl Uci {
             chess960: false,
             out: crate::output::shared(out),
             search_ends_by_itself: true,
-            book: OwnBook::default(),
+            book: book_options::protocol_book(),
             switch_to_xboard: false,
             tablebases: Tablebases::default(),
         }
@@ -221,7 +222,7 @@ impl Uci {
             }
             return;
         }
-        if let Some(result) = self.book.set(&name, &value) {
+        if let Some(result) = book_options::set(&mut self.book, &name, &value) {
             if let Err(e) = result {
                 self.say(&format!("info string error: {e}"));
             }

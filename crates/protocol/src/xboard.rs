@@ -12,11 +12,12 @@
 //! Bad input never ends the loop or changes state: `Illegal move: X` for
 //! moves, `Error (reason): command` for the rest.
 
+use crate::book_options;
 use crate::output::{send, SharedOut};
-use crate::own_book::OwnBook;
 use crate::tablebases::Tablebases;
 use crate::uci::ENGINE_NAME;
 use crate::xboard_level::{Level, TimeControl};
+use book::OwnBook;
 use chess::{CastlingMode, Color, Game, Move, Outcome, Position};
 use engine::{Engine, Limits, Score, SearchEvent, SearchResult};
 use std::io::{BufRead, Write};
@@ -109,7 +110,7 @@ impl Xboard {
         let (tx, rx) = channel();
         Xboard {
             engine: Engine::new(),
-            book: OwnBook::default(),
+            book: book_options::protocol_book(),
             out: crate::output::shared(out),
             game: Game::new(Position::startpos()),
             chess960: false,
@@ -398,7 +399,7 @@ impl Xboard {
     }
 
     fn set_engine_option(&mut self, name: &str, value: &str, line: &str) {
-        if let Some(result) = self.book.set(name, value) {
+        if let Some(result) = book_options::set(&mut self.book, name, value) {
             if let Err(e) = result {
                 self.error(&e, line);
             }

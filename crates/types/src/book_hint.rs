@@ -1,7 +1,7 @@
 //! The opening book as a search sees it: a trait that answers "is this
-//! position in the book?". The protocol layer's book wrapper implements it
-//! and the engine asks it (with `BookInSearch`), so the engine does not
-//! depend on the book crate.
+//! position in the book?". The book crate implements it for its `Book` and
+//! the engine asks it (with `BookInSearch`), so the engine does not depend
+//! on the book crate.
 
 use chess::Position;
 

@@ -1,8 +1,8 @@
 //! An engine as a child process over pipes. A reader thread turns its output
 //! into lines on a channel, so the runner waits for a line with a deadline and
-//! never blocks on an engine that hangs.
+//! never blocks on an engine that hangs. The one way to run an engine
+//! process: the lab's players, SPSA, EPD suites and the integration tests.
 
-use crate::engine_spec::EngineSpec;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -40,21 +40,20 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts the engine `spec` describes, its stderr discarded.
-    pub fn start(spec: &EngineSpec) -> Result<EngineProcess, EngineError> {
-        let mut cmd = Command::new(&spec.cmd);
-        cmd.args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        if let Some(dir) = &spec.dir {
-            cmd.current_dir(dir);
-        }
-        let mut child = cmd.spawn().map_err(|e| EngineError::Start {
-            cmd: spec.cmd.clone(),
-            reason: e.to_string(),
-        })?;
-        let stdout = child.stdout.take().expect("stdout is piped");
+    /// Starts `command` (program, arguments, directory, environment and
+    /// stderr as the caller set them) with its stdin and stdout piped.
+    pub fn spawn(mut command: Command) -> Result<EngineProcess, EngineError> {
+        let start_error = |command: &Command, reason: String| EngineError::Start {
+            cmd: command.get_program().to_string_lossy().into_owned(),
+            reason,
+        };
+        command.stdin(Stdio::piped()).stdout(Stdio::piped());
+        let mut child = command
+            .spawn()
+            .map_err(|e| start_error(&command, e.to_string()))?;
+        let Some(stdout) = child.stdout.take() else {
+            return Err(start_error(&command, "no stdout pipe".to_string()));
+        };
         let (tx, lines) = mpsc::channel();
         thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
