@@ -44,6 +44,10 @@ async function main() {
   // looser so that a loaded CI machine does not fail on timing alone.
   check(nav.load < 2000, `the page loads in under 2 s (${nav.load.toFixed(0)} ms)`);
 
+  // The embedded book's moves, without a W/L/D column (it keeps no game counts).
+  await page.waitForSelector('#book tr.bm');
+  check(!(await page.textContent('#book')).includes('W/L/D'), 'the embedded book shows no W/L/D column of zeros');
+
   // The level picker is there exactly when the engine has UCI_LimitStrength and UCI_Elo.
   const levels = await page.evaluate(() => fetch('/api/options').then((r) => r.json()).then((o) => o.levels));
   const pickers = await page.$$eval('[data-k="level"]', (els) => els.length);

@@ -663,9 +663,12 @@ async function refreshPanels() {
   if ($('showbook').checked && !S.pv) {
     try {
       const b = await api('GET', `/api/book?game=${S.game.id}`);
-      const rows = b.moves.map((m) => `<tr class="bm" data-uci="${escapeHtml(m.uci)}"><td>${escapeHtml(m.san)}</td><td>${m.weight}</td><td>${m.percent.toFixed(1)}%</td><td>${m.wins}/${m.losses}/${m.draws}</td></tr>`);
+      // Polyglot books (the embedded one) keep no game counts: no W/L/D column of zeros.
+      const counted = b.moves.some((m) => m.wins + m.losses + m.draws > 0);
+      const wld = (m) => (counted ? `<td>${m.wins}/${m.losses}/${m.draws}</td>` : '');
+      const rows = b.moves.map((m) => `<tr class="bm" data-uci="${escapeHtml(m.uci)}"><td>${escapeHtml(m.san)}</td><td>${m.weight}</td><td>${m.percent.toFixed(1)}%</td>${wld(m)}</tr>`);
       $('book').innerHTML = rows.length
-        ? `<table><tr><th>Move</th><th>Weight</th><th>Share</th><th>W/L/D</th></tr>${rows.join('')}</table>`
+        ? `<table><tr><th>Move</th><th>Weight</th><th>Share</th>${counted ? '<th>W/L/D</th>' : ''}</tr>${rows.join('')}</table>`
         : `<span class="small">No book moves here (book: ${escapeHtml(b.book)}).</span>`;
       for (const tr of $('book').querySelectorAll('tr.bm')) tr.onclick = () => { if (humanToMove()) sendMove(tr.dataset.uci); };
     } catch (e) { $('book').textContent = e.message; }
