@@ -31,6 +31,8 @@ Options (cutechess-cli's; -x and --x are the same):
   -wait MS               pause between games
   -hangtimeout SECONDS   how long a silent engine without a clock is waited for (60)
   -noprogress            no progress bar
+  -resume                go on with a stopped run: the games in the -pgnout file count and are
+                         not played again (give the same arguments, -srand included)
   -recover               accepted; crashed engines are always restarted
   -merge A.json B.json... [-pgnout ALL.pgn]   combine shards (PGNs too)
 

@@ -460,3 +460,76 @@ fn bench_output_is_what_openbench_parses() {
     assert_eq!(bench, Some(expected), "{text}");
     assert!(nps.is_some_and(|n| n > 0), "{text}");
 }
+
+#[test]
+fn a_stopped_run_resumes_from_its_pgn() {
+    let dir = scratch("resume");
+    let pgn = dir.join("games.pgn");
+    let json_path = dir.join("results.json");
+    let openings = format!("file={}", data("lab_openings.epd"));
+    let command = |rounds: &str, first: &str, resume: bool| {
+        let second = if first == "one" { "two" } else { "one" };
+        let mut args = vec![
+            "match".to_string(),
+            "-engine".into(),
+            "cmd=kestrel".into(),
+            format!("name={first}"),
+            "depth=1".into(),
+            "-engine".into(),
+            "cmd=kestrel".into(),
+            format!("name={second}"),
+            "depth=2".into(),
+            "-each".into(),
+            "option.Hash=8".into(),
+            "-games".into(),
+            "2".into(),
+            "-rounds".into(),
+            rounds.into(),
+            "-openings".into(),
+            openings.clone(),
+            "-srand".into(),
+            "5".into(),
+            "-pgnout".into(),
+            pgn.to_str().unwrap().into(),
+            "-json".into(),
+            json_path.to_str().unwrap().into(),
+            "-noprogress".into(),
+        ];
+        if resume {
+            args.push("-resume".into());
+        }
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        run(&refs)
+    };
+    // A run of two rounds stands for one stopped after its fourth game.
+    let (ok, text) = command("2", "one", false);
+    assert!(ok, "{text}");
+    let (ok, text) = command("3", "one", true);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("Resumed: 4 finished games read back from the PGN; 2 to play"),
+        "{text}"
+    );
+    assert_eq!(text.matches("Finished game").count(), 2, "{text}");
+    let games = json(&json_path)["games"].as_array().unwrap().clone();
+    let numbers: Vec<u64> = games
+        .iter()
+        .map(|g| g["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+    python_checks_pgn(&pgn, 6);
+    // Resuming with the engines the other way round is another run.
+    let (ok, text) = command("3", "two", true);
+    assert!(!ok, "{text}");
+    assert!(text.contains("resume with the arguments"), "{text}");
+    // -resume needs the PGN it reads back.
+    let (ok, text) = run(&[
+        "match",
+        "-engine",
+        "cmd=kestrel",
+        "-engine",
+        "cmd=kestrel",
+        "-resume",
+    ]);
+    assert!(!ok && text.contains("-pgnout"), "{text}");
+}

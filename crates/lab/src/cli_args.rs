@@ -117,6 +117,9 @@ pub struct MatchArgs {
     pub hang_timeout: Duration,
     /// Whether the progress bar is drawn (`-noprogress` turns it off).
     pub progress: bool,
+    /// Go on with a stopped run: the games already in the `-pgnout` file
+    /// count and are not played again (`-resume`; needs the same arguments).
+    pub resume: bool,
 }
 
 impl Default for MatchArgs {
@@ -146,6 +149,7 @@ impl Default for MatchArgs {
             event: "?".to_string(),
             hang_timeout: Duration::from_secs(60),
             progress: true,
+            resume: false,
         }
     }
 }
@@ -319,6 +323,7 @@ impl MatchArgs {
                     args.hang_timeout = Duration::from_secs_f64(number(o, one(o, values)?)?)
                 }
                 "noprogress" => args.progress = false,
+                "resume" => args.resume = true,
                 // Crashed engines are always restarted; no other mode exists.
                 "recover" => {}
                 _ => return Err(ArgsError::UnknownOption(option.clone())),
@@ -331,6 +336,12 @@ impl MatchArgs {
     fn check(&mut self) -> Result<(), ArgsError> {
         if !self.merge.is_empty() {
             return Ok(());
+        }
+        if self.resume && self.pgn_out.is_none() {
+            return Err(bad(
+                "resume",
+                "it reads the finished games back from -pgnout FILE: give the run's PGN file",
+            ));
         }
         if self.engines.len() < 2 {
             return Err(bad("engine", "give at least two engines"));

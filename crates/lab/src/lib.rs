@@ -12,6 +12,7 @@ pub mod pgn_record;
 pub mod player;
 pub mod report;
 pub mod results;
+pub mod resume;
 pub mod runner;
 pub mod schedule;
 pub mod spsa;

@@ -9,6 +9,7 @@ use crate::pgn_record::{self, GameTags};
 use crate::player::{self, Player};
 use crate::report;
 use crate::results::{GameEntry, HeadToHead, RunResults};
+use crate::resume;
 use crate::schedule::{schedule, GameJob};
 use anyhow::{Context, Result};
 use chess::Color;
@@ -190,6 +191,20 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         args.repeat,
     );
     let total = jobs.len();
+    let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
+    // With -resume the games the PGN already holds count and are not played.
+    let resumed = match (&args.pgn_out, args.resume) {
+        (Some(path), true) => resume::read_played(path, &jobs, &names)?,
+        _ => resume::Resumed::default(),
+    };
+    let jobs: Vec<GameJob> = {
+        let done: std::collections::HashSet<usize> =
+            resumed.games.iter().map(|(j, _)| j.number).collect();
+        jobs.into_iter()
+            .filter(|j| !done.contains(&j.number))
+            .collect()
+    };
+    let mut games: Vec<GameEntry> = resumed.games.into_iter().map(|(_, e)| e).collect();
     let mut pgn_out = match &args.pgn_out {
         // cutechess appends, so that several runs can share one file.
         Some(path) => Some(BufWriter::new(
@@ -213,11 +228,31 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         total as u64,
         "{bar:30} {pos}/{len} games {msg} [{elapsed_precise}, eta {eta}]",
     );
-    let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
     let date = pgn_record::today();
-    let mut games: Vec<GameEntry> = Vec::new();
     let mut since_report = 0;
     let say = |line: &str| bar.suspend(|| println!("{line}"));
+    bar.inc(games.len() as u64);
+    if args.resume {
+        say(&format!(
+            "Resumed: {} finished games read back from the PGN{}; {} to play",
+            games.len(),
+            match resumed.unreadable {
+                0 => String::new(),
+                n => format!(" ({n} unreadable, played again)"),
+            },
+            shared.queue.lock().map_or(0, |q| q.len())
+        ));
+        if names.len() == 2 {
+            if let Some(spec) = args.sprt {
+                let s = HeadToHead::count(&names[0], &names[1], &games).sprt(spec);
+                if s.decision != "continue" {
+                    // Decided before this sitting: nothing more to play.
+                    shared.stop.store(true, Ordering::Relaxed);
+                    say(&report::sprt_line(&s));
+                }
+            }
+        }
+    }
     thread::scope(|scope| -> Result<()> {
         let (tx, rx) = mpsc::channel();
         let shared = &shared;
