@@ -244,11 +244,11 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         ));
         if names.len() == 2 {
             if let Some(spec) = args.sprt {
+                // Where the test stands; decided before this sitting, nothing more is played.
                 let s = HeadToHead::count(&names[0], &names[1], &games).sprt(spec);
+                say(&report::sprt_line(&s));
                 if s.decision != "continue" {
-                    // Decided before this sitting: nothing more to play.
                     shared.stop.store(true, Ordering::Relaxed);
-                    say(&report::sprt_line(&s));
                 }
             }
         }
