@@ -63,6 +63,21 @@ impl Termination {
             Termination::StalledConnection => Some("stalled connection"),
         }
     }
+
+    /// The termination a PGN `Termination` tag names (the inverse of
+    /// [`Termination::tag`]; an unknown or missing tag is a normal end).
+    pub fn from_tag(tag: Option<&str>) -> Termination {
+        [
+            Termination::Adjudication,
+            Termination::TimeForfeit,
+            Termination::IllegalMove,
+            Termination::Abandoned,
+            Termination::StalledConnection,
+        ]
+        .into_iter()
+        .find(|t| t.tag() == tag)
+        .unwrap_or(Termination::Normal)
+    }
 }
 
 /// A finished game.

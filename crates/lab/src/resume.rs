@@ -52,18 +52,6 @@ pub struct Resumed {
     pub unreadable: usize,
 }
 
-/// The termination a PGN `Termination` tag names ([`Termination::tag`]).
-fn termination_of(tag: Option<&str>) -> Termination {
-    match tag {
-        Some("adjudication") => Termination::Adjudication,
-        Some("time forfeit") => Termination::TimeForfeit,
-        Some("illegal move") => Termination::IllegalMove,
-        Some("abandoned") => Termination::Abandoned,
-        Some("stalled connection") => Termination::StalledConnection,
-        _ => Termination::Normal,
-    }
-}
-
 /// The finished games of `jobs` (the run's whole schedule) found in the PGN
 /// at `path`, played by `names` (engine names by index). A missing file
 /// resumes nothing; a game whose round, number or players do not match the
@@ -121,7 +109,7 @@ pub fn read_played(
             // Not finished: it is played again.
             continue;
         }
-        let termination = termination_of(game.tag("Termination"));
+        let termination = Termination::from_tag(game.tag("Termination"));
         let plies = game
             .tag("PlyCount")
             .and_then(|p| p.parse().ok())
