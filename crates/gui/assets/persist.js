@@ -66,10 +66,19 @@ async function saveGame() {
   } catch (e) { /* the server is gone: the last copy stays */ }
 }
 
-// On leaving (a reload): the page's part as it is now, clocks included.
+// On leaving (a reload): the page's part as it is now, clocks included,
+// even when no copy of the moves was saved yet (changes in quick
+// succession put that off), so that the players come back as they were.
 function savePage() {
-  const saved = S.game && readSaved(S.game.id);
-  if (saved) writeSaved(S.game.id, { ...saved, page: pageState(), savedAt: Date.now() });
+  if (!S.game) return;
+  const saved = readSaved(S.game.id) || {};
+  writeSaved(S.game.id, { ...saved, page: pageState(), savedAt: Date.now() });
+}
+
+// A kept copy of the game's moves, or null (none, or only the page's part).
+function savedMoves(id) {
+  const saved = readSaved(id);
+  return saved && saved.pgn ? saved : null;
 }
 
 // The page's part of a game back: players, board side, and for a game
@@ -118,7 +127,7 @@ function showExpired(id) {
   const d = $('expired-dialog');
   if (d.open) return;
   if (S.events) { S.events.close(); S.events = null; }
-  const saved = readSaved(id);
+  const saved = savedMoves(id);
   PERSIST.expired = { id, saved };
   $('expired-saved').textContent = saved
     ? `This browser kept its moves (${saved.plies} plies, ${new Date(saved.savedAt).toLocaleString()}).`
