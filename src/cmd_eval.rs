@@ -17,9 +17,9 @@ pub struct EvalArgs {
     /// The position (default: the start position).
     #[arg(long)]
     fen: Option<String>,
-    /// Which evaluator gives the total: full, simple or nnue (the breakdown
-    /// is the hand-crafted one's either way).
-    #[arg(long, default_value = "full")]
+    /// Which evaluator gives the total: nnue (the engine's default), full or
+    /// simple (the breakdown is the hand-crafted one's either way).
+    #[arg(long, default_value = "nnue")]
     evaluator: String,
     /// Weights to use instead of the compiled-in ones (a file `kestrel tune texel` wrote).
     #[arg(long)]
@@ -165,9 +165,15 @@ pub fn run(args: EvalArgs) -> Result<()> {
     } else {
         "Black"
     };
-    let (stm, white) = if kind == EvalKind::Nnue {
+    let (stm, white) = if kind == EvalKind::Nnue && engine::eval::network_applies(&pos) {
         (net_stm, net_white)
     } else {
+        if kind == EvalKind::Nnue {
+            writeln!(
+                out,
+                "A lone king: the engine's NNUE evaluator uses the hand-crafted evaluation here"
+            )?;
+        }
         (stm, report.white)
     };
     writeln!(out, "\nSide to move ({side}): {stm} cp")?;

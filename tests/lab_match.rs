@@ -340,10 +340,11 @@ fn sprt_stops_the_match_and_shards_merge() {
 
 #[test]
 fn syzygy_tables_adjudicate_after_a_capture() {
-    // White takes the hanging rook and reaches KQ v K: a tablebase win.
+    // White is in check from the rook and can only take it, with king or
+    // queen, reaching KQ v K: a tablebase win.
     let dir = scratch("tb");
     let epd = dir.join("rook.epd");
-    std::fs::write(&epd, "8/8/8/4k3/8/8/1r6/KQ6 w - - 0 1\n").unwrap();
+    std::fs::write(&epd, "8/8/8/4k3/8/8/r7/KQ6 w - - 0 1\n").unwrap();
     let (ok, text) = run(&[
         "match",
         "-engine",

@@ -48,7 +48,7 @@ impl Default for EngineSettings {
             limit: SearchLimit::Time(1_000),
             book: true,
             params: SearchParams::default(),
-            evaluator: EvalKind::Full,
+            evaluator: EvalKind::default(),
             limit_strength: false,
             elo: DEFAULT_ELO,
             changed: Vec::new(),
