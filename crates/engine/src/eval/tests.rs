@@ -257,3 +257,13 @@ fn a_search_with_a_network_keeps_its_accumulators_exact() {
         assert!(r.best.is_some(), "{fen}");
     }
 }
+
+#[test]
+fn a_lone_king_is_left_to_the_hand_crafted_evaluation() {
+    let applies = |fen: &str| network_applies(&Position::from_fen(fen).unwrap());
+    assert!(network_applies(&Position::startpos()));
+    assert!(applies("8/8/8/4k3/8/8/1r6/KQ6 w - - 0 1"));
+    assert!(!applies("8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1"), "KBNK");
+    assert!(!applies("8/8/8/4k3/8/8/1Q6/K7 b - - 0 1"), "KQK");
+    assert!(!applies("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), "two kings");
+}
