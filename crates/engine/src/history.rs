@@ -1,7 +1,7 @@
 //! Move-ordering memory, all in one place: killer moves per ply, the
 //! countermove to each previous move, butterfly history (from-to by colour)
-//! and continuation history (this move after the move one and two plies
-//! earlier). Quiet moves that caused cut-offs get bonuses, the quiet moves
+//! and continuation history (this move after the move one, two and four
+//! plies earlier). Quiet moves that caused cut-offs get bonuses, the quiet moves
 //! tried before them maluses, with "gravity" keeping values bounded.
 
 use chess::{Color, Move, Piece, Position};
@@ -40,6 +40,33 @@ impl PieceTo {
 }
 
 const PIECE_TO: usize = 12 * 64 + 1;
+
+/// The earlier moves that continuation history pairs a move with: one, two
+/// and four plies back (the side to move's own previous moves and the
+/// opponent's last one). `PieceTo::NONE` where there is none, or where a
+/// switch leaves one out; such a pair scores zero and is never updated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PrevMoves {
+    /// The opponent's last move.
+    pub ply1: PieceTo,
+    /// Our previous move.
+    pub ply2: PieceTo,
+    /// Our move before that.
+    pub ply4: PieceTo,
+}
+
+impl PrevMoves {
+    /// None at all (root, or a test).
+    pub const NONE: PrevMoves = PrevMoves {
+        ply1: PieceTo::NONE,
+        ply2: PieceTo::NONE,
+        ply4: PieceTo::NONE,
+    };
+
+    fn all(self) -> [PieceTo; 3] {
+        [self.ply1, self.ply2, self.ply4]
+    }
+}
 
 /// All history tables of one search thread.
 pub struct History {
@@ -108,17 +135,14 @@ impl History {
 
     /// Ordering score of a quiet move: butterfly plus continuation history.
     #[inline]
-    pub fn quiet_score(
-        &self,
-        color: Color,
-        m: Move,
-        pt: PieceTo,
-        prev1: PieceTo,
-        prev2: PieceTo,
-    ) -> i32 {
+    pub fn quiet_score(&self, color: Color, m: Move, pt: PieceTo, prev: PrevMoves) -> i32 {
+        // Row 0 (no earlier move) is never updated and stays zero.
         self.butterfly[butterfly_index(color, m)] as i32
-            + self.continuation[prev1.index() * PIECE_TO + pt.index()] as i32
-            + self.continuation[prev2.index() * PIECE_TO + pt.index()] as i32
+            + prev
+                .all()
+                .iter()
+                .map(|p| self.continuation[p.index() * PIECE_TO + pt.index()] as i32)
+                .sum::<i32>()
     }
 
     /// Rewards the quiet `best` that cut off and penalises the quiets tried before it.
@@ -130,8 +154,7 @@ impl History {
         depth: i32,
         best: Move,
         tried: &[Move],
-        prev1: PieceTo,
-        prev2: PieceTo,
+        prev: PrevMoves,
         use_countermove: bool,
     ) {
         let color = pos.turn();
@@ -141,24 +164,20 @@ impl History {
             killers[1] = killers[0];
             killers[0] = best;
         }
-        if use_countermove && prev1 != PieceTo::NONE {
-            self.countermoves[prev1.index()] = best;
+        if use_countermove && prev.ply1 != PieceTo::NONE {
+            self.countermoves[prev.ply1.index()] = best;
         }
         for &m in tried.iter().chain(std::iter::once(&best)) {
             let delta = if m == best { b } else { -penalty };
             let pt = piece_to(pos, m);
             gravity(&mut self.butterfly[butterfly_index(color, m)], delta);
-            if prev1 != PieceTo::NONE {
-                gravity(
-                    &mut self.continuation[prev1.index() * PIECE_TO + pt.index()],
-                    delta,
-                );
-            }
-            if prev2 != PieceTo::NONE {
-                gravity(
-                    &mut self.continuation[prev2.index() * PIECE_TO + pt.index()],
-                    delta,
-                );
+            for p in prev.all() {
+                if p != PieceTo::NONE {
+                    gravity(
+                        &mut self.continuation[p.index() * PIECE_TO + pt.index()],
+                        delta,
+                    );
+                }
             }
         }
     }
@@ -175,5 +194,52 @@ pub fn piece_to(pos: &Position, m: Move) -> PieceTo {
     match pos.piece_at(m.from()) {
         Some(p) => PieceTo::new(p, m.to()),
         None => PieceTo::NONE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess::CastlingMode;
+
+    #[test]
+    fn continuation_history_pairs_a_cut_with_each_earlier_move() {
+        let pos = Position::startpos();
+        let mv = |s: &str| pos.parse_uci_move(s, CastlingMode::Standard).unwrap();
+        let white_knight = Piece {
+            color: Color::White,
+            role: chess::Role::Knight,
+        };
+        let earlier = |sq: &str| PieceTo::new(white_knight, sq.parse().unwrap());
+        let prev = PrevMoves {
+            ply1: earlier("c3"),
+            ply2: earlier("d4"),
+            ply4: earlier("e5"),
+        };
+        let (cut, tried) = (mv("g1f3"), mv("a2a3"));
+        let mut h = History::default();
+        h.update_quiets(&pos, 3, 6, cut, &[tried], prev, true);
+        let only = |p: PrevMoves| h.quiet_score(Color::White, cut, piece_to(&pos, cut), p);
+        // The butterfly part is shared; each earlier move adds its own pair.
+        let butterfly = only(PrevMoves::NONE);
+        assert!(butterfly > 0);
+        for alone in [
+            PrevMoves {
+                ply1: prev.ply1,
+                ..PrevMoves::NONE
+            },
+            PrevMoves {
+                ply2: prev.ply2,
+                ..PrevMoves::NONE
+            },
+            PrevMoves {
+                ply4: prev.ply4,
+                ..PrevMoves::NONE
+            },
+        ] {
+            assert!(only(alone) > butterfly, "{alone:?}");
+        }
+        assert!(h.quiet_score(Color::White, tried, piece_to(&pos, tried), prev) < 0);
+        assert_eq!(h.countermove(prev.ply1), cut);
     }
 }

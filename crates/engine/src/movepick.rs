@@ -9,7 +9,7 @@
 use chess::{GenType, Move, MoveKind, MoveList, Position, MAX_MOVES};
 
 use crate::eval::SEE_VALUES;
-use crate::history::{piece_to, History, PieceTo};
+use crate::history::{piece_to, History, PrevMoves};
 use crate::see::see_ge;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,10 +95,8 @@ pub struct OrderingContext {
     pub killers: [Move; 2],
     /// Countermove to the previous move.
     pub countermove: Move,
-    /// The previous move (continuation history).
-    pub prev1: PieceTo,
-    /// The move before that.
-    pub prev2: PieceTo,
+    /// The earlier moves (continuation history).
+    pub prev: PrevMoves,
     /// Order quiet moves by history (off: generation order).
     pub use_history: bool,
 }
@@ -193,7 +191,7 @@ impl MovePicker {
         for i in 0..self.moves.len() {
             let m = self.moves[i];
             let history_score = if self.ctx.use_history {
-                history.quiet_score(color, m, piece_to(pos, m), self.ctx.prev1, self.ctx.prev2)
+                history.quiet_score(color, m, piece_to(pos, m), self.ctx.prev)
             } else {
                 0
             };
@@ -217,7 +215,7 @@ impl MovePicker {
                 let attacker = pos.piece_at(m.from()).map_or(0, |p| p.role.index() as i32);
                 1 << 20 | (victim * 16 - attacker)
             } else {
-                history.quiet_score(color, m, piece_to(pos, m), self.ctx.prev1, self.ctx.prev2)
+                history.quiet_score(color, m, piece_to(pos, m), self.ctx.prev)
             };
         }
     }
@@ -406,8 +404,7 @@ mod tests {
         let ctx = OrderingContext {
             killers: [parse(killers[0]), parse(killers[1])],
             countermove: Move::NULL,
-            prev1: PieceTo::NONE,
-            prev2: PieceTo::NONE,
+            prev: PrevMoves::NONE,
             use_history: true,
         };
         let history = History::default();
@@ -469,8 +466,7 @@ mod check_order_tests {
         let ctx = OrderingContext {
             killers: [Move::NULL; 2],
             countermove: Move::NULL,
-            prev1: PieceTo::NONE,
-            prev2: PieceTo::NONE,
+            prev: PrevMoves::NONE,
             use_history: true,
         };
         let history = History::default();

@@ -142,6 +142,7 @@ search_params! {
         killers: "KillerMoves" = true, "Try the quiet moves that cut off at the same ply first.";
         countermoves: "Countermoves" = true, "Try the quiet move that last refuted the opponent's previous move.";
         history: "HistoryHeuristic" = true, "Order quiet moves by how often they cut off (butterfly and continuation history).";
+        continuation_ply4: "ContinuationHistory4" = true, "Continuation history also pairs a quiet move with the side's own move before last (four plies back).";
         lmr: "LateMoveReductions" = true, "Search late, quiet moves to a reduced depth first.";
         rfp: "ReverseFutilityPruning" = true, "Cut when the static evaluation beats beta by a depth-dependent margin.";
         futility: "FutilityPruning" = true, "Skip quiet moves near the horizon when the evaluation is far below alpha.";

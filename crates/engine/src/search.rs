@@ -10,7 +10,7 @@ use std::sync::atomic::Ordering;
 use chess::{Color, Move, Position};
 
 use crate::eval::{has_non_pawn_material, Evaluator, SEE_VALUES};
-use crate::history::{piece_to, History, PieceTo};
+use crate::history::{piece_to, History, PieceTo, PrevMoves};
 use crate::movepick::{is_noisy, MovePicker, OrderingContext};
 use crate::params::{tuned, SearchParams};
 use crate::score::{
@@ -160,9 +160,9 @@ fn refine_eval(eval: Value, entry: Option<TtEntry>, score: Option<Value>) -> Val
 }
 
 impl Worker {
-    /// The moves one and two plies before `ply` (for continuation history).
+    /// The moves one, two and four plies before `ply` (for continuation history).
     #[inline]
-    fn previous_moves(&self, ply: usize) -> (PieceTo, PieceTo) {
+    fn previous_moves(&self, ply: usize) -> PrevMoves {
         let at = |back: usize| {
             if ply >= back {
                 self.stack[ply - back].piece_to
@@ -170,7 +170,15 @@ impl Worker {
                 PieceTo::NONE
             }
         };
-        (at(1), at(2))
+        PrevMoves {
+            ply1: at(1),
+            ply2: at(2),
+            ply4: if self.params.continuation_ply4 {
+                at(4)
+            } else {
+                PieceTo::NONE
+            },
+        }
     }
 
     /// A fresh worker with empty history.
@@ -734,7 +742,7 @@ impl Worker {
         }
 
         // Step 9. The move loop.
-        let (prev1, prev2) = self.previous_moves(ply);
+        let prev = self.previous_moves(ply);
         let ctx = OrderingContext {
             killers: if self.params.killers {
                 self.history.killers(ply)
@@ -742,12 +750,11 @@ impl Worker {
                 [Move::NULL; 2]
             },
             countermove: if self.params.countermoves {
-                self.history.countermove(prev1)
+                self.history.countermove(prev.ply1)
             } else {
                 Move::NULL
             },
-            prev1,
-            prev2,
+            prev,
             use_history: self.params.history,
         };
         let mut picker = MovePicker::new(pos, tt_move, ctx, self.params.see_ordering);
@@ -894,10 +901,10 @@ impl Worker {
                     r -= gives_check as i32;
                     r -= in_check as i32;
                     if self.params.history {
-                        r -=
-                            self.history
-                                .quiet_score(us, m, self.stack[ply].piece_to, prev1, prev2)
-                                / tuned::lmr_history_divisor();
+                        r -= self
+                            .history
+                            .quiet_score(us, m, self.stack[ply].piece_to, prev)
+                            / tuned::lmr_history_divisor();
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                     self.stats.lmr_searches += (r > 0) as u64;
@@ -989,8 +996,7 @@ impl Worker {
                 depth,
                 best_move,
                 &quiets[..quiet_count],
-                prev1,
-                prev2,
+                prev,
                 self.params.countermoves,
             );
         }
@@ -1173,12 +1179,10 @@ impl Worker {
             }
         }
 
-        let (prev1, prev2) = self.previous_moves(ply);
         let ctx = OrderingContext {
             killers: [Move::NULL; 2],
             countermove: Move::NULL,
-            prev1,
-            prev2,
+            prev: self.previous_moves(ply),
             use_history: self.params.history,
         };
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
