@@ -54,7 +54,7 @@ impl Compression {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "the input is {feature}-compressed, but this build leaves out that decompressor: \
-     build with the `{feature}` feature of the pgn crate (on by default), or decompress the file first"
+     build Kestrel with its `{feature}` feature (on by default: `cargo build --release` builds it), or decompress the file first"
 )]
 pub struct DecompressorMissing {
     /// The compression of the input.
