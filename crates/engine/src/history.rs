@@ -56,7 +56,8 @@ pub struct PrevMoves {
 }
 
 impl PrevMoves {
-    /// None at all (root, or a test).
+    /// None at all (tests).
+    #[cfg(test)]
     pub const NONE: PrevMoves = PrevMoves {
         ply1: PieceTo::NONE,
         ply2: PieceTo::NONE,

@@ -3,29 +3,38 @@
 //! pruning, reductions and extensions (each switchable), time management,
 //! Lazy SMP threads, endgame tablebases (through a trait), and the
 //! evaluation. No third-party dependencies.
+//!
+//! The public API is the [`Engine`] facade (positions, options, `go`, the
+//! events a search reports) with the types it takes and gives, re-exported
+//! here, plus the modules other crates build on: [`eval`] (the evaluators,
+//! their weights and the network, for the tuner and trainer), [`params`]
+//! (switches and tunables, for ablation and SPSA), [`score`], [`strength`]
+//! (the levels), [`bench`] and [`memory`]. The search itself (tree search,
+//! move ordering, histories, transposition table, time management, threads)
+//! is private to this crate.
 
 pub mod bench;
-pub mod book_hint;
-pub mod engine;
+pub(crate) mod book_hint;
+pub(crate) mod engine;
 pub mod eval;
-pub mod history;
-pub mod limits;
+pub(crate) mod history;
+pub(crate) mod limits;
 pub mod memory;
-pub mod movepick;
-pub mod option;
-pub mod option_error;
+pub(crate) mod movepick;
+pub(crate) mod option;
+pub(crate) mod option_error;
 pub mod params;
 mod pool;
 pub mod score;
-pub mod search;
-pub mod see;
-pub mod stats;
+pub(crate) mod search;
+pub(crate) mod see;
+pub(crate) mod stats;
 pub mod strength;
-pub mod tablebase;
-pub mod thread;
-pub mod timeman;
-pub mod tt;
-pub mod tunable;
+pub(crate) mod tablebase;
+pub(crate) mod thread;
+pub(crate) mod timeman;
+pub(crate) mod tt;
+pub(crate) mod tunable;
 
 pub use book_hint::BookHint;
 // The on/off vocabulary lives below the engine, in `types`, for the tools
