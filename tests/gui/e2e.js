@@ -124,13 +124,25 @@ async function main() {
 
   // Analysis follows the position viewed in the move list: lines with move
   // numbers, the best move's arrow, the bar; another position clears them.
+  // The statistics line too: the search stopped for the new position
+  // reports as it ends, and the page must not show that (an endless
+  // analysis has no statistics of its own until it stops).
+  await page.evaluate(() => {
+    window.statsSeen = [];
+    const el = document.getElementById('stats');
+    new MutationObserver(() => { if (el.textContent) window.statsSeen.push(el.textContent); })
+      .observe(el, { childList: true, characterData: true, subtree: true });
+  });
   const linesFor = async (ply) => {
+    await page.evaluate(() => { window.statsSeen = []; });
     await page.click(`#moves .mv[data-ply="${ply}"]`);
     const viewed = await page.inputValue('#fen');
     const stale = await page.$eval('#lines', (el, fen) => el.dataset.fen !== '' && el.dataset.fen !== fen, viewed);
     check(!stale, `no line of another position stays after going to ply ${ply}`);
     await page.waitForFunction((fen) => document.getElementById('lines').dataset.fen === fen &&
       document.querySelectorAll('#lines .line').length >= 2, viewed, { timeout: 30000 });
+    const seen = await page.evaluate(() => window.statsSeen);
+    check(seen.length === 0, `no statistics of the previous position's search after going to ply ${ply} (${seen.join(' | ')})`);
     return page.$eval('#lines .line .pvn', (el) => el.textContent.trim());
   };
   check(await linesFor(2) === '2.', 'the position after 1... is analysed, its line numbered from 2.');
@@ -148,7 +160,14 @@ async function main() {
   const afterUndo = await page.inputValue('#fen');
   const lines = await page.$eval('#lines', (el) => el.dataset.fen);
   check(lines === '' || lines === afterUndo, 'undo clears the lines of the position taken back');
+  // Stopped, the search shows its statistics; stepping to another move clears them.
+  await page.waitForFunction((fen) => document.getElementById('lines').dataset.fen === fen, afterUndo, { timeout: 30000 });
   await page.uncheck('#analyse');
+  await page.waitForFunction(() => document.getElementById('stats').textContent.includes('nodes'), null, { timeout: 30000 });
+  await page.click('#moves .mv[data-ply="2"]');
+  check(await page.textContent('#stats') === '', 'stepping to another move clears the statistics line');
+  await page.waitForTimeout(300);
+  check(await page.textContent('#stats') === '', 'and no late report brings it back');
 
   // Promotion chooser.
   await page.fill('#pgn', '');

@@ -17,8 +17,11 @@ const S = {
   engineSearch: 0,     // number of the engine player's search, 0 when none
   analysisSearch: 0,
   latestSearch: 0,    // the newest search whose output was seen
+  seenSearch: 0,       // the highest search number any event carried
+  searchFloor: 0,      // searches numbered below it predate the page's latest request
   lines: {},           // multipv -> info event
   linesFen: null,      // the position those lines analyse
+  statsFen: null,      // the position the statistics line is about
   options: [],
   levels: false,
   pv: null,            // { fens, moves, idx } while stepping through an engine line
@@ -354,8 +357,9 @@ function render() {
   renderOpening(); // opening.js
   const st = S.game.status;
   $('status').textContent = st.over ? `${st.result} — ${st.reason}` : `${S.game.turn === 'w' ? 'White' : 'Black'} to move`;
-  // Lines, bar and arrows belong to one position: another one clears them.
-  if (S.linesFen && S.linesFen !== viewedFen()) clearLines();
+  // Lines, bar, arrows and statistics belong to one position: another one clears them.
+  const fen = viewedFen();
+  if ((S.linesFen && S.linesFen !== fen) || (S.statsFen && S.statsFen !== fen)) clearLines();
   else renderLines(); // also says when the evaluation is hidden
   $('evalbar').classList.toggle('flipped', S.flipped);
   $('fen').value = shownFen();
@@ -430,7 +434,9 @@ async function playEngine(side) {
     $('thinking').textContent = `${side === 'w' ? 'White' : 'Black'} is thinking…`;
     const body = { settings: sideSettings(side), play: true };
     if (!S.game.linear) body.node = S.game.current;
+    S.searchFloor = S.seenSearch + 1;
     const r = await post('/api/go', body);
+    S.searchFloor = Math.max(S.searchFloor, r.search);
     if (S.engineSearch === -1) S.engineSearch = r.search;
   } catch (e) {
     S.engineSearch = 0;
@@ -466,8 +472,11 @@ async function restartAnalysis() {
   clearLines();
   const body = { settings: { infinite: true, own_book: false, options: { MultiPV: Number($('multipv').value) } } };
   body.node = S.game.current;
+  // Whatever searches ran before this one may still report as they wind down.
+  S.searchFloor = S.seenSearch + 1;
   try {
     const r = await post('/api/go', body);
+    S.searchFloor = Math.max(S.searchFloor, r.search);
     S.analysisSearch = r.search;
   } catch (e) { showStatus(e.message); }
 }
@@ -475,18 +484,25 @@ async function restartAnalysis() {
 function clearLines() {
   S.lines = {};
   S.linesFen = null;
-  $('stats').textContent = '';
+  setStats('', null);
   renderLines();
   refreshArrows();
+}
+
+// The statistics line and the position it is about.
+function setStats(text, fen) {
+  $('stats').textContent = text;
+  S.statsFen = text ? fen : null;
 }
 
 function onEvent(ev) {
   const e = JSON.parse(ev.data);
   reviewEvent(e);
+  if (typeof e.search === 'number') S.seenSearch = Math.max(S.seenSearch, e.search);
   if (e.type === 'info') {
     // Only the newest search's lines: an older one may still be winding down.
-    if (e.search < S.latestSearch) return;
-    if (e.search > S.latestSearch) { S.latestSearch = e.search; S.lines = {}; $('stats').textContent = ''; }
+    if (e.search < S.latestSearch || e.search < S.searchFloor) return;
+    if (e.search > S.latestSearch) { S.latestSearch = e.search; S.lines = {}; setStats('', null); }
     // Only lines about the position on view (an engine player searches the live one).
     if (!S.game || e.fen !== viewedFen()) return;
     S.linesFen = e.fen;
@@ -494,8 +510,10 @@ function onEvent(ev) {
     renderLines();
     refreshArrows();
   } else if (e.type === 'stats') {
-    if (e.search < S.latestSearch) return;
-    $('stats').textContent = `${e.nodes.toLocaleString()} nodes, ${e.nps.toLocaleString()} nps, ${(e.time_ms / 1000).toFixed(2)} s. ${e.text}`;
+    // A search stopped because the position changed reports as it ends:
+    // only the newest search's statistics, about the position on view.
+    if (e.search < S.latestSearch || e.search < S.searchFloor || !S.game || e.fen !== viewedFen()) return;
+    setStats(`${e.nodes.toLocaleString()} nodes, ${e.nps.toLocaleString()} nps, ${(e.time_ms / 1000).toFixed(2)} s. ${e.text}`, e.fen);
   } else if (e.type === 'state') {
     S.engineSearch = 0;
     $('thinking').textContent = '';
@@ -508,7 +526,8 @@ function onEvent(ev) {
       S.engineSearch = 0;
       $('thinking').textContent = '';
     }
-    if (e.book && e.move) $('stats').textContent = `Book move ${e.move.san}`;
+    // Said after the book move is on the board, so it goes with the next change.
+    if (e.book && e.move && e.search >= S.searchFloor) setStats(`Book move ${e.move.san}`, viewedFen());
   }
 }
 
