@@ -325,7 +325,31 @@ async function main() {
   await page.mouse.click(box.x + (box.width * 10) / 13, box.y + box.height / 2);
   check(await current(page) === 10, 'a click on the graph goes to that move');
   check(await page.$eval('#graph line.cur', (el) => el.dataset.ply) === '10', 'and the graph marks it');
+  // With live analysis off, the bar and the arrow are the pass's for the move on view.
+  const reviewed = await page.evaluate(() => fetch(`/api/analysis?game=${S.game.id}`).then((r) => r.json())
+    .then((v) => v.positions.map((p) => ({ bar: barText(p.score), uci: p.best_uci }))));
+  const reviewShown = async (ply) => {
+    const want = reviewed[ply];
+    await page.waitForFunction((want) => document.getElementById('evaltext').textContent === want.bar &&
+      (document.querySelector('#board svg.arrows[data-source="review"] line.best') || {}).dataset?.uci === want.uci,
+    want, { timeout: 5000 }).catch(() => {});
+    const bar = await page.textContent('#evaltext');
+    const arrow = await page.$eval('#board svg.arrows line.best', (el) => `${el.closest('svg').dataset.source} ${el.dataset.uci}`).catch(() => 'none');
+    check(bar === want.bar && arrow === `review ${want.uci}`,
+      `at ply ${ply} the bar shows the reviewed score (${bar}, reviewed ${want.bar}) and the arrow its best move (${arrow}, reviewed ${want.uci})`);
+  };
+  await reviewShown(10);
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-review.png'), fullPage: true });
+  await page.keyboard.press('ArrowRight');
+  await reviewShown(11);
+  // Live analysis takes over the bar and the arrows, and gives them back.
+  const atEleven = await page.inputValue('#fen');
+  await page.check('#analyse');
+  await page.waitForFunction((fen) => document.getElementById('lines').dataset.fen === fen &&
+    document.querySelector('#board svg.arrows[data-source="live"]'), atEleven, { timeout: 30000 });
+  check(true, 'with live analysis on, its lines draw the arrows');
+  await page.uncheck('#analyse');
+  await reviewShown(11);
   await page.click('#last');
 
   // A game against the computer: you play Black at its top level on a
@@ -346,6 +370,8 @@ async function main() {
   check((await page.textContent('#lines')).includes('hidden'), 'the evaluation is hidden while you play');
   check(await page.isDisabled('#review-start') && await page.$eval('#graph', (el) => el.classList.contains('empty')),
     'no game analysis or graph while the evaluation is hidden');
+  check(await page.$$eval('#board svg.arrows', (els) => els.length) === 0 && await page.textContent('#evaltext') === '',
+    'and no arrow or figure on the bar');
   check(!(await page.isHidden('#clock-top')) && !(await page.isHidden('#resign')), 'clocks, resign and draw are shown');
   await page.click('[data-square="e7"]');
   await page.click('[data-square="e5"]');

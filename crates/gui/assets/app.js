@@ -159,15 +159,25 @@ function refreshArrows() {
   if (!S.edit && !S.pv) drawArrows(boardEl);
 }
 
-// The first move of each engine line as an arrow, the best one boldest.
+// The first move of each engine line as an arrow, the best one boldest;
+// without lines, the game analysis's best move (review.js).
 function drawArrows(boardEl) {
+  if (hideEval() || S.hideArrows) return;
   const keys = Object.keys(S.lines).map(Number).sort((a, b) => a - b);
-  const moves = keys.map((k) => S.lines[k].pv[0]).filter(Boolean);
-  if (!moves.length || S.linesFen !== viewedFen() || hideEval() || S.hideArrows) return;
+  let moves = S.linesFen === viewedFen() ? keys.map((k) => S.lines[k].pv[0]).filter(Boolean) : [];
+  let source = 'live';
+  const reviewed = moves.length ? null : reviewedHere();
+  if (reviewed && reviewed.best_uci) {
+    const uci = reviewed.best_uci;
+    moves = [{ uci, from: uci.slice(0, 2), to: uci.slice(2, 4) }];
+    source = 'review';
+  }
+  if (!moves.length) return;
   const NS = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(NS, 'svg');
   svg.setAttribute('viewBox', '0 0 8 8');
   svg.setAttribute('class', 'arrows');
+  svg.dataset.source = source;
   const head = (id, colour) => `<marker id="${id}" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="2.6" markerHeight="2.6" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="${colour}"/></marker>`;
   svg.innerHTML = `<defs>${head('head-best', 'rgba(21,120,27,.8)')}${head('head-other', 'rgba(0,48,136,.45)')}</defs>`;
   const centre = (name) => {
@@ -581,7 +591,8 @@ function renderLines() {
     el.appendChild(div);
   }
   const best = S.lines[keys[0]];
-  setEvalBar(best ? best.score : null);
+  const reviewed = best ? null : reviewedHere();
+  setEvalBar(best ? best.score : reviewed && reviewed.score);
 }
 
 // The move numbers before each move of a line from `fen`: "12." before
@@ -830,7 +841,10 @@ function wire() {
     render();
     if (!S.paused) maybeEngine();
   };
-  $('analyse').onchange = () => { if ($('analyse').checked) restartAnalysis(); else { stopSearch(); clearLines(); } };
+  // Live analysis takes the bar and the arrows from the game analysis, and gives them back.
+  $('analyse').onchange = () => {
+    if ($('analyse').checked) { renderLines(); refreshArrows(); restartAnalysis(); } else { stopSearch(); clearLines(); }
+  };
   $('multipv').onchange = restartAnalysis;
   $('showbook').onchange = refreshPanels;
   $('bookadd').onclick = async () => {
