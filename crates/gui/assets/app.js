@@ -894,6 +894,8 @@ async function main() {
 // Shows a game and listens to its engine; the engine's turn, analysis.
 async function attach(view) {
   if (S.events) S.events.close();
+  // Search numbers are each game's own: a restored game's start again at 1.
+  S.latestSearch = S.seenSearch = S.searchFloor = 0;
   S.game = null;
   setGame(view);
   S.events = new EventSource(`/api/events?game=${view.id}`);
