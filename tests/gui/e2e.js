@@ -124,13 +124,25 @@ async function main() {
 
   // Analysis follows the position viewed in the move list: lines with move
   // numbers, the best move's arrow, the bar; another position clears them.
+  // The statistics line too: the search stopped for the new position
+  // reports as it ends, and the page must not show that (an endless
+  // analysis has no statistics of its own until it stops).
+  await page.evaluate(() => {
+    window.statsSeen = [];
+    const el = document.getElementById('stats');
+    new MutationObserver(() => { if (el.textContent) window.statsSeen.push(el.textContent); })
+      .observe(el, { childList: true, characterData: true, subtree: true });
+  });
   const linesFor = async (ply) => {
+    await page.evaluate(() => { window.statsSeen = []; });
     await page.click(`#moves .mv[data-ply="${ply}"]`);
     const viewed = await page.inputValue('#fen');
     const stale = await page.$eval('#lines', (el, fen) => el.dataset.fen !== '' && el.dataset.fen !== fen, viewed);
     check(!stale, `no line of another position stays after going to ply ${ply}`);
     await page.waitForFunction((fen) => document.getElementById('lines').dataset.fen === fen &&
       document.querySelectorAll('#lines .line').length >= 2, viewed, { timeout: 30000 });
+    const seen = await page.evaluate(() => window.statsSeen);
+    check(seen.length === 0, `no statistics of the previous position's search after going to ply ${ply} (${seen.join(' | ')})`);
     return page.$eval('#lines .line .pvn', (el) => el.textContent.trim());
   };
   check(await linesFor(2) === '2.', 'the position after 1... is analysed, its line numbered from 2.');
@@ -148,7 +160,14 @@ async function main() {
   const afterUndo = await page.inputValue('#fen');
   const lines = await page.$eval('#lines', (el) => el.dataset.fen);
   check(lines === '' || lines === afterUndo, 'undo clears the lines of the position taken back');
+  // Stopped, the search shows its statistics; stepping to another move clears them.
+  await page.waitForFunction((fen) => document.getElementById('lines').dataset.fen === fen, afterUndo, { timeout: 30000 });
   await page.uncheck('#analyse');
+  await page.waitForFunction(() => document.getElementById('stats').textContent.includes('nodes'), null, { timeout: 30000 });
+  await page.click('#moves .mv[data-ply="2"]');
+  check(await page.textContent('#stats') === '', 'stepping to another move clears the statistics line');
+  await page.waitForTimeout(300);
+  check(await page.textContent('#stats') === '', 'and no late report brings it back');
 
   // Promotion chooser.
   await page.fill('#pgn', '');
@@ -306,7 +325,31 @@ async function main() {
   await page.mouse.click(box.x + (box.width * 10) / 13, box.y + box.height / 2);
   check(await current(page) === 10, 'a click on the graph goes to that move');
   check(await page.$eval('#graph line.cur', (el) => el.dataset.ply) === '10', 'and the graph marks it');
+  // With live analysis off, the bar and the arrow are the pass's for the move on view.
+  const reviewed = await page.evaluate(() => fetch(`/api/analysis?game=${S.game.id}`).then((r) => r.json())
+    .then((v) => v.positions.map((p) => ({ bar: barText(p.score), uci: p.best_uci }))));
+  const reviewShown = async (ply) => {
+    const want = reviewed[ply];
+    await page.waitForFunction((want) => document.getElementById('evaltext').textContent === want.bar &&
+      (document.querySelector('#board svg.arrows[data-source="review"] line.best') || {}).dataset?.uci === want.uci,
+    want, { timeout: 5000 }).catch(() => {});
+    const bar = await page.textContent('#evaltext');
+    const arrow = await page.$eval('#board svg.arrows line.best', (el) => `${el.closest('svg').dataset.source} ${el.dataset.uci}`).catch(() => 'none');
+    check(bar === want.bar && arrow === `review ${want.uci}`,
+      `at ply ${ply} the bar shows the reviewed score (${bar}, reviewed ${want.bar}) and the arrow its best move (${arrow}, reviewed ${want.uci})`);
+  };
+  await reviewShown(10);
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-review.png'), fullPage: true });
+  await page.keyboard.press('ArrowRight');
+  await reviewShown(11);
+  // Live analysis takes over the bar and the arrows, and gives them back.
+  const atEleven = await page.inputValue('#fen');
+  await page.check('#analyse');
+  await page.waitForFunction((fen) => document.getElementById('lines').dataset.fen === fen &&
+    document.querySelector('#board svg.arrows[data-source="live"]'), atEleven, { timeout: 30000 });
+  check(true, 'with live analysis on, its lines draw the arrows');
+  await page.uncheck('#analyse');
+  await reviewShown(11);
   await page.click('#last');
 
   // A game against the computer: you play Black at its top level on a
@@ -327,6 +370,8 @@ async function main() {
   check((await page.textContent('#lines')).includes('hidden'), 'the evaluation is hidden while you play');
   check(await page.isDisabled('#review-start') && await page.$eval('#graph', (el) => el.classList.contains('empty')),
     'no game analysis or graph while the evaluation is hidden');
+  check(await page.$$eval('#board svg.arrows', (els) => els.length) === 0 && await page.textContent('#evaltext') === '',
+    'and no arrow or figure on the bar');
   check(!(await page.isHidden('#clock-top')) && !(await page.isHidden('#resign')), 'clocks, resign and draw are shown');
   await page.click('[data-square="e7"]');
   await page.click('[data-square="e5"]');

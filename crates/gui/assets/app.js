@@ -17,8 +17,11 @@ const S = {
   engineSearch: 0,     // number of the engine player's search, 0 when none
   analysisSearch: 0,
   latestSearch: 0,    // the newest search whose output was seen
+  seenSearch: 0,       // the highest search number any event carried
+  searchFloor: 0,      // searches numbered below it predate the page's latest request
   lines: {},           // multipv -> info event
   linesFen: null,      // the position those lines analyse
+  statsFen: null,      // the position the statistics line is about
   options: [],
   levels: false,
   pv: null,            // { fens, moves, idx } while stepping through an engine line
@@ -156,15 +159,25 @@ function refreshArrows() {
   if (!S.edit && !S.pv) drawArrows(boardEl);
 }
 
-// The first move of each engine line as an arrow, the best one boldest.
+// The first move of each engine line as an arrow, the best one boldest;
+// without lines, the game analysis's best move (review.js).
 function drawArrows(boardEl) {
+  if (hideEval() || S.hideArrows) return;
   const keys = Object.keys(S.lines).map(Number).sort((a, b) => a - b);
-  const moves = keys.map((k) => S.lines[k].pv[0]).filter(Boolean);
-  if (!moves.length || S.linesFen !== viewedFen() || hideEval() || S.hideArrows) return;
+  let moves = S.linesFen === viewedFen() ? keys.map((k) => S.lines[k].pv[0]).filter(Boolean) : [];
+  let source = 'live';
+  const reviewed = moves.length ? null : reviewedHere();
+  if (reviewed && reviewed.best_uci) {
+    const uci = reviewed.best_uci;
+    moves = [{ uci, from: uci.slice(0, 2), to: uci.slice(2, 4) }];
+    source = 'review';
+  }
+  if (!moves.length) return;
   const NS = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(NS, 'svg');
   svg.setAttribute('viewBox', '0 0 8 8');
   svg.setAttribute('class', 'arrows');
+  svg.dataset.source = source;
   const head = (id, colour) => `<marker id="${id}" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="2.6" markerHeight="2.6" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="${colour}"/></marker>`;
   svg.innerHTML = `<defs>${head('head-best', 'rgba(21,120,27,.8)')}${head('head-other', 'rgba(0,48,136,.45)')}</defs>`;
   const centre = (name) => {
@@ -354,8 +367,9 @@ function render() {
   renderOpening(); // opening.js
   const st = S.game.status;
   $('status').textContent = st.over ? `${st.result} — ${st.reason}` : `${S.game.turn === 'w' ? 'White' : 'Black'} to move`;
-  // Lines, bar and arrows belong to one position: another one clears them.
-  if (S.linesFen && S.linesFen !== viewedFen()) clearLines();
+  // Lines, bar, arrows and statistics belong to one position: another one clears them.
+  const fen = viewedFen();
+  if ((S.linesFen && S.linesFen !== fen) || (S.statsFen && S.statsFen !== fen)) clearLines();
   else renderLines(); // also says when the evaluation is hidden
   $('evalbar').classList.toggle('flipped', S.flipped);
   $('fen').value = shownFen();
@@ -430,7 +444,9 @@ async function playEngine(side) {
     $('thinking').textContent = `${side === 'w' ? 'White' : 'Black'} is thinking…`;
     const body = { settings: sideSettings(side), play: true };
     if (!S.game.linear) body.node = S.game.current;
+    S.searchFloor = S.seenSearch + 1;
     const r = await post('/api/go', body);
+    S.searchFloor = Math.max(S.searchFloor, r.search);
     if (S.engineSearch === -1) S.engineSearch = r.search;
   } catch (e) {
     S.engineSearch = 0;
@@ -466,8 +482,11 @@ async function restartAnalysis() {
   clearLines();
   const body = { settings: { infinite: true, own_book: false, options: { MultiPV: Number($('multipv').value) } } };
   body.node = S.game.current;
+  // Whatever searches ran before this one may still report as they wind down.
+  S.searchFloor = S.seenSearch + 1;
   try {
     const r = await post('/api/go', body);
+    S.searchFloor = Math.max(S.searchFloor, r.search);
     S.analysisSearch = r.search;
   } catch (e) { showStatus(e.message); }
 }
@@ -475,18 +494,25 @@ async function restartAnalysis() {
 function clearLines() {
   S.lines = {};
   S.linesFen = null;
-  $('stats').textContent = '';
+  setStats('', null);
   renderLines();
   refreshArrows();
+}
+
+// The statistics line and the position it is about.
+function setStats(text, fen) {
+  $('stats').textContent = text;
+  S.statsFen = text ? fen : null;
 }
 
 function onEvent(ev) {
   const e = JSON.parse(ev.data);
   reviewEvent(e);
+  if (typeof e.search === 'number') S.seenSearch = Math.max(S.seenSearch, e.search);
   if (e.type === 'info') {
     // Only the newest search's lines: an older one may still be winding down.
-    if (e.search < S.latestSearch) return;
-    if (e.search > S.latestSearch) { S.latestSearch = e.search; S.lines = {}; $('stats').textContent = ''; }
+    if (e.search < S.latestSearch || e.search < S.searchFloor) return;
+    if (e.search > S.latestSearch) { S.latestSearch = e.search; S.lines = {}; setStats('', null); }
     // Only lines about the position on view (an engine player searches the live one).
     if (!S.game || e.fen !== viewedFen()) return;
     S.linesFen = e.fen;
@@ -494,8 +520,10 @@ function onEvent(ev) {
     renderLines();
     refreshArrows();
   } else if (e.type === 'stats') {
-    if (e.search < S.latestSearch) return;
-    $('stats').textContent = `${e.nodes.toLocaleString()} nodes, ${e.nps.toLocaleString()} nps, ${(e.time_ms / 1000).toFixed(2)} s. ${e.text}`;
+    // A search stopped because the position changed reports as it ends:
+    // only the newest search's statistics, about the position on view.
+    if (e.search < S.latestSearch || e.search < S.searchFloor || !S.game || e.fen !== viewedFen()) return;
+    setStats(`${e.nodes.toLocaleString()} nodes, ${e.nps.toLocaleString()} nps, ${(e.time_ms / 1000).toFixed(2)} s. ${e.text}`, e.fen);
   } else if (e.type === 'state') {
     S.engineSearch = 0;
     $('thinking').textContent = '';
@@ -508,7 +536,8 @@ function onEvent(ev) {
       S.engineSearch = 0;
       $('thinking').textContent = '';
     }
-    if (e.book && e.move) $('stats').textContent = `Book move ${e.move.san}`;
+    // Said after the book move is on the board, so it goes with the next change.
+    if (e.book && e.move && e.search >= S.searchFloor) setStats(`Book move ${e.move.san}`, viewedFen());
   }
 }
 
@@ -562,7 +591,8 @@ function renderLines() {
     el.appendChild(div);
   }
   const best = S.lines[keys[0]];
-  setEvalBar(best ? best.score : null);
+  const reviewed = best ? null : reviewedHere();
+  setEvalBar(best ? best.score : reviewed && reviewed.score);
 }
 
 // The move numbers before each move of a line from `fen`: "12." before
@@ -811,7 +841,10 @@ function wire() {
     render();
     if (!S.paused) maybeEngine();
   };
-  $('analyse').onchange = () => { if ($('analyse').checked) restartAnalysis(); else { stopSearch(); clearLines(); } };
+  // Live analysis takes the bar and the arrows from the game analysis, and gives them back.
+  $('analyse').onchange = () => {
+    if ($('analyse').checked) { renderLines(); refreshArrows(); restartAnalysis(); } else { stopSearch(); clearLines(); }
+  };
   $('multipv').onchange = restartAnalysis;
   $('showbook').onchange = refreshPanels;
   $('bookadd').onclick = async () => {
@@ -861,6 +894,8 @@ async function main() {
 // Shows a game and listens to its engine; the engine's turn, analysis.
 async function attach(view) {
   if (S.events) S.events.close();
+  // Search numbers are each game's own: a restored game's start again at 1.
+  S.latestSearch = S.seenSearch = S.searchFloor = 0;
   S.game = null;
   setGame(view);
   S.events = new EventSource(`/api/events?game=${view.id}`);

@@ -1,7 +1,8 @@
 // "Analyse game": the server's whole-game pass (/api/analysis), the graph
 // of White's winning chances after each move (click it to go to that
-// move), the judgements in the move list (?! ? ??) and each side's
-// summary. The pass runs on the server, so the page only draws what its
+// move), the judgements in the move list (?! ? ??), each side's summary,
+// and, while live analysis is off, the bar and the best-move arrow of the
+// move on view. The pass runs on the server, so the page only draws what its
 // events bring. Loaded before app.js, whose state (S) and helpers it uses
 // when called.
 'use strict';
@@ -9,26 +10,45 @@
 const REVIEW = {
   view: null,        // the server's ReviewView
   key: null,         // the game id and version the view was asked for
+  viewKey: null,     // the game id and version the view is of
 };
 const JUDGEMENT_MARK = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 const JUDGEMENT_WORD = { inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder' };
 
 const reviewRunning = () => !!(REVIEW.view && REVIEW.view.state === 'running');
+const gameKey = () => `${S.game.id}:${S.game.version}`;
+
+// A view the server gave for the game as it is now.
+function setReview(view) {
+  REVIEW.view = view;
+  REVIEW.viewKey = gameKey();
+  renderReview();
+}
+
+// The pass's result for the position on view, which the bar and the
+// best-move arrow show while live analysis is off (as lichess shows its
+// server analysis): none off the main line, while the view is of another
+// version of the game, or while the evaluation is hidden.
+function reviewedHere() {
+  const v = REVIEW.view;
+  if (!v || v.hidden || !S.game || hideEval() || S.pv || $('analyse').checked) return null;
+  if (REVIEW.viewKey !== gameKey()) return null;
+  const node = curNode();
+  return (node.main && v.positions[node.ply]) || null;
+}
 
 async function startReview() {
   // Live analysis would hold the engine (the pass yields to any other
   // search): stop it, but never an engine player's move.
   if (S.analysisSearch && !S.engineSearch) await stopSearch();
   try {
-    REVIEW.view = await post('/api/analysis', {});
-    renderReview();
+    setReview(await post('/api/analysis', {}));
   } catch (e) { showStatus(e.message); }
 }
 
 async function cancelReview() {
   try {
-    REVIEW.view = await post('/api/analysis/cancel', {});
-    renderReview();
+    setReview(await post('/api/analysis/cancel', {}));
     restartAnalysis();
   } catch (e) { showStatus(e.message); }
 }
@@ -37,8 +57,8 @@ async function cancelReview() {
 function reviewEvent(e) {
   if (e.type !== 'analysis') return;
   const wasRunning = reviewRunning();
-  REVIEW.view = e.analysis;
-  renderReview();
+  if (!S.game) return;
+  setReview(e.analysis);
   if (wasRunning && !reviewRunning()) restartAnalysis();
 }
 
@@ -46,12 +66,12 @@ function reviewEvent(e) {
 // game): they are the server's, for the game as it is now.
 async function refreshReview() {
   if (!S.game) return;
-  const key = `${S.game.id}:${S.game.version}`;
+  const key = gameKey();
   if (REVIEW.key === key) return;
   REVIEW.key = key;
   try {
     const view = await api('GET', `/api/analysis?game=${S.game.id}`);
-    if (REVIEW.key === key) { REVIEW.view = view; renderReview(); }
+    if (REVIEW.key === key) setReview(view);
   } catch (e) { /* the next change asks again */ }
 }
 
@@ -72,6 +92,10 @@ function renderReview() {
   drawGraph(hidden ? null : v);
   markMoves(hidden ? null : v);
   renderSummary(hidden ? null : v);
+  // Live lines, when there are any, keep the bar.
+  refreshArrows();
+  const here = reviewedHere();
+  if (!S.linesFen) setEvalBar(here && here.score);
 }
 
 // The graph: White's winning chances (lichess's curve; a mate at the edge)

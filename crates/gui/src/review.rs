@@ -1,7 +1,8 @@
 //! The whole-game analysis pass ("Analyse game"): a short search of every
 //! position of the game, one after another, in the background, on the
 //! tab's own engine, and the view the page draws from it (the evaluation
-//! graph, the judged moves, each side's summary).
+//! graph, the judged moves, each side's summary, the bar and best-move
+//! arrow of the position on view).
 //!
 //! The pass never takes the engine from anyone: it starts a search only
 //! when the engine is idle, and a search that someone else starts (live
@@ -393,6 +394,8 @@ pub struct EvalView {
     pub win: f64,
     /// The best move found, in SAN.
     pub best: Option<String>,
+    /// The same move in UCI (`g1f3`): its squares, for the page's arrow.
+    pub best_uci: Option<String>,
     /// The depth reached.
     pub depth: i32,
 }
@@ -454,12 +457,13 @@ pub struct ReviewView {
 /// since taken back or replaced are left out; nothing while the evaluation
 /// is hidden.
 pub fn view(session: &Session) -> ReviewView {
-    let (positions, moves, hidden) = {
+    let (positions, moves, hidden, mode) = {
         let record = session.record();
         (
             record.positions(),
             record.mainline_moves(),
             record.eval_hidden(),
+            record.mode(),
         )
     };
     let review = session.review();
@@ -503,6 +507,7 @@ pub fn view(session: &Session) -> ReviewView {
                 score: e.score,
                 win: (e.win * 10.0).round() / 10.0,
                 best: san(i, e.best),
+                best_uci: e.best.map(|m| m.to_uci(mode).to_string()),
                 depth: e.depth,
             })
         })

@@ -152,7 +152,7 @@ pub fn start(
             SearchEvent::Stats { stats, nodes, time } => {
                 let ms = time.as_millis() as u64;
                 session.send(&json!({
-                    "type": "stats", "search": seq, "nodes": nodes,
+                    "type": "stats", "search": seq, "fen": root_fen, "nodes": nodes,
                     "nps": nodes * 1000 / ms.max(1), "time_ms": ms, "text": stats.to_string(),
                 }));
             }

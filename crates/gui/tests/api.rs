@@ -601,6 +601,13 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
         lines.iter().all(|v| v["fen"] == chess::fen::STARTPOS),
         "{lines:?}"
     );
+    // Its statistics name the position too: a page that moved on ignores them.
+    assert!(
+        earlier
+            .iter()
+            .any(|v| v["type"] == "stats" && v["fen"] == chess::fen::STARTPOS),
+        "{earlier:?}"
+    );
 
     // An endless analysis stops when its tab's stream closes.
     api.post(

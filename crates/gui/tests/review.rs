@@ -127,6 +127,23 @@ async fn a_pass_finds_the_blunder_of_legals_mate() {
     // The mate at the end is White's: the graph's top edge.
     assert_eq!(positions[13]["win"], 100.0);
     assert_eq!(positions[13]["score"]["kind"], "mate");
+    // Each position's best move in SAN and UCI (the page draws its arrow):
+    // the mate in one before 7. Nd5#, none in the mated position.
+    assert_eq!(
+        (
+            positions[12]["best"].as_str(),
+            positions[12]["best_uci"].as_str()
+        ),
+        (Some("Nd5#"), Some("c3d5")),
+        "{v}"
+    );
+    assert!(positions[13]["best_uci"].is_null(), "{v}");
+    assert!(
+        positions[..13]
+            .iter()
+            .all(|p| p["best_uci"].as_str().is_some_and(|u| u.len() == 4)),
+        "{v}"
+    );
 
     let moves = v["moves"].as_array().expect("moves");
     assert_eq!(moves.len(), 13);
