@@ -13,5 +13,6 @@ pub mod progress;
 pub mod random_openings;
 pub mod search_limits;
 pub mod selfplay;
+pub mod sides;
 pub mod time_control;
 pub mod worker_pool;
