@@ -10,13 +10,14 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use experiment::plot::{line_chart, LineChart, Point, Series};
-use lab::engine_spec::{EngineSpec, SearchLimits};
+use lab::engine_spec::EngineSpec;
 use lab::game_play::GameRules;
 use lab::spsa::{self, Schedule, SpsaConfig, SpsaParam};
-use lab::time_control::TimeControl;
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 use matchcore::progress;
+use matchcore::search_limits::SearchLimits;
+use matchcore::time_control::TimeControl;
 
 /// Options of `kestrel tune spsa`.
 #[derive(Args)]

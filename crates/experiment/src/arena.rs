@@ -1,17 +1,23 @@
 //! The arena: Kestrel configurations playing each other in-process, game
 //! pairs (each opening twice, colours reversed), several games at once,
 //! one engine per side with one search thread, at fixed nodes or depth.
-//! The game loop is matchcore's `selfplay::play`, shared with datagen.
+//! The game loop is matchcore's `selfplay::play`, shared with datagen; the
+//! engines play in it as [`EnginePlayer`]s, through the `Player` trait the
+//! lab's child-process engines implement too.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use chess::{Color, Game, Position};
+use chess::{Game, Position};
 use engine::eval::weights::Weights;
-use engine::{Engine, Limits, SearchParams};
+use engine::{Engine, SearchParams};
 use matchcore::adjudication::{DrawRule, ResignRule};
-use matchcore::selfplay::{self, Ending, GameRules, MoveChoice};
+use matchcore::search_limits::SearchLimits;
+use matchcore::selfplay::{self, Ending, GameRules};
+use matchcore::sides::Sides;
 use matchcore::worker_pool::WorkerPool;
+
+use crate::engine_player::EnginePlayer;
 
 /// How long each move searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,13 +29,17 @@ pub enum MoveLimit {
 }
 
 impl MoveLimit {
-    fn limits(self) -> Limits {
+    fn limits(self) -> SearchLimits {
         match self {
-            MoveLimit::Nodes(n) => Limits {
+            MoveLimit::Nodes(n) => SearchLimits {
                 nodes: Some(n),
-                ..Limits::default()
+                ..SearchLimits::default()
             },
-            MoveLimit::Depth(d) => Limits::depth(d),
+            // Depths are checked positive where they are read (`--depth`).
+            MoveLimit::Depth(d) => SearchLimits {
+                depth: Some(u32::try_from(d).unwrap_or(0)),
+                ..SearchLimits::default()
+            },
         }
     }
 }
@@ -193,11 +203,12 @@ pub fn play_pairs(
             (i < total).then_some(i)
         },
         |games| {
-            let mut engines = [Engine::new(), Engine::new()];
-            for e in &mut engines {
+            let mut engines = [(); 2].map(|()| {
+                let mut e = Engine::new();
                 e.set_option("Hash", &config.hash_mib.max(1).to_string())
                     .expect("a table size from 1 MiB is accepted");
-            }
+                EnginePlayer::new(e, SearchLimits::default())
+            });
             for i in games {
                 let p = &pairings[i / 2];
                 let (white, black) = if i.is_multiple_of(2) {
@@ -235,39 +246,23 @@ pub fn play_pairs(
 }
 
 fn play_game(
-    engines: &mut [Engine; 2],
+    engines: &mut [EnginePlayer; 2],
     players: [&Player; 2],
     indices: [usize; 2],
     opening: Position,
     rules: &GameRules,
 ) -> GameRecord {
     for (engine, player) in engines.iter_mut().zip(players) {
-        engine.set_params(player.params);
-        engine.set_weights(player.weights.clone());
-        engine.new_game();
+        engine.engine_mut().set_params(player.params);
+        engine.engine_mut().set_weights(player.weights.clone());
+        engine.set_limits(player.limit.limits());
     }
-    let reporter: engine::Reporter = Arc::new(|_| {});
-    let [white_engine, black_engine] = engines;
+    let [white, black] = engines;
     let finished = selfplay::play(
         Game::new(opening),
         rules,
-        |side, game, history| {
-            let (engine, player) = match side {
-                Color::White => (&mut *white_engine, players[0]),
-                Color::Black => (&mut *black_engine, players[1]),
-            };
-            let found = engine.search(
-                game.position(),
-                history,
-                player.limit.limits(),
-                reporter.clone(),
-            );
-            MoveChoice {
-                best: found.best,
-                score: found.score,
-            }
-        },
-        |_, _| {},
+        &mut Sides::new(white, black),
+        |_, _, _| {},
     );
     GameRecord {
         white: indices[0],
@@ -313,6 +308,7 @@ pub struct Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chess::Color;
     use matchcore::openings;
 
     #[test]

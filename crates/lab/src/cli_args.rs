@@ -5,9 +5,9 @@
 //! group.
 
 use crate::engine_spec::{EngineSpec, Protocol};
-use crate::time_control::TimeControl;
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
+use matchcore::time_control::TimeControl;
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;

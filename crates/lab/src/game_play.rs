@@ -3,12 +3,12 @@
 //! and records everything the PGN and the results need.
 
 use crate::engine_spec::EngineSpec;
-use crate::player::{MoveRequest, Player, Thought};
-use crate::time_control::{Clock, ClockResult};
-use chess::{CastlingMode, Color, Game, Outcome, Position};
+use chess::{Color, Game, Outcome, Position};
 use matchcore::adjudication::{absolute_ply, Adjudicator, DrawRule, ResignRule, Verdict};
 use matchcore::engine_process::EngineError;
 use matchcore::openings::Opening;
+use matchcore::player::{MoveRequest, Player, Reply, Thought};
+use matchcore::time_control::{Clock, ClockResult};
 use pgn::{GameResult, PgnMove};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -189,7 +189,10 @@ pub fn play_game(
     let mut players: [&mut dyn Player; 2] = [white, black];
     let mut game = Game::new(opening.start);
     let mut moves: Vec<PgnMove> = Vec::new();
+    // The keys of the positions before the current one, for the request.
+    let mut history: Vec<u64> = Vec::new();
     for &m in &opening.moves {
+        history.push(game.position().key());
         game.push(m);
         moves.push(PgnMove::new(m));
     }
@@ -244,15 +247,15 @@ pub fn play_game(
             let request = MoveRequest {
                 start: game.start(),
                 moves: game.moves(),
+                history: &history,
                 position: &pos,
                 clocks: [clocks[0].as_ref(), clocks[1].as_ref()],
-                limits: &spec.limits,
                 deadline: started + wait,
             };
             players[i].go(&request)
         };
         let elapsed = started.elapsed();
-        let (text, thought) = match answer {
+        let (reply, thought) = match answer {
             Ok(a) => a,
             Err(e) => {
                 broken[i] = true;
@@ -280,30 +283,31 @@ pub fn play_game(
             ));
             break;
         }
-        if text == "resign" {
-            end = Some(loss(
-                side,
-                Termination::Normal,
-                format!("{} resigns", name(side)),
-            ));
-            break;
-        }
-        let mv = pos
-            .parse_uci_move(&text, CastlingMode::Standard)
-            .or_else(|_| pos.parse_san(&text).map_err(|_| ()));
-        let Ok(mv) = mv else {
-            // The engine's idea of the game differs from ours: start it afresh.
-            broken[i] = true;
-            end = Some(loss(
-                side,
-                Termination::IllegalMove,
-                format!("{} makes an illegal move: {text}", name(side)),
-            ));
-            break;
+        let mv = match reply {
+            Reply::Move(mv) => mv,
+            Reply::Resign => {
+                end = Some(loss(
+                    side,
+                    Termination::Normal,
+                    format!("{} resigns", name(side)),
+                ));
+                break;
+            }
+            Reply::Illegal(text) => {
+                // The engine's idea of the game differs from ours: start it afresh.
+                broken[i] = true;
+                end = Some(loss(
+                    side,
+                    Termination::IllegalMove,
+                    format!("{} makes an illegal move: {text}", name(side)),
+                ));
+                break;
+            }
         };
         let mut pgn_move = PgnMove::new(mv);
         pgn_move.comments.push(move_comment(&thought, elapsed));
         moves.push(pgn_move);
+        history.push(pos.key());
         game.push(mv);
         let verdict = adjudicator.record(
             side,
@@ -375,6 +379,11 @@ fn failure_end(side: Color, e: &EngineError, over: Option<Duration>) -> End {
             side,
             Termination::IllegalMove,
             format!("{}: {m}", name(side)),
+        ),
+        EngineError::NoMove => loss(
+            side,
+            Termination::IllegalMove,
+            format!("{} returns no move", name(side)),
         ),
     }
 }

@@ -16,6 +16,5 @@ pub mod resume;
 pub mod runner;
 pub mod schedule;
 pub mod spsa;
-pub mod time_control;
 pub mod uci_player;
 pub mod xboard_player;

@@ -6,7 +6,7 @@
 use crate::cli_args::MatchArgs;
 use crate::game_play::{play_game, GameRecord, GameRules, Termination};
 use crate::pgn_record::{self, GameTags};
-use crate::player::{self, Player};
+use crate::player;
 use crate::report;
 use crate::results::{GameEntry, HeadToHead, RunResults};
 use crate::resume;
@@ -14,6 +14,7 @@ use crate::schedule::{schedule, GameJob};
 use anyhow::{Context, Result};
 use chess::Color;
 use matchcore::openings::{self, Opening};
+use matchcore::player::Player;
 use matchcore::progress;
 use matchcore::worker_pool::WorkerPool;
 use pgn::GameResult;

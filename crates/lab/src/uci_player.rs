@@ -2,14 +2,18 @@
 //! and `go` with the runner's clocks, `info` lines for the PGN comments.
 
 use crate::engine_spec::EngineSpec;
-use crate::player::{MoveRequest, Player, Score, Thought, HANDSHAKE_TIMEOUT};
+use crate::player::HANDSHAKE_TIMEOUT;
 use chess::{CastlingMode, Color, Position};
 use matchcore::engine_process::{EngineError, EngineProcess};
+use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};
+use matchcore::search_limits::SearchLimits;
 use std::time::{Duration, Instant};
 
 /// A UCI engine.
 pub struct UciPlayer {
     process: EngineProcess,
+    /// How long it thinks, sent with each `go`.
+    limits: SearchLimits,
 }
 
 /// The score and depth of a UCI `info` line, if it has them.
@@ -59,7 +63,10 @@ impl UciPlayer {
         for line in &spec.init {
             process.send(line)?;
         }
-        let mut player = UciPlayer { process };
+        let mut player = UciPlayer {
+            process,
+            limits: spec.limits,
+        };
         player.sync()?;
         Ok(player)
     }
@@ -81,7 +88,7 @@ impl Player for UciPlayer {
         self.sync()
     }
 
-    fn go(&mut self, r: &MoveRequest) -> Result<(String, Thought), EngineError> {
+    fn go(&mut self, r: &MoveRequest) -> Result<(Reply, Thought), EngineError> {
         let mut position = if *r.start == Position::startpos() {
             "position startpos".to_string()
         } else {
@@ -117,13 +124,13 @@ impl Player for UciPlayer {
                 go.push_str(&format!(" movestogo {n}"));
             }
         }
-        if let Some(t) = r.limits.movetime {
+        if let Some(t) = self.limits.movetime {
             go.push_str(&format!(" movetime {}", millis(t)));
         }
-        if let Some(d) = r.limits.depth {
+        if let Some(d) = self.limits.depth {
             go.push_str(&format!(" depth {d}"));
         }
-        if let Some(n) = r.limits.nodes {
+        if let Some(n) = self.limits.nodes {
             go.push_str(&format!(" nodes {n}"));
         }
         self.process.send(&go)?;
@@ -137,7 +144,7 @@ impl Player for UciPlayer {
                     let mv = words
                         .next()
                         .ok_or_else(|| EngineError::Protocol("empty bestmove".to_string()))?;
-                    return Ok((mv.to_string(), thought));
+                    return Ok((Reply::from_text(r.position, mv), thought));
                 }
                 _ => {}
             }

@@ -3,9 +3,10 @@
 //! moves, `force` again, so that the runner alone decides when it thinks.
 
 use crate::engine_spec::EngineSpec;
-use crate::player::{MoveRequest, Player, Score, Thought, HANDSHAKE_TIMEOUT};
+use crate::player::HANDSHAKE_TIMEOUT;
 use chess::{CastlingMode, Color, Move, Position, Square};
 use matchcore::engine_process::{EngineError, EngineProcess};
+use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};
 use std::time::{Duration, Instant};
 
 /// xboard's spec gives engines two seconds to send `feature ... done=1`.
@@ -227,7 +228,7 @@ impl Player for XboardPlayer {
         self.sync()
     }
 
-    fn go(&mut self, r: &MoveRequest) -> Result<(String, Thought), EngineError> {
+    fn go(&mut self, r: &MoveRequest) -> Result<(Reply, Thought), EngineError> {
         for &m in &r.moves[self.told.min(r.moves.len())..] {
             self.send_move(m)?;
         }
@@ -249,11 +250,11 @@ impl Player for XboardPlayer {
                 self.process.send("force")?;
                 // The engine's own move is now part of the game it knows.
                 self.told += 1;
-                return Ok((mv.trim().to_string(), thought));
+                return Ok((Reply::from_text(r.position, mv.trim()), thought));
             }
             if trimmed == "resign" || trimmed.starts_with("tellics resign") {
                 self.process.send("force")?;
-                return Ok(("resign".to_string(), thought));
+                return Ok((Reply::Resign, thought));
             }
             if trimmed.starts_with("Illegal move") || trimmed.starts_with("Error") {
                 return Err(EngineError::Protocol(format!("engine said: {trimmed}")));

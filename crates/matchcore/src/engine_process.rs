@@ -30,6 +30,10 @@ pub enum EngineError {
     /// It said something it should not have (an illegal move, say).
     #[error("{0}")]
     Protocol(String),
+    /// It found no move in a position that has legal moves (an in-process
+    /// search that failed or was halted).
+    #[error("the engine found no move")]
+    NoMove,
 }
 
 /// A running engine.

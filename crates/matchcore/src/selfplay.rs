@@ -1,12 +1,22 @@
 //! One game between searchers in the same process: the loop self-play
-//! training data and engine-against-engine experiments share. The caller
-//! says who searches each move; this plays the moves, keeps the history for
+//! training data and engine-against-engine experiments share. A
+//! [`Player`] answers every move (two engines are seated as one with
+//! [`crate::sides::Sides`]); this plays the moves, keeps the history for
 //! repetitions, and ends the game by the rules, by adjudication (the rules
-//! of [`crate::adjudication`]) or at a move cap.
+//! of [`crate::adjudication`]) or at a move cap. No clocks are kept: each
+//! player searches as its own limits say.
+
+use std::time::{Duration, Instant};
 
 use chess::{Color, Game, Move, Outcome};
 
 use crate::adjudication::{Adjudicator, DrawRule, ResignRule, Verdict};
+use crate::player::{MoveRequest, Player, Reply, Score, Thought};
+
+/// How long a move may take. In-process players answer when their search
+/// ends and cannot be cut off; the deadline matters only to a child-process
+/// player, which is given a day.
+const MOVE_WAIT: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// When a game is stopped before the rules end it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,28 +63,21 @@ impl Default for GameRules {
     }
 }
 
-/// What a searcher answers: its move and its score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveChoice {
-    /// The move (`None`: the searcher found none).
-    pub best: Option<Move>,
-    /// Centipawns, the mover's view.
-    pub score: i32,
-}
-
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
     /// By the rules of chess.
     Rules(Outcome),
-    /// A side was ahead by the resign score long enough.
+    /// A side was ahead by the resign score long enough, or its opponent
+    /// resigned.
     Resigned,
     /// Both searchers saw a dead draw long enough.
     DrawAdjudicated,
     /// The move cap was reached.
     MoveCap,
-    /// A searcher returned no move in a position with legal moves (an
-    /// engine bug; scored as a loss for that side).
+    /// A player answered with no legal move in a position that has some,
+    /// or failed (an engine bug, or a search halted from outside; scored
+    /// as a loss for the side to move).
     NoMove,
 }
 
@@ -89,16 +92,16 @@ pub struct Finished {
     pub ending: Ending,
 }
 
-/// Plays `game` to its end. `search(side, game, history)` searches the
-/// current position for `side` (`history`: keys of the positions before it)
-/// and returns its choice; `observe` sees every position with the choice
-/// before the move is played.
+/// Plays `game` to its end, asking `player` for every move (after its
+/// `new_game`); `observe(game, move, thought)` sees every position with the
+/// move chosen there and the thinking behind it, before the move is played.
 pub fn play(
     mut game: Game,
     rules: &GameRules,
-    mut search: impl FnMut(Color, &Game, &[u64]) -> MoveChoice,
-    mut observe: impl FnMut(&Game, &MoveChoice),
+    player: &mut dyn Player,
+    mut observe: impl FnMut(&Game, Move, &Thought),
 ) -> Finished {
+    // The keys of the positions before the current one, for repetitions.
     let mut history: Vec<u64> = Vec::new();
     {
         let mut replay = *game.start();
@@ -115,6 +118,10 @@ pub fn play(
         white_score,
         ending,
     };
+    if player.new_game(game.start()).is_err() {
+        let side = game.position().turn();
+        return finish(game, side.fold(0.0, 1.0), Ending::NoMove);
+    }
     loop {
         if let Some(outcome) = game.outcome() {
             let score = match outcome.winner() {
@@ -137,16 +144,31 @@ pub fn play(
         }
         let pos = *game.position();
         let side = pos.turn();
-        let found = search(side, &game, &history);
-        let Some(best) = found.best else {
-            return finish(game, side.fold(0.0, 1.0), Ending::NoMove);
+        let request = MoveRequest {
+            start: game.start(),
+            moves: game.moves(),
+            history: &history,
+            position: &pos,
+            clocks: [None, None],
+            deadline: Instant::now() + MOVE_WAIT,
         };
-        let white_view = side.fold(found.score, -found.score);
-        last[side.fold(0, 1)] = Some(white_view);
-        observe(&game, &found);
+        let (best, thought) = match player.go(&request) {
+            Ok((Reply::Move(best), thought)) => (best, thought),
+            Ok((Reply::Resign, _)) => {
+                return finish(game, side.fold(0.0, 1.0), Ending::Resigned);
+            }
+            Ok((Reply::Illegal(_), _)) | Err(_) => {
+                return finish(game, side.fold(0.0, 1.0), Ending::NoMove);
+            }
+        };
+        let score = thought.score.map(Score::centipawns);
+        if let Some(score) = score {
+            last[side.fold(0, 1)] = Some(side.fold(score, -score));
+        }
+        observe(&game, best, &thought);
 
         let ply = u32::try_from(game.moves().len()).unwrap_or(u32::MAX);
-        match adjudicator.record(side, ply, Some(found.score)) {
+        match adjudicator.record(side, ply, score) {
             Verdict::Continue => {}
             Verdict::Draw => return finish(game, 0.5, Ending::DrawAdjudicated),
             Verdict::Win(winner) => return finish(game, winner.fold(1.0, 0.0), Ending::Resigned),
@@ -159,15 +181,45 @@ pub fn play(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine_process::EngineError;
+    use crate::sides::Sides;
     use chess::Position;
-    use engine::{Engine, Limits, SearchResult};
+    use engine::{Engine, Limits};
     use std::sync::Arc;
 
-    fn choice(found: SearchResult) -> MoveChoice {
-        MoveChoice {
-            best: found.best,
-            score: found.score,
+    /// The real search at fixed limits (the crate itself has no engine:
+    /// its in-process players live where the engine is a dependency).
+    struct Searcher {
+        engine: Engine,
+        limits: Limits,
+    }
+
+    impl Searcher {
+        fn new(limits: Limits) -> Searcher {
+            Searcher {
+                engine: Engine::new(),
+                limits,
+            }
         }
+    }
+
+    impl Player for Searcher {
+        fn new_game(&mut self, _: &chess::Position) -> Result<(), EngineError> {
+            self.engine.new_game();
+            Ok(())
+        }
+        fn go(&mut self, r: &MoveRequest) -> Result<(Reply, Thought), EngineError> {
+            let found =
+                self.engine
+                    .search(r.position, r.history, self.limits.clone(), Arc::new(|_| {}));
+            let best = found.best.ok_or(EngineError::NoMove)?;
+            let thought = Thought {
+                score: Some(Score::Cp(found.score)),
+                depth: None,
+            };
+            Ok((Reply::Move(best), thought))
+        }
+        fn quit(self: Box<Self>) {}
     }
 
     fn nodes(n: u64) -> Limits {
@@ -179,8 +231,8 @@ mod tests {
 
     #[test]
     fn a_game_ends_with_a_consistent_result() {
-        let mut white = Engine::new();
-        let mut black = Engine::new();
+        let mut white = Searcher::new(nodes(200));
+        let mut black = Searcher::new(nodes(200));
         let rules = GameRules {
             max_plies: 60,
             ..GameRules::default()
@@ -189,15 +241,8 @@ mod tests {
         let done = play(
             Game::new(Position::startpos()),
             &rules,
-            |side, game, history| {
-                let engine = if side == Color::White {
-                    &mut white
-                } else {
-                    &mut black
-                };
-                choice(engine.search(game.position(), history, nodes(200), Arc::new(|_| {})))
-            },
-            |_, _| seen += 1,
+            &mut Sides::new(&mut white, &mut black),
+            |_, _, _| seen += 1,
         );
         assert_eq!(seen, done.game.moves().len());
         assert!(done.game.moves().len() <= 60);
@@ -216,14 +261,11 @@ mod tests {
     fn mate_is_scored_for_the_mating_side() {
         // White mates in one (Rd8#).
         let start = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
-        let mut engine = Engine::new();
         let done = play(
             Game::new(start),
             &GameRules::default(),
-            |_, game, history| {
-                choice(engine.search(game.position(), history, Limits::depth(3), Arc::new(|_| {})))
-            },
-            |_, _| {},
+            &mut Searcher::new(Limits::depth(3)),
+            |_, _, _| {},
         );
         assert_eq!(done.white_score, 1.0);
         assert!(matches!(
@@ -238,7 +280,6 @@ mod tests {
     fn the_cap_judge_needs_both_evaluations() {
         // White is a queen up: both sides' scores say so, so the judge gives White the win.
         let start = Position::from_fen("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1").unwrap();
-        let mut engine = Engine::new();
         let rules = GameRules {
             max_plies: 2,
             resign: None,
@@ -248,12 +289,32 @@ mod tests {
         let done = play(
             Game::new(start),
             &rules,
-            |_, game, history| {
-                choice(engine.search(game.position(), history, Limits::depth(2), Arc::new(|_| {})))
-            },
-            |_, _| {},
+            &mut Searcher::new(Limits::depth(2)),
+            |_, _, _| {},
         );
         assert_eq!(done.ending, Ending::MoveCap);
         assert_eq!(done.white_score, 1.0);
+    }
+
+    #[test]
+    fn a_player_that_fails_loses_with_no_move() {
+        struct Broken;
+        impl Player for Broken {
+            fn new_game(&mut self, _: &chess::Position) -> Result<(), EngineError> {
+                Ok(())
+            }
+            fn go(&mut self, _: &MoveRequest) -> Result<(Reply, Thought), EngineError> {
+                Err(EngineError::NoMove)
+            }
+            fn quit(self: Box<Self>) {}
+        }
+        let done = play(
+            Game::new(Position::startpos()),
+            &GameRules::default(),
+            &mut Broken,
+            |_, _, _| {},
+        );
+        assert_eq!(done.ending, Ending::NoMove);
+        assert_eq!(done.white_score, 0.0);
     }
 }

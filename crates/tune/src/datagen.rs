@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use chess::{Color, Position};
-use engine::Engine;
+use engine::{Engine, SearchResult};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use trainingdata::{GameResult, TrainingRecord};
@@ -21,8 +21,10 @@ use crate::dataset::LabelledPosition;
 use crate::filter::{PositionFilter, Skip};
 use crate::soft_nodes;
 use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::engine_process::EngineError;
+use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};
 use matchcore::random_openings::OpeningSource;
-use matchcore::selfplay::{self, CapVerdict, Ending, GameRules, MoveChoice};
+use matchcore::selfplay::{self, CapVerdict, Ending, GameRules};
 use matchcore::worker_pool::WorkerPool;
 
 /// How to generate.
@@ -182,42 +184,75 @@ pub fn engine_with(options: &[(String, String)]) -> Result<Engine, engine::Optio
     Ok(engine)
 }
 
+/// Datagen's player: one engine for both sides (one table and one history
+/// for the whole game), searching at a soft node limit until `halted`.
+struct SoftNodesPlayer<'a> {
+    engine: &'a mut Engine,
+    nodes: u64,
+    halted: &'a (dyn Fn() -> bool + Sync),
+}
+
+impl Player for SoftNodesPlayer<'_> {
+    fn new_game(&mut self, _start: &Position) -> Result<(), EngineError> {
+        self.engine.new_game();
+        Ok(())
+    }
+
+    fn go(&mut self, request: &MoveRequest) -> Result<(Reply, Thought), EngineError> {
+        if (self.halted)() {
+            // No move ends `selfplay::play` at once.
+            return Err(EngineError::NoMove);
+        }
+        let found = soft_nodes::search(self.engine, request.position, request.history, self.nodes);
+        let best = found.best.ok_or(EngineError::NoMove)?;
+        Ok((Reply::Move(best), thought(&found)))
+    }
+
+    fn quit(self: Box<Self>) {}
+}
+
+/// The search's score as the game loop reads it: centipawns as the search
+/// gave them (the filter reads them back), mates in moves.
+fn thought(found: &SearchResult) -> Thought {
+    let score = match engine::Score::from_value(found.score) {
+        engine::Score::Cp(cp) => Score::Cp(cp),
+        engine::Score::Mate(n) => Score::Mate(n),
+    };
+    Thought {
+        score: Some(score),
+        depth: u32::try_from(found.depth).ok(),
+    }
+}
+
 /// Plays game `index`; `None` when `halted()` became true during it (or,
 /// never in practice, when no opening could be made).
 pub fn play_game(
     engine: &mut Engine,
     config: &DatagenConfig,
     index: u64,
-    halted: &dyn Fn() -> bool,
+    halted: &(dyn Fn() -> bool + Sync),
 ) -> Option<GameRecord> {
     let mut rng = SmallRng::seed_from_u64(game_seed(config.seed, config.shard, index));
     let opening = config.openings.generate(&mut rng)?;
-    engine.new_game();
     let mut samples = Vec::new();
     let mut skipped = SkipCounts::default();
+    let mut player = SoftNodesPlayer {
+        engine,
+        nodes: config.nodes,
+        halted,
+    };
     let finished = selfplay::play(
         opening,
         &config.rules,
-        |_, game, history| {
-            if halted() {
-                // A choice with no move ends `selfplay::play` at once.
-                return MoveChoice {
-                    best: None,
-                    score: 0,
-                };
-            }
-            let found = soft_nodes::search(engine, game.position(), history, config.nodes);
-            MoveChoice {
-                best: found.best,
-                score: found.score,
-            }
-        },
-        |game, found| {
+        &mut player,
+        |game, best, thought| {
             let pos = game.position();
-            let Some(best) = found.best else { return };
-            match config.filter.check(pos, best, found.score) {
+            // Mates read back as very large scores, which the filter skips
+            // as it skips the search's own mate scores.
+            let score = thought.score.map_or(0, Score::centipawns);
+            match config.filter.check(pos, best, score) {
                 Ok(()) => {
-                    let white = pos.turn().fold(found.score, -found.score);
+                    let white = pos.turn().fold(score, -score);
                     samples.push(Sample {
                         pos: *pos,
                         score_white: white.clamp(i16::MIN.into(), i16::MAX.into()) as i16,

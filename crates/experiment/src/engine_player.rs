@@ -1,0 +1,196 @@
+//! Kestrel's search as a player: an [`engine::Engine`] in this process
+//! behind matchcore's [`Player`] trait, so that a game loop plays it the way
+//! it plays an engine in a child process. It obeys the same
+//! [`SearchLimits`] as the lab's players (nodes, depth, time per move, and
+//! the request's clocks).
+
+use std::sync::Arc;
+
+use engine::{Engine, Limits, Reporter, SearchResult};
+use matchcore::engine_process::EngineError;
+use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};
+use matchcore::search_limits::SearchLimits;
+
+/// An engine in this process with its limits.
+pub struct EnginePlayer {
+    engine: Engine,
+    limits: SearchLimits,
+    /// Nothing listens to the search's events: the result says it all.
+    reporter: Reporter,
+}
+
+impl EnginePlayer {
+    /// `engine` (options, parameters and weights as the caller set them)
+    /// searching within `limits`.
+    pub fn new(engine: Engine, limits: SearchLimits) -> EnginePlayer {
+        EnginePlayer {
+            engine,
+            limits,
+            reporter: Arc::new(|_| {}),
+        }
+    }
+
+    /// The engine, to change its settings between games.
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// Searches within `limits` from the next move on.
+    pub fn set_limits(&mut self, limits: SearchLimits) {
+        self.limits = limits;
+    }
+
+    /// The engine's limits for `request`: the player's own, with the
+    /// request's clocks as UCI's `go` would give them.
+    fn search_limits(&self, request: &MoveRequest) -> Limits {
+        let millis = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let mut limits = Limits {
+            nodes: self.limits.nodes,
+            depth: self
+                .limits
+                .depth
+                .map(|d| i32::try_from(d).unwrap_or(i32::MAX)),
+            movetime: self.limits.movetime.map(millis),
+            ..Limits::default()
+        };
+        let me = request.position.turn();
+        if let Some(mine) = request.clock(me) {
+            // An opponent without a clock is given the mover's, as the UCI player does.
+            let theirs = request.clock(!me).unwrap_or(mine);
+            let (white, black) = me.fold((mine, theirs), (theirs, mine));
+            limits.wtime = Some(millis(white.left()));
+            limits.btime = Some(millis(black.left()));
+            limits.winc = Some(millis(white.control().increment));
+            limits.binc = Some(millis(black.control().increment));
+            limits.movestogo = mine.moves_to_go();
+        }
+        limits
+    }
+}
+
+/// A search's result as the game loop reads it.
+pub fn thought(found: &SearchResult) -> Thought {
+    let score = match engine::Score::from_value(found.score) {
+        engine::Score::Cp(cp) => Score::Cp(cp),
+        engine::Score::Mate(n) => Score::Mate(n),
+    };
+    Thought {
+        score: Some(score),
+        depth: u32::try_from(found.depth).ok(),
+    }
+}
+
+impl Player for EnginePlayer {
+    fn new_game(&mut self, _start: &chess::Position) -> Result<(), EngineError> {
+        self.engine.new_game();
+        Ok(())
+    }
+
+    fn go(&mut self, request: &MoveRequest) -> Result<(Reply, Thought), EngineError> {
+        let limits = self.search_limits(request);
+        let found = self.engine.search(
+            request.position,
+            request.history,
+            limits,
+            self.reporter.clone(),
+        );
+        let best = found.best.ok_or(EngineError::NoMove)?;
+        Ok((Reply::Move(best), thought(&found)))
+    }
+
+    fn quit(self: Box<Self>) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess::{Game, Position};
+    use matchcore::selfplay::{self, Ending, GameRules};
+    use matchcore::time_control::{Clock, TimeControl};
+    use std::time::{Duration, Instant};
+
+    fn request<'a>(pos: &'a Position, clocks: [Option<&'a Clock>; 2]) -> MoveRequest<'a> {
+        MoveRequest {
+            start: pos,
+            moves: &[],
+            history: &[],
+            position: pos,
+            clocks,
+            deadline: Instant::now(),
+        }
+    }
+
+    #[test]
+    fn it_finds_the_mate_and_reports_it() {
+        // White mates in one (Rd8#).
+        let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+        let limits = SearchLimits {
+            depth: Some(3),
+            ..SearchLimits::default()
+        };
+        let mut player = EnginePlayer::new(Engine::new(), limits);
+        player.new_game(&pos).unwrap();
+        let (reply, thought) = player.go(&request(&pos, [None, None])).unwrap();
+        let rd8 = pos
+            .parse_uci_move("d1d8", chess::CastlingMode::Standard)
+            .unwrap();
+        assert_eq!(reply, Reply::Move(rd8));
+        assert_eq!(thought.score, Some(Score::Mate(1)));
+        assert_eq!(thought.depth, Some(3));
+    }
+
+    #[test]
+    fn a_position_without_moves_is_an_error() {
+        let mated =
+            Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+                .unwrap();
+        let mut player = EnginePlayer::new(Engine::new(), SearchLimits::default());
+        assert_eq!(
+            player.go(&request(&mated, [None, None])),
+            Err(EngineError::NoMove)
+        );
+    }
+
+    #[test]
+    fn the_request_clocks_become_the_search_limits() {
+        let tc = TimeControl::parse("40/60+0.5").unwrap().unwrap();
+        let (white, black) = (Clock::new(tc), Clock::new(tc));
+        let player = EnginePlayer::new(
+            Engine::new(),
+            SearchLimits {
+                nodes: Some(1000),
+                movetime: Some(Duration::from_millis(250)),
+                ..SearchLimits::default()
+            },
+        );
+        let pos = Position::startpos();
+        let limits = player.search_limits(&request(&pos, [Some(&white), Some(&black)]));
+        assert_eq!(limits.wtime, Some(60_000));
+        assert_eq!(limits.binc, Some(500));
+        assert_eq!(limits.movestogo, Some(40));
+        assert_eq!(limits.nodes, Some(1000));
+        assert_eq!(limits.movetime, Some(250));
+        assert_eq!(limits.depth, None);
+    }
+
+    #[test]
+    fn it_plays_a_game_in_the_shared_loop() {
+        let limits = SearchLimits {
+            nodes: Some(300),
+            ..SearchLimits::default()
+        };
+        let mut player = EnginePlayer::new(Engine::new(), limits);
+        let rules = GameRules {
+            max_plies: 20,
+            ..GameRules::default()
+        };
+        let done = selfplay::play(
+            Game::new(Position::startpos()),
+            &rules,
+            &mut player,
+            |_, _, thought| assert!(thought.score.is_some()),
+        );
+        assert_ne!(done.ending, Ending::NoMove);
+        assert!(done.game.moves().len() <= 20);
+    }
+}

@@ -1,0 +1,149 @@
+//! What a game loop asks of a player, whatever kind it is: an engine in a
+//! child process speaking UCI or xboard (the lab's players) or a search in
+//! this process (the arena's and datagen's). A player sets up a new game,
+//! answers a request to move with its move and the thinking behind it, and
+//! quits. How long it thinks is the player's own setting, given when it is
+//! made; the request brings the game and the clocks.
+
+use crate::engine_process::EngineError;
+use crate::time_control::Clock;
+use chess::{CastlingMode, Color, Move, Position};
+use std::fmt;
+use std::time::Instant;
+
+/// An engine's evaluation, from its own side's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// Centipawns, with mates as very large values, for adjudication.
+    pub fn centipawns(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => 100_000 - n,
+            Score::Mate(n) => -100_000 - n,
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// cutechess-cli's PGN form: `+0.35`, `-1.20`, `+M5`, `-M3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Score::Cp(cp) => {
+                let sign = if cp < 0 { '-' } else { '+' };
+                write!(f, "{sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100)
+            }
+            Score::Mate(n) => write!(f, "{}M{}", if n < 0 { '-' } else { '+' }, n.abs()),
+        }
+    }
+}
+
+/// The engine's last report before it moved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Thought {
+    /// Its score.
+    pub score: Option<Score>,
+    /// Its depth.
+    pub depth: Option<u32>,
+}
+
+/// What a player answers to a request to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// A legal move in the position.
+    Move(Move),
+    /// It gives up the game.
+    Resign,
+    /// Its answer, which is no legal move in the position: its idea of the
+    /// game differs from the game loop's.
+    Illegal(String),
+}
+
+impl Reply {
+    /// An engine's answer as it wrote it: a move in UCI or SAN notation, or
+    /// `resign`.
+    pub fn from_text(position: &Position, text: &str) -> Reply {
+        if text == "resign" {
+            return Reply::Resign;
+        }
+        match position
+            .parse_uci_move(text, CastlingMode::Standard)
+            .or_else(|_| position.parse_san(text).map_err(|_| ()))
+        {
+            Ok(mv) => Reply::Move(mv),
+            Err(_) => Reply::Illegal(text.to_string()),
+        }
+    }
+}
+
+/// One request to move.
+pub struct MoveRequest<'a> {
+    /// The game's first position (before any opening moves).
+    pub start: &'a Position,
+    /// Every move since `start`.
+    pub moves: &'a [Move],
+    /// The keys of the positions from `start` up to `position` (not
+    /// included), for a search that must see repetitions.
+    pub history: &'a [u64],
+    /// The position now.
+    pub position: &'a Position,
+    /// The clocks, White's first (`None` when no clock is kept).
+    pub clocks: [Option<&'a Clock>; 2],
+    /// When to stop waiting for an answer.
+    pub deadline: Instant,
+}
+
+impl MoveRequest<'_> {
+    /// The clock of `color`.
+    pub fn clock(&self, color: Color) -> Option<&Clock> {
+        self.clocks[color.fold(0, 1)]
+    }
+}
+
+/// An engine ready to play games.
+pub trait Player: Send {
+    /// Prepares for a game from `start` (the engine may be told later).
+    fn new_game(&mut self, start: &Position) -> Result<(), EngineError>;
+
+    /// Thinks and answers with its move and its last report.
+    fn go(&mut self, request: &MoveRequest) -> Result<(Reply, Thought), EngineError>;
+
+    /// Quits the engine.
+    fn quit(self: Box<Self>);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_print_as_cutechess_writes_them() {
+        assert_eq!(Score::Cp(35).to_string(), "+0.35");
+        assert_eq!(Score::Cp(-120).to_string(), "-1.20");
+        assert_eq!(Score::Cp(-5).to_string(), "-0.05");
+        assert_eq!(Score::Mate(5).to_string(), "+M5");
+        assert_eq!(Score::Mate(-3).to_string(), "-M3");
+        assert!(Score::Mate(-3).centipawns() < -10_000);
+    }
+
+    #[test]
+    fn replies_are_read_in_uci_or_san() {
+        let start = Position::startpos();
+        let e4 = start
+            .parse_uci_move("e2e4", CastlingMode::Standard)
+            .unwrap();
+        assert_eq!(Reply::from_text(&start, "e2e4"), Reply::Move(e4));
+        assert_eq!(Reply::from_text(&start, "e4"), Reply::Move(e4));
+        assert_eq!(Reply::from_text(&start, "resign"), Reply::Resign);
+        assert_eq!(
+            Reply::from_text(&start, "e2e5"),
+            Reply::Illegal("e2e5".to_string())
+        );
+    }
+}
