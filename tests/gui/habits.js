@@ -215,13 +215,15 @@ async function newGameByApi() {
 
 // New games until the server has dropped game `id` to make room (a closed
 // tab's event stream can take a moment to be noticed on a loaded machine,
-// and a watched game is dropped last); true once it is gone.
+// and a watched game is dropped last); true once it is gone. Asking for
+// the game's state uses it, so each try makes enough new games (six) to
+// push out the most recently used one.
 async function crowdOut(id) {
-  for (let i = 0; i < 40; i++) {
-    await newGameByApi();
+  for (let attempt = 0; attempt < 8; attempt++) {
+    for (let i = 0; i < 6; i++) await newGameByApi();
     const state = await fetch(new URL(`/api/state?game=${id}`, url));
-    if (i >= 5 && state.status === 404) return true;
-    if (i >= 5) await new Promise((r) => setTimeout(r, 250));
+    if (state.status === 404) return true;
+    await new Promise((r) => setTimeout(r, 500));
   }
   return false;
 }
