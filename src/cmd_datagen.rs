@@ -10,9 +10,10 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::ending::Ending;
+use matchcore::game_loop::{CapVerdict, GameRules};
 use matchcore::progress;
 use matchcore::random_openings::OpeningSource;
-use matchcore::selfplay::{CapVerdict, Ending, GameRules};
 use trainingdata::RecordWriter;
 use tune::data_stats::DataStats;
 use tune::datagen::{self, generate, DatagenConfig, SkipCounts};
@@ -302,7 +303,7 @@ fn generate_games(args: GenerateArgs) -> Result<()> {
         bail!("--win-score must be positive");
     }
     let rules = GameRules {
-        max_plies: args.max_plies,
+        max_plies: Some(args.max_plies),
         resign: Some(ResignRule::Agreed {
             score: args.win_score,
             plies: args.win_plies,
@@ -313,6 +314,7 @@ fn generate_games(args: GenerateArgs) -> Result<()> {
             score: args.draw_score,
         }),
         at_cap: CapVerdict::Draw,
+        ..GameRules::default()
     };
     let games = match (args.games, args.positions) {
         (None, None) => Some(100),
@@ -427,10 +429,10 @@ impl Summary {
         self.plies += game.plies as u64;
         self.results[game.result.to_byte() as usize] += 1;
         match game.ending {
-            Ending::Resigned => self.resigned += 1,
-            Ending::DrawAdjudicated => self.drawn += 1,
-            Ending::MoveCap => self.capped += 1,
-            Ending::Rules(_) | Ending::NoMove => self.by_rules += 1,
+            Ending::Resigned { .. } | Ending::ScoreWin { .. } => self.resigned += 1,
+            Ending::ScoreDraw => self.drawn += 1,
+            Ending::MoveCap { .. } => self.capped += 1,
+            _ => self.by_rules += 1,
         }
         self.skipped.add(&game.skipped);
     }

@@ -10,7 +10,7 @@ use engine::eval::weights::Weights;
 use experiment::arena::{ArenaConfig, MoveLimit};
 use experiment::ga::{self, GaConfig, Mode};
 use experiment::plot;
-use matchcore::selfplay::{CapVerdict, GameRules};
+use matchcore::game_loop::{CapVerdict, GameRules};
 use matchcore::{openings, progress};
 
 /// How the losers of a generation are replaced.
@@ -149,7 +149,7 @@ pub fn run(args: GaArgs) -> Result<()> {
     let tournament = ArenaConfig {
         threads,
         rules: GameRules {
-            max_plies: args.max_moves.max(1) * 2,
+            max_plies: Some(args.max_moves.max(1) * 2),
             at_cap: CapVerdict::Judge {
                 margin: args.judge_margin,
             },

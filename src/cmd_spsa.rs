@@ -11,9 +11,9 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use experiment::plot::{line_chart, LineChart, Point, Series};
 use lab::engine_spec::EngineSpec;
-use lab::game_play::GameRules;
 use lab::spsa::{self, Schedule, SpsaConfig, SpsaParam};
 use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::game_loop::{CapVerdict, GameRules};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 use matchcore::progress;
 use matchcore::search_limits::SearchLimits;
@@ -121,7 +121,8 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         rules: GameRules {
             draw: Some(DrawRule::cutechess(40, 8, 10)),
             resign: Some(ResignRule::cutechess(3, 1000, true)),
-            max_moves: Some(300),
+            max_plies: Some(600),
+            at_cap: CapVerdict::Draw,
             hang_timeout: Duration::from_secs(60),
             tablebase: None,
         },

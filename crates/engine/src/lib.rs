@@ -15,6 +15,7 @@
 
 pub mod bench;
 pub(crate) mod book_hint;
+pub(crate) mod draw_offer;
 pub(crate) mod engine;
 pub mod eval;
 pub(crate) mod history;
@@ -37,6 +38,7 @@ pub(crate) mod tt;
 pub(crate) mod tunable;
 
 pub use book_hint::BookHint;
+pub use draw_offer::accepts_draw;
 // The on/off vocabulary lives below the engine, in `types`, for the tools
 // that do not depend on the search; it is re-exported for those that do.
 pub use engine::Engine;
@@ -44,7 +46,7 @@ pub use limits::Limits;
 pub use option::{find_option, EngineOption, OptionKind, OptionValue};
 pub use option_error::OptionError;
 pub use params::{ParamError, SearchParams};
-pub use score::{Score, Value};
+pub use score::{user_score, Score, Value};
 pub use tablebase::{Tablebase, Wdl};
 pub use thread::{IterationInfo, Reporter, ScoreBound, SearchEvent, SearchResult};
 pub use types::bool_value;

@@ -78,25 +78,16 @@ pub const fn from_tt(v: Value, ply: usize) -> Value {
     }
 }
 
-/// A score as a user sees it: centipawns, or mate in moves (negative: being mated).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns from the side to move's view.
-    Cp(i32),
-    /// Mate in this many moves (not plies); negative when the side to move is mated.
-    Mate(i32),
-}
+pub use types::Score;
 
-impl Score {
-    /// The user-facing form of a search value.
-    pub fn from_value(v: Value) -> Score {
-        if v >= MATE_BOUND {
-            Score::Mate((MATE - v + 1) / 2)
-        } else if v <= -MATE_BOUND {
-            Score::Mate(-(MATE + v) / 2)
-        } else {
-            Score::Cp(v)
-        }
+/// The user-facing form of a search value: centipawns, or mate in moves.
+pub fn user_score(v: Value) -> Score {
+    if v >= MATE_BOUND {
+        Score::Mate((MATE - v + 1) / 2)
+    } else if v <= -MATE_BOUND {
+        Score::Mate(-(MATE + v) / 2)
+    } else {
+        Score::Cp(v)
     }
 }
 
@@ -136,10 +127,10 @@ mod tests {
 
     #[test]
     fn user_facing_mates_count_moves() {
-        assert_eq!(Score::from_value(mate_in(1)), Score::Mate(1));
-        assert_eq!(Score::from_value(mate_in(3)), Score::Mate(2));
-        assert_eq!(Score::from_value(mated_in(2)), Score::Mate(-1));
-        assert_eq!(Score::from_value(mated_in(0)), Score::Mate(0));
-        assert_eq!(Score::from_value(57), Score::Cp(57));
+        assert_eq!(user_score(mate_in(1)), Score::Mate(1));
+        assert_eq!(user_score(mate_in(3)), Score::Mate(2));
+        assert_eq!(user_score(mated_in(2)), Score::Mate(-1));
+        assert_eq!(user_score(mated_in(0)), Score::Mate(0));
+        assert_eq!(user_score(57), Score::Cp(57));
     }
 }

@@ -16,7 +16,7 @@ use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
 use crate::limits::Limits;
 use crate::params::SearchParams;
-use crate::score::{Score, Value};
+use crate::score::{user_score, Score, Value};
 use crate::search::{RootMove, Worker};
 use crate::stats::SearchStats;
 use crate::strength::{Level, Rng, MIN_DEPTH};
@@ -107,7 +107,7 @@ pub struct IterationInfo {
 impl IterationInfo {
     /// The score as users see it.
     pub fn user_score(&self) -> Score {
-        Score::from_value(self.score)
+        user_score(self.score)
     }
 }
 
@@ -130,6 +130,13 @@ pub struct SearchResult {
     pub stats: SearchStats,
     /// Time used.
     pub time: Duration,
+}
+
+impl SearchResult {
+    /// The best move's score as users see it.
+    pub fn user_score(&self) -> Score {
+        user_score(self.score)
+    }
 }
 
 /// Stack size of every search thread.

@@ -12,7 +12,7 @@ use engine::eval::EvalKind;
 use engine::params::{ParamKind, SearchParams};
 use stats::Estimate;
 
-use crate::arena::{self, ArenaConfig, MoveLimit, Pairing, Player, Tally};
+use crate::arena::{self, ArenaConfig, Contender, MoveLimit, Pairing, Tally};
 use crate::plot::{Bar, BarChart, LineChart, Point, Series};
 
 /// One on/off search technique.
@@ -116,13 +116,13 @@ pub fn elo_match(
     progress: &(dyn Fn(usize) + Sync),
 ) -> Tally {
     let players = [
-        Player {
+        Contender {
             params: with_switch(switch, true),
-            ..Player::new(format!("{} on", switch.name), limit)
+            ..Contender::new(format!("{} on", switch.name), limit)
         },
-        Player {
+        Contender {
             params: with_switch(switch, false),
-            ..Player::new(format!("{} off", switch.name), limit)
+            ..Contender::new(format!("{} off", switch.name), limit)
         },
     ];
     let pairings: Vec<Pairing> = openings

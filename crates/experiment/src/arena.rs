@@ -1,7 +1,7 @@
 //! The arena: Kestrel configurations playing each other in-process, game
 //! pairs (each opening twice, colours reversed), several games at once,
 //! one engine per side with one search thread, at fixed nodes or depth.
-//! The game loop is matchcore's `selfplay::play`, shared with datagen; the
+//! The game loop is matchcore's `game_loop::play`, shared with datagen; the
 //! engines play in it as [`EnginePlayer`]s, through the `Player` trait the
 //! lab's child-process engines implement too.
 
@@ -12,9 +12,9 @@ use chess::{Game, Position};
 use engine::eval::weights::Weights;
 use engine::{Engine, SearchParams};
 use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::ending::Ending;
+use matchcore::game_loop::{self, CapVerdict, GameRules, Seats, Timing};
 use matchcore::search_limits::SearchLimits;
-use matchcore::selfplay::{self, Ending, GameRules};
-use matchcore::sides::Sides;
 use matchcore::worker_pool::WorkerPool;
 
 use crate::engine_player::EnginePlayer;
@@ -55,7 +55,7 @@ impl std::fmt::Display for MoveLimit {
 
 /// One configuration of Kestrel.
 #[derive(Clone, Debug)]
-pub struct Player {
+pub struct Contender {
     /// Its name in reports.
     pub name: String,
     /// Search parameters (techniques on/off, numbers).
@@ -66,10 +66,10 @@ pub struct Player {
     pub limit: MoveLimit,
 }
 
-impl Player {
+impl Contender {
     /// The default configuration (default search, compiled-in weights).
-    pub fn new(name: impl Into<String>, limit: MoveLimit) -> Player {
-        Player {
+    pub fn new(name: impl Into<String>, limit: MoveLimit) -> Contender {
+        Contender {
             name: name.into(),
             params: SearchParams::default(),
             weights: Weights::default_shared(),
@@ -96,7 +96,7 @@ impl Default for ArenaConfig {
     fn default() -> ArenaConfig {
         ArenaConfig {
             rules: GameRules {
-                max_plies: 300,
+                max_plies: Some(300),
                 resign: Some(ResignRule::Agreed {
                     score: 1000,
                     plies: 8,
@@ -106,7 +106,8 @@ impl Default for ArenaConfig {
                     plies: 12,
                     score: 10,
                 }),
-                at_cap: selfplay::CapVerdict::Draw,
+                at_cap: CapVerdict::Draw,
+                ..GameRules::default()
             },
             threads: 1,
             hash_mib: 8,
@@ -127,24 +128,24 @@ pub struct Pairing {
 }
 
 /// A game result from one player's point of view.
-pub use stats::GameResult as Score;
+pub use stats::GameResult;
 
-fn from_points(points: f64) -> Score {
+fn from_points(points: f64) -> GameResult {
     if points > 0.75 {
-        Score::Win
+        GameResult::Win
     } else if points < 0.25 {
-        Score::Loss
+        GameResult::Loss
     } else {
-        Score::Draw
+        GameResult::Draw
     }
 }
 
 /// The opponent's view of a result.
-pub fn reversed(s: Score) -> Score {
+pub fn reversed(s: GameResult) -> GameResult {
     match s {
-        Score::Win => Score::Loss,
-        Score::Draw => Score::Draw,
-        Score::Loss => Score::Win,
+        GameResult::Win => GameResult::Loss,
+        GameResult::Draw => GameResult::Draw,
+        GameResult::Loss => GameResult::Win,
     }
 }
 
@@ -156,7 +157,7 @@ pub struct GameRecord {
     /// Black's player index.
     pub black: usize,
     /// White's result.
-    pub white_score: Score,
+    pub white_score: GameResult,
     /// Why it ended.
     pub ending: Ending,
     /// The game.
@@ -174,7 +175,7 @@ pub struct PairRecord {
 
 impl PairRecord {
     /// The first player's results in the two games.
-    pub fn first_scores(&self) -> [Score; 2] {
+    pub fn first_scores(&self) -> [GameResult; 2] {
         [
             self.games[0].white_score,
             reversed(self.games[1].white_score),
@@ -186,7 +187,7 @@ impl PairRecord {
 /// returns the pairs in the order of `pairings`. `progress(games_done)` is
 /// called after each game, from the worker threads.
 pub fn play_pairs(
-    players: &[Player],
+    players: &[Contender],
     pairings: &[Pairing],
     config: &ArenaConfig,
     progress: &(dyn Fn(usize) + Sync),
@@ -247,7 +248,7 @@ pub fn play_pairs(
 
 fn play_game(
     engines: &mut [EnginePlayer; 2],
-    players: [&Player; 2],
+    players: [&Contender; 2],
     indices: [usize; 2],
     opening: Position,
     rules: &GameRules,
@@ -258,16 +259,17 @@ fn play_game(
         engine.set_limits(player.limit.limits());
     }
     let [white, black] = engines;
-    let finished = selfplay::play(
+    let finished = game_loop::play(
         Game::new(opening),
+        Seats::Each([white, black]),
+        [Timing::default(); 2],
         rules,
-        &mut Sides::new(white, black),
-        |_, _, _| {},
+        |_, _, _, _| {},
     );
     GameRecord {
         white: indices[0],
         black: indices[1],
-        white_score: from_points(finished.white_score),
+        white_score: from_points(finished.ending.white_score()),
         ending: finished.ending,
         game: finished.game,
     }
@@ -286,9 +288,9 @@ pub fn tally(pairs: &[PairRecord], player: usize) -> Tally {
         };
         for s in [a, b] {
             match s {
-                Score::Win => t.wdl.wins += 1,
-                Score::Draw => t.wdl.draws += 1,
-                Score::Loss => t.wdl.losses += 1,
+                GameResult::Win => t.wdl.wins += 1,
+                GameResult::Draw => t.wdl.draws += 1,
+                GameResult::Loss => t.wdl.losses += 1,
             }
         }
         t.pairs.add_pair(a, b);
@@ -314,8 +316,8 @@ mod tests {
     #[test]
     fn a_shallow_player_loses_to_a_deep_one() {
         let players = [
-            Player::new("depth 1", MoveLimit::Depth(1)),
-            Player::new("depth 6", MoveLimit::Depth(6)),
+            Contender::new("depth 1", MoveLimit::Depth(1)),
+            Contender::new("depth 6", MoveLimit::Depth(6)),
         ];
         let pairings: Vec<Pairing> = openings::pick(&openings::embedded(), 6, 3)
             .into_iter()
@@ -347,12 +349,12 @@ mod tests {
                     assert!(pos.legal_moves().contains(&m));
                     pos.play(m);
                 }
-                if let Ending::Rules(outcome) = g.ending {
-                    let expected = outcome.winner().map_or(Score::Draw, |c| {
+                if let Ending::Rules(outcome) = &g.ending {
+                    let expected = outcome.winner().map_or(GameResult::Draw, |c| {
                         if c == Color::White {
-                            Score::Win
+                            GameResult::Win
                         } else {
-                            Score::Loss
+                            GameResult::Loss
                         }
                     });
                     assert_eq!(g.white_score, expected);
@@ -367,7 +369,11 @@ mod tests {
         assert_eq!(shallow.pairs.score(), shallow.wdl.score());
         let endings: Vec<_> = pairs
             .iter()
-            .flat_map(|p| p.games.iter().map(|g| (g.ending, g.game.moves().len())))
+            .flat_map(|p| {
+                p.games
+                    .iter()
+                    .map(|g| (g.ending.clone(), g.game.moves().len()))
+            })
             .collect();
         assert!(
             shallow.wdl.score() < 0.3,
@@ -377,10 +383,10 @@ mod tests {
 
     #[test]
     fn scores_reverse() {
-        assert_eq!(reversed(Score::Win), Score::Loss);
-        assert_eq!(reversed(Score::Draw), Score::Draw);
-        assert_eq!(from_points(1.0), Score::Win);
-        assert_eq!(from_points(0.5), Score::Draw);
-        assert_eq!(from_points(0.0), Score::Loss);
+        assert_eq!(reversed(GameResult::Win), GameResult::Loss);
+        assert_eq!(reversed(GameResult::Draw), GameResult::Draw);
+        assert_eq!(from_points(1.0), GameResult::Win);
+        assert_eq!(from_points(0.5), GameResult::Draw);
+        assert_eq!(from_points(0.0), GameResult::Loss);
     }
 }

@@ -6,9 +6,9 @@
 
 use std::sync::Arc;
 
-use engine::{Engine, Limits, Reporter, SearchResult};
+use engine::{Engine, Limits, Reporter};
 use matchcore::engine_process::EngineError;
-use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};
+use matchcore::player::{MoveRequest, Player, Reply, Thought};
 use matchcore::search_limits::SearchLimits;
 
 /// An engine in this process with its limits.
@@ -68,18 +68,6 @@ impl EnginePlayer {
     }
 }
 
-/// A search's result as the game loop reads it.
-pub fn thought(found: &SearchResult) -> Thought {
-    let score = match engine::Score::from_value(found.score) {
-        engine::Score::Cp(cp) => Score::Cp(cp),
-        engine::Score::Mate(n) => Score::Mate(n),
-    };
-    Thought {
-        score: Some(score),
-        depth: u32::try_from(found.depth).ok(),
-    }
-}
-
 impl Player for EnginePlayer {
     fn new_game(&mut self, _start: &chess::Position) -> Result<(), EngineError> {
         self.engine.new_game();
@@ -95,7 +83,10 @@ impl Player for EnginePlayer {
             self.reporter.clone(),
         );
         let best = found.best.ok_or(EngineError::NoMove)?;
-        Ok((Reply::Move(best), thought(&found)))
+        Ok((
+            Reply::Move(best),
+            Thought::searched(found.user_score(), found.depth),
+        ))
     }
 
     fn quit(self: Box<Self>) {}
@@ -105,7 +96,8 @@ impl Player for EnginePlayer {
 mod tests {
     use super::*;
     use chess::{Game, Position};
-    use matchcore::selfplay::{self, Ending, GameRules};
+    use matchcore::game_loop::{self, GameRules, Seats, Timing};
+    use matchcore::player::Score;
     use matchcore::time_control::{Clock, TimeControl};
     use std::time::{Duration, Instant};
 
@@ -181,16 +173,17 @@ mod tests {
         };
         let mut player = EnginePlayer::new(Engine::new(), limits);
         let rules = GameRules {
-            max_plies: 20,
+            max_plies: Some(20),
             ..GameRules::default()
         };
-        let done = selfplay::play(
+        let done = game_loop::play(
             Game::new(Position::startpos()),
+            Seats::Both(&mut player),
+            [Timing::default(); 2],
             &rules,
-            &mut player,
-            |_, _, thought| assert!(thought.score.is_some()),
+            |_, _, thought, _| assert!(thought.score.is_some()),
         );
-        assert_ne!(done.ending, Ending::NoMove);
+        assert_eq!(done.ending.broken(), None);
         assert!(done.game.moves().len() <= 20);
     }
 }

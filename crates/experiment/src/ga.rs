@@ -15,7 +15,7 @@ use engine::eval::weights::{Term, Weights, TERMS};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::arena::{self, ArenaConfig, MoveLimit, Pairing, Player, Tally};
+use crate::arena::{self, ArenaConfig, Contender, MoveLimit, Pairing, Tally};
 use crate::plot::{LineChart, Point, Series};
 use matchcore::openings;
 
@@ -169,12 +169,12 @@ fn round_robin(
     config: &GaConfig,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<f64> {
-    let players: Vec<Player> = population
+    let players: Vec<Contender> = population
         .iter()
         .enumerate()
-        .map(|(i, w)| Player {
+        .map(|(i, w)| Contender {
             weights: w.clone(),
-            ..Player::new(format!("member {i}"), config.limit)
+            ..Contender::new(format!("member {i}"), config.limit)
         })
         .collect();
     let mut pairings = Vec::new();
@@ -208,13 +208,13 @@ pub fn versus(
     progress: &(dyn Fn(usize) + Sync),
 ) -> Tally {
     let players = [
-        Player {
+        Contender {
             weights: a.clone(),
-            ..Player::new("a", limit)
+            ..Contender::new("a", limit)
         },
-        Player {
+        Contender {
             weights: b.clone(),
-            ..Player::new("b", limit)
+            ..Contender::new("b", limit)
         },
     ];
     let pairings: Vec<Pairing> = openings
@@ -352,9 +352,9 @@ mod tests {
     fn tiny(mode: Mode) -> GaConfig {
         let quick = ArenaConfig {
             threads: 2,
-            rules: matchcore::selfplay::GameRules {
-                max_plies: 40,
-                at_cap: matchcore::selfplay::CapVerdict::Judge { margin: 100 },
+            rules: matchcore::game_loop::GameRules {
+                max_plies: Some(40),
+                at_cap: matchcore::game_loop::CapVerdict::Judge { margin: 100 },
                 ..ArenaConfig::default().rules
             },
             ..ArenaConfig::default()

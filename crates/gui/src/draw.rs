@@ -1,7 +1,7 @@
 //! A draw offered to the engine in a game against it (`POST /api/draw`):
 //! the engine searches the position briefly and accepts when its score
-//! says it stands a pawn or more worse, or that the game is level from
-//! move 30 on. The server weighs the offer itself, so that the score
+//! says so (`engine::accepts_draw`: a pawn or more worse, or level from
+//! move 30 on). The server weighs the offer itself, so that the score
 //! never leaves it: a game whose evaluation is hidden stays hidden, and
 //! the answer is only yes or no.
 
@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use engine::{Reporter, Score, SearchEvent};
+use engine::{accepts_draw, Reporter, Score, SearchEvent};
 use serde::Serialize;
 
 use crate::error::ApiError;
@@ -21,11 +21,6 @@ use crate::view::GameView;
 
 /// How long the engine weighs an offer.
 const PROBE_MS: u64 = 700;
-/// It accepts when its own score is this or worse (centipawns)...
-const WORSE_CP: i32 = -100;
-/// ... or, from move LEVEL_FROM_MOVE on, within LEVEL_CP of level.
-const LEVEL_CP: i32 = 10;
-const LEVEL_FROM_MOVE: u32 = 30;
 
 /// The engine's answer, and the game after it.
 #[derive(Serialize, Debug)]
@@ -34,19 +29,6 @@ pub struct DrawAnswer {
     pub accepted: bool,
     /// The game (over when accepted).
     pub state: GameView,
-}
-
-/// Whether the engine accepts, by `score` of the position seen by the side
-/// offering (the side to move) at full move `move_number`.
-pub fn accepts(score: Score, move_number: u32) -> bool {
-    match score {
-        // Mate for the side offering: the engine is being mated.
-        Score::Mate(n) => n > 0,
-        Score::Cp(cp) => {
-            let own = -cp;
-            own <= WORSE_CP || (own.abs() <= LEVEL_CP && move_number >= LEVEL_FROM_MOVE)
-        }
-    }
 }
 
 /// Weighs a draw offered by the side to move at the end of the game
@@ -93,6 +75,7 @@ pub fn offer(session: &Arc<Session>) -> Result<DrawAnswer, ApiError> {
         engine.go(root, keys, settings.limits()?, reporter);
     }
     let deadline = Instant::now() + Duration::from_millis(PROBE_MS) + Duration::from_secs(5);
+    // The search scores for the side offering (to move); the engine's own view is the opposite.
     let mut score = None;
     while let Ok(Some(s)) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
         score = Some(s);
@@ -100,7 +83,8 @@ pub fn offer(session: &Arc<Session>) -> Result<DrawAnswer, ApiError> {
     let move_number = root.fullmove_number();
     let mut record = session.record();
     // A game that changed meanwhile (a takeback, a flag) is not drawn by an old answer.
-    let accepted = score.is_some_and(|s| accepts(s, move_number)) && record.version == version;
+    let accepted = score.is_some_and(|s: Score| accepts_draw(s.negated(), move_number))
+        && record.version == version;
     if accepted {
         record.end(GameEnd::new("1/2-1/2", "Draw agreed")?)?;
     }
@@ -108,21 +92,4 @@ pub fn offer(session: &Arc<Session>) -> Result<DrawAnswer, ApiError> {
         accepted,
         state: GameView::new(&session.id, &record),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_engine_takes_a_draw_when_worse_or_level_late() {
-        // Scores are the offering side's: +150 for it is -150 for the engine.
-        assert!(accepts(Score::Cp(150), 5));
-        assert!(!accepts(Score::Cp(50), 5));
-        assert!(!accepts(Score::Cp(-300), 60), "the engine is winning");
-        assert!(!accepts(Score::Cp(5), 20), "level, but early");
-        assert!(accepts(Score::Cp(-5), 30), "level from move 30");
-        assert!(accepts(Score::Mate(3), 10), "the engine is being mated");
-        assert!(!accepts(Score::Mate(-2), 10), "the engine mates");
-    }
 }

@@ -337,7 +337,7 @@ fn search(
             Some(r) if !pre_empted => {
                 let white = pos.turn() == chess::Color::White;
                 return Some(PositionEval::searched(
-                    Score::from_value(r.score),
+                    r.user_score(),
                     white,
                     r.best,
                     r.depth,

@@ -4,7 +4,7 @@
 //! lines turned into SAN with the position after each move (so the page can
 //! step through a principal variation without rules of its own).
 
-use chess::{CastlingMode, Move, Position};
+use chess::{CastlingMode, Color, Move, Position};
 use engine::Score;
 use serde::Serialize;
 
@@ -230,10 +230,14 @@ pub enum ScoreView {
 impl ScoreView {
     /// `score` (side to move's view) seen from White's side.
     pub fn white_view(score: Score, white_to_move: bool) -> ScoreView {
-        let sign = if white_to_move { 1 } else { -1 };
-        match score {
-            Score::Cp(cp) => ScoreView::Cp(cp * sign),
-            Score::Mate(n) => ScoreView::Mate(n * sign),
+        let side = if white_to_move {
+            Color::White
+        } else {
+            Color::Black
+        };
+        match score.white_view(side) {
+            Score::Cp(cp) => ScoreView::Cp(cp),
+            Score::Mate(n) => ScoreView::Mate(n),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! computed from them with `stats`.
 
 use crate::cli_args::{SprtSpec, TournamentKind};
-use crate::game_play::Termination;
+use matchcore::ending::Termination;
 use serde::{Deserialize, Serialize};
 use stats::{Estimate, GameResult, Pentanomial, Sprt, SprtDecision, SprtModel, Wdl};
 use std::collections::BTreeMap;

@@ -12,9 +12,9 @@ use std::path::Path;
 use pgn::{GameResult, PgnReader};
 use thiserror::Error;
 
-use crate::game_play::Termination;
 use crate::results::GameEntry;
 use crate::schedule::GameJob;
+use matchcore::ending::Termination;
 
 /// Why the earlier games cannot be taken over.
 #[derive(Debug, Error)]

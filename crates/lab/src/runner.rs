@@ -4,7 +4,7 @@
 //! run when the SPRT decides.
 
 use crate::cli_args::MatchArgs;
-use crate::game_play::{play_game, GameRecord, GameRules, Termination};
+use crate::game_play::{play_game, GameRecord};
 use crate::pgn_record::{self, GameTags};
 use crate::player;
 use crate::report;
@@ -13,6 +13,8 @@ use crate::resume;
 use crate::schedule::{schedule, GameJob};
 use anyhow::{Context, Result};
 use chess::Color;
+use matchcore::ending::Termination;
+use matchcore::game_loop::{CapVerdict, GameRules};
 use matchcore::openings::{self, Opening};
 use matchcore::player::Player;
 use matchcore::progress;
@@ -180,7 +182,9 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
     let rules = GameRules {
         draw: args.draw,
         resign: args.resign,
-        max_moves: args.max_moves,
+        // cutechess-cli's -maxmoves counts full moves.
+        max_plies: args.max_moves.map(|moves| 2 * moves as usize),
+        at_cap: CapVerdict::Draw,
         hang_timeout: args.hang_timeout,
         tablebase: open_tablebase(args)?,
     };

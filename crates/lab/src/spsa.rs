@@ -20,9 +20,10 @@ use rand::{Rng, SeedableRng};
 use thiserror::Error;
 
 use crate::engine_spec::EngineSpec;
-use crate::game_play::{play_game, GameRules};
+use crate::game_play::play_game;
 use crate::player;
 use matchcore::engine_process::EngineProcess;
+use matchcore::game_loop::GameRules;
 use matchcore::openings::Opening;
 use matchcore::worker_pool::WorkerPool;
 use pgn::GameResult;

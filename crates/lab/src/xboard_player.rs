@@ -54,12 +54,7 @@ pub fn parse_thinking(line: &str, thought: &mut Thought) {
     let score = words.next().and_then(|s| s.parse::<i32>().ok());
     let time = words.next().and_then(|t| t.parse::<i64>().ok());
     if let (Some(depth), Some(score), Some(_)) = (depth, score, time) {
-        // xboard's convention for mates: 100000 + N moves (WinBoard's).
-        thought.score = Some(if score.abs() >= 100_000 {
-            Score::Mate(score.signum() * (score.abs() - 100_000))
-        } else {
-            Score::Cp(score)
-        });
+        thought.score = Some(Score::from_xboard(score));
         thought.depth = Some(depth);
     }
 }

@@ -8,41 +8,11 @@
 use crate::engine_process::EngineError;
 use crate::time_control::Clock;
 use chess::{CastlingMode, Color, Move, Position};
-use std::fmt;
 use std::time::Instant;
 
-/// An engine's evaluation, from its own side's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in this many moves (negative: being mated).
-    Mate(i32),
-}
-
-impl Score {
-    /// Centipawns, with mates as very large values, for adjudication.
-    pub fn centipawns(self) -> i32 {
-        match self {
-            Score::Cp(cp) => cp,
-            Score::Mate(n) if n > 0 => 100_000 - n,
-            Score::Mate(n) => -100_000 - n,
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    /// cutechess-cli's PGN form: `+0.35`, `-1.20`, `+M5`, `-M3`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Score::Cp(cp) => {
-                let sign = if cp < 0 { '-' } else { '+' };
-                write!(f, "{sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100)
-            }
-            Score::Mate(n) => write!(f, "{}M{}", if n < 0 { '-' } else { '+' }, n.abs()),
-        }
-    }
-}
+/// An engine's evaluation, from its own side's view (the one score type
+/// of every crate: `types::Score`).
+pub use types::Score;
 
 /// The engine's last report before it moved.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,6 +21,16 @@ pub struct Thought {
     pub score: Option<Score>,
     /// Its depth.
     pub depth: Option<u32>,
+}
+
+impl Thought {
+    /// A search's report: its score and the depth it completed.
+    pub fn searched(score: Score, depth: i32) -> Thought {
+        Thought {
+            score: Some(score),
+            depth: u32::try_from(depth).ok(),
+        }
+    }
 }
 
 /// What a player answers to a request to move.
@@ -121,16 +101,6 @@ pub trait Player: Send {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn scores_print_as_cutechess_writes_them() {
-        assert_eq!(Score::Cp(35).to_string(), "+0.35");
-        assert_eq!(Score::Cp(-120).to_string(), "-1.20");
-        assert_eq!(Score::Cp(-5).to_string(), "-0.05");
-        assert_eq!(Score::Mate(5).to_string(), "+M5");
-        assert_eq!(Score::Mate(-3).to_string(), "-M3");
-        assert!(Score::Mate(-3).centipawns() < -10_000);
-    }
 
     #[test]
     fn replies_are_read_in_uci_or_san() {

@@ -11,7 +11,7 @@ use crate::move_input::{self, CaseTolerant};
 use crate::player::{EngineSettings, Player};
 use book::OwnBook;
 use chess::{Color, Game, Move, Outcome, Position, Role};
-use engine::{Engine, IterationInfo, Limits, Score, SearchEvent, SearchResult};
+use engine::{accepts_draw, Engine, IterationInfo, Limits, Score, SearchEvent, SearchResult};
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::{mpsc, Arc, Mutex};
@@ -22,14 +22,6 @@ const MAX_AUTOPLAY_PLIES: usize = 600;
 
 /// The text book `book add` writes when no file is given.
 const DEFAULT_TEXT_BOOK: &str = "kestrel-book.txt";
-
-/// Kestrel accepts a draw offer when its score for itself is this or worse
-/// (centipawns): it stands a pawn or more worse.
-const DRAW_ACCEPT_WORSE_CP: i32 = -100;
-
-/// ... or, from this move on, when the score is within this of level.
-const DRAW_ACCEPT_LEVEL_CP: i32 = 10;
-const DRAW_ACCEPT_LEVEL_FROM_MOVE: u32 = 30;
 
 /// What one search found.
 struct Found {
@@ -563,7 +555,7 @@ impl<W: Write> Session<W> {
             Some(i) => format!(
                 "depth {}, score {}",
                 i.depth,
-                score_text(white_view(i.user_score(), color))
+                score_text(i.user_score().white_view(color))
             ),
             None => String::new(),
         };
@@ -649,7 +641,7 @@ impl<W: Write> Session<W> {
                 "Hint: {} (depth {}, score {}).",
                 pos.san(m),
                 i.depth,
-                score_text(white_view(i.user_score(), pos.turn()))
+                score_text(i.user_score().white_view(pos.turn()))
             ),
             (Some(m), None) => writeln!(self.out, "Hint: {}.", pos.san(m)),
             (None, _) => writeln!(self.out, "There is no move to suggest."),
@@ -685,17 +677,9 @@ impl<W: Write> Session<W> {
             let settings = self.advisor();
             let found = self.search(pos, &settings, settings.limits());
             // The search scores for the side to move: Kestrel's own view is the opposite.
-            let own = found.info.map(|i| negated(i.user_score()));
-            let accepts = match own {
-                Some(Score::Cp(cp)) => {
-                    cp <= DRAW_ACCEPT_WORSE_CP
-                        || (cp.abs() <= DRAW_ACCEPT_LEVEL_CP
-                            && pos.fullmove_number() >= DRAW_ACCEPT_LEVEL_FROM_MOVE)
-                }
-                Some(Score::Mate(n)) => n < 0,
-                None => false,
-            };
-            let seen = own.map_or("no score".into(), |s| score_text(white_view(s, opponent)));
+            let own = found.info.map(|i| i.user_score().negated());
+            let accepts = own.is_some_and(|own| accepts_draw(own, pos.fullmove_number()));
+            let seen = own.map_or("no score".into(), |s| score_text(s.white_view(opponent)));
             if !accepts {
                 return writeln!(
                     self.out,
@@ -872,7 +856,7 @@ impl<W: Write> Session<W> {
                 let head = format!(
                     "depth {}, score {}",
                     info.depth,
-                    score_text(white_view(info.user_score(), last.root.turn()))
+                    score_text(info.user_score().white_view(last.root.turn()))
                 );
                 return writeln!(self.out, "Expected line ({head}): {text}");
             }
@@ -912,7 +896,7 @@ impl<W: Write> Session<W> {
             info.seldepth,
             result.nodes,
             result.nodes as u128 * 1000 / ms,
-            score_text(white_view(info.user_score(), last.root.turn()))
+            score_text(info.user_score().white_view(last.root.turn()))
         )?;
         writeln!(self.out, "Search: {}", result.stats)
     }
@@ -999,19 +983,6 @@ impl<W: Write> Session<W> {
             Ok(_) => writeln!(self.out, "Added {san} to {}.", path.display()),
             Err(e) => writeln!(self.out, "Cannot add to {}: {e}", path.display()),
         }
-    }
-}
-
-/// A score for `side` turned to White's view, as the GUI shows scores.
-fn white_view(score: Score, side: Color) -> Score {
-    side.fold(score, negated(score))
-}
-
-/// The same score from the other side's view.
-fn negated(score: Score) -> Score {
-    match score {
-        Score::Cp(cp) => Score::Cp(-cp),
-        Score::Mate(n) => Score::Mate(-n),
     }
 }
 
@@ -1153,7 +1124,5 @@ mod tests {
         assert_eq!(score_text(Score::Cp(-120)), "-1.20");
         assert_eq!(score_text(Score::Mate(3)), "White mates in 3");
         assert_eq!(score_text(Score::Mate(-2)), "Black mates in 2");
-        assert_eq!(white_view(Score::Cp(50), Color::Black), Score::Cp(-50));
-        assert_eq!(white_view(Score::Mate(2), Color::Black), Score::Mate(-2));
     }
 }

@@ -19,7 +19,7 @@ use crate::uci::ENGINE_NAME;
 use crate::xboard_level::{Level, TimeControl};
 use book::OwnBook;
 use chess::{CastlingMode, Color, Game, Move, Outcome, Position};
-use engine::{Engine, Limits, Score, SearchEvent, SearchResult};
+use engine::{Engine, Limits, SearchEvent, SearchResult};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -820,11 +820,7 @@ fn result_claim(outcome: Outcome) -> String {
 /// Thinking output: `ply score time nodes pv`, time in centiseconds, mates
 /// as 100000 + moves (negative when being mated), the PV in SAN.
 fn thinking_line(root: &Position, info: &engine::IterationInfo) -> String {
-    let score = match info.user_score() {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => 100_000 + n,
-        Score::Mate(n) => -100_000 + n,
-    };
+    let score = info.user_score().to_xboard();
     let mut pos = *root;
     let mut pv = Vec::with_capacity(info.pv.len());
     for &m in &info.pv {

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use chess::{Color, Position};
-use engine::{Engine, SearchResult};
+use engine::Engine;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use trainingdata::{GameResult, TrainingRecord};
@@ -21,10 +21,11 @@ use crate::dataset::LabelledPosition;
 use crate::filter::{PositionFilter, Skip};
 use crate::soft_nodes;
 use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::ending::Ending;
 use matchcore::engine_process::EngineError;
+use matchcore::game_loop::{self, CapVerdict, GameRules, Seats, Timing};
 use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};
 use matchcore::random_openings::OpeningSource;
-use matchcore::selfplay::{self, CapVerdict, Ending, GameRules};
 use matchcore::worker_pool::WorkerPool;
 
 /// How to generate.
@@ -68,7 +69,7 @@ pub const MAX_PLIES: usize = 400;
 /// Datagen's adjudication: the constants above.
 pub fn default_rules() -> GameRules {
     GameRules {
-        max_plies: MAX_PLIES,
+        max_plies: Some(MAX_PLIES),
         resign: Some(ResignRule::Agreed {
             score: WIN_SCORE,
             plies: WIN_PLIES,
@@ -79,6 +80,7 @@ pub fn default_rules() -> GameRules {
             score: DRAW_SCORE,
         }),
         at_cap: CapVerdict::Draw,
+        ..GameRules::default()
     }
 }
 
@@ -200,28 +202,18 @@ impl Player for SoftNodesPlayer<'_> {
 
     fn go(&mut self, request: &MoveRequest) -> Result<(Reply, Thought), EngineError> {
         if (self.halted)() {
-            // No move ends `selfplay::play` at once.
+            // No move ends the game loop at once.
             return Err(EngineError::NoMove);
         }
         let found = soft_nodes::search(self.engine, request.position, request.history, self.nodes);
         let best = found.best.ok_or(EngineError::NoMove)?;
-        Ok((Reply::Move(best), thought(&found)))
+        Ok((
+            Reply::Move(best),
+            Thought::searched(found.user_score(), found.depth),
+        ))
     }
 
     fn quit(self: Box<Self>) {}
-}
-
-/// The search's score as the game loop reads it: centipawns as the search
-/// gave them (the filter reads them back), mates in moves.
-fn thought(found: &SearchResult) -> Thought {
-    let score = match engine::Score::from_value(found.score) {
-        engine::Score::Cp(cp) => Score::Cp(cp),
-        engine::Score::Mate(n) => Score::Mate(n),
-    };
-    Thought {
-        score: Some(score),
-        depth: u32::try_from(found.depth).ok(),
-    }
 }
 
 /// Plays game `index`; `None` when `halted()` became true during it (or,
@@ -241,11 +233,12 @@ pub fn play_game(
         nodes: config.nodes,
         halted,
     };
-    let finished = selfplay::play(
+    let finished = game_loop::play(
         opening,
+        Seats::Both(&mut player),
+        [Timing::default(); 2],
         &config.rules,
-        &mut player,
-        |game, best, thought| {
+        |game, best, thought, _| {
             let pos = game.position();
             // Mates read back as very large scores, which the filter skips
             // as it skips the search's own mate scores.
@@ -262,13 +255,13 @@ pub fn play_game(
             }
         },
     );
-    if finished.ending == Ending::NoMove {
+    if finished.ending.broken().is_some() {
         return None;
     }
-    let winner = match finished.white_score {
-        s if s > 0.75 => Some(Color::White),
-        s if s < 0.25 => Some(Color::Black),
-        _ => None,
+    let winner = match finished.ending.result() {
+        pgn::GameResult::WhiteWins => Some(Color::White),
+        pgn::GameResult::BlackWins => Some(Color::Black),
+        pgn::GameResult::Draw | pgn::GameResult::Unknown => None,
     };
     Some(GameRecord {
         index,

@@ -10,57 +10,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use chess::Color;
+use engine::Score;
 use pgn::{PgnGame, PgnReader, ReadOptions};
 use trainingdata::{GameResult, RecordWriter, TrainingRecord};
 
 use crate::datagen::SkipCounts;
 use crate::filter::PositionFilter;
-
-/// A score read from a move comment, from the mover's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CommentScore {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in this many moves (negative: being mated).
-    Mate(i32),
-}
-
-/// The score at the start of a move comment: `+0.35`, `-1.20/12 0.2s`,
-/// `0.00/0`, `+M5/20`, `-M3`; `None` for any other comment (`book`, text).
-pub fn parse_comment_score(comment: &str) -> Option<CommentScore> {
-    let first = comment.split_whitespace().next()?;
-    let value = first.split('/').next()?.trim_end_matches(',');
-    let (negative, digits) = match value.as_bytes().first()? {
-        b'+' => (false, &value[1..]),
-        b'-' => (true, &value[1..]),
-        _ => (false, value),
-    };
-    if let Some(moves) = digits
-        .strip_prefix('M')
-        .or_else(|| digits.strip_prefix('#'))
-    {
-        let n: i32 = moves.parse().ok()?;
-        return Some(CommentScore::Mate(if negative { -n } else { n }));
-    }
-    // Pawns with a decimal point: the digits before and after it.
-    let (whole, frac) = digits.split_once('.')?;
-    if whole.is_empty()
-        || frac.is_empty()
-        || !(whole
-            .bytes()
-            .chain(frac.bytes())
-            .all(|b| b.is_ascii_digit()))
-    {
-        return None;
-    }
-    let pawns: f64 = digits.parse().ok()?;
-    let cp = (pawns * 100.0).round();
-    if !(0.0..=1e6).contains(&cp) {
-        return None;
-    }
-    let cp = cp as i32;
-    Some(CommentScore::Cp(if negative { -cp } else { cp }))
-}
 
 /// Counts of one conversion.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -97,14 +52,14 @@ pub fn game_records(
     let mut records = Vec::new();
     let mut pos = game.start;
     for m in &game.moves {
-        let score = m.comments.iter().find_map(|c| parse_comment_score(c));
+        let score = m.comments.iter().find_map(|c| Score::from_pgn_comment(c));
         match score {
             None => counts.unscored_moves += 1,
             Some(score) if !m.mv.is_null() => {
                 // Mates are filtered out like the engine's own mate scores.
                 let cp = match score {
-                    CommentScore::Cp(cp) => cp,
-                    CommentScore::Mate(_) => i32::MAX,
+                    Score::Cp(cp) => cp,
+                    Score::Mate(_) => i32::MAX,
                 };
                 match filter.check(&pos, m.mv, cp) {
                     Ok(()) => {
@@ -174,27 +129,4 @@ pub enum PgnConvertError {
     /// The output cannot be written.
     #[error("cannot write the training data: {0}")]
     Write(std::io::Error),
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn comment_scores_in_the_usual_forms() {
-        use CommentScore::*;
-        assert_eq!(parse_comment_score("+0.35/12 0.2s"), Some(Cp(35)));
-        assert_eq!(parse_comment_score("-1.20/9 0.105s"), Some(Cp(-120)));
-        assert_eq!(parse_comment_score("0.00/0 0s"), Some(Cp(0)));
-        assert_eq!(parse_comment_score("+12.07/30"), Some(Cp(1207)));
-        assert_eq!(parse_comment_score("-0.05"), Some(Cp(-5)));
-        assert_eq!(parse_comment_score("+M5/20 0.1s"), Some(Mate(5)));
-        assert_eq!(parse_comment_score("-M3"), Some(Mate(-3)));
-        assert_eq!(parse_comment_score("+0.35/12, 0.2s"), Some(Cp(35)));
-        assert_eq!(parse_comment_score("book"), None);
-        assert_eq!(parse_comment_score("White mates"), None);
-        assert_eq!(parse_comment_score("1.5s"), None);
-        assert_eq!(parse_comment_score("12"), None);
-        assert_eq!(parse_comment_score(""), None);
-    }
 }

@@ -1,0 +1,277 @@
+//! How a game ended, in every form the tools that play games need it: the
+//! result, the PGN `Termination` tag, the reason in words (cutechess-cli's
+//! wording, which PGN readers and people know), and which engine, if any,
+//! broke and must be restarted.
+
+use std::time::Duration;
+
+use chess::{Color, Outcome};
+use pgn::GameResult;
+
+use crate::engine_process::EngineError;
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending {
+    /// By the rules of chess.
+    Rules(Outcome),
+    /// A player resigned.
+    Resigned {
+        /// Who resigned.
+        loser: Color,
+    },
+    /// Both players' scores agreed on a win long enough (resign adjudication).
+    ScoreWin {
+        /// The side the scores favoured.
+        winner: Color,
+    },
+    /// Both players' scores stayed near zero long enough (draw adjudication).
+    ScoreDraw,
+    /// The endgame tables know the result.
+    Tablebase {
+        /// The winner (`None`: drawn).
+        winner: Option<Color>,
+    },
+    /// The move cap was reached.
+    MoveCap {
+        /// The winner the cap's verdict named (`None`: drawn).
+        winner: Option<Color>,
+    },
+    /// A player's move came after its time ran out.
+    TimeForfeit {
+        /// Who lost on time.
+        loser: Color,
+        /// By how much.
+        over: Duration,
+    },
+    /// A player could not answer: it failed to start, crashed, stalled, said
+    /// something it should not have, or (in process) found no move.
+    Failed {
+        /// The player that failed.
+        loser: Color,
+        /// Why.
+        error: EngineError,
+        /// For a player that ran out of time with no answer: by how much.
+        over: Option<Duration>,
+    },
+    /// A player answered with a move that is not legal in the position.
+    Illegal {
+        /// The player that made it.
+        loser: Color,
+        /// Its answer as written.
+        text: String,
+    },
+}
+
+/// How a game ended, as PGN's `Termination` tag says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Termination {
+    /// By the rules of chess.
+    Normal,
+    /// By the runner's adjudication (scores, tablebases, move limit).
+    Adjudication,
+    /// An engine overstepped its time.
+    TimeForfeit,
+    /// An engine played an illegal move.
+    IllegalMove,
+    /// An engine crashed or quit.
+    Abandoned,
+    /// An engine stopped answering.
+    StalledConnection,
+}
+
+impl Termination {
+    /// The PGN tag value (`None` for a normal end).
+    pub fn tag(self) -> Option<&'static str> {
+        match self {
+            Termination::Normal => None,
+            Termination::Adjudication => Some("adjudication"),
+            Termination::TimeForfeit => Some("time forfeit"),
+            Termination::IllegalMove => Some("illegal move"),
+            Termination::Abandoned => Some("abandoned"),
+            Termination::StalledConnection => Some("stalled connection"),
+        }
+    }
+
+    /// The termination a PGN `Termination` tag names (the inverse of
+    /// [`Termination::tag`]; an unknown or missing tag is a normal end).
+    pub fn from_tag(tag: Option<&str>) -> Termination {
+        [
+            Termination::Adjudication,
+            Termination::TimeForfeit,
+            Termination::IllegalMove,
+            Termination::Abandoned,
+            Termination::StalledConnection,
+        ]
+        .into_iter()
+        .find(|t| t.tag() == tag)
+        .unwrap_or(Termination::Normal)
+    }
+}
+
+fn name(c: Color) -> &'static str {
+    c.fold("White", "Black")
+}
+
+impl Ending {
+    /// The game's result.
+    pub fn result(&self) -> GameResult {
+        let won_by = |winner: Option<Color>| match winner {
+            Some(c) => c.fold(GameResult::WhiteWins, GameResult::BlackWins),
+            None => GameResult::Draw,
+        };
+        match self {
+            Ending::Rules(outcome) => won_by(outcome.winner()),
+            Ending::ScoreWin { winner } => won_by(Some(*winner)),
+            Ending::ScoreDraw => GameResult::Draw,
+            Ending::Tablebase { winner } | Ending::MoveCap { winner } => won_by(*winner),
+            Ending::Resigned { loser }
+            | Ending::TimeForfeit { loser, .. }
+            | Ending::Failed { loser, .. }
+            | Ending::Illegal { loser, .. } => won_by(Some(!*loser)),
+        }
+    }
+
+    /// White's score: 1, 0.5 or 0.
+    pub fn white_score(&self) -> f64 {
+        match self.result() {
+            GameResult::WhiteWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw | GameResult::Unknown => 0.5,
+        }
+    }
+
+    /// The PGN `Termination` tag's meaning.
+    pub fn termination(&self) -> Termination {
+        match self {
+            Ending::Rules(_) | Ending::Resigned { .. } => Termination::Normal,
+            Ending::ScoreWin { .. }
+            | Ending::ScoreDraw
+            | Ending::Tablebase { .. }
+            | Ending::MoveCap { .. } => Termination::Adjudication,
+            Ending::TimeForfeit { .. } => Termination::TimeForfeit,
+            Ending::Illegal { .. } => Termination::IllegalMove,
+            Ending::Failed { error, over, .. } => match error {
+                EngineError::Timeout(_) if over.is_some() => Termination::TimeForfeit,
+                EngineError::Timeout(_) => Termination::StalledConnection,
+                EngineError::Exited | EngineError::Start { .. } => Termination::Abandoned,
+                EngineError::Protocol(_) | EngineError::NoMove => Termination::IllegalMove,
+            },
+        }
+    }
+
+    /// The side whose player broke (failed or played an illegal move): its
+    /// idea of the game may differ from the loop's, so it is started afresh.
+    pub fn broken(&self) -> Option<Color> {
+        match self {
+            Ending::Failed { loser, .. } | Ending::Illegal { loser, .. } => Some(*loser),
+            _ => None,
+        }
+    }
+
+    /// The result in words, as cutechess-cli writes it in PGN comments.
+    pub fn reason(&self) -> String {
+        match self {
+            Ending::Rules(outcome) => match outcome {
+                Outcome::Checkmate { winner } => format!("{} mates", name(*winner)),
+                Outcome::Stalemate => "Draw by stalemate".to_string(),
+                Outcome::FiftyMoveRule => "Draw by fifty moves rule".to_string(),
+                Outcome::ThreefoldRepetition => "Draw by 3-fold repetition".to_string(),
+                Outcome::InsufficientMaterial => "Draw by insufficient mating material".to_string(),
+            },
+            Ending::Resigned { loser } => format!("{} resigns", name(*loser)),
+            Ending::ScoreWin { winner } => format!("{} wins by adjudication", name(*winner)),
+            Ending::ScoreDraw => "Draw by adjudication".to_string(),
+            Ending::Tablebase { winner: Some(c) } => {
+                format!("{} wins by adjudication: SyzygyTB", name(*c))
+            }
+            Ending::Tablebase { winner: None } => "Draw by adjudication: SyzygyTB".to_string(),
+            Ending::MoveCap { winner: Some(c) } => {
+                format!("{} wins by adjudication: maximum moves", name(*c))
+            }
+            Ending::MoveCap { winner: None } => "Draw by adjudication: maximum moves".to_string(),
+            Ending::TimeForfeit { loser, over } => format!(
+                "{} loses on time (by {} ms)",
+                name(*loser),
+                over.as_millis()
+            ),
+            Ending::Illegal { loser, text } => {
+                format!("{} makes an illegal move: {text}", name(*loser))
+            }
+            Ending::Failed { loser, error, over } => {
+                let side = name(*loser);
+                match error {
+                    EngineError::Timeout(_) => match over {
+                        Some(over) => format!(
+                            "{side} loses on time (by {} ms, no answer)",
+                            over.as_millis()
+                        ),
+                        None => format!("{side}'s connection stalls"),
+                    },
+                    EngineError::Exited | EngineError::Start { .. } => {
+                        format!("{side} disconnects ({error})")
+                    }
+                    EngineError::Protocol(m) => format!("{side}: {m}"),
+                    EngineError::NoMove => format!("{side} returns no move"),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn termination_tags_round_trip() {
+        for t in [
+            Termination::Normal,
+            Termination::Adjudication,
+            Termination::TimeForfeit,
+            Termination::IllegalMove,
+            Termination::Abandoned,
+            Termination::StalledConnection,
+        ] {
+            assert_eq!(Termination::from_tag(t.tag()), t);
+        }
+        assert_eq!(
+            Termination::from_tag(Some("rules infraction")),
+            Termination::Normal
+        );
+    }
+
+    #[test]
+    fn each_ending_has_its_result_tag_and_words() {
+        let forfeit = Ending::TimeForfeit {
+            loser: Color::White,
+            over: Duration::from_millis(120),
+        };
+        assert_eq!(forfeit.result(), GameResult::BlackWins);
+        assert_eq!(forfeit.termination(), Termination::TimeForfeit);
+        assert_eq!(forfeit.reason(), "White loses on time (by 120 ms)");
+        assert_eq!(forfeit.broken(), None);
+
+        let stalled = Ending::Failed {
+            loser: Color::Black,
+            error: EngineError::Timeout(Duration::from_secs(5)),
+            over: None,
+        };
+        assert_eq!(stalled.white_score(), 1.0);
+        assert_eq!(stalled.termination(), Termination::StalledConnection);
+        assert_eq!(stalled.reason(), "Black's connection stalls");
+        assert_eq!(stalled.broken(), Some(Color::Black));
+
+        let capped = Ending::MoveCap { winner: None };
+        assert_eq!(capped.white_score(), 0.5);
+        assert_eq!(capped.reason(), "Draw by adjudication: maximum moves");
+
+        let mate = Ending::Rules(Outcome::Checkmate {
+            winner: Color::Black,
+        });
+        assert_eq!(mate.result(), GameResult::BlackWins);
+        assert_eq!(mate.termination(), Termination::Normal);
+        assert_eq!(mate.reason(), "Black mates");
+    }
+}
