@@ -114,7 +114,7 @@ pub fn run(args: AblateArgs) -> Result<()> {
             let p = progress.clone();
             let tally =
                 ablation::elo_match(&row.switch, pairs, limit, &openings, &config, &move |n| {
-                    p.set_position(before + n as u64)
+                    p.set_position(before + n as u64);
                 });
             row.games = Some(tally);
         }

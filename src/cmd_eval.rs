@@ -115,7 +115,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         "\nPhase {}/{} (middlegame share {:.0}%), endgame scale {}/128, mop-up {} cp",
         report.phase,
         engine::eval::MAX_PHASE,
-        100.0 * report.phase as f64 / engine::eval::MAX_PHASE as f64,
+        100.0 * f64::from(report.phase) / f64::from(engine::eval::MAX_PHASE),
         report.scale,
         report.mop_up
     )?;

@@ -211,7 +211,7 @@ pub fn run(args: GaArgs) -> Result<()> {
                     "| {} | {:.1}% | {elo} | {games} |",
                     g.number,
                     g.ranking[0].1 * 100.0
-                )
+                );
             });
             progress.set_message((g.number + 1).to_string());
             progress.set_position(0);

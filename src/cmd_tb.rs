@@ -36,9 +36,8 @@ pub fn run(command: TbCommand) -> Result<()> {
 
 fn probe(fen: &str, syzygy_path: Option<String>) -> Result<()> {
     let pos = Position::from_fen(fen).with_context(|| format!("bad --fen '{fen}'"))?;
-    let path = match syzygy_path.or_else(|| std::env::var(PATH_VARIABLE).ok()) {
-        Some(p) => p,
-        None => bail!("no tables: give --syzygy-path DIR (or set {PATH_VARIABLE})"),
+    let Some(path) = syzygy_path.or_else(|| std::env::var(PATH_VARIABLE).ok()) else {
+        bail!("no tables: give --syzygy-path DIR (or set {PATH_VARIABLE})")
     };
     let (tables, problems) = SyzygyTablebase::open(&path)?;
     for p in &problems {

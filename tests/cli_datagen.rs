@@ -86,10 +86,16 @@ fn selfplay_records_are_readable_and_filtered() {
         "-o",
         s(&again),
     ]);
-    let mut x: Vec<[u8; 32]> = recs.iter().map(|r| r.to_bytes()).collect();
-    let mut y: Vec<[u8; 32]> = records(&again).iter().map(|r| r.to_bytes()).collect();
-    x.sort();
-    y.sort();
+    let mut x: Vec<[u8; 32]> = recs
+        .iter()
+        .map(trainingdata::TrainingRecord::to_bytes)
+        .collect();
+    let mut y: Vec<[u8; 32]> = records(&again)
+        .iter()
+        .map(trainingdata::TrainingRecord::to_bytes)
+        .collect();
+    x.sort_unstable();
+    y.sort_unstable();
     assert_eq!(x, y, "the thread count does not change the games");
     let other = dir.join("c.bin");
     ok(&[
@@ -177,8 +183,11 @@ fn merge_shuffle_and_stats() {
 
     // Shuffled in memory and through buckets: the same records, reordered.
     let sorted = |r: &[TrainingRecord]| {
-        let mut v: Vec<[u8; 32]> = r.iter().map(|r| r.to_bytes()).collect();
-        v.sort();
+        let mut v: Vec<[u8; 32]> = r
+            .iter()
+            .map(trainingdata::TrainingRecord::to_bytes)
+            .collect();
+        v.sort_unstable();
         v
     };
     for limit in ["1000000", "8"] {
@@ -257,7 +266,10 @@ a6 {-0.55/10, 0.1s} 4. Bxc6 {+0.30/12} Nf6 {-M5/9} 0-1
     assert!(text.contains("games 2 (without a result 1"), "{text}");
     let recs = records(&out);
     // Nf3, Nc6, Bb5, a6 are kept; Bxc6 is a capture; Nf6 has a mate score.
-    let scores: Vec<i16> = recs.iter().map(|r| r.score()).collect();
+    let scores: Vec<i16> = recs
+        .iter()
+        .map(trainingdata::TrainingRecord::score)
+        .collect();
     assert_eq!(scores, [35, 20, 40, 55]);
     assert!(recs.iter().all(|r| r.result() == GameResult::BlackWin));
     assert_eq!(

@@ -13,7 +13,10 @@ impl Engine {
     fn bestmove(&mut self, secs: u64) -> (String, Option<String>) {
         let lines = self.until("bestmove", secs);
         let words: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
-        (words[1].to_string(), words.get(3).map(|s| s.to_string()))
+        (
+            words[1].to_string(),
+            words.get(3).map(std::string::ToString::to_string),
+        )
     }
 }
 
@@ -42,9 +45,10 @@ fn full_game_over_pipes() {
             // isready must be answered while the engine thinks.
             e.send("isready");
             let lines = e.until("readyok", 5);
-            if lines.iter().any(|l| l.starts_with("bestmove")) {
-                panic!("isready answered only after the search: {lines:?}");
-            }
+            assert!(
+                !lines.iter().any(|l| l.starts_with("bestmove")),
+                "isready answered only after the search: {lines:?}"
+            );
         }
         let start = std::time::Instant::now();
         let (best, _) = e.bestmove(10);

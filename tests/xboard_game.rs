@@ -255,7 +255,7 @@ fn usermoves_setboard_claims_and_ping_while_thinking() {
     // hint and bk answer; result stops play.
     e.send("new");
     e.send("bk");
-    let book = e.until_line(|l| l.is_empty(), 5);
+    let book = e.until_line(str::is_empty, 5);
     assert!(book.len() > 2 && book[0].starts_with('\t'), "{book:?}");
     e.send("result 1/2-1/2 {agreed}");
     assert!(e.ping(8).is_empty());

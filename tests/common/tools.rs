@@ -21,9 +21,10 @@ pub fn under_ci() -> bool {
 /// install), otherwise prints `skipping: WHAT` so that the test can return.
 /// `what` names the tool (or says what is wrong) and how to install it.
 pub fn missing(what: &str) {
-    if under_ci() {
-        panic!("a tool this test needs is missing, and under CI every test must run: {what} (see .ci/run)");
-    }
+    assert!(
+        !under_ci(),
+        "a tool this test needs is missing, and under CI every test must run: {what} (see .ci/run)"
+    );
     eprintln!("skipping: {what}");
 }
 

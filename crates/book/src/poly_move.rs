@@ -116,7 +116,7 @@ mod tests {
             Some(oo)
         );
         assert_eq!(
-            PolyMove::parse("a7a8q").map(|m| m.promotion_code()),
+            PolyMove::parse("a7a8q").map(super::PolyMove::promotion_code),
             Some(4)
         );
         assert_eq!(PolyMove::parse("e2e2"), None);

@@ -166,9 +166,9 @@ impl Engine {
                 kind: match kind {
                     ParamKind::Switch { default } => OptionKind::Check { default },
                     ParamKind::Number { default, min, max } => OptionKind::Spin {
-                        default: default as i64,
-                        min: min as i64,
-                        max: max as i64,
+                        default: i64::from(default),
+                        min: i64::from(min),
+                        max: i64::from(max),
                     },
                 },
                 help,
@@ -264,7 +264,7 @@ impl Engine {
             let mut magic = [0u8; 8];
             std::io::Read::read_exact(&mut f, &mut magic)
                 .ok()
-                .map(|_| magic)
+                .map(|()| magic)
         });
         if magic == Some(crate::eval::nnue::MAGIC) {
             let net = Network::from_file(std::path::Path::new(path)).map_err(|e| {

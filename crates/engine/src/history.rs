@@ -92,7 +92,7 @@ impl Default for History {
 fn gravity(entry: &mut i16, bonus: i32) {
     // The gravity bound stays within i16 (the tunable's range says so).
     let limit = tuned::history_gravity().min(MAX_HISTORY_LIMIT);
-    let v = *entry as i32;
+    let v = i32::from(*entry);
     let bonus = bonus.clamp(-limit, limit);
     *entry = (v + bonus - v * bonus.abs() / limit) as i16;
 }
@@ -138,11 +138,11 @@ impl History {
     #[inline]
     pub fn quiet_score(&self, color: Color, m: Move, pt: PieceTo, prev: PrevMoves) -> i32 {
         // Row 0 (no earlier move) is never updated and stays zero.
-        self.butterfly[butterfly_index(color, m)] as i32
+        i32::from(self.butterfly[butterfly_index(color, m)])
             + prev
                 .all()
                 .iter()
-                .map(|p| self.continuation[p.index() * PIECE_TO + pt.index()] as i32)
+                .map(|p| i32::from(self.continuation[p.index() * PIECE_TO + pt.index()]))
                 .sum::<i32>()
     }
 

@@ -47,6 +47,7 @@ pub use option::{find_option, EngineOption, OptionKind, OptionValue};
 pub use option_error::OptionError;
 pub use params::{ParamError, SearchParams};
 pub use score::{user_score, Score, Value};
+pub use stats::SearchStats;
 pub use tablebase::{Tablebase, Wdl};
 pub use thread::{IterationInfo, Reporter, ScoreBound, SearchEvent, SearchResult};
 pub use types::bool_value;

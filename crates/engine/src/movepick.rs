@@ -432,8 +432,8 @@ mod tests {
                 .iter()
                 .map(|m| m.to_bits())
                 .collect();
-            legal.sort();
-            picked.sort();
+            legal.sort_unstable();
+            picked.sort_unstable();
             assert_eq!(picked, legal, "{fen}");
         }
     }

@@ -244,7 +244,7 @@ mod tests {
         let list = SearchParams::list();
         assert!(list.len() >= 25);
         let mut names: Vec<&str> = list.iter().map(|i| i.name).collect();
-        names.sort();
+        names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), list.len(), "names are unique");
     }
@@ -262,7 +262,7 @@ mod tests {
         assert_eq!(names.len(), count, "tunable and option names are unique");
         for (t, v) in TUNABLES.iter().zip(tunable_values()) {
             assert!(t.min <= t.default && t.default <= t.max, "{t:?}");
-            assert!(t.step > 0.0 && t.step <= (t.max - t.min) as f64, "{t:?}");
+            assert!(t.step > 0.0 && t.step <= f64::from(t.max - t.min), "{t:?}");
             if !cfg!(feature = "tune") {
                 assert_eq!(v, t.default, "a normal build compiles the default");
             }

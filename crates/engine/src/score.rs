@@ -122,7 +122,7 @@ mod tests {
         assert!(!is_mate(tb_win_in(0)) && !is_mate(tb_loss_in(0)));
         assert!(tb_win_in(MAX_PLY) >= TB_WIN_BOUND);
         // The table stores scores as 16 bits.
-        assert!(to_tt(tb_win_in(0), MAX_PLY) < i16::MAX as Value);
+        assert!(to_tt(tb_win_in(0), MAX_PLY) < Value::from(i16::MAX));
     }
 
     #[test]

@@ -126,8 +126,8 @@ fn bound_allows_cutoff(bound: Bound, score: Value, alpha: Value, beta: Value) ->
 
 /// The late move reductions by depth and move number.
 fn lmr_table() -> Vec<[i32; 64]> {
-    let base = tuned::lmr_base() as f64 / 100.0;
-    let divisor = tuned::lmr_divisor() as f64 / 100.0;
+    let base = f64::from(tuned::lmr_base()) / 100.0;
+    let divisor = f64::from(tuned::lmr_divisor()) / 100.0;
     let mut lmr = vec![[0i32; 64]; 64];
     for (d, row) in lmr.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -610,7 +610,7 @@ impl Worker {
         } else {
             None
         };
-        self.stats.tt_hits += tt_entry.is_some() as u64;
+        self.stats.tt_hits += u64::from(tt_entry.is_some());
         let tt_score = tt_entry.map(|e| from_tt(e.score, ply));
         let tt_move = if root {
             self.root_moves[self.pv_index].mv
@@ -669,7 +669,7 @@ impl Worker {
             // Step 6. Reverse futility pruning (static null move).
             if self.params.rfp
                 && depth <= tuned::rfp_depth()
-                && eval - tuned::rfp_margin() * (depth - improving as i32) >= beta
+                && eval - tuned::rfp_margin() * (depth - i32::from(improving)) >= beta
                 && eval < MATE_BOUND
             {
                 self.stats.rfp_cuts += 1;
@@ -801,7 +801,7 @@ impl Worker {
                     if self.params.lmp
                         && depth <= tuned::lmp_depth()
                         && move_count as i32
-                            > (tuned::lmp_base() + depth * depth) / (2 - improving as i32)
+                            > (tuned::lmp_base() + depth * depth) / (2 - i32::from(improving))
                     {
                         picker.skip_quiets();
                         self.stats.lmp_prunes += 1;
@@ -894,12 +894,12 @@ impl Worker {
                 v = -self.search(s, &child, -beta, -alpha, new_depth, ply + 1, pv_node, false);
             } else {
                 let mut r = 0;
-                if self.params.lmr && depth >= 3 && move_count > 1 + root as usize && !noisy {
+                if self.params.lmr && depth >= 3 && move_count > 1 + usize::from(root) && !noisy {
                     r = self.lmr[depth.min(63) as usize][move_count.min(63)];
-                    r += !pv_node as i32;
-                    r -= improving as i32;
-                    r -= gives_check as i32;
-                    r -= in_check as i32;
+                    r += i32::from(!pv_node);
+                    r -= i32::from(improving);
+                    r -= i32::from(gives_check);
+                    r -= i32::from(in_check);
                     if self.params.history {
                         r -= self
                             .history
@@ -907,7 +907,7 @@ impl Worker {
                             / tuned::lmr_history_divisor();
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
-                    self.stats.lmr_searches += (r > 0) as u64;
+                    self.stats.lmr_searches += u64::from(r > 0);
                 }
                 v = -self.search(
                     s,
@@ -1056,7 +1056,7 @@ impl Worker {
         // With the fifty-move rule, cursed wins and blessed losses are draws
         // (a point either way, to prefer the side the tables favour).
         let w = wdl.as_i32();
-        let draw_margin = self.params.syzygy_50_move_rule as i32;
+        let draw_margin = i32::from(self.params.syzygy_50_move_rule);
         let (v, bound) = if w < -draw_margin {
             (tb_loss_in(ply), Bound::Upper)
         } else if w > draw_margin {

@@ -60,7 +60,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: Value) -> bool {
             };
         }
         swap = SEE_VALUES[role.index()] - swap;
-        if swap < result as Value {
+        if swap < Value::from(result) {
             break;
         }
         occupied = occupied.without(sq);

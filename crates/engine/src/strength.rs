@@ -155,8 +155,8 @@ impl Level {
                 .exp()
                 .round() as u64,
             lines: lerp(lo.lines as f64, hi.lines as f64).round() as usize,
-            margin: lerp(lo.margin as f64, hi.margin as f64).round() as Value,
-            temperature: lerp(lo.temperature as f64, hi.temperature as f64)
+            margin: lerp(f64::from(lo.margin), f64::from(hi.margin)).round() as Value,
+            temperature: lerp(f64::from(lo.temperature), f64::from(hi.temperature))
                 .round()
                 .max(1.0) as Value,
         })
@@ -189,7 +189,7 @@ impl Level {
                 if loss > self.margin {
                     0.0
                 } else {
-                    (-(loss as f64) / self.temperature as f64).exp()
+                    (-f64::from(loss) / f64::from(self.temperature)).exp()
                 }
             })
             .collect();

@@ -99,16 +99,12 @@ fn rank_by_dtz(
     let rep = has_repeated(root, history);
     let bound = if rule50 { CERTAIN - 100 } else { 1 };
     let mut ranked = Vec::new();
-    for &mv in root.legal_moves().iter() {
+    for &mv in &root.legal_moves() {
         let mut child = *root;
         child.play(mv);
         let dtz = if !child.has_legal_moves() {
             // Mate wins at once; stalemate draws.
-            if child.in_check() {
-                1
-            } else {
-                0
-            }
+            i32::from(child.in_check())
         } else if child.halfmove_clock() == 0 {
             dtz_before_zeroing(tb.probe_wdl(&child)?.flip())
         } else if draw_after_move(&child, root, history) {
@@ -165,7 +161,7 @@ fn rank_by_wdl(
     rule50: bool,
 ) -> Option<Vec<RootTbMove>> {
     let mut ranked = Vec::new();
-    for &mv in root.legal_moves().iter() {
+    for &mv in &root.legal_moves() {
         let mut child = *root;
         child.play(mv);
         let wdl = if !child.has_legal_moves() {

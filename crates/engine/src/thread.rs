@@ -329,7 +329,7 @@ pub fn conclude(workers: &[&Worker], shared: &Shared, root: &Position) -> Search
     }
     let mut stats = SearchStats::default();
     let mut nodes = 0;
-    for w in workers.iter() {
+    for w in workers {
         stats += w.stats;
         nodes += w.nodes;
     }

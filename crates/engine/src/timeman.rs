@@ -42,9 +42,11 @@ pub fn budget(limits: &Limits, white_to_move: bool, overhead_ms: u64) -> Option<
     let inc = inc.unwrap_or(0);
     // Keep the overhead in reserve, and never plan on the last few milliseconds.
     let usable = time.saturating_sub(overhead_ms).max(1);
-    let moves_to_go = limits
-        .movestogo
-        .map_or(tuned::tm_moves_to_go() as u32, |m| m.clamp(1, 50)) as u64;
+    let moves_to_go = u64::from(
+        limits
+            .movestogo
+            .map_or(tuned::tm_moves_to_go() as u32, |m| m.clamp(1, 50)),
+    );
     let base = usable / moves_to_go + inc * tuned::tm_increment_percent() as u64 / 100;
     let hard_cap = if moves_to_go == 1 {
         usable * 9 / 10
@@ -107,11 +109,11 @@ impl TimeManager {
     /// The soft limit scaled by how settled the search is.
     pub fn optimum(&self) -> Option<Duration> {
         let b = self.budget?;
-        let instability = (tuned::tm_stability_base() as f64
-            + tuned::tm_stability_scale() as f64 * self.best_move_changes.min(3.0))
+        let instability = (f64::from(tuned::tm_stability_base())
+            + f64::from(tuned::tm_stability_scale()) * self.best_move_changes.min(3.0))
             / 100.0;
         let falling =
-            1.0 + (self.score_drop.min(100) as f64) / tuned::tm_score_drop_divisor() as f64;
+            1.0 + f64::from(self.score_drop.min(100)) / f64::from(tuned::tm_score_drop_divisor());
         let scaled = b.soft.as_secs_f64() * instability * falling;
         Some(Duration::from_secs_f64(scaled).min(b.hard))
     }
@@ -125,7 +127,7 @@ impl TimeManager {
         }
         self.optimum().is_some_and(|o| {
             elapsed.as_secs_f64()
-                >= o.as_secs_f64() * tuned::tm_next_iteration_percent() as f64 / 100.0
+                >= o.as_secs_f64() * f64::from(tuned::tm_next_iteration_percent()) / 100.0
         })
     }
 }

@@ -107,12 +107,12 @@ struct Bucket {
 }
 
 fn pack(e: &TtEntry, age: u8) -> u64 {
-    (e.mv.to_bits() as u64)
-        | ((e.score as i16 as u16 as u64) << 16)
-        | ((e.eval as i16 as u16 as u64) << 32)
+    u64::from(e.mv.to_bits())
+        | (u64::from(e.score as i16 as u16) << 16)
+        | (u64::from(e.eval as i16 as u16) << 32)
         | (((e.depth + DEPTH_OFFSET).clamp(0, 255) as u64) << 48)
         | ((e.bound as u64) << 56)
-        | (((age & 63) as u64) << 58)
+        | (u64::from(age & 63) << 58)
 }
 
 fn unpack(data: u64) -> Option<(TtEntry, u8)> {
@@ -124,8 +124,8 @@ fn unpack(data: u64) -> Option<(TtEntry, u8)> {
     };
     let entry = TtEntry {
         mv: Move::from_bits(data as u16),
-        score: (data >> 16) as u16 as i16 as Value,
-        eval: (data >> 32) as u16 as i16 as Value,
+        score: Value::from((data >> 16) as u16 as i16),
+        eval: Value::from((data >> 32) as u16 as i16),
         depth: ((data >> 48) & 255) as i32 - DEPTH_OFFSET,
         bound,
     };
@@ -200,7 +200,7 @@ impl TranspositionTable {
 
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[index]
     }
 
@@ -287,7 +287,7 @@ impl TranspositionTable {
         for bucket in &self.buckets[..sample] {
             for slot in &bucket.slots {
                 if let Some((_, a)) = unpack(slot.data.load(Ordering::Relaxed)) {
-                    used += (a == age) as u32;
+                    used += u32::from(a == age);
                 }
             }
         }
@@ -333,8 +333,9 @@ mod tests {
         // 32 TiB is within the limit but beyond any machine's memory: refused
         // before anything is reserved, as unavailable or by the allocator.
         match size(MAX_MIB) {
-            Err(TableSizeError::NotAvailable { mib, .. })
-            | Err(TableSizeError::AllocationFailed { mib }) => assert_eq!(mib, MAX_MIB),
+            Err(
+                TableSizeError::NotAvailable { mib, .. } | TableSizeError::AllocationFailed { mib },
+            ) => assert_eq!(mib, MAX_MIB),
             other => panic!("a 32 TiB table was not refused: {other:?}"),
         }
     }
@@ -369,7 +370,7 @@ mod tests {
         // Three keys that land in bucket 0.
         let keys: Vec<u64> = (1..)
             .map(|i: u64| i << 40)
-            .filter(|&k| ((k as u128 * n) >> 64) == 0)
+            .filter(|&k| ((u128::from(k) * n) >> 64) == 0)
             .take(3)
             .collect();
         tt.store(keys[0], entry(12, 1));

@@ -124,7 +124,7 @@ fn genes(terms: &[&'static Term]) -> Vec<usize> {
 
 /// `value` moved at random by up to `share` of its size plus `cp`.
 fn nudge(rng: &mut SmallRng, value: i32, share: f64, cp: i32) -> i32 {
-    let reach = (value.abs() as f64 * share) as i32 + cp;
+    let reach = (f64::from(value.abs()) * share) as i32 + cp;
     (value + rng.random_range(-reach..=reach)).clamp(-10_000, 10_000)
 }
 

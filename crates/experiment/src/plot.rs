@@ -353,7 +353,7 @@ mod tests {
             name: name.into(),
             points: (1..=8)
                 .map(|d| Point {
-                    x: d as f64,
+                    x: f64::from(d),
                     y: k * 3f64.powi(d),
                     err: 0.0,
                 })

@@ -482,7 +482,10 @@ pub async fn book_moves(
     let session = state.get(&q.game)?;
     not_hidden(&session, "the book's statistics")?;
     let pos = session.record().position();
-    let book = state.book.read().unwrap_or_else(|e| e.into_inner());
+    let book = state
+        .book
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let moves: Vec<Value> = book
         .candidates(&pos)
         .into_iter()
@@ -503,7 +506,10 @@ pub async fn book_add(
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&body.game)?;
     let game = session.record().current_game();
-    let mut book = state.book.write().unwrap_or_else(|e| e.into_inner());
+    let mut book = state
+        .book
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let san = book.add_last_move(&game).map_err(ApiError::conflict)?;
     Ok(Json(json!({"added": san, "book": book.name()})))
 }

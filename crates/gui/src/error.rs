@@ -145,9 +145,7 @@ pub async fn json_errors(req: Request, next: Next) -> Response {
         .await
         .unwrap_or_default();
     let text = String::from_utf8_lossy(&bytes).trim().to_string();
-    let message = if !text.is_empty() {
-        text
-    } else {
+    let message = if text.is_empty() {
         match status {
             StatusCode::NOT_FOUND => "no such page or API request".to_string(),
             StatusCode::METHOD_NOT_ALLOWED => {
@@ -159,6 +157,8 @@ pub async fn json_errors(req: Request, next: Next) -> Response {
                 .unwrap_or("the request was refused")
                 .to_string(),
         }
+    } else {
+        text
     };
     ApiError { status, message }.into_response()
 }

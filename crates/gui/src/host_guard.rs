@@ -50,7 +50,10 @@ impl Access {
             .parse::<IpAddr>()
             .ok();
         let any_ip = ip.is_some_and(|ip| ip.is_unspecified());
-        let mut names: Vec<String> = LOOPBACK.iter().map(|s| s.to_string()).collect();
+        let mut names: Vec<String> = LOOPBACK
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect();
         let own = match ip {
             Some(IpAddr::V6(v6)) => format!("[{v6}]"),
             Some(IpAddr::V4(v4)) => v4.to_string(),
@@ -149,7 +152,8 @@ pub async fn guard(State(access): State<Arc<Access>>, req: Request, next: Next) 
                 .map(|v| v.to_str().unwrap_or("(not text)").to_string())
         };
         // An absolute-form request line carries the authority in the URI instead.
-        let host = text(header::HOST).or_else(|| req.uri().authority().map(|a| a.to_string()));
+        let host = text(header::HOST)
+            .or_else(|| req.uri().authority().map(std::string::ToString::to_string));
         let origin = text(header::ORIGIN);
         access.check(req.method(), host.as_deref(), origin.as_deref())
     };

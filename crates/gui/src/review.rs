@@ -178,10 +178,10 @@ pub fn start(session: &Arc<Session>, limit: PassLimit) -> Result<ReviewView, Api
         (record.start(), record.mainline_moves(), record.positions())
     };
     // One start or cancel at a time: the old thread ends before the new one begins.
-    let _serial = session
+    let serial = session
         .review_start
         .lock()
-        .unwrap_or_else(|e| e.into_inner());
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     stop_thread(session, None);
     let (pass, cancel) = {
         let mut review = session.review();
@@ -207,7 +207,7 @@ pub fn start(session: &Arc<Session>, limit: PassLimit) -> Result<ReviewView, Api
         .spawn(move || run(weak, pass, cancel, positions, limit.limits()))
         .map_err(|e| ApiError::conflict(format!("the pass could not start: {e}")))?;
     session.review().thread = Some(handle);
-    drop(_serial);
+    drop(serial);
     Ok(view(session))
 }
 
@@ -217,7 +217,7 @@ pub fn cancel(session: &Arc<Session>) -> ReviewView {
     let _serial = session
         .review_start
         .lock()
-        .unwrap_or_else(|e| e.into_inner());
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     stop_thread(session, Some("cancelled"));
     view(session)
 }

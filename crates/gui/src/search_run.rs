@@ -105,7 +105,7 @@ pub fn start(
         let book_move = state
             .book
             .write()
-            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .pick(&root);
         if let Some(m) = book_move {
             drop(engine);

@@ -99,19 +99,26 @@ impl Session {
     }
 
     fn last_used(&self) -> Instant {
-        *self.last_used.lock().unwrap_or_else(|e| e.into_inner())
+        *self
+            .last_used
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The game, locked.
     pub fn record(&self) -> MutexGuard<'_, GameRecord> {
         // A panic while holding the lock cannot leave a GameRecord half
         // changed in a way that matters more than losing the tab's game.
-        self.record.lock().unwrap_or_else(|e| e.into_inner())
+        self.record
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The engine, locked.
     pub fn engine(&self) -> MutexGuard<'_, Engine> {
-        self.engine.lock().unwrap_or_else(|e| e.into_inner())
+        self.engine
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Sends an event to the open streams (none open: dropped).
@@ -128,7 +135,9 @@ impl Session {
 
     /// The game review, locked.
     pub fn review(&self) -> MutexGuard<'_, Review> {
-        self.review.lock().unwrap_or_else(|e| e.into_inner())
+        self.review
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -166,13 +175,18 @@ impl AppState {
     }
 
     fn sessions(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
-        self.sessions.lock().unwrap_or_else(|e| e.into_inner())
+        self.sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// A new session from `start`; others go if the games are over budget.
     pub fn create(&self, start: Position) -> Arc<Session> {
         let id = {
-            let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+            let mut rng = self
+                .rng
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             format!("{:016x}", rng.random::<u64>())
         };
         let session = Arc::new(Session::new(id.clone(), start, self.tables.clone()));
@@ -223,7 +237,10 @@ impl AppState {
                 "no game '{id}' (the server restarted, or dropped the game to make room for others): start a new one"
             ))
         })?;
-        *session.last_used.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        *session
+            .last_used
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Instant::now();
         Ok(session)
     }
 

@@ -308,7 +308,7 @@ impl MoveTree {
     /// NAGs and comments. A line is cut at a null move (`--`), which the
     /// GUI cannot play; a null move in the main line is refused.
     pub fn from_pgn(game: &PgnGame) -> Result<MoveTree, String> {
-        if game.mainline().any(|m| m.is_null()) {
+        if game.mainline().any(chess::Move::is_null) {
             return Err(
                 "the PGN has a null move in its main line, which the GUI cannot play".into(),
             );

@@ -33,7 +33,7 @@ impl MoveView {
         MoveView {
             from: uci[0..2].to_string(),
             to: uci[2..4].to_string(),
-            promotion: m.promotion_role().map(|r| r.char()),
+            promotion: m.promotion_role().map(chess::Role::char),
             san: pos.san(m),
             uci,
         }

@@ -676,7 +676,7 @@ async fn a_hidden_evaluation_is_not_sent_and_draws_are_weighed_by_the_server() {
     let (status, v) = api.post("/api/draw", json!({"game": id})).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["accepted"], false, "{v}");
-    assert_eq!(v.as_object().map(|o| o.len()), Some(2), "{v}");
+    assert_eq!(v.as_object().map(serde_json::Map::len), Some(2), "{v}");
     assert_eq!(v["state"]["status"]["over"], false);
 
     // A queen down, the engine takes the draw, and the game is over: its

@@ -227,7 +227,7 @@ fn engine_key(
         }
         "tc" => {
             spec.limits.tc =
-                TimeControl::parse(value).map_err(|e| bad(option, e.to_string()))?
+                TimeControl::parse(value).map_err(|e| bad(option, e.to_string()))?;
         }
         "st" => {
             let s: f64 = number(option, value)?;
@@ -320,7 +320,7 @@ impl MatchArgs {
                 }
                 "event" => args.event = values.join(" "),
                 "hangtimeout" => {
-                    args.hang_timeout = Duration::from_secs_f64(number(o, one(o, values)?)?)
+                    args.hang_timeout = Duration::from_secs_f64(number(o, one(o, values)?)?);
                 }
                 "noprogress" => args.progress = false,
                 "resume" => args.resume = true,
@@ -432,7 +432,7 @@ fn pgn_out(o: &str, values: &[String]) -> Result<(PathBuf, bool), ArgsError> {
         match word.split_once('=') {
             Some(("file", v)) => file = Some(PathBuf::from(v)),
             Some(("min", v)) => {
-                min = types::parse_bool(v).map_err(|e| bad(o, format!("min: {e}")))?
+                min = types::parse_bool(v).map_err(|e| bad(o, format!("min: {e}")))?;
             }
             Some((k, _)) => return Err(bad(o, format!("unknown key '{k}' (use file= and min=)"))),
             None if word == "min" => min = true,
@@ -512,7 +512,7 @@ fn resign(o: &str, values: &[String]) -> Result<ResignRule, ArgsError> {
             ("movecount", v) => move_count = number(o, v)?,
             ("score", v) => score = number(o, v)?,
             ("twosided", v) => {
-                two_sided = types::parse_bool(v).map_err(|e| bad(o, format!("twosided: {e}")))?
+                two_sided = types::parse_bool(v).map_err(|e| bad(o, format!("twosided: {e}")))?;
             }
             (k, _) => {
                 return Err(bad(

@@ -110,7 +110,7 @@ pub fn parse_line(line: &str, line_no: usize) -> Result<EpdTest> {
                     .parse_uci_move(t, CastlingMode::Standard)
                     .map_err(|_| ())
             })
-            .map_err(|_| anyhow::anyhow!("line {line_no}: '{text}' is not a legal move here"))
+            .map_err(|()| anyhow::anyhow!("line {line_no}: '{text}' is not a legal move here"))
     };
     for (code, operand) in operations(rest) {
         match code.as_str() {
@@ -355,7 +355,7 @@ pub fn summary(tests: &[EpdTest], runs: &[SuiteRun]) -> String {
         out.push('\n');
     }
     out.push('\n');
-    let max_points: u32 = tests.iter().map(|t| t.max_points()).sum();
+    let max_points: u32 = tests.iter().map(EpdTest::max_points).sum();
     for r in runs {
         let solved = r.answers.iter().filter(|a| a.solved).count();
         let points: u32 = r.answers.iter().map(|a| a.points).sum();
@@ -382,7 +382,7 @@ pub fn summary(tests: &[EpdTest], runs: &[SuiteRun]) -> String {
             write!(
                 out,
                 ", points {points}/{max_points} ({:.1}%)",
-                100.0 * points as f64 / max_points as f64
+                100.0 * f64::from(points) / f64::from(max_points)
             )
             .unwrap();
         }

@@ -88,7 +88,10 @@ mod tests {
 
     fn run(engines: &[&str], games: Vec<GameEntry>) -> RunResults {
         RunResults::compute(
-            engines.iter().map(|e| e.to_string()).collect(),
+            engines
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect(),
             TournamentKind::RoundRobin,
             None,
             games,

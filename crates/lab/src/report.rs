@@ -100,7 +100,13 @@ pub fn report(r: &RunResults) -> String {
 
 /// `Rank Name Elo +/- Games Score Draw`, best first.
 pub fn rating_table(r: &RunResults) -> String {
-    let width = r.engines.iter().map(|e| e.len()).max().unwrap_or(4).max(4);
+    let width = r
+        .engines
+        .iter()
+        .map(std::string::String::len)
+        .max()
+        .unwrap_or(4)
+        .max(4);
     let mut rows = r.standings.clone();
     rows.sort_by(|a, b| {
         let key = |s: &crate::results::Standing| {

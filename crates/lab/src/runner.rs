@@ -265,7 +265,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         // they come; `tx` goes when the last worker ends, and so does `rx`.
         scope.spawn(move || {
             WorkerPool::new(args.concurrency.min(total.max(1)))
-                .run(|| next_job(shared), |jobs| worker(shared, jobs, tx.clone()))
+                .run(|| next_job(shared), |jobs| worker(shared, jobs, tx.clone()));
         });
         for done in rx {
             let Done {
@@ -305,7 +305,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                     }
                 }
                 out.write_all(pgn::write_game(&game).as_bytes())
-                    .and_then(|_| out.flush())
+                    .and_then(|()| out.flush())
                     .context("writing the PGN output")?;
             }
             games.push(entry(&job, &record, args));

@@ -463,7 +463,7 @@ pub fn run(
                 for v in &state.values {
                     let _ = write!(line, ",{v:.4}");
                 }
-                if let Err(e) = writeln!(file, "{line}").and_then(|_| file.flush()) {
+                if let Err(e) = writeln!(file, "{line}").and_then(|()| file.flush()) {
                     *failure.lock().expect("failure lock") = Some(log_err(e));
                     stop.store(true, Ordering::Relaxed);
                     break;

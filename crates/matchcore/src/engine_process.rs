@@ -78,7 +78,7 @@ impl EngineProcess {
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         let stdin = self.stdin.as_mut().ok_or(EngineError::Exited)?;
         writeln!(stdin, "{line}")
-            .and_then(|_| stdin.flush())
+            .and_then(|()| stdin.flush())
             .map_err(|_| EngineError::Exited)
     }
 

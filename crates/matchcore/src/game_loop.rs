@@ -220,7 +220,7 @@ pub fn play(
                 ClockResult::Forfeit { over } => Some(over),
                 ClockResult::Ok => None,
             },
-            (None, Some(st)) if elapsed > st + timing[i].margin => Some(elapsed - st),
+            (None, Some(st)) if elapsed > st + timing[i].margin => Some(elapsed.saturating_sub(st)),
             _ => None,
         };
         if let Some(over) = late {
@@ -434,6 +434,15 @@ mod tests {
         delay: Duration,
     }
 
+    impl Named {
+        fn new(depth: u32, delay_ms: u64) -> Named {
+            Named {
+                depth,
+                delay: Duration::from_millis(delay_ms),
+            }
+        }
+    }
+
     impl Player for Named {
         fn new_game(&mut self, _: &Position) -> Result<(), EngineError> {
             Ok(())
@@ -451,14 +460,7 @@ mod tests {
 
     #[test]
     fn each_side_is_asked_of_its_own_player() {
-        let mut white = Named {
-            depth: 1,
-            delay: Duration::ZERO,
-        };
-        let mut black = Named {
-            depth: 2,
-            delay: Duration::ZERO,
-        };
+        let (mut white, mut black) = (Named::new(1, 0), Named::new(2, 0));
         let mut depths = Vec::new();
         let rules = GameRules {
             max_plies: Some(6),
@@ -476,14 +478,7 @@ mod tests {
 
     #[test]
     fn a_move_after_its_time_loses_on_time() {
-        let mut white = Named {
-            depth: 1,
-            delay: Duration::ZERO,
-        };
-        let mut black = Named {
-            depth: 2,
-            delay: Duration::from_millis(60),
-        };
+        let (mut white, mut black) = (Named::new(1, 0), Named::new(2, 60));
         let fast = Timing {
             movetime: Some(Duration::from_millis(10)),
             ..Timing::default()

@@ -57,7 +57,7 @@ impl Reply {
             .or_else(|_| position.parse_san(text).map_err(|_| ()))
         {
             Ok(mv) => Reply::Move(mv),
-            Err(_) => Reply::Illegal(text.to_string()),
+            Err(()) => Reply::Illegal(text.to_string()),
         }
     }
 }

@@ -124,7 +124,7 @@ impl Clock {
     /// Charges `used` for one move; a move may overrun by `margin` without losing.
     pub fn spend(&mut self, used: Duration, margin: Duration) -> ClockResult {
         if used > self.left + margin {
-            let over = used - self.left;
+            let over = used.saturating_sub(self.left);
             self.left = Duration::ZERO;
             return ClockResult::Forfeit { over };
         }

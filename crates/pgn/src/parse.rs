@@ -290,7 +290,7 @@ fn parse_one(
                     chess::Move::NULL
                 } else {
                     crate::san_match::match_san(&level.pos, san).map_err(|e| {
-                        let e = if word.iter().all(|b| b.is_ascii_graphic()) {
+                        let e = if word.iter().all(u8::is_ascii_graphic) {
                             e
                         } else {
                             // Binary junk: show it escaped, not raw.

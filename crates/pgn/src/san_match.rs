@@ -69,7 +69,7 @@ fn parse_plain(san: &[u8]) -> Option<Parsed> {
     for &c in hint {
         match c {
             b'a'..=b'h' if from_file.is_none() && from_rank.is_none() => {
-                from_file = File::from_char(c as char)
+                from_file = File::from_char(c as char);
             }
             b'1'..=b'8' if from_rank.is_none() => from_rank = Rank::from_char(c as char),
             b'x' | b':' | b'-' => {}
@@ -242,7 +242,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                for &m in moves.iter() {
+                for &m in &moves {
                     assert_eq!(
                         match_san(&pos, pos.san(m).as_bytes()),
                         Ok(m),
@@ -271,7 +271,7 @@ mod tests {
         ];
         for fen in fens {
             let pos = Position::from_fen(fen).expect("valid FEN");
-            for &m in pos.legal_moves().iter() {
+            for &m in &pos.legal_moves() {
                 for san in [pos.san(m), pos.san_without_suffix(m)] {
                     assert_eq!(match_san(&pos, san.as_bytes()), Ok(m), "{fen} {san}");
                 }

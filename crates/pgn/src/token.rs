@@ -474,8 +474,8 @@ mod tests {
         .collect();
         texts.extend(test_files());
         for text in &texts {
-            let fast = all(text, |t| t.next_token());
-            let general = all(text, |t| t.any_token());
+            let fast = all(text, super::Tokenizer::next_token);
+            let general = all(text, super::Tokenizer::any_token);
             assert_eq!(fast, general, "{}", String::from_utf8_lossy(text));
         }
     }

@@ -16,9 +16,10 @@ fn local(name: &str) -> PathBuf {
 }
 
 fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("KESTREL_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    let dir = std::env::var_os("KESTREL_DATA").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+        PathBuf::from,
+    );
     if dir.join("pgn").is_dir() {
         Some(dir)
     } else {

@@ -71,7 +71,7 @@ impl Editor {
     pub fn apply(&mut self, line: &str) -> Result<EditStep, EditError> {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
-            ["done"] | ["."] => return self.position().map(|p| EditStep::Done(Box::new(p))),
+            ["done" | "."] => return self.position().map(|p| EditStep::Done(Box::new(p))),
             ["cancel"] => return Ok(EditStep::Cancel),
             ["clear"] => {
                 self.board = [None; 64];

@@ -118,7 +118,7 @@ impl Clock {
     /// The search limits for the engine playing `to_move`: both sides'
     /// times and increments, as a UCI `go wtime btime winc binc`.
     pub fn limits(&self, to_move: Color) -> engine::Limits {
-        let ms = |d: Duration| d.as_millis().min(u64::MAX as u128) as u64;
+        let ms = |d: Duration| d.as_millis().min(u128::from(u64::MAX)) as u64;
         let inc = ms(self.control.increment);
         engine::Limits {
             wtime: Some(ms(self.left(Color::White, to_move)).max(1)),

@@ -206,7 +206,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             let color = side(words[0]).unwrap_or(Color::White);
             match arg {
                 Some("human") => Command::Player(color, false),
-                Some("engine") | Some("computer") => Command::Player(color, true),
+                Some("engine" | "computer") => Command::Player(color, true),
                 _ => return err(format!("'{}' takes human or engine", words[0])),
             }
         }
@@ -253,8 +253,8 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "settings" | "players" => Command::Settings,
         "pv" => Command::Pv(match arg {
             None => PvStep::Show,
-            Some("next") | Some("+") => PvStep::Next,
-            Some("back") | Some("-") => PvStep::Back,
+            Some("next" | "+") => PvStep::Next,
+            Some("back" | "-") => PvStep::Back,
             Some(n) => match n.parse::<usize>() {
                 Ok(n) => PvStep::At(n),
                 Err(_) => return err("'pv' takes next, back or a number of moves"),

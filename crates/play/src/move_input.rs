@@ -100,7 +100,7 @@ mod tests {
         let fen = "4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1";
         match any(fen, "BXC3") {
             CaseTolerant::Ambiguous(sans) => {
-                assert!(sans.contains(&"bxc3".to_string()) && sans.contains(&"Bxc3".to_string()))
+                assert!(sans.contains(&"bxc3".to_string()) && sans.contains(&"Bxc3".to_string()));
             }
             other => panic!("{other:?}"),
         }

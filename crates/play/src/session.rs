@@ -895,7 +895,7 @@ impl<W: Write> Session<W> {
             info.depth,
             info.seldepth,
             result.nodes,
-            result.nodes as u128 * 1000 / ms,
+            u128::from(result.nodes) * 1000 / ms,
             score_text(info.user_score().white_view(last.root.turn()))
         )?;
         writeln!(self.out, "Search: {}", result.stats)
@@ -990,7 +990,7 @@ impl<W: Write> Session<W> {
 /// Black), `White mates in 3`, `Black mates in 2`.
 fn score_text(score: Score) -> String {
     match score {
-        Score::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
+        Score::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
         Score::Mate(n) if n > 0 => format!("White mates in {n}"),
         Score::Mate(n) => format!("Black mates in {}", -n),
     }

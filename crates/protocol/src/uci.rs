@@ -55,7 +55,7 @@ pub fn format_info(info: &IterationInfo, mode: CastlingMode) -> String {
         None => String::new(),
     };
     let ms = info.time.as_millis().max(1);
-    let nps = info.nodes as u128 * 1000 / ms;
+    let nps = u128::from(info.nodes) * 1000 / ms;
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(mode).to_string()).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {} pv {}",
@@ -282,7 +282,7 @@ impl Uci {
             let number = args
                 .get(i + 1)
                 .and_then(|t| t.parse::<i128>().ok())
-                .map(|n| n.clamp(0, u64::MAX as i128 / 4) as u64);
+                .map(|n| n.clamp(0, i128::from(u64::MAX) / 4) as u64);
             let takes_number = matches!(
                 word,
                 "wtime"
@@ -417,11 +417,11 @@ impl Uci {
                 ),
             ),
             SearchEvent::Stats { stats, nodes, time } => {
-                let nps = nodes as u128 * 1000 / time.as_millis().max(1);
+                let nps = u128::from(nodes) * 1000 / time.as_millis().max(1);
                 send(
                     &out,
                     &format!("info string stats nodes {nodes} nps {nps} {stats}"),
-                )
+                );
             }
             SearchEvent::BestMove(result) => {
                 // Tables that failed while probing: said once, play goes on.

@@ -299,7 +299,7 @@ impl Xboard {
             },
             "st" => match arg.parse::<f64>() {
                 Ok(s) if s.is_finite() && s > 0.0 && s <= 1e6 => {
-                    self.tc.move_time_ms = Some((s * 1000.0).round().max(1.0) as u64)
+                    self.tc.move_time_ms = Some((s * 1000.0).round().max(1.0) as u64);
                 }
                 _ => self.error("st takes seconds per move, more than 0", line),
             },
@@ -351,7 +351,7 @@ impl Xboard {
              variants=\"normal,fischerandom\" memory=1 smp=1 name=0 ics=0 nps=1 pause=0 \
              exclude=0 setscore=0 debug=0 egt=\"syzygy\""
         ));
-        for line in self.option_features() {
+        for line in Self::option_features() {
             self.say(&format!("feature option=\"{line}\""));
         }
         self.say("feature done=1");
@@ -359,7 +359,7 @@ impl Xboard {
 
     /// Kestrel's settings in xboard's `option` syntax, less those that
     /// xboard sets with commands of its own ([`XBOARD_OWN_COMMANDS`]).
-    fn option_features(&self) -> Vec<String> {
+    fn option_features() -> Vec<String> {
         crate::options::session_options()
             .iter()
             .filter(|o| !XBOARD_OWN_COMMANDS.contains(&o.name))
@@ -589,7 +589,10 @@ impl Xboard {
         self.next_id += 1;
         let id = self.next_id;
         self.search = Some((id, kind));
-        *self.progress.lock().unwrap_or_else(|e| e.into_inner()) = Progress {
+        *self
+            .progress
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Progress {
             moves_total: root.legal_moves().len(),
             ..Progress::default()
         };
@@ -762,7 +765,7 @@ impl Xboard {
         let p = self
             .progress
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone();
         let (number, curr) = p
             .curr

@@ -33,7 +33,7 @@ fn erfc_large(x: f64) -> f64 {
     let mut c = x;
     let mut d = 0.0;
     for k in 1..200 {
-        let a = k as f64 / 2.0;
+        let a = f64::from(k) / 2.0;
         d = x + a * d;
         d = if d == 0.0 { 1e-300 } else { 1.0 / d };
         c = x + a / c;

@@ -255,10 +255,10 @@ mod tests {
         let g = games(&[(0, 1, 50, 20, 30)]);
         let r = fit(2, &g, &[]);
         let want = score_to_elo(0.6);
-        assert!((r[0].elo - r[1].elo - want).abs() < 1e-6, "{:?}", r);
+        assert!((r[0].elo - r[1].elo - want).abs() < 1e-6, "{r:?}");
         assert!((r[0].elo + r[1].elo).abs() < 1e-6);
         // Error of the difference close to the single-match binomial error.
-        assert!(r[0].error > 20.0 && r[0].error < 80.0, "{:?}", r);
+        assert!(r[0].error > 20.0 && r[0].error < 80.0, "{r:?}");
     }
 
     #[test]
@@ -271,8 +271,8 @@ mod tests {
         let r = fit(3, &g, &[(2, 1500.0)]);
         assert_eq!(r[2].elo, 1500.0);
         assert_eq!(r[2].error, 0.0);
-        assert!((r[1].elo - 1600.0).abs() < 1.0, "{:?}", r);
-        assert!((r[0].elo - 1700.0).abs() < 1.5, "{:?}", r);
+        assert!((r[1].elo - 1600.0).abs() < 1.0, "{r:?}");
+        assert!((r[0].elo - 1700.0).abs() < 1.5, "{r:?}");
         assert!(
             r[0].error > r[1].error,
             "farther from the anchor, less sure"

@@ -208,8 +208,8 @@ fn mle_with_mean(phat: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
 
 /// Solves for the multipliers of the constraint `sum p_i phi_i = 0`.
 fn mle_with_constraint(phat: &[f64], phi: &[f64]) -> Vec<f64> {
-    let max = phi.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    let min = phi.iter().cloned().fold(f64::INFINITY, f64::min);
+    let max = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = phi.iter().copied().fold(f64::INFINITY, f64::min);
     // theta must keep every 1 + theta phi_i positive.
     let lo = -1.0 / max;
     let hi = -1.0 / min;

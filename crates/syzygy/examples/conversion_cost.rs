@@ -31,7 +31,7 @@ fn positions() -> Vec<Position> {
         for _ in 0..2 {
             let mut next = Vec::new();
             for pos in &frontier {
-                for &m in pos.legal_moves().iter() {
+                for &m in &pos.legal_moves() {
                     let mut child = *pos;
                     child.play(m);
                     next.push(child);

@@ -125,16 +125,10 @@ impl SyzygyTablebase {
     /// them). `None` when the position is not in the tables.
     pub fn probe_moves(&self, pos: &Position) -> Option<Vec<MoveVerdict>> {
         let mut out = Vec::new();
-        for &mv in pos.legal_moves().iter() {
+        for &mv in &pos.legal_moves() {
             let mut child = *pos;
             child.play(mv);
-            let (wdl, dtz) = if !child.has_legal_moves() {
-                if child.in_check() {
-                    (Wdl::Win, 1)
-                } else {
-                    (Wdl::Draw, 0)
-                }
-            } else {
+            let (wdl, dtz) = if child.has_legal_moves() {
                 let theirs = self.convert(&child)?;
                 let dtz = self
                     .tables
@@ -162,6 +156,12 @@ impl SyzygyTablebase {
                     -dtz + (-dtz).signum()
                 };
                 (wdl, dtz)
+            } else {
+                if child.in_check() {
+                    (Wdl::Win, 1)
+                } else {
+                    (Wdl::Draw, 0)
+                }
             };
             out.push(MoveVerdict { mv, wdl, dtz });
         }

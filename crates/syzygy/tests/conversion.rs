@@ -55,7 +55,7 @@ fn moves(game: &Game) -> String {
 fn assert_win(fen: &str, winner: Color) {
     let (outcome, game) = play_out(fen, 4_000, 200);
     assert_eq!(
-        outcome.and_then(|o| o.winner()),
+        outcome.and_then(chess::Outcome::winner),
         Some(winner),
         "{fen}: {outcome:?} after {}",
         moves(&game)

@@ -61,7 +61,10 @@ fn partial_set_is_reported_and_probes_fail_softly() {
     let dir = scratch("partial");
     copy(&dir, &["KQvKR.rtbw", "KQvKR.rtbz", "KQvK.rtbw"]);
     let (tables, problems) = open(&dir);
-    let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    let text: Vec<String> = problems
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     assert!(
         text.iter().any(|t| t.contains("KQvKR needs KRvK")),
         "{text:?}"
@@ -94,7 +97,10 @@ fn bad_files_are_skipped_with_a_reason() {
     fs::write(dir.join("KBvK.rtbw"), [0u8; 80]).unwrap();
     let (tables, problems) = open(&dir);
     assert_eq!(tables.file_counts(), (1, 1));
-    let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    let text: Vec<String> = problems
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     assert!(
         text.iter()
             .any(|t| t.contains("KQvK.rtbw") && t.contains("size")),

@@ -106,10 +106,10 @@ fn probes_agree_with_python_chess() {
         let pos = random_position(&mut rng, sets[i % sets.len()]);
         let wdl = tables.probe_wdl(&pos).expect("in the tables");
         let dtz = tables.probe_dtz(&pos).expect("in the tables");
-        let best = tables
-            .best_move(&pos)
-            .map(|(m, _)| m.to_uci(CastlingMode::Standard).to_string())
-            .unwrap_or_else(|| "-".into());
+        let best = tables.best_move(&pos).map_or_else(
+            || "-".into(),
+            |(m, _)| m.to_uci(CastlingMode::Standard).to_string(),
+        );
         rows.push((pos.fen(), wdl.as_i32(), dtz, best));
     }
     let script = r#"
@@ -161,7 +161,7 @@ with chess.syzygy.open_tablebase(sys.argv[1]) as tb:
             line.ends_with(" yes") || best == "-",
             "{fen}: {best} changes the value"
         );
-        wins += (*wdl == 2) as usize;
+        wins += usize::from(*wdl == 2);
     }
     // The sample holds wins, and draws and losses too.
     assert!(wins > 50 && wins < 350, "{wins} wins of 400");

@@ -46,7 +46,7 @@ impl Checkpoint {
         out.extend_from_slice(&self.adam.step.to_le_bytes());
         out.extend_from_slice(&(n as u64).to_le_bytes());
         for values in [&self.net.params, &self.adam.m, &self.adam.v] {
-            for x in values.iter() {
+            for x in values {
                 out.extend_from_slice(&x.to_le_bytes());
             }
         }

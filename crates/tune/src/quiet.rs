@@ -16,7 +16,7 @@ fn qsearch(pos: &Position, mut alpha: i32, beta: i32, ply: usize, pv: &mut Vec<M
     let mut moves = MoveList::new();
     pos.generate_moves(GenType::Noisy, &mut moves);
     let mut line = Vec::new();
-    for &m in moves.iter() {
+    for &m in &moves {
         let mut next = *pos;
         next.play(m);
         line.clear();

@@ -47,7 +47,7 @@ pub fn search(
     };
     engine.go(*pos, history.to_vec(), limits, reporter);
     let mut result = None;
-    for event in events.iter() {
+    for event in &events {
         match event {
             SearchEvent::Iteration(info)
                 if info.bound.is_exact() && info.multipv == 1 && info.nodes >= soft_nodes =>
@@ -80,7 +80,7 @@ pub fn no_move() -> SearchResult {
         depth: 0,
         pv: Vec::new(),
         nodes: 0,
-        stats: Default::default(),
+        stats: engine::SearchStats::default(),
         time: std::time::Duration::ZERO,
     }
 }

@@ -46,7 +46,10 @@ fn sample_terms(p: &LabelledPosition, weights: &Weights) -> (Vec<(u16, i16)>, f3
     let terms = (0..COUNT)
         .filter_map(|i| {
             let d = c.counts[0][i] - c.counts[1][i];
-            (d != 0).then_some((i as u16, d.clamp(i16::MIN as i32, i16::MAX as i32) as i16))
+            (d != 0).then_some((
+                i as u16,
+                d.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+            ))
         })
         .collect();
     let phase = report.phase as f32 / MAX_PHASE as f32;
@@ -91,10 +94,10 @@ impl TexelData {
     fn eval(&self, s: &Sample, params: &[f64]) -> f64 {
         let (mut mg, mut eg) = (0.0, 0.0);
         for &(i, c) in &self.coefs[s.start as usize..s.start as usize + s.len as usize] {
-            mg += c as f64 * params[2 * i as usize];
-            eg += c as f64 * params[2 * i as usize + 1];
+            mg += f64::from(c) * params[2 * i as usize];
+            eg += f64::from(c) * params[2 * i as usize + 1];
         }
-        mg * s.mg_share as f64 + eg * s.eg_share as f64 + s.fixed as f64
+        mg * f64::from(s.mg_share) + eg * f64::from(s.eg_share) + f64::from(s.fixed)
     }
 
     /// Mean squared error of the predictions with weights `params`.
@@ -103,7 +106,7 @@ impl TexelData {
             .samples
             .par_iter()
             .map(|s| {
-                let e = sigmoid(k, self.eval(s, params)) - s.result as f64;
+                let e = sigmoid(k, self.eval(s, params)) - f64::from(s.result);
                 e * e
             })
             .sum();
@@ -120,14 +123,14 @@ impl TexelData {
                 let mut loss = 0.0;
                 for s in chunk {
                     let p = sigmoid(k, self.eval(s, params));
-                    let err = p - s.result as f64;
+                    let err = p - f64::from(s.result);
                     loss += err * err;
                     // d(err²)/d(eval) = 2·err·p(1-p)·K·ln10/400
                     let d = 2.0 * err * p * (1.0 - p) * k * std::f64::consts::LN_10 / 400.0;
                     for &(i, c) in &self.coefs[s.start as usize..s.start as usize + s.len as usize]
                     {
-                        g[2 * i as usize] += d * c as f64 * s.mg_share as f64;
-                        g[2 * i as usize + 1] += d * c as f64 * s.eg_share as f64;
+                        g[2 * i as usize] += d * f64::from(c) * f64::from(s.mg_share);
+                        g[2 * i as usize + 1] += d * f64::from(c) * f64::from(s.eg_share);
                     }
                 }
                 (loss, g)
@@ -153,7 +156,7 @@ fn sigmoid(k: f64, eval: f64) -> f64 {
 pub fn to_params(w: &Weights) -> Vec<f64> {
     w.as_slice()
         .iter()
-        .flat_map(|p| [p.mg as f64, p.eg as f64])
+        .flat_map(|p| [f64::from(p.mg), f64::from(p.eg)])
         .collect()
 }
 

@@ -106,8 +106,8 @@ fn material<T: Trace>(pos: &Position, us: Color, t: &mut Terms<'_, T>) -> i32 {
         t.add(us, ROOK_PAIR, 1);
     }
     let rights = pos.castling_rights();
-    let kept =
-        rights.has(us, CastlingSide::King) as i32 + rights.has(us, CastlingSide::Queen) as i32;
+    let kept = i32::from(rights.has(us, CastlingSide::King))
+        + i32::from(rights.has(us, CastlingSide::Queen));
     if kept > 0 {
         t.add(us, CASTLING_RIGHTS, kept);
     }

@@ -40,8 +40,12 @@ pub fn evaluate<T: Trace>(
         let stop = Square::new(stop_index as u8);
         let stop_bit = 1u64 << stop_index;
         if r >= 2 {
-            t.add(us, PASSED_OWN_KING + r, own_king.distance(stop) as i32);
-            t.add(us, PASSED_ENEMY_KING + r, enemy_king.distance(stop) as i32);
+            t.add(us, PASSED_OWN_KING + r, i32::from(own_king.distance(stop)));
+            t.add(
+                us,
+                PASSED_ENEMY_KING + r,
+                i32::from(enemy_king.distance(stop)),
+            );
         }
         if occupied & stop_bit == 0 && a.all[them.index()] & stop_bit == 0 {
             t.add(us, PASSED_FREE + r, 1);
@@ -54,8 +58,8 @@ pub fn evaluate<T: Trace>(
                 sq.file().index() as u8
             });
             let pawn_moves = (7 - r).min(5) as i32;
-            let tempo = (pos.turn() == them) as i32;
-            let king_moves = enemy_king.distance(promotion) as i32 - tempo;
+            let tempo = i32::from(pos.turn() == them);
+            let king_moves = i32::from(enemy_king.distance(promotion)) - tempo;
             if king_moves > pawn_moves {
                 t.add(us, PASSED_UNSTOPPABLE, 1);
             }

@@ -52,7 +52,7 @@ fn mobility(w: &mut Weights, first: usize, len: usize, low: (i32, i32), high: (i
     for i in 0..len {
         // Concave: the first squares matter most.
         let t = ((i as f64) / (len - 1) as f64).sqrt();
-        let v = |a: i32, b: i32| a + ((b - a) as f64 * t) as i32;
+        let v = |a: i32, b: i32| a + (f64::from(b - a) * t) as i32;
         w.set(first + i, pair(v(low.0, high.0), v(low.1, high.1)));
     }
 }

@@ -175,7 +175,7 @@ pub struct Weights {
 
 impl fmt::Debug for Weights {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Weights({} values)", COUNT)
+        write!(f, "Weights({COUNT} values)")
     }
 }
 
