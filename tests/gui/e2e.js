@@ -350,6 +350,27 @@ async function main() {
   check(true, 'with live analysis on, its lines draw the arrows');
   await page.uncheck('#analyse');
   await reviewShown(11);
+  // A change that leaves the positions as they were (a move judgement) keeps
+  // the pass's bar and arrow while the page asks for the pass again (held
+  // back here, so that a blink would be seen).
+  let asked = 0;
+  const analysis = /\/api\/analysis\?game=/;
+  await page.route(analysis, async (route) => {
+    asked++;
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue().catch(() => {});
+  });
+  const barBefore = await page.textContent('#evaltext');
+  await page.click('#nag-buttons button[data-nag="1"]');
+  await page.waitForFunction(() => curNode().nags.includes(1), null, { timeout: 5000 });
+  await page.waitForTimeout(300);
+  const during = await page.evaluate(() => ({
+    bar: document.getElementById('evaltext').textContent,
+    arrow: !!document.querySelector('#board svg.arrows[data-source="review"] line.best'),
+  }));
+  check(asked > 0 && during.bar === barBefore && during.arrow,
+    `a move judgement leaves the bar (${during.bar}, was ${barBefore}) and the arrow (${during.arrow}) while the pass is asked for again (${asked} requests)`);
+  await page.unroute(analysis);
   await page.click('#last');
 
   // A game against the computer: you play Black at its top level on a

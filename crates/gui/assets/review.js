@@ -11,6 +11,7 @@ const REVIEW = {
   view: null,        // the server's ReviewView
   key: null,         // the game id and version the view was asked for
   viewKey: null,     // the game id and version the view is of
+  fens: [],          // the main line's positions (FENs by ply) the view is of
 };
 const JUDGEMENT_MARK = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 const JUDGEMENT_WORD = { inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder' };
@@ -22,19 +23,31 @@ const gameKey = () => `${S.game.id}:${S.game.version}`;
 function setReview(view) {
   REVIEW.view = view;
   REVIEW.viewKey = gameKey();
+  REVIEW.fens = mainlineFens();
   renderReview();
+}
+
+// The main line's positions, by ply.
+function mainlineFens() {
+  const fens = [];
+  for (let n = treeNode(0); n && (n.id === 0 || n.main); n = treeNode(n.children[0])) fens[n.ply] = n.fen;
+  return fens;
 }
 
 // The pass's result for the position on view, which the bar and the
 // best-move arrow show while live analysis is off (as lichess shows its
-// server analysis): none off the main line, while the view is of another
-// version of the game, or while the evaluation is hidden.
+// server analysis): none off the main line or while the evaluation is
+// hidden. A view of an older version of the game still counts for a
+// position the change left where it was (a comment, a side line, a later
+// move), so that the bar and the arrow stay while the page asks for the
+// pass again instead of blinking off.
 function reviewedHere() {
   const v = REVIEW.view;
   if (!v || v.hidden || !S.game || hideEval() || S.pv || $('analyse').checked) return null;
-  if (REVIEW.viewKey !== gameKey()) return null;
+  if (!REVIEW.viewKey || REVIEW.viewKey.split(':')[0] !== String(S.game.id)) return null;
   const node = curNode();
-  return (node.main && v.positions[node.ply]) || null;
+  if (!node.main || REVIEW.fens[node.ply] !== node.fen) return null;
+  return v.positions[node.ply] || null;
 }
 
 async function startReview() {
