@@ -19,7 +19,7 @@ use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use chess::{Move, Position};
+use chess::{Color, Move, Position};
 use engine::{Limits, Score, SearchEvent};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -112,7 +112,7 @@ struct PositionEval {
 impl PositionEval {
     /// The value of a position without a legal move: mate or stalemate.
     fn terminal(pos: &Position) -> PositionEval {
-        let (score, win, cp) = match (pos.in_check(), pos.turn() == chess::Color::White) {
+        let (score, win, cp) = match (pos.in_check(), pos.turn() == Color::White) {
             (true, true) => (ScoreView::Mate(0), 0.0, -CP_CAP),
             (true, false) => (ScoreView::Mate(0), 100.0, CP_CAP),
             (false, _) => (ScoreView::Cp(0), 50.0, 0),
@@ -126,8 +126,8 @@ impl PositionEval {
         }
     }
 
-    fn searched(score: Score, white: bool, best: Option<Move>, depth: i32) -> PositionEval {
-        let score = ScoreView::white_view(score, white);
+    fn searched(score: Score, side: Color, best: Option<Move>, depth: i32) -> PositionEval {
+        let score = ScoreView::white_view(score, side);
         PositionEval {
             score,
             win: win_percent(score),
@@ -335,10 +335,9 @@ fn search(
         let pre_empted = session.search_seq.load(Ordering::SeqCst) != seq;
         match result {
             Some(r) if !pre_empted => {
-                let white = pos.turn() == chess::Color::White;
                 return Some(PositionEval::searched(
                     r.user_score(),
-                    white,
+                    pos.turn(),
                     r.best,
                     r.depth,
                 ));
@@ -520,7 +519,7 @@ pub fn view(session: &Session) -> ReviewView {
             let (Some(before), Some(after)) = (evals[i], evals[i + 1]) else {
                 return None;
             };
-            let white = positions[i].turn() == chess::Color::White;
+            let white = positions[i].turn() == Color::White;
             let sign = if white { 1 } else { -1 };
             let mover = |win: f64| if white { win } else { 100.0 - win };
             let loss = (mover(before.win) - mover(after.win)).max(0.0);

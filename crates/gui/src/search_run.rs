@@ -121,7 +121,7 @@ pub fn start(
     settings.apply(&mut engine)?;
     let weak = Arc::downgrade(session);
     let started = Instant::now();
-    let white = root.turn() == chess::Color::White;
+    let side = root.turn();
     let root_fen = root.fen();
     let reporter: engine::Reporter = Arc::new(move |event| {
         let Some(session) = Weak::upgrade(&weak) else {
@@ -139,7 +139,7 @@ pub fn start(
                     "depth": info.depth,
                     "seldepth": info.seldepth,
                     "multipv": info.multipv,
-                    "score": ScoreView::white_view(info.user_score(), white),
+                    "score": ScoreView::white_view(info.user_score(), side),
                     "bound": info.bound.name(),
                     "nodes": info.nodes,
                     "nps": info.nodes * 1000 / ms.max(1),

@@ -228,13 +228,8 @@ pub enum ScoreView {
 }
 
 impl ScoreView {
-    /// `score` (side to move's view) seen from White's side.
-    pub fn white_view(score: Score, white_to_move: bool) -> ScoreView {
-        let side = if white_to_move {
-            Color::White
-        } else {
-            Color::Black
-        };
+    /// `score` (the view of `side`, the side to move) seen from White's side.
+    pub fn white_view(score: Score, side: Color) -> ScoreView {
         match score.white_view(side) {
             Score::Cp(cp) => ScoreView::Cp(cp),
             Score::Mate(n) => ScoreView::Mate(n),
@@ -298,11 +293,11 @@ mod tests {
         let v = MoveView::new(&pos, m, pos.castling_mode());
         assert_eq!((v.from.as_str(), v.to.as_str()), ("e1", "g1"));
         assert!(matches!(
-            ScoreView::white_view(Score::Cp(50), false),
+            ScoreView::white_view(Score::Cp(50), Color::Black),
             ScoreView::Cp(-50)
         ));
         assert!(matches!(
-            ScoreView::white_view(Score::Mate(2), true),
+            ScoreView::white_view(Score::Mate(2), Color::White),
             ScoreView::Mate(2)
         ));
     }
