@@ -23,12 +23,17 @@ pub enum Score {
 /// `-100000 - N` (WinBoard's convention).
 const XBOARD_MATE: i32 = 100_000;
 
+/// The longest mate counted as such in numbers: longer ones (only a broken
+/// engine reports them) count as this long, so that every mate stays
+/// beyond every evaluation and no sum overflows.
+const LONGEST_MATE: i32 = 10_000;
+
 impl Score {
     /// The same score from the other side's view.
     pub fn negated(self) -> Score {
         match self {
-            Score::Cp(cp) => Score::Cp(-cp),
-            Score::Mate(n) => Score::Mate(-n),
+            Score::Cp(cp) => Score::Cp(cp.saturating_neg()),
+            Score::Mate(n) => Score::Mate(n.saturating_neg()),
         }
     }
 
@@ -42,8 +47,8 @@ impl Score {
     pub fn centipawns(self) -> i32 {
         match self {
             Score::Cp(cp) => cp,
-            Score::Mate(n) if n > 0 => XBOARD_MATE - n,
-            Score::Mate(n) => -XBOARD_MATE - n,
+            Score::Mate(n) if n > 0 => XBOARD_MATE - n.min(LONGEST_MATE),
+            Score::Mate(n) => -XBOARD_MATE - n.max(-LONGEST_MATE),
         }
     }
 
@@ -51,15 +56,15 @@ impl Score {
     pub fn to_xboard(self) -> i32 {
         match self {
             Score::Cp(cp) => cp,
-            Score::Mate(n) if n > 0 => XBOARD_MATE + n,
-            Score::Mate(n) => -XBOARD_MATE + n,
+            Score::Mate(n) if n > 0 => XBOARD_MATE + n.min(LONGEST_MATE),
+            Score::Mate(n) => -XBOARD_MATE + n.max(-LONGEST_MATE),
         }
     }
 
     /// A score from xboard's thinking output: the inverse of [`Score::to_xboard`].
     pub fn from_xboard(number: i32) -> Score {
-        if number.abs() >= XBOARD_MATE {
-            Score::Mate(number.signum() * (number.abs() - XBOARD_MATE))
+        if number >= XBOARD_MATE || number <= -XBOARD_MATE {
+            Score::Mate(number - number.signum() * XBOARD_MATE)
         } else {
             Score::Cp(number)
         }
@@ -111,9 +116,10 @@ impl fmt::Display for Score {
         match *self {
             Score::Cp(cp) => {
                 let sign = if cp < 0 { '-' } else { '+' };
-                write!(f, "{sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100)
+                let cp = cp.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", cp / 100, cp % 100)
             }
-            Score::Mate(n) => write!(f, "{}M{}", if n < 0 { '-' } else { '+' }, n.abs()),
+            Score::Mate(n) => write!(f, "{}M{}", if n < 0 { '-' } else { '+' }, n.unsigned_abs()),
         }
     }
 }
@@ -174,6 +180,21 @@ mod tests {
         }
         assert_eq!(Score::Mate(3).to_xboard(), 100_003);
         assert_eq!(Score::Mate(-2).to_xboard(), -100_002);
+    }
+
+    #[test]
+    fn numbers_from_other_engines_at_the_ends_of_the_range_do_not_overflow() {
+        for n in [i32::MIN, i32::MIN + 1, i32::MAX] {
+            for s in [Score::Cp(n), Score::Mate(n), Score::from_xboard(n)] {
+                let _ = (s.negated(), s.centipawns(), s.to_xboard(), s.to_string());
+            }
+        }
+        assert_eq!(
+            Score::from_xboard(i32::MIN),
+            Score::Mate(i32::MIN + 100_000)
+        );
+        assert!(Score::Mate(i32::MIN).centipawns() < -10_000);
+        assert!(Score::Mate(i32::MAX).centipawns() > 10_000);
     }
 
     #[test]
