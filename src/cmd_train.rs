@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use engine::eval::nnue::Activation;
+use engine::eval::nnue::{Activation, Network};
 use indicatif::ProgressBar;
 use matchcore::progress;
 use train::schedule::Schedule;
@@ -30,12 +30,13 @@ pub struct TrainArgs {
     /// the log (`log.csv`) and the loss chart (`loss.png`).
     #[arg(long, default_value = "nnue-run")]
     out: PathBuf,
-    /// Hidden layer size (a multiple of 32, at most 1024).
-    #[arg(long, default_value_t = 256)]
-    hidden: usize,
-    /// Hidden activation: screlu or crelu.
-    #[arg(long, default_value = "screlu")]
-    activation: String,
+    /// Hidden layer size (a multiple of 32, at most 1024) [default: 256, or
+    /// the --init net's].
+    #[arg(long)]
+    hidden: Option<usize>,
+    /// Hidden activation: screlu or crelu [default: screlu, or the --init net's].
+    #[arg(long)]
+    activation: Option<String>,
     /// Epochs in total (a resumed run counts the ones done).
     #[arg(long, default_value_t = 10)]
     epochs: usize,
@@ -76,8 +77,14 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Continue from this checkpoint (`epoch-N.ckpt`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "init")]
     resume: Option<PathBuf>,
+    /// Start from this net file instead of random weights: fine-tune a
+    /// trained net (the built-in one is `crates/engine/nets/default.nnue`)
+    /// on new data. Its shape and scale are the run's; usually with a
+    /// lower --lr than a fresh run.
+    #[arg(long)]
+    init: Option<PathBuf>,
     /// Validation positions on which the quantised net is compared with the float one.
     #[arg(long, default_value_t = 4096)]
     check_positions: usize,
@@ -96,9 +103,27 @@ pub struct TrainArgs {
 
 /// Runs `kestrel train`.
 pub fn run(args: TrainArgs) -> Result<()> {
-    let Some(activation) = Activation::parse(&args.activation) else {
-        bail!("--activation {}: use screlu or crelu", args.activation);
+    let activation = match &args.activation {
+        Some(name) => Some(
+            Activation::parse(name)
+                .with_context(|| format!("--activation {name}: use screlu or crelu"))?,
+        ),
+        None => None,
     };
+    // A net to start from sets the shape the options leave open.
+    let start = match &args.init {
+        Some(path) => {
+            Some(Network::from_file(path).with_context(|| format!("--init {}", path.display()))?)
+        }
+        None => None,
+    };
+    let hidden = args
+        .hidden
+        .or(start.as_ref().map(Network::hidden))
+        .unwrap_or(256);
+    let activation = activation
+        .or(start.as_ref().map(Network::activation))
+        .unwrap_or(Activation::SCReLU);
     if args.qb < 0 || args.qb > engine::eval::nnue::MAX_QB {
         bail!(
             "--qb {}: use 1 to {} (0: automatic)",
@@ -121,7 +146,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let config = TrainConfig {
         shards: args.shards,
         out_dir: args.out,
-        hidden: args.hidden,
+        hidden,
         activation,
         epochs: args.epochs,
         batch_size: args.batch_size,
@@ -134,15 +159,21 @@ pub fn run(args: TrainArgs) -> Result<()> {
         threads: args.threads,
         seed: args.seed,
         resume: args.resume,
+        init: args.init,
         check_positions: args.check_positions,
         qb: args.qb,
         mirror: args.mirror,
     };
     eprintln!(
-        "training {}x{} ({}), {} epochs, batch {}, lr {} {}, wdl {}, into {}",
+        "training {}x{} ({}{}), {} epochs, batch {}, lr {} {}, wdl {}, into {}",
         engine::eval::nnue::INPUTS,
         config.hidden,
         activation.name(),
+        config
+            .init
+            .as_ref()
+            .map(|p| format!(", from {}", p.display()))
+            .unwrap_or_default(),
         config.epochs,
         config.batch_size,
         config.lr,

@@ -20,6 +20,14 @@ pub enum TrainError {
     /// The quantised network was refused.
     #[error("quantised network: {0}")]
     Net(#[from] engine::eval::nnue::NetError),
+    /// The net file to start from could not be read.
+    #[error("{path}: {error}")]
+    InitNet {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        error: engine::eval::nnue::NetError,
+    },
     /// A checkpoint file is not one, or is damaged.
     #[error("checkpoint {path}: {reason}")]
     Checkpoint {

@@ -52,6 +52,27 @@ pub fn quantise(net: &FloatNet, scale: i32, qb: i32) -> Result<Network, NetError
     )
 }
 
+/// The float network that [`quantise`] turns into `net` (its integers
+/// divided by the same factors), for training to go on from a net file:
+/// quantising the result gives `net` back exactly.
+pub fn dequantise(net: &Network) -> FloatNet {
+    let (ours, theirs) = net.output_weights();
+    let (qa, qb) = (QA as f32, net.qb() as f32);
+    let params = net
+        .feature_weights()
+        .iter()
+        .chain(net.feature_bias())
+        .map(|&w| f32::from(w) / qa)
+        .chain(ours.iter().chain(theirs).map(|&w| f32::from(w) / qb))
+        .chain(std::iter::once(net.output_bias() as f32 / (qa * qb)))
+        .collect();
+    FloatNet {
+        hidden: net.hidden(),
+        activation: net.activation(),
+        params,
+    }
+}
+
 /// How far the integer network's scores are from the float network's.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Agreement {
@@ -147,6 +168,22 @@ mod tests {
             let fine = agreement(&float, &int, 400.0, &check);
             eprintln!("{activation:?} QB {}: {fine:?}", int.qb());
             assert!(int.qb() > QB && fine.mean_cp < a.mean_cp / 2.0, "{fine:?}");
+        }
+    }
+
+    /// A net file read back into float weights is the same network: the
+    /// quantised copy is identical and the scores agree to rounding.
+    #[test]
+    fn dequantised_net_quantises_back_to_itself() {
+        let data = records(1000, 11);
+        let float = fitted(Activation::SCReLU, &records(1000, 12));
+        for qb in [QB, 256] {
+            let int = quantise(&float, 400, qb).unwrap();
+            let back = dequantise(&int);
+            assert_eq!(back.params.len(), float.params.len());
+            assert_eq!(quantise(&back, 400, qb).unwrap(), int);
+            let a = agreement(&back, &int, 400.0, &data);
+            assert!(a.mean_cp < 1.0 && a.max_cp < 1.5, "{a:?}");
         }
     }
 

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use engine::eval::nnue::{Activation, HIDDEN_ALIGN, MAX_HIDDEN};
+use engine::eval::nnue::{Activation, Network, HIDDEN_ALIGN, INPUTS, MAX_HIDDEN};
 use engine::strength::Rng;
 use rand::seq::SliceRandom;
 use rand::{RngCore, SeedableRng};
@@ -16,7 +16,7 @@ use crate::checkpoint::Checkpoint;
 use crate::data::{count_records, load_shard};
 use crate::error::TrainError;
 use crate::model::{FloatNet, Scratch};
-use crate::quantise::{agreement, quantise, Agreement};
+use crate::quantise::{agreement, dequantise, quantise, Agreement};
 use crate::report::{append_row, draw_chart, read_log, LogRow};
 use crate::sample::Sample;
 use crate::schedule::Schedule;
@@ -55,6 +55,9 @@ pub struct TrainConfig {
     pub seed: u64,
     /// A checkpoint to continue from.
     pub resume: Option<PathBuf>,
+    /// A net file to start from instead of random weights (fine-tuning a
+    /// net on new data; `hidden` and `activation` must be the net's).
+    pub init: Option<PathBuf>,
     /// Validation positions on which quantised and float scores are compared.
     pub check_positions: usize,
     /// The output layer's quantisation in the net files (0: the finest that
@@ -86,6 +89,7 @@ impl Default for TrainConfig {
             threads: 0,
             seed: 1,
             resume: None,
+            init: None,
             check_positions: 4096,
             qb: engine::eval::nnue::QB,
             mirror: false,
@@ -240,12 +244,17 @@ fn run(
     progress: &mut (dyn FnMut(Event) + Send),
 ) -> Result<Vec<LogRow>, TrainError> {
     let log_path = config.out_dir.join("log.csv");
-    let (mut net, mut adam, done) = match &config.resume {
-        Some(path) => {
+    let (mut net, mut adam, done) = match (&config.resume, &config.init) {
+        (Some(_), Some(_)) => {
+            return Err(TrainError::Config(
+                "a run either resumes a checkpoint or starts from a net file, not both".into(),
+            ))
+        }
+        (Some(path), None) => {
             let ckpt = Checkpoint::load(path, config.weight_decay)?;
             (ckpt.net, ckpt.adam, ckpt.epochs_done)
         }
-        None => {
+        (None, init) => {
             if config.hidden == 0
                 || !config.hidden.is_multiple_of(HIDDEN_ALIGN)
                 || config.hidden > MAX_HIDDEN
@@ -255,7 +264,10 @@ fn run(
                     config.hidden
                 )));
             }
-            let net = FloatNet::new(config.hidden, config.activation, config.seed);
+            let net = match init {
+                Some(path) => initial_net(path, config)?,
+                None => FloatNet::new(config.hidden, config.activation, config.seed),
+            };
             let adam = AdamW::new(net.params.len(), config.weight_decay);
             // A new run starts a new log.
             let _ = std::fs::remove_file(&log_path);
@@ -358,11 +370,38 @@ fn run(
     Ok(rows)
 }
 
+/// The float network of the net file at `path`, which must have the
+/// run's hidden size, activation and scale.
+fn initial_net(path: &Path, config: &TrainConfig) -> Result<FloatNet, TrainError> {
+    let net = Network::from_file(path).map_err(|error| TrainError::InitNet {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    let scale = config.scale.round() as i32;
+    if net.hidden() != config.hidden
+        || net.activation() != config.activation
+        || net.scale() != scale
+    {
+        return Err(TrainError::Config(format!(
+            "{} is a {}x{} {} net with scale {}; the run asks for {}x{} {} with scale {}",
+            path.display(),
+            INPUTS,
+            net.hidden(),
+            net.activation().name(),
+            net.scale(),
+            INPUTS,
+            config.hidden,
+            config.activation.name(),
+            scale
+        )));
+    }
+    Ok(dequantise(&net))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::testdata::{records, scratch_dir, write_shard};
-    use engine::eval::nnue::Network;
 
     #[test]
     fn loss_decreases_and_every_epoch_leaves_its_files() {
@@ -428,6 +467,47 @@ mod tests {
             assert!((a.train_loss - b.train_loss).abs() < 1e-6, "{a:?} {b:?}");
             assert!((a.val_loss - b.val_loss).abs() < 1e-6, "{a:?} {b:?}");
         }
+
+        // Starting from the trained net's file goes on from where it ended,
+        // not from scratch: one epoch at a small rate stays near its loss
+        // (training loss: these random positions teach little that holds out).
+        let tuned = TrainConfig {
+            init: Some(config.out_dir.join("epoch-6.nnue")),
+            out_dir: dir.join("tuned"),
+            epochs: 1,
+            lr: 0.0005,
+            ..config.clone()
+        };
+        let fine = train(&tuned, &mut |_| {}).unwrap();
+        eprintln!("{:?}", fine[0]);
+        assert!(
+            fine[0].train_loss < 1.1 * last.train_loss
+                && fine[0].train_loss < 0.2 * first.train_loss,
+            "{fine:?}"
+        );
+        // A net of another shape, a damaged file, or both sources are refused.
+        let wrong = TrainConfig {
+            hidden: 64,
+            ..tuned.clone()
+        };
+        let err = train(&wrong, &mut |_| {}).unwrap_err().to_string();
+        assert!(err.contains("768x32") && err.contains("768x64"), "{err}");
+        let damaged = dir.join("damaged.nnue");
+        std::fs::write(&damaged, b"KESTNNUE").unwrap();
+        let err = train(
+            &TrainConfig {
+                init: Some(damaged),
+                ..tuned.clone()
+            },
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert!(matches!(err, TrainError::InitNet { .. }), "{err}");
+        let both = TrainConfig {
+            resume: Some(config.out_dir.join("epoch-4.ckpt")),
+            ..tuned
+        };
+        assert!(train(&both, &mut |_| {}).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -264,21 +264,27 @@ impl Network {
         &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
     }
 
+    /// The feature weights: `INPUTS` rows of `hidden`, row `f` for input
+    /// `f` (the trainer starts from them when it fine-tunes a net).
+    pub fn feature_weights(&self) -> &[i16] {
+        &self.feature_weights
+    }
+
     /// The feature layer's biases.
     #[inline(always)]
-    pub(crate) fn feature_bias(&self) -> &[i16] {
+    pub fn feature_bias(&self) -> &[i16] {
         &self.feature_bias
     }
 
     /// The output weights: side to move's half, then the other side's.
     #[inline(always)]
-    pub(crate) fn output_weights(&self) -> (&[i16], &[i16]) {
+    pub fn output_weights(&self) -> (&[i16], &[i16]) {
         self.output_weights.split_at(self.hidden)
     }
 
     /// The output bias in QA*qb units.
     #[inline(always)]
-    pub(crate) fn output_bias(&self) -> i32 {
+    pub fn output_bias(&self) -> i32 {
         self.output_bias
     }
 }
