@@ -36,6 +36,7 @@ pub use chess_move::{Move, MoveKind};
 pub use color::Color;
 pub use fen::{CastlingNotation, FenError};
 pub use game::{Game, Outcome};
+pub use gives_check::CheckSquares;
 pub use make::Undo;
 pub use movegen::GenType;
 pub use movelist::{MoveCounter, MoveList, MoveSink, MAX_MOVES};

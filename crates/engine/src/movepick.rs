@@ -365,8 +365,9 @@ impl MovePicker {
                 Stage::InitQChecks => {
                     self.moves.clear();
                     pos.generate_moves(GenType::Quiet, &mut self.moves);
+                    let check_squares = pos.check_squares();
                     self.moves
-                        .retain(|m| !m.is_castling() && pos.gives_check(m));
+                        .retain(|m| !m.is_castling() && pos.gives_check_with(&check_squares, m));
                     self.current = 0;
                     self.stage = Stage::QChecks;
                 }

@@ -767,6 +767,7 @@ impl Worker {
         let orig_alpha = alpha;
         let us = pos.turn();
         let has_pieces = has_non_pawn_material(pos, us);
+        let check_squares = pos.check_squares();
 
         loop {
             let m = if root {
@@ -793,7 +794,7 @@ impl Worker {
                     number: move_count + self.pv_index,
                 });
             }
-            let gives_check = pos.gives_check(m);
+            let gives_check = pos.gives_check_with(&check_squares, m);
 
             // Step 10. Shallow-depth pruning (never of the only sensible move).
             if !root && best > -MATE_BOUND && has_pieces {
