@@ -19,6 +19,7 @@ const S = {
   latestSearch: 0,    // the newest search whose output was seen
   seenSearch: 0,       // the highest search number any event carried
   searchFloor: 0,      // searches numbered below it predate the page's latest request
+  linesFloor: 0,       // searches numbered below it draw no lines (analysis turned off), though their statistics show
   lines: {},           // multipv -> info event
   linesFen: null,      // the position those lines analyse
   statsFen: null,      // the position the statistics line is about
@@ -491,6 +492,14 @@ async function restartAnalysis() {
   } catch (e) { showStatus(e.message); }
 }
 
+// Analysis off: the search stops and its lines go for good, though lines it
+// sent before the stop may still arrive; its statistics, sent as it ends, show.
+function stopAnalysis() {
+  S.linesFloor = Math.max(S.seenSearch, S.analysisSearch) + 1;
+  stopSearch();
+  clearLines();
+}
+
 function clearLines() {
   S.lines = {};
   S.linesFen = null;
@@ -510,8 +519,9 @@ function onEvent(ev) {
   reviewEvent(e);
   if (typeof e.search === 'number') S.seenSearch = Math.max(S.seenSearch, e.search);
   if (e.type === 'info') {
-    // Only the newest search's lines: an older one may still be winding down.
-    if (e.search < S.latestSearch || e.search < S.searchFloor) return;
+    // Only the newest search's lines: an older one may still be winding down,
+    // and one stopped by turning analysis off may still report after it.
+    if (e.search < S.latestSearch || e.search < S.searchFloor || e.search < S.linesFloor) return;
     if (e.search > S.latestSearch) { S.latestSearch = e.search; S.lines = {}; setStats('', null); }
     // Only lines about the position on view (an engine player searches the live one).
     if (!S.game || e.fen !== viewedFen()) return;
@@ -843,7 +853,7 @@ function wire() {
   };
   // Live analysis takes the bar and the arrows from the game analysis, and gives them back.
   $('analyse').onchange = () => {
-    if ($('analyse').checked) { renderLines(); refreshArrows(); restartAnalysis(); } else { stopSearch(); clearLines(); }
+    if ($('analyse').checked) { renderLines(); refreshArrows(); restartAnalysis(); } else stopAnalysis();
   };
   $('multipv').onchange = restartAnalysis;
   $('showbook').onchange = refreshPanels;
@@ -895,7 +905,7 @@ async function main() {
 async function attach(view) {
   if (S.events) S.events.close();
   // Search numbers are each game's own: a restored game's start again at 1.
-  S.latestSearch = S.seenSearch = S.searchFloor = 0;
+  S.latestSearch = S.seenSearch = S.searchFloor = S.linesFloor = 0;
   S.game = null;
   setGame(view);
   S.events = new EventSource(`/api/events?game=${view.id}`);
