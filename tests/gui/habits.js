@@ -130,6 +130,18 @@ async function keys(browser) {
   check(await page.$$eval('#lines .line', (els) => els.length) === 0 &&
     await page.$$eval('#board svg.arrows[data-source="live"] line', (els) => els.length) === 0, 'and the lines go, a late one too');
 
+  // Analysis on and off again before the server has answered the start: the
+  // search it then starts is stopped (its statistics come) and draws nothing.
+  await page.evaluate(() => { document.getElementById('stats').textContent = ''; });
+  await page.route('**/api/go', async (route) => { await new Promise((r) => setTimeout(r, 600)); await route.continue(); });
+  await page.keyboard.press('l');
+  await page.keyboard.press('l');
+  await page.waitForFunction(() => document.getElementById('stats').textContent.includes('nodes'), null, { timeout: 30000 });
+  await page.unroute('**/api/go');
+  await page.waitForTimeout(300);
+  check(!(await page.isChecked('#analyse')) && await page.$$eval('#lines .line', (els) => els.length) === 0,
+    'analysis off before its search started: the search is stopped when it starts');
+
   // ?: the list of keys; Esc closes it.
   await page.keyboard.press('?');
   await page.waitForSelector('#help-dialog[open]');

@@ -488,6 +488,14 @@ async function restartAnalysis() {
   try {
     const r = await post('/api/go', body);
     S.searchFloor = Math.max(S.searchFloor, r.search);
+    // Analysis turned off while the start was on its way: the stop went
+    // first, so this search would run on unseen.
+    if (!$('analyse').checked) {
+      S.linesFloor = Math.max(S.linesFloor, r.search + 1);
+      if (!S.engineSearch) stopSearch();
+      clearLines();
+      return;
+    }
     S.analysisSearch = r.search;
   } catch (e) { showStatus(e.message); }
 }
