@@ -53,41 +53,6 @@ pub fn is_noisy(pos: &Position, m: Move) -> bool {
 /// Larger than any history score.
 const CHECK_BONUS: i32 = 1 << 20;
 
-/// Squares from which each kind of piece would check the enemy king.
-struct CheckSquares {
-    by_role: [chess::Bitboard; 6],
-}
-
-impl CheckSquares {
-    fn new(pos: &Position) -> CheckSquares {
-        use chess::attacks::{bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
-        let them = !pos.turn();
-        let ksq = pos.king(them);
-        let occupied = pos.occupied();
-        let diagonal = bishop_attacks(ksq, occupied);
-        let orthogonal = rook_attacks(ksq, occupied);
-        CheckSquares {
-            by_role: [
-                pawn_attacks(them, ksq),
-                knight_attacks(ksq),
-                diagonal,
-                orthogonal,
-                diagonal | orthogonal,
-                chess::Bitboard::EMPTY,
-            ],
-        }
-    }
-
-    /// True when the quiet move `m` puts the moved piece where it checks the king.
-    fn gives_direct_check(&self, pos: &Position, m: Move) -> bool {
-        if m.is_castling() {
-            return false;
-        }
-        pos.piece_at(m.from())
-            .is_some_and(|p| self.by_role[p.role.index()].contains(m.to()))
-    }
-}
-
 /// What the picker needs to know about the search around the node.
 #[derive(Clone, Copy, Debug)]
 pub struct OrderingContext {
@@ -187,7 +152,7 @@ impl MovePicker {
     /// pruning, which drops the quiet moves after a count, keeps them).
     fn score_quiets(&mut self, pos: &Position, history: &History) {
         let color = pos.turn();
-        let checks = CheckSquares::new(pos);
+        let checks = pos.check_squares();
         for i in 0..self.moves.len() {
             let m = self.moves[i];
             let history_score = if self.ctx.use_history {
@@ -195,7 +160,7 @@ impl MovePicker {
             } else {
                 0
             };
-            let check_bonus = if checks.gives_direct_check(pos, m) {
+            let check_bonus = if pos.gives_direct_check_with(&checks, m) {
                 CHECK_BONUS
             } else {
                 0
