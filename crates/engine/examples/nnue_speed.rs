@@ -50,12 +50,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (t, c) = (Instant::now(), cpu_seconds());
     for _ in 0..rounds {
         for (pos, m) in &steps {
-            child.copy_from(&net, &parent);
-            child.update_for_move(&net, pos, *m);
+            child.update_from(&net, &parent, pos, *m);
             black_box(&child);
         }
     }
-    report("copy + update_for_move", n, t, c);
+    report("update_from (copy and update)", n, t, c);
 
     let (t, c) = (Instant::now(), cpu_seconds());
     let mut sum = 0i64;

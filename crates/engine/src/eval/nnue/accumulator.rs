@@ -82,16 +82,6 @@ impl Accumulator {
         acc
     }
 
-    /// Copies `parent`'s used lanes into this one (cheaper than `clone` when
-    /// the hidden layer is smaller than `MAX_HIDDEN`).
-    #[inline]
-    pub fn copy_from(&mut self, net: &Network, parent: &Accumulator) {
-        let h = net.hidden();
-        for side in 0..2 {
-            self.values[side][..h].copy_from_slice(&parent.values[side][..h]);
-        }
-    }
-
     /// Turns on the input of `piece` on `sq` in both perspectives.
     #[inline]
     pub fn add_feature(&mut self, net: &Network, piece: Piece, sq: Square) {
@@ -112,76 +102,82 @@ impl Accumulator {
         }
     }
 
-    /// Updates the accumulator for `m` played in `before` (the position
-    /// *before* the move, as the search has it when it makes the move):
-    /// normal moves, captures, castling (standard and Chess960), en passant
-    /// and promotions. The null move changes nothing. Taking a move back is
-    /// returning to the parent ply's accumulator.
+    /// Becomes `parent` (the accumulator of `before`) updated for `m`
+    /// played in `before` (the position *before* the move, as the search has
+    /// it when it makes the move): normal moves, captures, castling
+    /// (standard and Chess960), en passant and promotions; the null move
+    /// changes nothing. One pass reads the parent and the changed rows and
+    /// writes this one. Taking a move back is returning to the parent.
     #[inline]
-    pub fn update_for_move(&mut self, net: &Network, before: &Position, m: Move) {
-        if m.is_null() {
-            return;
-        }
-        let from = m.from();
-        let to = m.to();
-        let Some(piece) = before.piece_at(from) else {
-            debug_assert!(false, "no piece on {from} for {m:?}");
-            return;
-        };
+    pub fn update_from(&mut self, net: &Network, parent: &Accumulator, before: &Position, m: Move) {
         let mut delta = Delta::new();
-        match m.kind() {
-            MoveKind::Castling => {
-                // Encoded as king takes own rook: `to` is the rook's square.
-                let side = if to > from {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
-                let base = from.index() as u8 & 56;
-                let rook = Piece::new(piece.color, Role::Rook);
-                delta.sub(piece, from);
-                delta.sub(rook, to);
-                delta.add(piece, Square::new(base + side.king_to_file()));
-                delta.add(rook, Square::new(base + side.rook_to_file()));
-            }
-            MoveKind::EnPassant => {
-                let taken = Square::new(to.index() as u8 ^ 8);
-                delta.sub(piece, from);
-                delta.sub(Piece::new(!piece.color, Role::Pawn), taken);
-                delta.add(piece, to);
-            }
-            MoveKind::Normal | MoveKind::Promotion => {
-                let arrives = m
-                    .promotion_role()
-                    .map_or(piece, |role| Piece::new(piece.color, role));
-                delta.sub(piece, from);
-                if let Some(captured) = before.piece_at(to) {
-                    delta.sub(captured, to);
+        if !m.is_null() {
+            let from = m.from();
+            let to = m.to();
+            let Some(piece) = before.piece_at(from) else {
+                debug_assert!(false, "no piece on {from} for {m:?}");
+                self.apply(net, parent, &delta);
+                return;
+            };
+            match m.kind() {
+                MoveKind::Castling => {
+                    // Encoded as king takes own rook: `to` is the rook's square.
+                    let side = if to > from {
+                        CastlingSide::King
+                    } else {
+                        CastlingSide::Queen
+                    };
+                    let base = from.index() as u8 & 56;
+                    let rook = Piece::new(piece.color, Role::Rook);
+                    delta.sub(piece, from);
+                    delta.sub(rook, to);
+                    delta.add(piece, Square::new(base + side.king_to_file()));
+                    delta.add(rook, Square::new(base + side.rook_to_file()));
                 }
-                delta.add(arrives, to);
+                MoveKind::EnPassant => {
+                    let taken = Square::new(to.index() as u8 ^ 8);
+                    delta.sub(piece, from);
+                    delta.sub(Piece::new(!piece.color, Role::Pawn), taken);
+                    delta.add(piece, to);
+                }
+                MoveKind::Normal | MoveKind::Promotion => {
+                    let arrives = m
+                        .promotion_role()
+                        .map_or(piece, |role| Piece::new(piece.color, role));
+                    delta.sub(piece, from);
+                    if let Some(captured) = before.piece_at(to) {
+                        delta.sub(captured, to);
+                    }
+                    delta.add(arrives, to);
+                }
             }
         }
-        self.apply(net, &delta);
+        self.apply(net, parent, &delta);
     }
 
-    /// Applies a move's changes in one pass over each perspective's lanes.
+    /// Writes `parent` plus a move's changes, in one pass over each
+    /// perspective's lanes for the common moves.
     #[inline]
-    fn apply(&mut self, net: &Network, delta: &Delta) {
+    fn apply(&mut self, net: &Network, parent: &Accumulator, delta: &Delta) {
         let h = net.hidden();
         for perspective in Color::ALL {
             let row = |(piece, sq): (Piece, Square)| {
                 net.feature_row(feature_index(perspective, piece, sq))
             };
-            let lanes = &mut self.values[perspective.index()][..h];
+            let side = perspective.index();
+            let from = &parent.values[side][..h];
+            let lanes = &mut self.values[side][..h];
             match (delta.adds, delta.subs) {
-                (1, 1) => add_sub(lanes, row(delta.add[0]), row(delta.sub[0])),
+                (1, 1) => add_sub(lanes, from, row(delta.add[0]), row(delta.sub[0])),
                 (1, 2) => add_sub_sub(
                     lanes,
+                    from,
                     row(delta.add[0]),
                     row(delta.sub[0]),
                     row(delta.sub[1]),
                 ),
                 _ => {
+                    lanes.copy_from_slice(from);
                     for &change in &delta.sub[..delta.subs] {
                         sub_row(lanes, row(change));
                     }
@@ -241,14 +237,16 @@ fn sub_row(lanes: &mut [i16], row: &[i16]) {
     }
 }
 
+/// `lanes = from + add - sub`.
 #[inline(always)]
-fn add_sub(lanes: &mut [i16], add: &[i16], sub: &[i16]) {
-    for ((l, a), s) in blocks_mut(lanes)
+fn add_sub(lanes: &mut [i16], from: &[i16], add: &[i16], sub: &[i16]) {
+    for (((l, f), a), s) in blocks_mut(lanes)
         .iter_mut()
+        .zip(blocks(from))
         .zip(blocks(add))
         .zip(blocks(sub))
     {
-        let mut v = *l;
+        let mut v = *f;
         for i in 0..HIDDEN_ALIGN {
             v[i] = v[i].wrapping_add(a[i]).wrapping_sub(s[i]);
         }
@@ -256,15 +254,17 @@ fn add_sub(lanes: &mut [i16], add: &[i16], sub: &[i16]) {
     }
 }
 
+/// `lanes = from + add - sub1 - sub2`.
 #[inline(always)]
-fn add_sub_sub(lanes: &mut [i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
-    for (((l, a), s1), s2) in blocks_mut(lanes)
+fn add_sub_sub(lanes: &mut [i16], from: &[i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
+    for ((((l, f), a), s1), s2) in blocks_mut(lanes)
         .iter_mut()
+        .zip(blocks(from))
         .zip(blocks(add))
         .zip(blocks(sub1))
         .zip(blocks(sub2))
     {
-        let mut v = *l;
+        let mut v = *f;
         for i in 0..HIDDEN_ALIGN {
             v[i] = v[i]
                 .wrapping_add(a[i])
@@ -326,8 +326,8 @@ mod tests {
                             break;
                         }
                         kinds[4] += 1;
-                        let mut child = acc.clone();
-                        child.update_for_move(&net, &pos, Move::NULL);
+                        let mut child = Accumulator::default();
+                        child.update_from(&net, &acc, &pos, Move::NULL);
                         pos.play_null();
                         acc = child;
                         assert_eq!(acc, Accumulator::new(&net, &pos), "after a null move");
@@ -337,8 +337,7 @@ mod tests {
                     };
                     kinds[m.kind() as usize] += 1;
                     let mut child = Accumulator::default();
-                    child.copy_from(&net, &acc);
-                    child.update_for_move(&net, &pos, m);
+                    child.update_from(&net, &acc, &pos, m);
                     let before = pos.fen();
                     pos.play(m);
                     assert_eq!(

@@ -13,8 +13,8 @@
 //! [`AccumulatorStack::push_move`] with the position *before* the move (a
 //! null move: `Move::NULL`); after `pos.undo` call [`AccumulatorStack::pop`];
 //! [`AccumulatorStack::evaluate`] scores the current position. The stack is
-//! a thin layer over [`Accumulator`] (`refresh`, `copy_from`,
-//! `update_for_move`, `add_feature`/`remove_feature`) and [`evaluate`], for
+//! a thin layer over [`Accumulator`] (`refresh`, `update_from`,
+//! `add_feature`/`remove_feature`) and [`evaluate`], for
 //! a search that keeps its accumulators elsewhere.
 //!
 //! A network is built into the binary (`embedded.rs`); `EvalFile` loads

@@ -37,8 +37,7 @@ impl AccumulatorStack {
             self.slots.push(Accumulator::default());
         }
         let (done, next) = self.slots.split_at_mut(self.top + 1);
-        next[0].copy_from(net, &done[self.top]);
-        next[0].update_for_move(net, before, m);
+        next[0].update_from(net, &done[self.top], before, m);
         self.top += 1;
     }
 
