@@ -138,6 +138,24 @@ fn series_colour(i: usize, n: usize) -> RGBColor {
     RGBColor(r, g, b)
 }
 
+/// A tick label of a linear axis spanning `span`: as many decimals as
+/// ticks about a tenth of the span apart need (0.2 steps read 0.2, 0.4, not
+/// 0, 0), and no "-0".
+fn linear_label(v: f64, span: f64) -> String {
+    let step = span.abs() / 10.0;
+    let decimals = if step > 0.0 && step.is_finite() {
+        (-step.log10().floor()).clamp(0.0, 6.0) as usize
+    } else {
+        0
+    };
+    let text = format!("{v:.decimals$}");
+    // A tiny negative value rounds to "-0.0".
+    match text.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_string(),
+        _ => text,
+    }
+}
+
 /// Draws a line chart to a PNG file.
 pub fn line_chart(chart: &LineChart, path: &Path) -> Result<(), PlotError> {
     register();
@@ -188,7 +206,7 @@ pub fn line_chart(chart: &LineChart, path: &Path) -> Result<(), PlotError> {
                 format!("{value:.0}")
             }
         } else {
-            format!("{v:.0}")
+            linear_label(*v, y1 - y0)
         }
     };
     c.configure_mesh()
@@ -344,6 +362,16 @@ mod tests {
         let bytes = std::fs::read(path).unwrap();
         assert_eq!(&bytes[1..4], b"PNG", "{} is a PNG", path.display());
         bytes.len() as u64
+    }
+
+    #[test]
+    fn linear_labels_have_the_decimals_their_ticks_need() {
+        assert_eq!(linear_label(0.4, 2.6), "0.4");
+        assert_eq!(linear_label(-1.2, 2.6), "-1.2");
+        assert_eq!(linear_label(-0.000_000_1, 2.6), "0.0");
+        assert_eq!(linear_label(1500.0, 8000.0), "1500");
+        assert_eq!(linear_label(0.05, 0.3), "0.05");
+        assert_eq!(linear_label(3.0, 0.0), "3");
     }
 
     #[test]
