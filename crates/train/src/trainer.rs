@@ -507,7 +507,11 @@ mod tests {
             resume: Some(config.out_dir.join("epoch-4.ckpt")),
             ..tuned
         };
-        assert!(train(&both, &mut |_| {}).is_err());
+        let err = train(&both, &mut |_| {}).unwrap_err();
+        assert!(
+            matches!(&err, TrainError::Config(m) if m.contains("not both")),
+            "{err}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
