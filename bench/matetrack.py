@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Mates found on a fixed random subset of Stockfish's matetrack positions,
 by ../shared/tools/matecheck.py (the tool Stockfish's developers use), at
-a node budget per position, for one or more engine binaries.
+a node budget per position, for one or more engine binaries (Kestrel's, or
+another engine's such as Debian's Stockfish 15.1, /usr/games/stockfish).
 
     python3 bench/matetrack.py OLD_BINARY NEW_BINARY [--positions 500] [--seed 1] [--nodes 1000000]
 
 The subset is `random.seed(SEED); random.sample(lines, POSITIONS)` of
 ../shared/data/matetrack/matetrack.epd (6,554 positions), so the same
-arguments give the same positions. OwnBook is turned off. Needs python-chess
-and tqdm. Node budgets make the counts independent of the machine's load.
+arguments give the same positions. Node budgets make the counts
+independent of the machine's load. OwnBook is turned off where the engine
+has it. Needs python-chess and tqdm.
 """
 import argparse
 import json
@@ -18,8 +20,16 @@ import subprocess
 import sys
 import tempfile
 
+import chess.engine
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.join(HERE, "..", "..", "shared")
+
+
+def engine_options(path):
+    """The options every run sets: no opening book, where there is one."""
+    with chess.engine.SimpleEngine.popen_uci(path) as engine:
+        return {"OwnBook": False} if "OwnBook" in engine.options else {}
 
 
 def main():
@@ -43,7 +53,7 @@ def main():
                 [sys.executable, os.path.join(SHARED, "tools", "matecheck.py"),
                  "--engine", os.path.abspath(engine), "--epdFile", path,
                  "--nodes", str(args.nodes), "--concurrency", str(args.concurrency),
-                 "--engineOpts", json.dumps({"OwnBook": False})],
+                 "--engineOpts", json.dumps(engine_options(os.path.abspath(engine)))],
                 capture_output=True, text=True, check=True)
             summary = [l for l in out.stdout.splitlines()
                        if l.startswith(("Found mates", "Best mates", "Wrong", "Bad", "Total FENs"))]
