@@ -55,6 +55,55 @@ impl Delta {
         self.sub[self.subs] = (piece, sq);
         self.subs += 1;
     }
+
+    /// The inputs that `m` played in `before` turns off and on (none for
+    /// the null move).
+    #[inline]
+    fn of_move(before: &Position, m: Move) -> Delta {
+        let mut delta = Delta::new();
+        if m.is_null() {
+            return delta;
+        }
+        let from = m.from();
+        let to = m.to();
+        let Some(piece) = before.piece_at(from) else {
+            debug_assert!(false, "no piece on {from} for {m:?}");
+            return delta;
+        };
+        match m.kind() {
+            MoveKind::Castling => {
+                // Encoded as king takes own rook: `to` is the rook's square.
+                let side = if to > from {
+                    CastlingSide::King
+                } else {
+                    CastlingSide::Queen
+                };
+                let base = from.index() as u8 & 56;
+                let rook = Piece::new(piece.color, Role::Rook);
+                delta.sub(piece, from);
+                delta.sub(rook, to);
+                delta.add(piece, Square::new(base + side.king_to_file()));
+                delta.add(rook, Square::new(base + side.rook_to_file()));
+            }
+            MoveKind::EnPassant => {
+                let taken = Square::new(to.index() as u8 ^ 8);
+                delta.sub(piece, from);
+                delta.sub(Piece::new(!piece.color, Role::Pawn), taken);
+                delta.add(piece, to);
+            }
+            MoveKind::Normal | MoveKind::Promotion => {
+                let arrives = m
+                    .promotion_role()
+                    .map_or(piece, |role| Piece::new(piece.color, role));
+                delta.sub(piece, from);
+                if let Some(captured) = before.piece_at(to) {
+                    delta.sub(captured, to);
+                }
+                delta.add(arrives, to);
+            }
+        }
+        delta
+    }
 }
 
 impl Accumulator {
@@ -110,49 +159,7 @@ impl Accumulator {
     /// writes this one. Taking a move back is returning to the parent.
     #[inline]
     pub fn update_from(&mut self, net: &Network, parent: &Accumulator, before: &Position, m: Move) {
-        let mut delta = Delta::new();
-        if !m.is_null() {
-            let from = m.from();
-            let to = m.to();
-            let Some(piece) = before.piece_at(from) else {
-                debug_assert!(false, "no piece on {from} for {m:?}");
-                self.apply(net, parent, &delta);
-                return;
-            };
-            match m.kind() {
-                MoveKind::Castling => {
-                    // Encoded as king takes own rook: `to` is the rook's square.
-                    let side = if to > from {
-                        CastlingSide::King
-                    } else {
-                        CastlingSide::Queen
-                    };
-                    let base = from.index() as u8 & 56;
-                    let rook = Piece::new(piece.color, Role::Rook);
-                    delta.sub(piece, from);
-                    delta.sub(rook, to);
-                    delta.add(piece, Square::new(base + side.king_to_file()));
-                    delta.add(rook, Square::new(base + side.rook_to_file()));
-                }
-                MoveKind::EnPassant => {
-                    let taken = Square::new(to.index() as u8 ^ 8);
-                    delta.sub(piece, from);
-                    delta.sub(Piece::new(!piece.color, Role::Pawn), taken);
-                    delta.add(piece, to);
-                }
-                MoveKind::Normal | MoveKind::Promotion => {
-                    let arrives = m
-                        .promotion_role()
-                        .map_or(piece, |role| Piece::new(piece.color, role));
-                    delta.sub(piece, from);
-                    if let Some(captured) = before.piece_at(to) {
-                        delta.sub(captured, to);
-                    }
-                    delta.add(arrives, to);
-                }
-            }
-        }
-        self.apply(net, parent, &delta);
+        self.apply(net, parent, &Delta::of_move(before, m));
     }
 
     /// Writes `parent` plus a move's changes, in one pass over each
