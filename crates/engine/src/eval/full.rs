@@ -8,6 +8,7 @@ use chess::attacks::{
 use chess::{CastlingSide, Color, Position, Role, Square};
 
 use super::masks::{relative_rank_mask, CENTRE};
+use super::pair::Pair;
 use super::pawns::{pawn_attacks, safe_from_pawns, PawnInfo, PawnTable};
 use super::terms::Terms;
 use super::trace::Trace;
@@ -76,16 +77,19 @@ fn seed_attacks(pos: &Position) -> Attacks {
 }
 
 /// Material, piece-square tables and the imbalance terms for one side;
-/// returns its phase contribution.
-fn material<T: Trace>(pos: &Position, us: Color, t: &mut Terms<'_, T>) -> i32 {
+/// returns its phase contribution. `counted`: the material and
+/// piece-square part is already in `t` (kept up to date move by move).
+fn material<T: Trace>(pos: &Position, us: Color, t: &mut Terms<'_, T>, counted: bool) -> i32 {
     let mut phase = 0;
     for role in Role::ALL {
         let pieces = pos.pieces(us, role);
-        let n = pieces.count() as i32;
-        if role != Role::King {
-            t.add(us, PIECE_VALUE + role.index(), n);
+        phase += pieces.count() as i32 * super::PHASE_WEIGHTS[role.index()];
+        if counted {
+            continue;
         }
-        phase += n * super::PHASE_WEIGHTS[role.index()];
+        if role != Role::King {
+            t.add(us, PIECE_VALUE + role.index(), pieces.count() as i32);
+        }
         for sq in pieces {
             t.add(us, PSQT[role.index()] + sq.relative(us).index(), 1);
         }
@@ -236,12 +240,22 @@ fn blocked_centre<T: Trace>(pos: &Position, t: &mut Terms<'_, T>) {
 }
 
 /// Every term except the endgame rules, White minus Black, and the phase.
+/// `material`: the material and piece-square sum when the caller keeps it
+/// up to date (`material_sums`); counted here when `None` or tracing.
 pub fn terms<T: Trace>(
     pos: &Position,
     t: &mut Terms<'_, T>,
     pawns: Option<&mut PawnTable>,
+    material_sum: Option<Pair>,
 ) -> (i32, [u64; 2]) {
-    let phase = material(pos, Color::White, t) + material(pos, Color::Black, t);
+    let counted = match material_sum {
+        Some(sum) if !T::ACTIVE => {
+            t.add_white(sum);
+            true
+        }
+        _ => false,
+    };
+    let phase = material(pos, Color::White, t, counted) + material(pos, Color::Black, t, counted);
     let passed = match pawns {
         Some(table) if !T::ACTIVE => {
             let PawnInfo { score, passed } = table.probe(pos, t.weights());

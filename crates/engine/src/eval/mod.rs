@@ -14,10 +14,12 @@ pub mod endgame;
 pub mod full;
 pub mod king;
 pub mod masks;
+pub mod material_sums;
 pub mod nnue;
 pub mod pair;
 pub mod passed;
 pub mod pawns;
+pub mod piece_delta;
 pub mod seed;
 pub mod simple;
 pub mod terms;
@@ -30,6 +32,7 @@ use std::sync::Arc;
 use chess::{Color, Move, Position, Role};
 
 use crate::score::Value;
+use material_sums::MaterialStack;
 use pair::Pair;
 use pawns::PawnTable;
 use terms::Terms;
@@ -113,10 +116,23 @@ pub fn evaluate_traced<T: Trace>(
     pawns: Option<&mut PawnTable>,
     trace: T,
 ) -> (Report, T) {
+    evaluate_with(pos, kind, weights, pawns, None, trace)
+}
+
+/// `evaluate_traced`, given the material and piece-square sum when the
+/// caller keeps it up to date (`material_sums::MaterialStack`).
+fn evaluate_with<T: Trace>(
+    pos: &Position,
+    kind: EvalKind,
+    weights: &Weights,
+    pawns: Option<&mut PawnTable>,
+    material: Option<Pair>,
+    trace: T,
+) -> (Report, T) {
     let mut t = Terms::new(weights, trace);
     // The network has no terms to trace: its breakdown is the hand-crafted one.
     let phase = match kind {
-        EvalKind::Full | EvalKind::Nnue => full::terms(pos, &mut t, pawns).0,
+        EvalKind::Full | EvalKind::Nnue => full::terms(pos, &mut t, pawns, material).0,
         EvalKind::Simple => simple::terms(pos, &mut t),
     };
     let sum = t.white_minus_black();
@@ -161,6 +177,9 @@ pub struct Evaluator {
     net: Option<Arc<nnue::Network>>,
     /// Its accumulators (allocated when a network is first used).
     stack: nnue::AccumulatorStack,
+    /// The material and piece-square sums, one per ply, while `Full` is
+    /// the evaluation (allocated when first needed).
+    material: Option<MaterialStack>,
 }
 
 impl Default for Evaluator {
@@ -171,6 +190,7 @@ impl Default for Evaluator {
             pawns: PawnTable::default(),
             net: None,
             stack: nnue::AccumulatorStack::new(1),
+            material: None,
         }
     }
 }
@@ -195,12 +215,20 @@ impl Evaluator {
             // One accumulator per ply, allocated here rather than in the search.
             self.stack = nnue::AccumulatorStack::new(crate::score::MAX_PLY + 2);
         }
+        if kind != EvalKind::Full {
+            self.material = None;
+        } else if self.material.is_none() {
+            self.material = Some(MaterialStack::new(crate::score::MAX_PLY + 2));
+        }
     }
 
     /// Starts a search from `root` (the network's accumulators are computed afresh).
     pub fn start(&mut self, root: &Position) {
         if let Some(net) = &self.net {
             self.stack.reset(net, root);
+        }
+        if let Some(material) = &mut self.material {
+            material.reset(&self.weights, root);
         }
     }
 
@@ -210,6 +238,9 @@ impl Evaluator {
         if let Some(net) = &self.net {
             self.stack.push_move(net, before, m);
         }
+        if let Some(material) = &mut self.material {
+            material.push_move(&self.weights, before, m);
+        }
     }
 
     /// Call when the move pushed last is taken back.
@@ -217,6 +248,9 @@ impl Evaluator {
     pub fn pop(&mut self) {
         if self.net.is_some() {
             self.stack.pop();
+        }
+        if let Some(material) = &mut self.material {
+            material.pop();
         }
     }
 
@@ -231,11 +265,24 @@ impl Evaluator {
             assert_eq!(v, nnue::evaluate_position(net, pos), "{}", pos.fen());
             return v;
         }
-        evaluate_traced(
+        let material = self.material.as_ref().map(MaterialStack::current);
+        // The engine's own tests check the material sums kept move by move
+        // against a fresh count at every evaluation.
+        #[cfg(test)]
+        if let Some(sum) = material {
+            assert_eq!(
+                sum,
+                material_sums::count(&self.weights, pos),
+                "{}",
+                pos.fen()
+            );
+        }
+        evaluate_with(
             pos,
             self.kind,
             &self.weights,
             Some(&mut self.pawns),
+            material,
             NoTrace,
         )
         .0

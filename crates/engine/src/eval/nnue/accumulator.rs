@@ -6,9 +6,10 @@
 //! where a refresh costs one per piece. Arithmetic wraps, which makes an
 //! incremental update equal a refresh bit for bit whatever the weights.
 
-use chess::{CastlingSide, Color, Move, MoveKind, Piece, Position, Role, Square};
+use chess::{Color, Move, Piece, Position, Square};
 
 use super::{feature_index, Network, HIDDEN_ALIGN, MAX_HIDDEN};
+use crate::eval::piece_delta::PieceDelta;
 
 /// The hidden layer's pre-activations from both perspectives, indexed by
 /// colour (White's view, Black's view). Fixed-size: no allocation, cheap
@@ -23,86 +24,6 @@ impl Default for Accumulator {
         Accumulator {
             values: [[0; MAX_HIDDEN]; 2],
         }
-    }
-}
-
-/// Inputs turned on and off by one move (per piece, both perspectives).
-#[derive(Clone, Copy)]
-struct Delta {
-    add: [(Piece, Square); 2],
-    adds: usize,
-    sub: [(Piece, Square); 2],
-    subs: usize,
-}
-
-impl Delta {
-    fn new() -> Delta {
-        let none = (Piece::new(Color::White, Role::Pawn), Square::new(0));
-        Delta {
-            add: [none; 2],
-            adds: 0,
-            sub: [none; 2],
-            subs: 0,
-        }
-    }
-
-    fn add(&mut self, piece: Piece, sq: Square) {
-        self.add[self.adds] = (piece, sq);
-        self.adds += 1;
-    }
-
-    fn sub(&mut self, piece: Piece, sq: Square) {
-        self.sub[self.subs] = (piece, sq);
-        self.subs += 1;
-    }
-
-    /// The inputs that `m` played in `before` turns off and on (none for
-    /// the null move).
-    #[inline]
-    fn of_move(before: &Position, m: Move) -> Delta {
-        let mut delta = Delta::new();
-        if m.is_null() {
-            return delta;
-        }
-        let from = m.from();
-        let to = m.to();
-        let Some(piece) = before.piece_at(from) else {
-            debug_assert!(false, "no piece on {from} for {m:?}");
-            return delta;
-        };
-        match m.kind() {
-            MoveKind::Castling => {
-                // Encoded as king takes own rook: `to` is the rook's square.
-                let side = if to > from {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
-                let base = from.index() as u8 & 56;
-                let rook = Piece::new(piece.color, Role::Rook);
-                delta.sub(piece, from);
-                delta.sub(rook, to);
-                delta.add(piece, Square::new(base + side.king_to_file()));
-                delta.add(rook, Square::new(base + side.rook_to_file()));
-            }
-            MoveKind::EnPassant => {
-                let taken = Square::new(to.index() as u8 ^ 8);
-                delta.sub(piece, from);
-                delta.sub(Piece::new(!piece.color, Role::Pawn), taken);
-                delta.add(piece, to);
-            }
-            MoveKind::Normal | MoveKind::Promotion => {
-                let arrives = m
-                    .promotion_role()
-                    .map_or(piece, |role| Piece::new(piece.color, role));
-                delta.sub(piece, from);
-                if let Some(captured) = before.piece_at(to) {
-                    delta.sub(captured, to);
-                }
-                delta.add(arrives, to);
-            }
-        }
-        delta
     }
 }
 
@@ -159,13 +80,13 @@ impl Accumulator {
     /// writes this one. Taking a move back is returning to the parent.
     #[inline]
     pub fn update_from(&mut self, net: &Network, parent: &Accumulator, before: &Position, m: Move) {
-        self.apply(net, parent, &Delta::of_move(before, m));
+        self.apply(net, parent, &PieceDelta::of_move(before, m));
     }
 
     /// Writes `parent` plus a move's changes, in one pass over each
     /// perspective's lanes for the common moves.
     #[inline]
-    fn apply(&mut self, net: &Network, parent: &Accumulator, delta: &Delta) {
+    fn apply(&mut self, net: &Network, parent: &Accumulator, delta: &PieceDelta) {
         let h = net.hidden();
         for perspective in Color::ALL {
             let row = |(piece, sq): (Piece, Square)| {
@@ -174,21 +95,21 @@ impl Accumulator {
             let side = perspective.index();
             let from = &parent.values[side][..h];
             let lanes = &mut self.values[side][..h];
-            match (delta.adds, delta.subs) {
-                (1, 1) => add_sub(lanes, from, row(delta.add[0]), row(delta.sub[0])),
+            match (delta.added().len(), delta.removed().len()) {
+                (1, 1) => add_sub(lanes, from, row(delta.added()[0]), row(delta.removed()[0])),
                 (1, 2) => add_sub_sub(
                     lanes,
                     from,
-                    row(delta.add[0]),
-                    row(delta.sub[0]),
-                    row(delta.sub[1]),
+                    row(delta.added()[0]),
+                    row(delta.removed()[0]),
+                    row(delta.removed()[1]),
                 ),
                 _ => {
                     lanes.copy_from_slice(from);
-                    for &change in &delta.sub[..delta.subs] {
+                    for &change in delta.removed() {
                         sub_row(lanes, row(change));
                     }
-                    for &change in &delta.add[..delta.adds] {
+                    for &change in delta.added() {
                         add_row(lanes, row(change));
                     }
                 }
@@ -288,7 +209,7 @@ mod tests {
     use crate::eval::nnue::network::tests::random_network;
     use crate::eval::nnue::Activation;
     use crate::strength::Rng;
-    use chess::MoveList;
+    use chess::{MoveKind, MoveList, Role};
 
     /// Positions where castling (both kinds, both colours, Chess960 too),
     /// en passant and promotions (with and without capture) are at hand.
