@@ -6,6 +6,7 @@ use chess::{Color, Move, Piece, Position, Role};
 
 use super::pair::Pair;
 use super::piece_delta::PieceDelta;
+use super::ply_stack::PlyStack;
 use super::weights::{Weights, PIECE_VALUE, PSQT};
 
 /// What one piece on one square is worth to White (its value and its
@@ -43,23 +44,20 @@ pub fn count(weights: &Weights, pos: &Position) -> Pair {
 /// unmake. Allocated once; pushing allocates only past its capacity.
 #[derive(Clone, Debug)]
 pub struct MaterialStack {
-    sums: Vec<Pair>,
-    top: usize,
+    plies: PlyStack<Pair>,
 }
 
 impl MaterialStack {
     /// A stack for searches up to `plies` deep (deeper still works: it grows).
     pub fn new(plies: usize) -> MaterialStack {
         MaterialStack {
-            sums: vec![Pair::default(); plies.max(1)],
-            top: 0,
+            plies: PlyStack::new(plies),
         }
     }
 
     /// Starts from `root`, counted afresh.
     pub fn reset(&mut self, weights: &Weights, root: &Position) {
-        self.top = 0;
-        self.sums[0] = count(weights, root);
+        self.plies.reset(|sum| *sum = count(weights, root));
     }
 
     /// The sum after `m` played in `before` (call it just before
@@ -67,31 +65,27 @@ impl MaterialStack {
     #[inline]
     pub fn push_move(&mut self, weights: &Weights, before: &Position, m: Move) {
         let delta = PieceDelta::of_move(before, m);
-        let mut sum = self.sums[self.top];
-        for &(piece, sq) in delta.removed() {
-            sum -= worth(weights, piece, sq);
-        }
-        for &(piece, sq) in delta.added() {
-            sum += worth(weights, piece, sq);
-        }
-        self.top += 1;
-        if self.top == self.sums.len() {
-            self.sums.push(sum);
-        } else {
-            self.sums[self.top] = sum;
-        }
+        self.plies.push(|parent, sum| {
+            *sum = *parent;
+            for &(piece, sq) in delta.removed() {
+                *sum -= worth(weights, piece, sq);
+            }
+            for &(piece, sq) in delta.added() {
+                *sum += worth(weights, piece, sq);
+            }
+        });
     }
 
     /// Back to the parent ply (on unmake). Popping the root does nothing.
     #[inline]
     pub fn pop(&mut self) {
-        self.top = self.top.saturating_sub(1);
+        self.plies.pop();
     }
 
     /// The current position's sum.
     #[inline]
     pub fn current(&self) -> Pair {
-        self.sums[self.top]
+        *self.plies.current()
     }
 }
 

@@ -20,6 +20,7 @@ pub mod pair;
 pub mod passed;
 pub mod pawns;
 pub mod piece_delta;
+pub mod ply_stack;
 pub mod seed;
 pub mod simple;
 pub mod terms;

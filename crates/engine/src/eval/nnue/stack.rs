@@ -3,14 +3,14 @@
 use chess::{Move, Position};
 
 use super::{evaluate, Accumulator, Network};
+use crate::eval::ply_stack::PlyStack;
 
 /// A stack of accumulators, one per ply from the root. Allocated once (keep
 /// one per search thread); pushing and popping copy no more than the
 /// network's lanes and allocate nothing while within the capacity.
 #[derive(Clone, Debug)]
 pub struct AccumulatorStack {
-    slots: Vec<Accumulator>,
-    top: usize,
+    plies: PlyStack<Accumulator>,
 }
 
 impl AccumulatorStack {
@@ -18,39 +18,33 @@ impl AccumulatorStack {
     /// ply plus one). Going deeper still works: the stack grows.
     pub fn new(plies: usize) -> AccumulatorStack {
         AccumulatorStack {
-            slots: vec![Accumulator::default(); plies.max(1)],
-            top: 0,
+            plies: PlyStack::new(plies),
         }
     }
 
     /// Starts from `root`: a full refresh at ply 0.
     pub fn reset(&mut self, net: &Network, root: &Position) {
-        self.top = 0;
-        self.slots[0].refresh(net, root);
+        self.plies.reset(|acc| acc.refresh(net, root));
     }
 
     /// The accumulator for `m` played in `before` (call it just before
     /// `before.play(m)`); `Move::NULL` for a null move.
     #[inline]
     pub fn push_move(&mut self, net: &Network, before: &Position, m: Move) {
-        if self.top + 1 == self.slots.len() {
-            self.slots.push(Accumulator::default());
-        }
-        let (done, next) = self.slots.split_at_mut(self.top + 1);
-        next[0].update_from(net, &done[self.top], before, m);
-        self.top += 1;
+        self.plies
+            .push(|parent, child| child.update_from(net, parent, before, m));
     }
 
     /// Back to the parent ply (on unmake). Popping the root does nothing.
     #[inline]
     pub fn pop(&mut self) {
-        self.top = self.top.saturating_sub(1);
+        self.plies.pop();
     }
 
     /// The current ply's accumulator.
     #[inline]
     pub fn current(&self) -> &Accumulator {
-        &self.slots[self.top]
+        self.plies.current()
     }
 
     /// The current position's score, centipawns from `pos`'s side to move.
@@ -61,12 +55,12 @@ impl AccumulatorStack {
 
     /// How many plies it holds without growing.
     pub fn capacity(&self) -> usize {
-        self.slots.len()
+        self.plies.capacity()
     }
 
     /// Plies above the root.
     pub fn ply(&self) -> usize {
-        self.top
+        self.plies.ply()
     }
 }
 
