@@ -240,7 +240,7 @@ fn blocked_centre<T: Trace>(pos: &Position, t: &mut Terms<'_, T>) {
 }
 
 /// Every term except the endgame rules, White minus Black, and the phase.
-/// `material`: the material and piece-square sum when the caller keeps it
+/// `material_sum`: the material and piece-square sum when the caller keeps it
 /// up to date (`material_sums`); counted here when `None` or tracing.
 pub fn terms<T: Trace>(
     pos: &Position,
