@@ -124,6 +124,27 @@ fn bound_allows_cutoff(bound: Bound, score: Value, alpha: Value, beta: Value) ->
     }
 }
 
+/// Whether a table entry (its bound, depth and score) settles a non-PV node
+/// searched to `depth` within `alpha`..`beta`. An entry from a shallower
+/// search settles it only when it proves a mate: a mate found, or a mate
+/// against the side to move that nothing escaped, holds at any depth.
+fn tt_cutoff(
+    bound: Bound,
+    entry_depth: i32,
+    score: Value,
+    depth: i32,
+    alpha: Value,
+    beta: Value,
+) -> bool {
+    let proven_mate = is_mate(score)
+        && match bound {
+            Bound::Exact => true,
+            Bound::Lower => score > 0,
+            Bound::Upper => score < 0,
+        };
+    (entry_depth >= depth || proven_mate) && bound_allows_cutoff(bound, score, alpha, beta)
+}
+
 /// The late move reductions by depth and move number.
 fn lmr_table() -> Vec<[i32; 64]> {
     let base = f64::from(tuned::lmr_base()) / 100.0;
@@ -619,7 +640,7 @@ impl Worker {
         };
         if !pv_node {
             if let (Some(e), Some(ts)) = (tt_entry, tt_score) {
-                if e.depth >= depth && bound_allows_cutoff(e.bound, ts, alpha, beta) {
+                if tt_cutoff(e.bound, e.depth, ts, depth, alpha, beta) {
                     return ts;
                 }
             }
@@ -1261,5 +1282,31 @@ impl Worker {
             );
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shallow_entries_cut_only_on_proven_mates() {
+        let (alpha, beta) = (-50, 50);
+        // An ordinary score needs an entry at least as deep.
+        assert!(tt_cutoff(Bound::Lower, 8, 120, 8, alpha, beta));
+        assert!(!tt_cutoff(Bound::Lower, 7, 120, 8, alpha, beta));
+        assert!(!tt_cutoff(Bound::Exact, 3, 10, 8, alpha, beta));
+        // A mate found (at least this good) or suffered (at most this good) holds at any depth.
+        let (mate, mated) = (mate_in(9), mated_in(9));
+        assert!(tt_cutoff(Bound::Lower, 1, mate, 8, alpha, beta));
+        assert!(tt_cutoff(Bound::Exact, 1, mate, 8, alpha, beta));
+        assert!(tt_cutoff(Bound::Upper, 1, mated, 8, alpha, beta));
+        // Bounds on the wrong side prove nothing (though deep enough they would cut).
+        assert!(tt_cutoff(Bound::Upper, 8, mate, 8, mate + 1, mate + 2));
+        assert!(!tt_cutoff(Bound::Upper, 1, mate, 8, mate + 1, mate + 2));
+        assert!(tt_cutoff(Bound::Lower, 8, mated, 8, mated - 2, mated - 1));
+        assert!(!tt_cutoff(Bound::Lower, 1, mated, 8, mated - 2, mated - 1));
+        // And a proven mate still has to fall outside the window.
+        assert!(!tt_cutoff(Bound::Lower, 1, mate, 8, alpha, mate + 1));
     }
 }
