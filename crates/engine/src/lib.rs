@@ -20,6 +20,7 @@ pub(crate) mod engine;
 pub mod eval;
 pub(crate) mod history;
 pub(crate) mod limits;
+pub(crate) mod mate_line;
 pub mod memory;
 pub(crate) mod movepick;
 pub(crate) mod option;

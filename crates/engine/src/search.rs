@@ -11,6 +11,7 @@ use chess::{Color, Move, Position};
 
 use crate::eval::{has_non_pawn_material, Evaluator, SEE_VALUES};
 use crate::history::{piece_to, History, PieceTo, PrevMoves};
+use crate::mate_line::complete_mate_line;
 use crate::movepick::{is_noisy, MovePicker, OrderingContext};
 use crate::params::{tuned, SearchParams};
 use crate::score::{
@@ -21,7 +22,7 @@ use crate::see::see_ge;
 use crate::stats::SearchStats;
 use crate::thread::{IterationInfo, ScoreBound, SearchEvent, Shared};
 use crate::timeman::TimeManager;
-use crate::tt::{Bound, TtEntry};
+use crate::tt::{Bound, TranspositionTable, TtEntry};
 
 /// A legal move at the root with what the search has learned about it.
 #[derive(Clone, Debug)]
@@ -49,6 +50,24 @@ impl RootMove {
             Some(tb) if !is_mate(v) => tb,
             _ => v,
         }
+    }
+
+    /// The latest score the move has: this iteration's, or the previous
+    /// one's when this iteration has not scored it (`-INFINITE` if neither).
+    pub fn latest_score(&self) -> Value {
+        if self.score == -INFINITE {
+            self.previous_score
+        } else {
+            self.score
+        }
+    }
+
+    /// The move's line as shown: a mate's line completed from `tt`
+    /// (proven through stored results, it may stop short of the mate).
+    pub fn shown_line(&self, root: &Position, tt: &TranspositionTable) -> Vec<Move> {
+        let mut pv = self.pv.clone();
+        complete_mate_line(root, self.latest_score(), &mut pv, tt);
+        pv
     }
 }
 
@@ -99,6 +118,8 @@ pub struct Worker {
     pv_len: Vec<usize>,
     keys: Vec<u64>,
     root_index: usize,
+    /// The position searched (for lines completed from the table).
+    root: Position,
     root_color: Color,
     root_depth: i32,
     pv_index: usize,
@@ -219,6 +240,7 @@ impl Worker {
             pv_len: vec![0; MAX_PLY + 2],
             keys: Vec::with_capacity(1024),
             root_index: 0,
+            root: Position::startpos(),
             root_color: Color::White,
             root_depth: 0,
             pv_index: 0,
@@ -234,6 +256,7 @@ impl Worker {
         self.keys.extend_from_slice(history);
         self.keys.push(root.key());
         self.root_index = self.keys.len() - 1;
+        self.root = *root;
         self.root_color = root.turn();
         self.stats = SearchStats::default();
         self.nodes = 0;
@@ -422,11 +445,7 @@ impl Worker {
 
     /// Reports `rm` as line `multipv` of the iteration in progress.
     fn report_line(&self, s: &Shared, rm: &RootMove, multipv: usize, bound: ScoreBound) {
-        let score = if rm.score == -INFINITE {
-            rm.previous_score
-        } else {
-            rm.score
-        };
+        let score = rm.latest_score();
         if score == -INFINITE {
             return;
         }
@@ -439,7 +458,7 @@ impl Worker {
             nodes: s.total_nodes(self.id, self.nodes),
             time: s.time_since_start(),
             hashfull: s.tt.hashfull(),
-            pv: rm.pv.clone(),
+            pv: rm.shown_line(&self.root, &s.tt),
             tbhits: s.tb_hits.load(Ordering::Relaxed),
         }));
     }

@@ -338,7 +338,9 @@ pub fn conclude(workers: &[&Worker], shared: &Shared, root: &Position) -> Search
     if let Some(answer) = best {
         w.report_answer(shared, answer, workers[0].reported());
     }
-    let pv = best.map(|rm| rm.pv.clone()).unwrap_or_default();
+    let pv = best
+        .map(|rm| rm.shown_line(root, &shared.tt))
+        .unwrap_or_default();
     let ponder = pv.get(1).copied().or_else(|| {
         // No second move in the line: ask the table about the position after the best move.
         let mv = best?.mv;
@@ -350,13 +352,7 @@ pub fn conclude(workers: &[&Worker], shared: &Shared, root: &Position) -> Search
             .map(|e| e.mv)
             .filter(|m| after.is_legal(*m))
     });
-    let score = best.map_or(0, |rm| {
-        rm.shown_score(if rm.score == -crate::score::INFINITE {
-            rm.previous_score
-        } else {
-            rm.score
-        })
-    });
+    let score = best.map_or(0, |rm| rm.shown_score(rm.latest_score()));
     SearchResult {
         best: best.map(|rm| rm.mv),
         ponder,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use chess::{CastlingMode, Position};
 use engine::eval::EvalKind;
-use engine::score::{mate_in, mated_in};
+use engine::score::{mate_in, mated_in, MATE, MATE_BOUND};
 use engine::{Engine, Limits, SearchResult};
 
 fn search(fen: &str, history: &[u64], limits: Limits) -> (Position, SearchResult) {
@@ -122,6 +122,29 @@ fn a_proven_mate_ends_the_search() {
         assert_eq!(r.score, mate_in(3), "{kind:?}");
         assert!(r.depth <= by_depth, "{kind:?}: found at depth {}", r.depth);
     }
+}
+
+#[test]
+fn a_mate_line_ends_in_the_mate_it_announces() {
+    // A mate in 10 (matetrack) that the last, unfinished iteration proves
+    // through a null-window search failing high at the root: its line was
+    // the first move alone. It is now completed from the table's proofs
+    // and replays to the mate.
+    let limits = Limits {
+        nodes: Some(200_000),
+        ..Limits::default()
+    };
+    let fen = "b4K2/1nBp4/qp6/1p1p4/p4p2/7B/5pRp/5rbk w - - 0 1";
+    let (pos, r) = search(fen, &[], limits);
+    assert!(r.score >= MATE_BOUND, "score {} pv {:?}", r.score, r.pv);
+    let plies = (MATE - r.score) as usize;
+    assert_eq!(r.pv.len(), plies, "score {} pv {:?}", r.score, r.pv);
+    let mut end = pos;
+    for &m in &r.pv {
+        assert!(end.is_legal(m));
+        end.play(m);
+    }
+    assert!(end.is_checkmate(), "{:?}", r.pv);
 }
 
 #[test]
