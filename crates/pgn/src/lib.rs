@@ -20,6 +20,7 @@ mod open;
 mod parse;
 mod reader;
 mod san_match;
+mod skip;
 mod split;
 pub mod token;
 mod writer;

@@ -13,6 +13,7 @@
 //! read, and which games are skipped as broken, stays exactly the same.
 
 use crate::parse::split_annotation;
+use crate::skip::Skipped;
 use crate::split::is_tag_line;
 use crate::token::{Token, Tokenizer};
 use crate::{GameResult, RawGame};
@@ -87,8 +88,7 @@ pub fn scan_plain(
     let mut in_movetext = false;
     let mut any_token = false;
     let mut plies = 0usize;
-    // Depth inside skipped variations.
-    let mut skip_depth = 0usize;
+    let mut skipped = Skipped::default();
     let mut past_limit = false;
     let mut result = None;
     let mut tag_decides = false;
@@ -112,7 +112,7 @@ pub fn scan_plain(
         in_movetext = true;
         if !past_limit
             && matches!(token, Token::Move(_))
-            && skip_depth == 0
+            && !skipped.inside()
             && max_plies.is_some_and(|n| plies >= n)
         {
             past_limit = true;
@@ -127,24 +127,14 @@ pub fn scan_plain(
             }
         }
         if past_limit {
-            match token {
-                Token::Open => skip_depth += 1,
-                Token::Close => skip_depth = skip_depth.saturating_sub(1),
-                Token::Result(r) if skip_depth == 0 => {
-                    result = Some(r);
-                    break;
-                }
-                _ => {}
+            if let Some(r) = skipped.past_limit(&token) {
+                result = Some(r);
+                break;
             }
             continue;
         }
-        if skip_depth > 0 {
-            match token {
-                Token::Open => skip_depth += 1,
-                Token::Close => skip_depth -= 1,
-                Token::Result(_) => return None,
-                _ => {}
-            }
+        if skipped.inside() {
+            skipped.in_variation(&token).ok()?;
             continue;
         }
         match token {
@@ -162,7 +152,7 @@ pub fn scan_plain(
             // Before any move these are errors for the full parser.
             Token::Nag(_) | Token::Open if plies == 0 => return None,
             Token::Nag(_) | Token::Comment(_) => {}
-            Token::Open => skip_depth = 1,
+            Token::Open => skipped.enter(),
             Token::Close => return None,
             Token::Result(r) => {
                 result = Some(r);
@@ -170,7 +160,7 @@ pub fn scan_plain(
             }
         }
     }
-    if !any_token || (skip_depth > 0 && !past_limit) {
+    if !any_token || (skipped.inside() && !past_limit) {
         return None;
     }
     let (len, next_line) = if result.is_some() {

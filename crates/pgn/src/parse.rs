@@ -3,6 +3,7 @@
 //! the position before the move they replace), NAGs and comments attached to
 //! their moves.
 
+use crate::skip::Skipped;
 use crate::token::{Token, TokenError, Tokenizer};
 use crate::{GameResult, PgnError, PgnErrorKind, PgnGame, PgnMove, RawGame};
 use chess::Position;
@@ -212,7 +213,7 @@ fn parse_one(
 ) -> Result<Option<PgnGame>, PgnError> {
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut levels: Vec<Level> = Vec::new();
-    let mut skip_depth = 0usize;
+    let mut skipped = Skipped::default();
     let mut past_limit = false;
     let mut first_line = None;
     let mut result = None;
@@ -235,7 +236,7 @@ fn parse_one(
         }
         if !past_limit
             && matches!(token, Token::Move(_))
-            && skip_depth == 0
+            && !skipped.inside()
             && levels.len() == 1
             && options
                 .max_plies
@@ -252,25 +253,15 @@ fn parse_one(
         }
         if past_limit {
             // Past the plies wanted: look only for the end of the game.
-            match token {
-                Token::Open => skip_depth += 1,
-                Token::Close => skip_depth = skip_depth.saturating_sub(1),
-                Token::Result(r) if skip_depth == 0 => {
-                    result = Some(r);
-                    break;
-                }
-                _ => {}
+            if let Some(r) = skipped.past_limit(&token) {
+                result = Some(r);
+                break;
             }
             continue;
         }
-        if skip_depth > 0 {
-            match token {
-                Token::Open => skip_depth += 1,
-                Token::Close => skip_depth -= 1,
-                Token::Result(_) => {
-                    return Err(PgnError::new(line, b"", PgnErrorKind::ResultInVariation))
-                }
-                _ => {}
+        if skipped.inside() {
+            if skipped.in_variation(&token).is_err() {
+                return Err(PgnError::new(line, b"", PgnErrorKind::ResultInVariation));
             }
             continue;
         }
@@ -341,7 +332,7 @@ fn parse_one(
                     let from = level.before;
                     levels.push(Level::new(from));
                 } else {
-                    skip_depth = 1;
+                    skipped.enter();
                 }
             }
             Token::Close => {
@@ -379,7 +370,7 @@ fn parse_one(
     let Some(first_line) = first_line else {
         return Ok(None);
     };
-    if levels.len() > 1 || (skip_depth > 0 && !past_limit) {
+    if levels.len() > 1 || (skipped.inside() && !past_limit) {
         return Err(PgnError::new(
             tokens.line(),
             b"(",
