@@ -12,38 +12,7 @@ import sys
 import chess
 import chess.engine
 
-checks = 0
-
-
-def check(condition, message):
-    global checks
-    checks += 1
-    if not condition:
-        raise AssertionError(message)
-
-
-def legal_line(board, moves):
-    b = board.copy()
-    for m in moves:
-        if m not in b.legal_moves:
-            return False
-        b.push(m)
-    return True
-
-
-def play_game(engine, limit, ponder, max_plies=200):
-    board = chess.Board()
-    while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
-        result = engine.play(board, limit, ponder=ponder, info=chess.engine.INFO_ALL)
-        check(result.move in board.legal_moves, "illegal move %s in %s" % (result.move, board.fen()))
-        if "pv" in result.info:
-            check(legal_line(board, result.info["pv"]), "illegal pv %s in %s" % (result.info["pv"], board.fen()))
-        if result.ponder is not None:
-            after = board.copy()
-            after.push(result.move)
-            check(result.ponder in after.legal_moves, "illegal ponder move %s" % result.ponder)
-        board.push(result.move)
-    return board
+from client_checks import check, legal_line, play_game, run
 
 
 def main():
@@ -85,14 +54,6 @@ def main():
         info = engine.analyse(mate, chess.engine.Limit(depth=8))
         check(info["score"].white().mate() == 2, "mate in 2 reported as %s" % info["score"])
 
-    print("%d checks" % checks)
-    print("%d passed, 0 failed" % checks)
-
 
 if __name__ == "__main__":
-    try:
-        main()
-    except AssertionError as e:
-        print("FAILED: %s" % e)
-        print("%d passed, 1 failed" % (checks - 1))
-        sys.exit(1)
+    run(main)

@@ -13,34 +13,7 @@ import sys
 import chess
 import chess.engine
 
-checks = 0
-
-
-def check(condition, message):
-    global checks
-    checks += 1
-    if not condition:
-        raise AssertionError(message)
-
-
-def legal_line(board, moves):
-    b = board.copy()
-    for m in moves:
-        if m not in b.legal_moves:
-            return False
-        b.push(m)
-    return True
-
-
-def play_game(engine, limit, ponder=False, max_plies=80):
-    board = chess.Board()
-    while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
-        result = engine.play(board, limit, ponder=ponder, info=chess.engine.INFO_ALL)
-        check(result.move in board.legal_moves, "illegal move %s in %s" % (result.move, board.fen()))
-        if "pv" in result.info:
-            check(legal_line(board, result.info["pv"]), "illegal pv %s in %s" % (result.info["pv"], board.fen()))
-        board.push(result.move)
-    return board
+from client_checks import check, legal_line, play_game, run
 
 
 def main():
@@ -83,8 +56,7 @@ def main():
                                                     board.variation_san(info["pv"][:4])))
     finally:
         engine.quit()
-    print("%d passed, 0 failed" % checks)
 
 
 if __name__ == "__main__":
-    main()
+    run(main)
