@@ -7,7 +7,7 @@
 
 use std::sync::atomic::Ordering;
 
-use chess::{Color, Move, Position};
+use chess::{Move, Position};
 
 use crate::eval::{has_non_pawn_material, Evaluator, SEE_VALUES};
 use crate::history::{piece_to, History, PieceTo, PrevMoves};
@@ -118,9 +118,9 @@ pub struct Worker {
     pv_len: Vec<usize>,
     keys: Vec<u64>,
     root_index: usize,
-    /// The position searched (for lines completed from the table).
+    /// The position searched (its side to move gets the contempt; mate
+    /// lines are completed from it).
     root: Position,
-    root_color: Color,
     root_depth: i32,
     pv_index: usize,
     seldepth: usize,
@@ -241,7 +241,6 @@ impl Worker {
             keys: Vec::with_capacity(1024),
             root_index: 0,
             root: Position::startpos(),
-            root_color: Color::White,
             root_depth: 0,
             pv_index: 0,
             seldepth: 0,
@@ -257,7 +256,6 @@ impl Worker {
         self.keys.push(root.key());
         self.root_index = self.keys.len() - 1;
         self.root = *root;
-        self.root_color = root.turn();
         self.stats = SearchStats::default();
         self.nodes = 0;
         self.completed_depth = 0;
@@ -515,7 +513,7 @@ impl Worker {
     /// worth less than zero to the side the engine plays.
     #[inline]
     fn draw_value(&self, pos: &Position) -> Value {
-        if pos.turn() == self.root_color {
+        if pos.turn() == self.root.turn() {
             -self.params.contempt
         } else {
             self.params.contempt
