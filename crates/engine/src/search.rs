@@ -465,10 +465,20 @@ impl Worker {
     /// worker's root moves), unless the main thread's last report already
     /// began with its move: a move found in an unfinished iteration, or by
     /// a helper thread, would otherwise reach `bestmove` with no line
-    /// shown for it (match runners check that the two agree).
+    /// shown for it (match runners check that the two agree). Before any
+    /// iteration has completed, the best move searched so far only bounds
+    /// the position's value from below (a move not yet searched may do
+    /// better), and its score is reported as such: the first move of a
+    /// first iteration cut short may be a blunder scored as a mate against
+    /// the side to move.
     pub(crate) fn report_answer(&self, s: &Shared, answer: &RootMove, main_reported: Move) {
         if answer.mv != main_reported {
-            self.report_line(s, answer, 1, ScoreBound::Exact);
+            let bound = if self.completed_depth == 0 {
+                ScoreBound::Lower
+            } else {
+                ScoreBound::Exact
+            };
+            self.report_line(s, answer, 1, bound);
         }
     }
 

@@ -4,12 +4,12 @@
 //! rule, insufficient material, repetition with the game history,
 //! stalemate), several threads, and fixed node limits.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use chess::{CastlingMode, Position};
 use engine::eval::EvalKind;
 use engine::score::{mate_in, mated_in, MATE, MATE_BOUND};
-use engine::{Engine, Limits, SearchResult};
+use engine::{Engine, Limits, Reporter, ScoreBound, SearchEvent, SearchResult};
 
 fn search(fen: &str, history: &[u64], limits: Limits) -> (Position, SearchResult) {
     search_with(EvalKind::default(), fen, history, limits)
@@ -145,6 +145,37 @@ fn a_mate_line_ends_in_the_mate_it_announces() {
         end.play(m);
     }
     assert!(end.is_checkmate(), "{:?}", r.pv);
+}
+
+#[test]
+fn a_first_iteration_cut_short_reports_a_lower_bound() {
+    // Eight pawns on the seventh rank: the first iteration's quiescence
+    // search of promotions outlasts the node limit. Its first move loses
+    // to a mate in two, which is all that is known of the position when
+    // the search stops: that is a lower bound, not the position's value
+    // (White mates in eight, matetrack), and must not read as one.
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = events.clone();
+    let reporter: Reporter = Arc::new(move |event| {
+        if let SearchEvent::Iteration(info) = event {
+            seen.lock()
+                .unwrap()
+                .push((info.depth, info.score, info.bound));
+        }
+    });
+    let pos = Position::from_fen("N7/PPPPPPPP/K1k3rB/b1pnnb1p/8/1r6/pp3p2/7q w - - 0 1").unwrap();
+    let limits = Limits {
+        nodes: Some(100_000),
+        ..Limits::default()
+    };
+    let r = Engine::new().search(&pos, &[], limits, reporter);
+    assert_eq!(r.depth, 0, "the first iteration completed");
+    let events = events.lock().unwrap();
+    assert!(!events.is_empty());
+    for &(depth, score, bound) in events.iter() {
+        assert_eq!(depth, 1);
+        assert_eq!(bound, ScoreBound::Lower, "score {score} shown as {bound:?}");
+    }
 }
 
 #[test]
