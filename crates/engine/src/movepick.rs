@@ -6,7 +6,7 @@
 //! capture has cut off. In check, all evasions are generated at once; in
 //! quiescence, only captures and promotions.
 
-use chess::{GenType, Move, MoveKind, MoveList, Position, MAX_MOVES};
+use chess::{GenType, Move, MoveKind, MoveList, Position, Role, MAX_MOVES};
 
 use crate::eval::SEE_VALUES;
 use crate::history::{piece_to, History, PrevMoves};
@@ -239,8 +239,7 @@ impl MovePicker {
                 Stage::GoodCaptures => match self.pick_best() {
                     Some(m) if m == self.tt_move => continue,
                     Some(m) => {
-                        let underpromotion =
-                            m.promotion_role().is_some_and(|r| r != chess::Role::Queen);
+                        let underpromotion = m.promotion_role().is_some_and(|r| r != Role::Queen);
                         if underpromotion || (self.use_see && !see_ge(pos, m, 0)) {
                             self.bad.push(m);
                             continue;
@@ -323,6 +322,10 @@ impl MovePicker {
                 },
                 Stage::QCaptures => match self.pick_best() {
                     Some(m) if m == self.tt_move => continue,
+                    // Under-promotions are left to the full search: tried
+                    // here, a few pawns on the seventh multiply the tree
+                    // by every piece in every order.
+                    Some(m) if m.promotion_role().is_some_and(|r| r != Role::Queen) => continue,
                     Some(m) => return Some(m),
                     None if self.with_checks => self.stage = Stage::InitQChecks,
                     None => self.stage = Stage::Done,
