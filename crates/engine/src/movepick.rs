@@ -4,7 +4,8 @@
 //! static exchange), the two killers, the countermove, quiet moves by
 //! history, losing captures last. Quiet moves are generated only when no
 //! capture has cut off. In check, all evasions are generated at once; in
-//! quiescence, only captures and promotions.
+//! quiescence, only captures and queen promotions (under-promotions are
+//! left to the full search).
 
 use chess::{GenType, Move, MoveKind, MoveList, Position, Role, MAX_MOVES};
 
@@ -421,6 +422,30 @@ mod tests {
         let k = uci.iter().position(|m| m == "e1g1").unwrap();
         let first_quiet_non_killer = uci.iter().position(|m| m == "a2a4").unwrap();
         assert!(k < first_quiet_non_killer);
+    }
+
+    #[test]
+    fn quiescence_promotes_to_a_queen_only() {
+        // b7 can push or take on a8 or c8; the tt move, even an
+        // under-promotion, still comes first.
+        let pos = Position::from_fen("n1n4k/1P6/8/8/8/8/8/K7 w - - 0 1").unwrap();
+        let ctx = OrderingContext {
+            killers: [Move::NULL; 2],
+            countermove: Move::NULL,
+            prev: PrevMoves::NONE,
+            use_history: true,
+        };
+        let history = History::default();
+        let tt = pos.parse_uci_move("b7a8n", CastlingMode::Standard).unwrap();
+        let mut picker = MovePicker::new_qsearch(&pos, tt, ctx, false);
+        let mut picked = Vec::new();
+        while let Some(m) = picker.next(&pos, &history) {
+            picked.push(m.to_uci(CastlingMode::Standard).to_string());
+        }
+        assert_eq!(picked[0], "b7a8n");
+        let mut rest = picked[1..].to_vec();
+        rest.sort();
+        assert_eq!(rest, ["b7a8q", "b7b8q", "b7c8q"], "{picked:?}");
     }
 }
 
