@@ -151,6 +151,7 @@ search_params! {
         razoring: "Razoring" = true, "Drop to quiescence when the evaluation is hopeless near the horizon.";
         check_extension: "CheckExtension" = true, "Search moves that give check one ply deeper.";
         singular_extension: "SingularExtension" = true, "Search the hash move deeper when every alternative is clearly worse.";
+        probcut: "ProbCut" = false, "Cut when a good capture's reduced search beats beta by a margin (the full search would almost surely fail high too).";
         iir: "InternalIterativeReduction" = true, "Reduce depth at nodes that have no hash move.";
         mate_distance_pruning: "MateDistancePruning" = true, "Cut when even a mate here could not beat a shorter mate found already.";
         syzygy_50_move_rule: "Syzygy50MoveRule" = true, "Tablebase wins and losses that the fifty-move rule turns into draws count as draws.";
@@ -178,6 +179,9 @@ crate::tunable::tunables! {
     nmp_depth_divisor: "NmpDepthDivisor" = 3, 2..=8, step 0.5, "Null move: one more ply of reduction per this many plies of depth.";
     nmp_eval_divisor: "NmpEvalDivisor" = 198, 50..=500, step 20.0, "Null move: one more ply of reduction per this many centipawns of evaluation above beta.";
     nmp_eval_max: "NmpEvalMax" = 3, 0..=6, step 0.5, "Null move: the most plies the evaluation margin adds to the reduction.";
+    probcut_depth: "ProbCutDepth" = 5, 3..=10, step 0.5, "ProbCut: the shallowest depth at which it is tried.";
+    probcut_margin: "ProbCutMargin" = 100, 30..=400, step 10.0, "ProbCut: how far above beta (centipawns) a capture's reduced search must score.";
+    probcut_reduction: "ProbCutReduction" = 4, 2..=6, step 0.5, "ProbCut: how many plies shallower than the node the capture is searched.";
     iir_depth: "IirDepth" = 4, 2..=10, step 0.5, "Internal iterative reduction: the shallowest depth at which a node without a hash move is reduced.";
     lmp_depth: "LmpDepth" = 8, 2..=14, step 0.5, "Late move pruning: the deepest depth at which it prunes.";
     lmp_base: "LmpBase" = 4, 0..=10, step 0.5, "Late move pruning: quiet moves kept are (base + depth squared), halved when not improving.";

@@ -561,6 +561,26 @@ impl Worker {
         false
     }
 
+    /// Plays `m` from `pos` at `ply`: the child position, with the
+    /// evaluator, the continuation-history stack and the repetition keys
+    /// following it. `unmake_move` takes it back.
+    #[inline]
+    fn make_move(&mut self, pos: &Position, m: Move, ply: usize) -> Position {
+        let mut child = *pos;
+        self.evaluator.push_move(pos, m);
+        child.play(m);
+        self.stack[ply].piece_to = piece_to(pos, m);
+        self.keys.push(child.key());
+        child
+    }
+
+    /// Takes back what `make_move` did (the position itself is a copy).
+    #[inline]
+    fn unmake_move(&mut self) {
+        self.keys.pop();
+        self.evaluator.pop();
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let child_len = self.pv_len[ply + 1];
@@ -777,6 +797,29 @@ impl Worker {
                     }
                 }
             }
+
+            // Step 7b. ProbCut: a good capture whose reduced search beats
+            // beta by a margin.
+            if self.params.probcut && depth >= tuned::probcut_depth() && beta.abs() < TB_WIN_BOUND {
+                let probcut_beta = beta + tuned::probcut_margin();
+                // Unless a table entry almost as deep already says the node falls short of it.
+                let refuted = matches!((tt_entry, tt_score),
+                    (Some(e), Some(ts)) if e.depth > depth - tuned::probcut_reduction() && ts < probcut_beta);
+                if !refuted {
+                    if let Some(v) = self.probcut(
+                        s,
+                        pos,
+                        depth,
+                        ply,
+                        probcut_beta,
+                        static_eval,
+                        tt_move,
+                        cut_node,
+                    ) {
+                        return v;
+                    }
+                }
+            }
         }
 
         // Step 8. Internal iterative reduction: no hash move, likely a new node.
@@ -933,11 +976,7 @@ impl Worker {
 
             // Step 12. Principal variation search with late move reductions.
             // The move is made only now that no pruning skipped it.
-            let mut child = *pos;
-            self.evaluator.push_move(pos, m);
-            child.play(m);
-            self.stack[ply].piece_to = piece_to(pos, m);
-            self.keys.push(child.key());
+            let child = self.make_move(pos, m, ply);
             let mut v;
             if move_count == 1 || !self.params.pvs {
                 v = -self.search(s, &child, -beta, -alpha, new_depth, ply + 1, pv_node, false);
@@ -985,8 +1024,7 @@ impl Worker {
                     v = -self.search(s, &child, -beta, -alpha, new_depth, ply + 1, true, false);
                 }
             }
-            self.keys.pop();
-            self.evaluator.pop();
+            self.unmake_move();
             if s.stop.load(Ordering::Relaxed) {
                 return 0;
             }
@@ -1069,6 +1107,81 @@ impl Worker {
             );
         }
         best
+    }
+
+    /// ProbCut (Step 7b): the captures that win at least `probcut_beta -
+    /// static_eval` by static exchange, each checked by quiescence and then
+    /// searched `ProbCutReduction` plies shallower with a null window at
+    /// `probcut_beta`. The first that holds it is taken as proof that the
+    /// node fails high (stored as a lower bound a little shallower than the
+    /// node) and its score returned.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        s: &Shared,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        probcut_beta: Value,
+        static_eval: Value,
+        tt_move: Move,
+        cut_node: bool,
+    ) -> Option<Value> {
+        let ctx = OrderingContext {
+            killers: [Move::NULL; 2],
+            countermove: Move::NULL,
+            prev: self.previous_moves(ply),
+            use_history: self.params.history,
+        };
+        let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx, false);
+        while let Some(m) = picker.next(pos, &self.history) {
+            if !see_ge(pos, m, probcut_beta - static_eval) {
+                continue;
+            }
+            let child = self.make_move(pos, m, ply);
+            let mut v = -self.qsearch(
+                s,
+                &child,
+                -probcut_beta,
+                -probcut_beta + 1,
+                ply + 1,
+                0,
+                false,
+            );
+            if v >= probcut_beta {
+                v = -self.search(
+                    s,
+                    &child,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    depth - tuned::probcut_reduction(),
+                    ply + 1,
+                    false,
+                    !cut_node,
+                );
+            }
+            self.unmake_move();
+            if s.stop.load(Ordering::Relaxed) {
+                return Some(0);
+            }
+            if v >= probcut_beta {
+                self.stats.probcuts += 1;
+                if self.params.tt {
+                    s.tt.store(
+                        pos.key(),
+                        TtEntry {
+                            mv: m,
+                            score: to_tt(v, ply),
+                            eval: static_eval,
+                            depth: depth - tuned::probcut_reduction() + 1,
+                            bound: Bound::Lower,
+                        },
+                    );
+                }
+                return Some(v);
+            }
+        }
+        None
     }
 
     /// Probes the tablebases at a node (Step 4b): after a capture or pawn
@@ -1263,14 +1376,9 @@ impl Worker {
                     continue;
                 }
             }
-            let mut child = *pos;
-            self.evaluator.push_move(pos, m);
-            child.play(m);
-            self.stack[ply].piece_to = piece_to(pos, m);
-            self.keys.push(child.key());
+            let child = self.make_move(pos, m, ply);
             let v = -self.qsearch(s, &child, -beta, -alpha, ply + 1, qdepth + 1, pv_node);
-            self.keys.pop();
-            self.evaluator.pop();
+            self.unmake_move();
             if s.stop.load(Ordering::Relaxed) {
                 return 0;
             }

@@ -37,6 +37,8 @@ pub struct SearchStats {
     pub singular_extensions: u64,
     /// Multi-cut prunes from the singular search.
     pub multicuts: u64,
+    /// ProbCut cut-offs (a capture's reduced search beat beta by a margin).
+    pub probcuts: u64,
     /// Tablebase probes that found the position.
     pub tb_hits: u64,
     /// Book positions met in the search (`BookInSearch`).
@@ -60,6 +62,7 @@ impl AddAssign for SearchStats {
         self.check_extensions += o.check_extensions;
         self.singular_extensions += o.singular_extensions;
         self.multicuts += o.multicuts;
+        self.probcuts += o.probcuts;
         self.tb_hits += o.tb_hits;
         self.book_hits += o.book_hits;
     }
@@ -77,7 +80,7 @@ impl fmt::Display for SearchStats {
         };
         write!(
             f,
-            "tthit {:.1}% qnodes {} nullcuts {}/{} rfp {} razor {} futility {} lmp {} seeprune {} lmr {} lmr-research {} ext-check {} ext-singular {} multicut {} tbhits {}",
+            "tthit {:.1}% qnodes {} nullcuts {}/{} rfp {} razor {} futility {} lmp {} seeprune {} lmr {} lmr-research {} ext-check {} ext-singular {} multicut {} probcut {} tbhits {}",
             pct(self.tt_hits, self.tt_probes),
             self.qnodes,
             self.null_cuts,
@@ -92,6 +95,7 @@ impl fmt::Display for SearchStats {
             self.check_extensions,
             self.singular_extensions,
             self.multicuts,
+            self.probcuts,
             self.tb_hits
         )?;
         if self.book_hits > 0 {
