@@ -399,6 +399,24 @@ fn bad_command_lines_fail_with_one_clear_line() {
     ]);
     assert!(!ok);
     assert!(text.contains("cannot start '/no/such/engine'"), "{text}");
+    // An option the engine refuses stops the match before its first game.
+    let (ok, text) = run(&[
+        "match",
+        "-engine",
+        &format!("cmd={KESTREL}"),
+        "name=a",
+        "option.Contempt=900",
+        "depth=1",
+        "-engine",
+        &format!("cmd={KESTREL}"),
+        "name=b",
+        "depth=1",
+    ]);
+    assert!(!ok);
+    assert!(
+        text.contains("refused an option") && text.contains("Contempt"),
+        "{text}"
+    );
     let (ok, text) = run(&["match", "-games", "2"]);
     assert!(!ok);
     assert!(text.contains("give at least two engines"), "{text}");

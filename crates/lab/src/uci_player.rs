@@ -46,6 +46,16 @@ pub fn parse_info(line: &str, thought: &mut Thought) {
     }
 }
 
+/// True for an engine's answer that refuses a `setoption`: Kestrel's
+/// `info string error: ...`, Stockfish's `No such option: X`, and the
+/// like.
+fn refuses_an_option(line: &str) -> bool {
+    let l = line.trim().to_ascii_lowercase();
+    l.starts_with("info string error")
+        || l.starts_with("no such option")
+        || l.contains("unknown option")
+}
+
 fn millis(d: Duration) -> u128 {
     d.as_millis()
 }
@@ -63,12 +73,26 @@ impl UciPlayer {
         for line in &spec.init {
             process.send(line)?;
         }
-        let mut player = UciPlayer {
+        // An option the engine refuses would silently leave it at its
+        // default for the whole match: stop before the first game instead.
+        process.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let mut refused = None;
+        process.recv_until(deadline, |l| {
+            if refused.is_none() && refuses_an_option(l) {
+                refused = Some(l.trim().to_string());
+            }
+            l.trim() == "readyok"
+        })?;
+        if let Some(line) = refused {
+            return Err(EngineError::Protocol(format!(
+                "the engine refused an option: {line}"
+            )));
+        }
+        Ok(UciPlayer {
             process,
             limits: spec.limits,
-        };
-        player.sync()?;
-        Ok(player)
+        })
     }
 
     /// `isready` until `readyok`, which also drains anything left from before
@@ -186,5 +210,18 @@ mod tests {
         );
         parse_info("info string score cp 99", &mut t);
         assert_eq!(t.score, Some(Score::Mate(3)));
+    }
+
+    #[test]
+    fn option_refusals_are_recognised() {
+        assert!(refuses_an_option(
+            "info string error: option 'Contempt' takes a number from -200 to 200, not '900'"
+        ));
+        assert!(refuses_an_option("No such option: Foo"));
+        assert!(refuses_an_option("Unknown option Bar"));
+        assert!(!refuses_an_option(
+            "info string NNUE evaluation using nn.bin"
+        ));
+        assert!(!refuses_an_option("readyok"));
     }
 }
