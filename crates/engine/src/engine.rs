@@ -340,7 +340,10 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.wait();
         self.tt.clear();
-        self.pool.for_each_worker(|w| w.history.clear());
+        self.pool.for_each_worker(|w| {
+            w.history.clear();
+            w.correction.clear();
+        });
     }
 
     fn shared(

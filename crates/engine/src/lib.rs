@@ -15,6 +15,7 @@
 
 pub mod bench;
 pub(crate) mod book_hint;
+pub(crate) mod correction;
 pub(crate) mod draw_offer;
 pub(crate) mod engine;
 pub mod eval;

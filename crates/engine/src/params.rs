@@ -143,6 +143,7 @@ search_params! {
         countermoves: "Countermoves" = true, "Try the quiet move that last refuted the opponent's previous move.";
         history: "HistoryHeuristic" = true, "Order quiet moves by how often they cut off (butterfly and continuation history).";
         continuation_ply4: "ContinuationHistory4" = true, "Continuation history also pairs a quiet move with the side's own move before last (four plies back).";
+        correction: "CorrectionHistory" = false, "Correct the static evaluation by what searches found in positions with the same pawn structure.";
         lmr: "LateMoveReductions" = true, "Search late, quiet moves to a reduced depth first.";
         rfp: "ReverseFutilityPruning" = true, "Cut when the static evaluation beats beta by a depth-dependent margin.";
         futility: "FutilityPruning" = true, "Skip quiet moves near the horizon when the evaluation is far below alpha.";
@@ -155,6 +156,7 @@ search_params! {
         iir: "InternalIterativeReduction" = true, "Reduce depth at nodes that have no hash move.";
         mate_distance_pruning: "MateDistancePruning" = true, "Cut when even a mate here could not beat a shorter mate found already.";
         syzygy_50_move_rule: "Syzygy50MoveRule" = true, "Tablebase wins and losses that the fifty-move rule turns into draws count as draws.";
+        node_time_management: "NodeTimeManagement" = true, "Scale the time for a move by the share of nodes its best move took (a settled choice stops sooner).";
         book_in_search: "BookInSearch" = false, "Score book positions reached near the root by quiescence plus BookBonus, without searching them further.";
     }
     numbers {
@@ -197,7 +199,10 @@ crate::tunable::tunables! {
     singular_margin: "SingularMargin" = 16, 4..=64, step 2.0, "Singular extension: the margin below the hash score, in eighths of a centipawn per ply of depth.";
     lmr_base: "LmrBase" = 78, 0..=200, step 8.0, "Late move reductions: the table's constant, in hundredths of a ply.";
     lmr_divisor: "LmrDivisor" = 219, 100..=500, step 12.0, "Late move reductions: the divisor of ln(depth) * ln(move number), in hundredths.";
+    lmr_cut_node: "LmrCutNode" = 0, 0..=3, step 0.5, "Late move reductions: plies added at a node expected to fail high (a cut node).";
     lmr_history_divisor: "LmrHistoryDivisor" = 8289, 2048..=32768, step 512.0, "Late move reductions: one ply less per this much history score.";
+    correction_max: "CorrectionMax" = 64, 8..=200, step 6.0, "Correction history: the largest correction (centipawns).";
+    correction_weight_max: "CorrectionWeightMax" = 16, 2..=64, step 2.0, "Correction history: the most weight (of 256) one search result gets.";
     qs_delta_margin: "QsDeltaMargin" = 214, 0..=600, step 20.0, "Quiescence delta pruning: the margin over the captured piece (centipawns).";
     aspiration_growth: "AspirationGrowth" = 50, 10..=200, step 5.0, "Aspiration windows: how much the window widens after a failure, in percent.";
     history_bonus_quad: "HistoryBonusQuad" = 16, 0..=64, step 2.0, "History bonus: the factor of depth squared.";
@@ -207,13 +212,15 @@ crate::tunable::tunables! {
     history_malus_linear: "HistoryMalusLinear" = 34, 0..=256, step 8.0, "History malus: the factor of depth.";
     history_malus_max: "HistoryMalusMax" = 2059, 500..=8000, step 150.0, "History malus: the largest malus.";
     history_gravity: "HistoryGravity" = 16614, 4096..=30000, step 1000.0, "History gravity: the bound every history score decays towards.";
-    tm_moves_to_go: "TmMovesToGo" = 30, 10..=60, step 2.0, "Time management: the moves left assumed when the clock does not say.";
+    tm_moves_to_go: "TmMovesToGo" = 20, 10..=60, step 2.0, "Time management: the moves left assumed when the clock does not say.";
     tm_increment_percent: "TmIncrementPercent" = 75, 20..=100, step 4.0, "Time management: the share of the increment planned for each move, in percent.";
     tm_hard_factor: "TmHardFactor" = 40, 15..=80, step 3.0, "Time management: the hard limit as a multiple of the planned time, in tenths.";
     tm_soft_percent: "TmSoftPercent" = 70, 30..=120, step 4.0, "Time management: the soft limit as a share of the planned time, in percent.";
     tm_stability_base: "TmStabilityBase" = 70, 30..=120, step 4.0, "Time management: the soft limit's scale with a stable best move, in percent.";
     tm_stability_scale: "TmStabilityScale" = 60, 0..=150, step 5.0, "Time management: what each recent change of best move adds to that scale, in percent.";
     tm_score_drop_divisor: "TmScoreDropDivisor" = 200, 50..=800, step 20.0, "Time management: the soft limit grows by the score's drop (centipawns, at most 100) over this.";
+    tm_node_base: "TmNodeBase" = 150, 100..=250, step 5.0, "Node time management: the soft limit is scaled by (this - the best move's share of the nodes) times TmNodeScale, both in percent.";
+    tm_node_scale: "TmNodeScale" = 135, 50..=250, step 5.0, "Node time management: the scale of that factor, in percent.";
     tm_next_iteration_percent: "TmNextIterationPercent" = 60, 30..=100, step 4.0, "Time management: no new iteration once this share of the soft limit is spent, in percent.";
 }
 

@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering;
 
 use chess::{Move, Position};
 
+use crate::correction::CorrectionHistory;
 use crate::eval::{has_non_pawn_material, Evaluator, SEE_VALUES};
 use crate::history::{piece_to, History, PieceTo, PrevMoves};
 use crate::mate_line::complete_mate_line;
@@ -39,6 +40,8 @@ pub struct RootMove {
     pub seldepth: usize,
     /// The tablebase score of the move, when the root is in the tables.
     pub tb_score: Option<Value>,
+    /// Nodes this thread has searched below the move in this search.
+    pub nodes: u64,
 }
 
 impl RootMove {
@@ -98,6 +101,8 @@ pub struct Worker {
     pub id: usize,
     /// Move-ordering history.
     pub history: History,
+    /// Corrections of the static evaluation by pawn structure.
+    pub correction: CorrectionHistory,
     /// The parameters of the current search.
     pub params: SearchParams,
     /// Counters of the last search.
@@ -228,6 +233,7 @@ impl Worker {
         Worker {
             id,
             history: History::default(),
+            correction: CorrectionHistory::default(),
             params: SearchParams::default(),
             stats: SearchStats::default(),
             root_moves: Vec::new(),
@@ -277,6 +283,7 @@ impl Worker {
                 pv: vec![mv],
                 seldepth: 0,
                 tb_score: None,
+                nodes: 0,
             })
             .collect();
     }
@@ -367,7 +374,11 @@ impl Worker {
                     }
                 }
                 let best = &self.root_moves[0];
-                tm.iteration_done(best.mv, best.score);
+                // The share of the effort the best move took: a move that
+                // needed most of the nodes is settled, one that needed few is not.
+                let best_share = (self.params.node_time_management && self.nodes > 0)
+                    .then(|| best.nodes as f64 / self.nodes as f64);
+                tm.iteration_done(best.mv, best.score, best_share);
                 let mate_found = s
                     .limits
                     .mate
@@ -589,6 +600,17 @@ impl Worker {
         self.pv_len[ply] = child_len + 1;
     }
 
+    /// The static evaluation `raw` of `pos` as the search uses it: corrected
+    /// by the correction history when it is on (not in check: no evaluation).
+    #[inline]
+    fn corrected(&self, pos: &Position, raw: Value, in_check: bool) -> Value {
+        if self.params.correction && !in_check {
+            self.correction.correct(pos, raw)
+        } else {
+            raw
+        }
+    }
+
     /// Step by step search of one node.
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -699,13 +721,16 @@ impl Worker {
         } else {
             tt_entry.map_or(fresh_eval.unwrap_or(-INFINITE), |e| e.eval)
         };
+        // The table keeps the evaluation as computed; the search works with
+        // it corrected by what earlier searches of its pawn structure found.
+        let corrected_eval = self.corrected(pos, static_eval, in_check);
         let eval = if in_check {
-            static_eval
+            corrected_eval
         } else {
-            refine_eval(static_eval, tt_entry, tt_score)
+            refine_eval(corrected_eval, tt_entry, tt_score)
         };
-        self.stack[ply].static_eval = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        self.stack[ply].static_eval = corrected_eval;
+        let improving = !in_check && ply >= 2 && corrected_eval > self.stack[ply - 2].static_eval;
 
         // Step 4b. Tablebases: after a capture or pawn move with few pieces left.
         let (mut tb_floor, mut tb_ceiling) = (-INFINITE, INFINITE);
@@ -976,6 +1001,7 @@ impl Worker {
 
             // Step 12. Principal variation search with late move reductions.
             // The move is made only now that no pruning skipped it.
+            let nodes_before = self.nodes;
             let child = self.make_move(pos, m, ply);
             let mut v;
             if move_count == 1 || !self.params.pvs {
@@ -985,6 +1011,7 @@ impl Worker {
                 if self.params.lmr && depth >= 3 && move_count > 1 + usize::from(root) && !noisy {
                     r = self.lmr[depth.min(63) as usize][move_count.min(63)];
                     r += i32::from(!pv_node);
+                    r += tuned::lmr_cut_node() * i32::from(cut_node);
                     r -= i32::from(improving);
                     r -= i32::from(gives_check);
                     r -= i32::from(in_check);
@@ -1036,7 +1063,9 @@ impl Worker {
                 let line: Vec<Move> = std::iter::once(m)
                     .chain(self.pv[ply + 1][..child_len].iter().copied())
                     .collect();
+                let searched = self.nodes - nodes_before;
                 let rm = &mut self.root_moves[root_cursor - 1];
+                rm.nodes += searched;
                 if move_count == 1 || v > alpha {
                     rm.score = v;
                     rm.seldepth = seldepth;
@@ -1087,14 +1116,26 @@ impl Worker {
                 self.params.countermoves,
             );
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        // The evaluation's error, learned where the result is a quiet one
+        // and its bound says which side of the evaluation it lies.
+        if self.params.correction
+            && !in_check
+            && excluded.is_null()
+            && (best_move.is_null() || !is_noisy(pos, best_move))
+            && best.abs() < TB_WIN_BOUND
+            && !(bound == Bound::Lower && best <= corrected_eval)
+            && !(bound == Bound::Upper && best >= corrected_eval)
+        {
+            self.correction.update(pos, depth, best - static_eval);
+        }
         if self.params.tt && excluded.is_null() && !(root && self.pv_index > 0) {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if pv_node && best > orig_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
             s.tt.store(
                 key,
                 TtEntry {
@@ -1312,7 +1353,8 @@ impl Worker {
             // The stored evaluation when there is one, as before (it can differ
             // from the fresh one only after a key collision).
             static_eval = tt_entry.map_or(fresh_eval.unwrap_or(-INFINITE), |e| e.eval);
-            let stand_pat = refine_eval(static_eval, tt_entry, tt_score);
+            let stand_pat =
+                refine_eval(self.corrected(pos, static_eval, false), tt_entry, tt_score);
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -4,7 +4,8 @@
 //! checked between iterations, and a maximum ("hard") time, checked during
 //! the search and never exceeded. The soft limit stretches when the best
 //! move keeps changing or the score drops, and shrinks when the best move
-//! is stable. `Move Overhead` is kept in reserve for communication delays.
+//! is stable, and (node time management) when the best move took most of
+//! the nodes searched. `Move Overhead` is kept in reserve for communication delays.
 
 use std::time::Duration;
 
@@ -74,6 +75,7 @@ pub struct TimeManager {
     last_best: Option<chess::Move>,
     previous_score: Option<i32>,
     score_drop: i32,
+    best_share: Option<f64>,
 }
 
 impl TimeManager {
@@ -85,6 +87,7 @@ impl TimeManager {
             last_best: None,
             previous_score: None,
             score_drop: 0,
+            best_share: None,
         }
     }
 
@@ -93,8 +96,10 @@ impl TimeManager {
         self.budget
     }
 
-    /// Records a finished iteration's best move and score.
-    pub fn iteration_done(&mut self, best: chess::Move, score: i32) {
+    /// Records a finished iteration's best move, its score, and (with node
+    /// time management) the share of the search's nodes spent below it.
+    pub fn iteration_done(&mut self, best: chess::Move, score: i32, best_share: Option<f64>) {
+        self.best_share = best_share;
         self.best_move_changes *= 0.5;
         if self.last_best.is_some_and(|m| m != best) {
             self.best_move_changes += 1.0;
@@ -114,7 +119,12 @@ impl TimeManager {
             / 100.0;
         let falling =
             1.0 + f64::from(self.score_drop.min(100)) / f64::from(tuned::tm_score_drop_divisor());
-        let scaled = b.soft.as_secs_f64() * instability * falling;
+        let effort = self.best_share.map_or(1.0, |share| {
+            (f64::from(tuned::tm_node_base()) / 100.0 - share.clamp(0.0, 1.0))
+                * f64::from(tuned::tm_node_scale())
+                / 100.0
+        });
+        let scaled = b.soft.as_secs_f64() * instability * falling * effort;
         Some(Duration::from_secs_f64(scaled).min(b.hard))
     }
 
@@ -173,7 +183,7 @@ mod tests {
         let mut tm = TimeManager::new(Some(b));
         let mv = chess::Position::startpos().legal_moves()[0];
         for _ in 0..8 {
-            tm.iteration_done(mv, 20);
+            tm.iteration_done(mv, 20, None);
         }
         let stop = (1..=b.hard.as_millis() as u64)
             .map(Duration::from_millis)
@@ -190,11 +200,29 @@ mod tests {
         let mut stable = TimeManager::new(Some(b));
         let mut unstable = TimeManager::new(Some(b));
         for i in 0..8 {
-            stable.iteration_done(mv, 20);
-            unstable.iteration_done(if i % 2 == 0 { mv } else { other }, 20);
+            stable.iteration_done(mv, 20, None);
+            unstable.iteration_done(if i % 2 == 0 { mv } else { other }, 20, None);
         }
         assert!(stable.optimum().unwrap() < unstable.optimum().unwrap());
         assert!(unstable.optimum().unwrap() <= b.hard);
+    }
+
+    #[test]
+    fn a_best_move_that_took_most_nodes_uses_less_time() {
+        let b = budget(&clock_limits(60_000, 0, None), true, 0).unwrap();
+        let mv = chess::Position::startpos().legal_moves()[0];
+        let mut settled = TimeManager::new(Some(b));
+        let mut contested = TimeManager::new(Some(b));
+        let mut plain = TimeManager::new(Some(b));
+        settled.iteration_done(mv, 20, Some(0.95));
+        contested.iteration_done(mv, 20, Some(0.3));
+        plain.iteration_done(mv, 20, None);
+        let (s, c, p) = (
+            settled.optimum().unwrap(),
+            contested.optimum().unwrap(),
+            plain.optimum().unwrap(),
+        );
+        assert!(s < p && p < c, "{s:?} {p:?} {c:?}");
     }
 
     #[test]
@@ -203,7 +231,7 @@ mod tests {
         assert_eq!(b.hard, Duration::from_millis(950));
         // The whole fixed time is used: no iteration is skipped early.
         let mut tm = TimeManager::new(Some(b));
-        tm.iteration_done(chess::Position::startpos().legal_moves()[0], 0);
+        tm.iteration_done(chess::Position::startpos().legal_moves()[0], 0, None);
         assert!(!tm.soft_limit_reached(Duration::from_millis(900)));
         assert!(budget(&Limits::depth(5), true, 50).is_none());
         assert!(budget(
