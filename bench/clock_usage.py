@@ -23,9 +23,10 @@ TIME_IN_COMMENT = re.compile(r"(?:^|\s)(\d+(?:\.\d+)?)s(?:\s|$)")
 
 
 def parse_tc(tc):
-    """`base+inc` in seconds, or None for anything else (moves/time, `-`)."""
+    """`base+inc` in seconds, or None for anything else (moves/time, `-`,
+    a clock that starts empty)."""
     m = re.fullmatch(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?", tc or "")
-    if not m:
+    if not m or float(m.group(1)) <= 0:
         return None
     return float(m.group(1)), float(m.group(2) or 0)
 
