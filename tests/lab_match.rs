@@ -417,6 +417,25 @@ fn bad_command_lines_fail_with_one_clear_line() {
         text.contains("refused an option") && text.contains("Contempt"),
         "{text}"
     );
+    // So does one it does not list, misspelt say, which an engine that
+    // ignores unknown options would never answer.
+    let (ok, text) = run(&[
+        "match",
+        "-engine",
+        &format!("cmd={KESTREL}"),
+        "name=a",
+        "option.Contmept=10",
+        "depth=1",
+        "-engine",
+        &format!("cmd={KESTREL}"),
+        "name=b",
+        "depth=1",
+    ]);
+    assert!(!ok);
+    assert!(
+        text.contains("no option named Contmept (did you mean Contempt?)"),
+        "{text}"
+    );
     let (ok, text) = run(&["match", "-games", "2"]);
     assert!(!ok);
     assert!(text.contains("give at least two engines"), "{text}");

@@ -56,6 +56,51 @@ fn refuses_an_option(line: &str) -> bool {
         || l.contains("unknown option")
 }
 
+/// The option's name in an engine's `option name NAME type ...` line
+/// (names may hold spaces: `option name Clear Hash type button`).
+fn listed_option(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("option") || words.next() != Some("name") {
+        return None;
+    }
+    let name: Vec<&str> = words.take_while(|w| *w != "type").collect();
+    (!name.is_empty()).then(|| name.join(" "))
+}
+
+/// The first option asked for that the engine does not list: an engine
+/// that ignores unknown options (Ethereal, say) would otherwise play the
+/// whole match with its default. UCI option names are not case sensitive.
+fn first_unlisted<'a>(asked: &'a [(String, String)], listed: &[String]) -> Option<&'a str> {
+    asked
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .find(|name| !listed.iter().any(|l| l.eq_ignore_ascii_case(name)))
+}
+
+/// What to tell the user about an option the engine does not list: the
+/// listed name nearest to it, or the list itself when it is short.
+fn no_such_option(name: &str, listed: &[String]) -> String {
+    let nearest = listed
+        .iter()
+        .map(|l| {
+            let similarity =
+                strsim::normalized_levenshtein(&l.to_lowercase(), &name.to_lowercase());
+            (similarity, l)
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .filter(|(similarity, _)| *similarity >= 0.6);
+    let hint = match nearest {
+        Some((_, l)) => format!("did you mean {l}?"),
+        None if listed.is_empty() => "it lists none".to_string(),
+        None if listed.len() <= 20 => format!("it lists: {}", listed.join(", ")),
+        None => format!(
+            "it lists {} options; its answer to `uci` names them",
+            listed.len()
+        ),
+    };
+    format!("the engine has no option named {name} ({hint})")
+}
+
 fn millis(d: Duration) -> u128 {
     d.as_millis()
 }
@@ -66,7 +111,14 @@ impl UciPlayer {
         let mut process = EngineProcess::spawn(spec.command())?;
         process.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-        process.recv_until(deadline, |l| l.trim() == "uciok")?;
+        let mut listed = Vec::new();
+        process.recv_until(deadline, |l| {
+            listed.extend(listed_option(l));
+            l.trim() == "uciok"
+        })?;
+        if let Some(name) = first_unlisted(&spec.options, &listed) {
+            return Err(EngineError::Protocol(no_such_option(name, &listed)));
+        }
         for (name, value) in &spec.options {
             process.send(&format!("setoption name {name} value {value}"))?;
         }
@@ -223,5 +275,48 @@ mod tests {
             "info string NNUE evaluation using nn.bin"
         ));
         assert!(!refuses_an_option("readyok"));
+    }
+
+    #[test]
+    fn listed_options_are_read_and_asked_ones_checked() {
+        assert_eq!(
+            listed_option("option name Hash type spin default 16 min 1 max 65536"),
+            Some("Hash".to_string())
+        );
+        assert_eq!(
+            listed_option("option name Clear Hash type button"),
+            Some("Clear Hash".to_string())
+        );
+        assert_eq!(listed_option("option name  type check"), None);
+        assert_eq!(listed_option("id name Kestrel"), None);
+        assert_eq!(listed_option("info string option name X"), None);
+        let listed = vec!["Hash".to_string(), "Clear Hash".to_string()];
+        let asked = |names: &[&str]| -> Vec<(String, String)> {
+            names
+                .iter()
+                .map(|n| (n.to_string(), "1".to_string()))
+                .collect()
+        };
+        assert_eq!(
+            first_unlisted(&asked(&["hash", "CLEAR HASH"]), &listed),
+            None
+        );
+        assert_eq!(
+            first_unlisted(&asked(&["Hash", "Contmept"]), &listed),
+            Some("Contmept")
+        );
+        assert_eq!(first_unlisted(&asked(&["Threads"]), &[]), Some("Threads"));
+        assert_eq!(
+            no_such_option("Contmept", &["Hash".to_string(), "Contempt".to_string()]),
+            "the engine has no option named Contmept (did you mean Contempt?)"
+        );
+        assert_eq!(
+            no_such_option("Zzz", &listed),
+            "the engine has no option named Zzz (it lists: Hash, Clear Hash)"
+        );
+        assert_eq!(
+            no_such_option("Zzz", &[]),
+            "the engine has no option named Zzz (it lists none)"
+        );
     }
 }
