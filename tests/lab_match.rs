@@ -399,43 +399,31 @@ fn bad_command_lines_fail_with_one_clear_line() {
     ]);
     assert!(!ok);
     assert!(text.contains("cannot start '/no/such/engine'"), "{text}");
-    // An option the engine refuses stops the match before its first game.
-    let (ok, text) = run(&[
-        "match",
-        "-engine",
-        &format!("cmd={KESTREL}"),
-        "name=a",
-        "option.Contempt=900",
-        "depth=1",
-        "-engine",
-        &format!("cmd={KESTREL}"),
-        "name=b",
-        "depth=1",
-    ]);
-    assert!(!ok);
-    assert!(
-        text.contains("refused an option") && text.contains("Contempt"),
-        "{text}"
-    );
-    // So does one it does not list, misspelt say, which an engine that
-    // ignores unknown options would never answer.
-    let (ok, text) = run(&[
-        "match",
-        "-engine",
-        &format!("cmd={KESTREL}"),
-        "name=a",
-        "option.Contmept=10",
-        "depth=1",
-        "-engine",
-        &format!("cmd={KESTREL}"),
-        "name=b",
-        "depth=1",
-    ]);
-    assert!(!ok);
-    assert!(
-        text.contains("no option named Contmept (did you mean Contempt?)"),
-        "{text}"
-    );
+    // An option the engine refuses, or one it does not list (misspelt, say,
+    // which an engine that ignores unknown options would never answer),
+    // stops the match before its first game.
+    for (option, told) in [
+        ("option.Contempt=900", "the engine refused an option: "),
+        (
+            "option.Contmept=10",
+            "no option named Contmept (did you mean Contempt?)",
+        ),
+    ] {
+        let (ok, text) = run(&[
+            "match",
+            "-engine",
+            &format!("cmd={KESTREL}"),
+            "name=a",
+            option,
+            "depth=1",
+            "-engine",
+            &format!("cmd={KESTREL}"),
+            "name=b",
+            "depth=1",
+        ]);
+        assert!(!ok);
+        assert!(text.contains(told) && text.contains("Contempt"), "{text}");
+    }
     let (ok, text) = run(&["match", "-games", "2"]);
     assert!(!ok);
     assert!(text.contains("give at least two engines"), "{text}");
