@@ -165,13 +165,21 @@ pub fn run(args: EvalArgs) -> Result<()> {
     } else {
         "Black"
     };
-    let (stm, white) = if kind == EvalKind::Nnue && engine::eval::network_applies(&pos) {
+    let (stm, white) = if kind == EvalKind::Nnue && engine::eval::network_applies(&pos, net_stm) {
         (net_stm, net_white)
     } else {
         if kind == EvalKind::Nnue {
+            let why = if engine::eval::network_applies(&pos, 0) {
+                format!(
+                    "A score beyond the network's range (±{} cp)",
+                    engine::eval::NETWORK_RANGE
+                )
+            } else {
+                "A lone king".to_string()
+            };
             writeln!(
                 out,
-                "A lone king: the engine's NNUE evaluator uses the hand-crafted evaluation here"
+                "{why}: the engine's NNUE evaluator uses the hand-crafted evaluation here"
             )?;
         }
         (stm, report.white)

@@ -52,6 +52,14 @@ fn eval_ends_with_the_total_from_whites_view() {
         Some(format!("Total: {net_cp}").as_str()),
         "{out}"
     );
+    // A position the network scores beyond its range: the total is the
+    // hand-crafted evaluation's, and the output says why.
+    let lopsided = "3qk3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1";
+    let nnue = kestrel(&["eval", "--evaluator", "nnue", "--fen", lopsided]);
+    let full = kestrel(&["eval", "--evaluator", "full", "--fen", lopsided]);
+    let out = String::from_utf8_lossy(&nnue.stdout).to_string();
+    assert!(out.contains("A score beyond the network's range"), "{out}");
+    assert_eq!(total(&nnue), total(&full), "{out}");
     let simple = kestrel(&["eval", "--evaluator", "simple", "--detail"]);
     let out = String::from_utf8_lossy(&simple.stdout).to_string();
     assert!(

@@ -258,13 +258,15 @@ impl Evaluator {
     /// The static score of `pos`, side to move's view.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> Value {
-        if let Some(net) = self.net.as_ref().filter(|_| network_applies(pos)) {
+        if let Some(net) = self.net.as_ref().filter(|_| both_sides_have_pieces(pos)) {
             let v = self.stack.evaluate(net, pos);
             // The engine's own tests check the search's accumulator
             // updates against a fresh computation at every evaluation.
             #[cfg(test)]
             assert_eq!(v, nnue::evaluate_position(net, pos), "{}", pos.fen());
-            return v;
+            if network_applies(pos, v) {
+                return v;
+            }
         }
         let material = self.material.as_ref().map(MaterialStack::current);
         // The engine's own tests check the material sums kept move by move
@@ -291,12 +293,28 @@ impl Evaluator {
     }
 }
 
-/// False when one side has only its king: the network never learnt to mate
-/// a lone king (its training games were adjudicated long before), while the
-/// hand-crafted evaluation's mop-up drives the king to the edge, and to the
-/// bishop's corner in KBNK, so an `Nnue` evaluator hands such positions to it.
+/// The largest score (centipawns, either side) the `Nnue` evaluator takes
+/// from the network. Its training games (`kestrel datagen`) were adjudicated
+/// once a side stood 1,000 cp ahead for 8 plies, so it has seen few positions
+/// more lopsided than this and none of the mating play they call for; beyond
+/// it the hand-crafted evaluation, with its mop-up and endgame scaling,
+/// judges. Chosen on matetrack (docs/search.md): 1,000 found the most mates
+/// of 700, 1,000 and 1,500.
+pub const NETWORK_RANGE: Value = 1000;
+
+/// Whether the `Nnue` evaluator uses the network's score `net` (side to
+/// move's view) for `pos`, or hands the position to the hand-crafted
+/// evaluation: it does when one side has only its king (the network never
+/// learnt to mate a lone king, while the mop-up drives it to the edge, and
+/// to the bishop's corner in KBNK) or when `net` is beyond `NETWORK_RANGE`.
 #[inline]
-pub fn network_applies(pos: &Position) -> bool {
+pub fn network_applies(pos: &Position, net: Value) -> bool {
+    both_sides_have_pieces(pos) && net.abs() < NETWORK_RANGE
+}
+
+/// True when each side has more than its king.
+#[inline]
+fn both_sides_have_pieces(pos: &Position) -> bool {
     pos.by_color(Color::White).more_than_one() && pos.by_color(Color::Black).more_than_one()
 }
 

@@ -260,10 +260,32 @@ fn a_search_with_a_network_keeps_its_accumulators_exact() {
 
 #[test]
 fn a_lone_king_is_left_to_the_hand_crafted_evaluation() {
-    let applies = |fen: &str| network_applies(&Position::from_fen(fen).unwrap());
-    assert!(network_applies(&Position::startpos()));
+    let applies = |fen: &str| network_applies(&Position::from_fen(fen).unwrap(), 0);
+    assert!(network_applies(&Position::startpos(), 0));
     assert!(applies("8/8/8/4k3/8/8/1r6/KQ6 w - - 0 1"));
     assert!(!applies("8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1"), "KBNK");
     assert!(!applies("8/8/8/4k3/8/8/1Q6/K7 b - - 0 1"), "KQK");
     assert!(!applies("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), "two kings");
+}
+
+#[test]
+fn a_score_beyond_the_networks_range_is_left_to_the_hand_crafted_evaluation() {
+    let pos = Position::startpos();
+    assert!(network_applies(&pos, NETWORK_RANGE - 1));
+    assert!(network_applies(&pos, 1 - NETWORK_RANGE));
+    assert!(!network_applies(&pos, NETWORK_RANGE));
+    assert!(!network_applies(&pos, -NETWORK_RANGE));
+    // The evaluator's score then is the hand-crafted one: White a queen and
+    // two rooks up, which the network scores far beyond its range.
+    let fen = "3qk3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1";
+    let pos = Position::from_fen(fen).unwrap();
+    let net = nnue::embedded_network();
+    assert!(
+        nnue::evaluate_position(&net, &pos) >= NETWORK_RANGE,
+        "{fen}"
+    );
+    let mut evaluator = Evaluator::default();
+    evaluator.configure(EvalKind::Nnue, &Weights::default_shared(), Some(&net));
+    evaluator.start(&pos);
+    assert_eq!(evaluator.evaluate(&pos), evaluate(&pos));
 }
