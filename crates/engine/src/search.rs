@@ -32,6 +32,9 @@ pub struct RootMove {
     pub mv: Move,
     /// Score in the current iteration (`-INFINITE` when it failed low).
     pub score: Value,
+    /// How `score` bounds the move's value: exact, or the side of the
+    /// root window it fell outside (an iteration cut short may end there).
+    pub bound: ScoreBound,
     /// Score in the previous iteration.
     pub previous_score: Value,
     /// The principal variation starting with `mv`.
@@ -131,8 +134,8 @@ pub struct Worker {
     seldepth: usize,
     nmp_min_ply: usize,
     lmr: Vec<[i32; 64]>,
-    /// The first move of the last line 1 reported in this search.
-    reported: Move,
+    /// The first move and shown score of the last line 1 reported in this search.
+    reported: (Move, Value),
 }
 
 /// Lazy SMP: helper threads skip some depths so that they spread out
@@ -252,7 +255,7 @@ impl Worker {
             seldepth: 0,
             nmp_min_ply: 0,
             lmr: lmr_table(),
-            reported: Move::NULL,
+            reported: (Move::NULL, -INFINITE),
         }
     }
 
@@ -267,7 +270,7 @@ impl Worker {
         self.completed_depth = 0;
         self.level_lines.clear();
         self.nmp_min_ply = 0;
-        self.reported = Move::NULL;
+        self.reported = (Move::NULL, -INFINITE);
         self.history.clear_killers();
         self.stack
             .iter_mut()
@@ -279,6 +282,7 @@ impl Worker {
             .map(|&mv| RootMove {
                 mv,
                 score: -INFINITE,
+                bound: ScoreBound::Exact,
                 previous_score: -INFINITE,
                 pv: vec![mv],
                 seldepth: 0,
@@ -448,7 +452,12 @@ impl Worker {
             self.report_line(s, rm, i + 1, bound);
         }
         if lines > 0 {
-            self.reported = self.root_moves.first().map_or(Move::NULL, |rm| rm.mv);
+            self.reported = self
+                .root_moves
+                .first()
+                .map_or((Move::NULL, -INFINITE), |rm| {
+                    (rm.mv, rm.shown_score(rm.latest_score()))
+                });
         }
     }
 
@@ -474,27 +483,40 @@ impl Worker {
 
     /// Reports the line the search answers with, `answer` (one of this
     /// worker's root moves), unless the main thread's last report already
-    /// began with its move: a move found in an unfinished iteration, or by
-    /// a helper thread, would otherwise reach `bestmove` with no line
-    /// shown for it (match runners check that the two agree). Before any
+    /// showed its move and score: a move found in an unfinished iteration,
+    /// or by a helper thread, would otherwise reach `bestmove` with no line
+    /// shown for it (match runners check that the two agree), and a score
+    /// the unfinished iteration improved (a mate found in the last nodes of
+    /// a node budget) would go unshown. A score from the unfinished
+    /// iteration keeps the bound its root window gave it, except a mate
+    /// for the side to move: at least a mate in N is a forced mate in at
+    /// most N moves, shown as the mate (its line is the proof). Before any
     /// iteration has completed, the best move searched so far only bounds
     /// the position's value from below (a move not yet searched may do
     /// better), and its score is reported as such: the first move of a
     /// first iteration cut short may be a blunder scored as a mate against
     /// the side to move.
-    pub(crate) fn report_answer(&self, s: &Shared, answer: &RootMove, main_reported: Move) {
-        if answer.mv != main_reported {
+    pub(crate) fn report_answer(
+        &self,
+        s: &Shared,
+        answer: &RootMove,
+        main_reported: (Move, Value),
+    ) {
+        let shown = (answer.mv, answer.shown_score(answer.latest_score()));
+        if shown != main_reported {
             let bound = if self.completed_depth == 0 {
                 ScoreBound::Lower
-            } else {
+            } else if answer.score == -INFINITE || (answer.score > 0 && is_mate(answer.score)) {
                 ScoreBound::Exact
+            } else {
+                answer.bound
             };
             self.report_line(s, answer, 1, bound);
         }
     }
 
-    /// The first move of the last line 1 this worker reported.
-    pub(crate) fn reported(&self) -> Move {
+    /// The first move and shown score of the last line 1 this worker reported.
+    pub(crate) fn reported(&self) -> (Move, Value) {
         self.reported
     }
 
@@ -1068,6 +1090,13 @@ impl Worker {
                 rm.nodes += searched;
                 if move_count == 1 || v > alpha {
                     rm.score = v;
+                    rm.bound = if v >= beta {
+                        ScoreBound::Lower
+                    } else if v <= alpha {
+                        ScoreBound::Upper
+                    } else {
+                        ScoreBound::Exact
+                    };
                     rm.seldepth = seldepth;
                     rm.pv = line;
                 } else {

@@ -183,6 +183,44 @@ fn a_first_iteration_cut_short_reports_a_lower_bound() {
 }
 
 #[test]
+fn the_last_line_reported_shows_the_answer_and_its_score() {
+    // At a million nodes the search stops inside its eighteenth iteration,
+    // which has just proved a mate in 18 (matetrack; Stockfish 15.1 finds a
+    // mate in 8) with the move the seventeenth iteration scored +26 pawns.
+    // The answer's line must be shown again with the mate, as an exact score
+    // (a mate at least this short is a mate), or a reader of the output
+    // (matetrack among them) sees the seventeenth iteration's score.
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = events.clone();
+    let reporter: Reporter = Arc::new(move |event| {
+        if let SearchEvent::Iteration(info) = event {
+            seen.lock()
+                .unwrap()
+                .push((info.score, info.bound, info.pv.first().copied()));
+        }
+    });
+    let pos = Position::from_fen("1r2q2k/2r2R1p/6pN/4p1P1/4Q3/1p1P4/1P5P/7K w - - 0 1").unwrap();
+    let limits = Limits {
+        nodes: Some(1_000_000),
+        ..Limits::default()
+    };
+    let r = Engine::new().search(&pos, &[], limits, reporter);
+    assert!(
+        r.score >= MATE_BOUND,
+        "score {} at depth {}",
+        r.score,
+        r.depth
+    );
+    let events = events.lock().unwrap();
+    let &(score, bound, first) = events.last().expect("a line reported");
+    assert_eq!((score, bound, first), (r.score, ScoreBound::Exact, r.best));
+    assert!(
+        events[..events.len() - 1].iter().all(|e| e.0 < MATE_BOUND),
+        "the mate was found in a completed iteration: the test no longer tests the unfinished one"
+    );
+}
+
+#[test]
 fn mated_side_knows_it() {
     // Black to move is mated in one whatever it does.
     let (_, r) = search("7k/1R6/8/8/8/8/8/R5K1 b - - 0 1", &[], Limits::depth(6));
