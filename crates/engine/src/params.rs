@@ -221,7 +221,7 @@ crate::tunable::tunables! {
     tm_score_drop_divisor: "TmScoreDropDivisor" = 200, 50..=800, step 20.0, "Time management: the soft limit grows by the score's drop (centipawns, at most 100) over this.";
     tm_node_base: "TmNodeBase" = 150, 100..=250, step 5.0, "Node time management: the soft limit is scaled by (this - the best move's share of the nodes) times TmNodeScale, both in percent.";
     tm_node_scale: "TmNodeScale" = 135, 50..=250, step 5.0, "Node time management: the scale of that factor, in percent.";
-    tm_next_iteration_percent: "TmNextIterationPercent" = 60, 30..=100, step 4.0, "Time management: no new iteration once this share of the soft limit is spent, in percent.";
+    tm_next_iteration_percent: "TmNextIterationPercent" = 100, 30..=100, step 4.0, "Time management: no new iteration once this share of the soft limit is spent, in percent.";
 }
 
 #[cfg(test)]

@@ -130,8 +130,9 @@ impl TimeManager {
 
     /// True when no new iteration should start.
     pub fn soft_limit_reached(&self, elapsed: Duration) -> bool {
-        // An iteration usually takes longer than all before it: do not start
-        // one that cannot finish before the optimum.
+        // No new iteration once `TmNextIterationPercent` of the optimum is
+        // spent: by default all of it, as most engines do (stopping at 60 %,
+        // for fear that the next iteration overruns, lost 27 Elo at 5 s + 0.05 s).
         if self.budget.is_some_and(|b| b.exact) {
             return false;
         }
