@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use chess::{CastlingMode, Position};
 use engine::eval::EvalKind;
 use engine::score::{mate_in, mated_in, MATE, MATE_BOUND};
-use engine::{Engine, Limits, Reporter, ScoreBound, SearchEvent, SearchResult};
+use engine::{Engine, IterationInfo, Limits, Reporter, ScoreBound, SearchEvent, SearchResult};
 
 fn search(fen: &str, history: &[u64], limits: Limits) -> (Position, SearchResult) {
     search_with(EvalKind::default(), fen, history, limits)
@@ -150,6 +150,26 @@ fn a_mate_line_ends_in_the_mate_it_announces() {
     assert!(end.is_checkmate(), "{:?}", r.pv);
 }
 
+/// Searches `fen` to `nodes` nodes with the default evaluator, keeping
+/// every line the search reports.
+fn search_reporting(fen: &str, nodes: u64) -> (SearchResult, Vec<IterationInfo>) {
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = events.clone();
+    let reporter: Reporter = Arc::new(move |event| {
+        if let SearchEvent::Iteration(info) = event {
+            seen.lock().unwrap().push(info);
+        }
+    });
+    let pos = Position::from_fen(fen).unwrap();
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let r = Engine::new().search(&pos, &[], limits, reporter);
+    let lines = events.lock().unwrap().clone();
+    (r, lines)
+}
+
 #[test]
 fn a_first_iteration_cut_short_reports_a_lower_bound() {
     // Eight pawns on the seventh rank: the first iteration's quiescence
@@ -158,27 +178,21 @@ fn a_first_iteration_cut_short_reports_a_lower_bound() {
     // known of the position when the search stops: that is a lower bound,
     // not the position's value (White mates in eight, matetrack), and must
     // not read as one.
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let seen = events.clone();
-    let reporter: Reporter = Arc::new(move |event| {
-        if let SearchEvent::Iteration(info) = event {
-            seen.lock()
-                .unwrap()
-                .push((info.depth, info.score, info.bound));
-        }
-    });
-    let pos = Position::from_fen("N7/PPPPPPPP/K1k3rB/b1pnnb1p/8/1r6/pp3p2/7q w - - 0 1").unwrap();
-    let limits = Limits {
-        nodes: Some(10_000),
-        ..Limits::default()
-    };
-    let r = Engine::new().search(&pos, &[], limits, reporter);
+    let (r, lines) = search_reporting(
+        "N7/PPPPPPPP/K1k3rB/b1pnnb1p/8/1r6/pp3p2/7q w - - 0 1",
+        10_000,
+    );
     assert_eq!(r.depth, 0, "the first iteration completed");
-    let events = events.lock().unwrap();
-    assert!(!events.is_empty());
-    for &(depth, score, bound) in events.iter() {
-        assert_eq!(depth, 1);
-        assert_eq!(bound, ScoreBound::Lower, "score {score} shown as {bound:?}");
+    assert!(!lines.is_empty());
+    for line in &lines {
+        assert_eq!(line.depth, 1);
+        assert_eq!(
+            line.bound,
+            ScoreBound::Lower,
+            "score {} shown as {:?}",
+            line.score,
+            line.bound
+        );
     }
 }
 
@@ -190,32 +204,25 @@ fn the_last_line_reported_shows_the_answer_and_its_score() {
     // The answer's line must be shown again with the mate, as an exact score
     // (a mate at least this short is a mate), or a reader of the output
     // (matetrack among them) sees the seventeenth iteration's score.
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let seen = events.clone();
-    let reporter: Reporter = Arc::new(move |event| {
-        if let SearchEvent::Iteration(info) = event {
-            seen.lock()
-                .unwrap()
-                .push((info.score, info.bound, info.pv.first().copied()));
-        }
-    });
-    let pos = Position::from_fen("1r2q2k/2r2R1p/6pN/4p1P1/4Q3/1p1P4/1P5P/7K w - - 0 1").unwrap();
-    let limits = Limits {
-        nodes: Some(1_000_000),
-        ..Limits::default()
-    };
-    let r = Engine::new().search(&pos, &[], limits, reporter);
+    let (r, lines) = search_reporting(
+        "1r2q2k/2r2R1p/6pN/4p1P1/4Q3/1p1P4/1P5P/7K w - - 0 1",
+        1_000_000,
+    );
     assert!(
         r.score >= MATE_BOUND,
         "score {} at depth {}",
         r.score,
         r.depth
     );
-    let events = events.lock().unwrap();
-    let &(score, bound, first) = events.last().expect("a line reported");
-    assert_eq!((score, bound, first), (r.score, ScoreBound::Exact, r.best));
+    let last = lines.last().expect("a line reported");
+    assert_eq!(
+        (last.score, last.bound, last.pv.first().copied()),
+        (r.score, ScoreBound::Exact, r.best)
+    );
     assert!(
-        events[..events.len() - 1].iter().all(|e| e.0 < MATE_BOUND),
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.score < MATE_BOUND),
         "the mate was found in a completed iteration: the test no longer tests the unfinished one"
     );
 }
