@@ -68,6 +68,19 @@ impl RootMove {
         }
     }
 
+    /// How `latest_score` bounds the move's value: the previous iteration's
+    /// score is exact (that iteration completed); this iteration's keeps the
+    /// bound its root window gave it, except a mate for the side to move:
+    /// at least a mate in N is a forced mate in at most N moves, shown as
+    /// the mate (its line is the proof).
+    pub fn latest_bound(&self) -> ScoreBound {
+        if self.score == -INFINITE || (self.score > 0 && is_mate(self.score)) {
+            ScoreBound::Exact
+        } else {
+            self.bound
+        }
+    }
+
     /// The move's line as shown: a mate's line completed from `tt`
     /// (proven through stored results, it may stop short of the mate).
     pub fn shown_line(&self, root: &Position, tt: &TranspositionTable) -> Vec<Move> {
@@ -487,15 +500,12 @@ impl Worker {
     /// or by a helper thread, would otherwise reach `bestmove` with no line
     /// shown for it (match runners check that the two agree), and a score
     /// the unfinished iteration improved (a mate found in the last nodes of
-    /// a node budget) would go unshown. A score from the unfinished
-    /// iteration keeps the bound its root window gave it, except a mate
-    /// for the side to move: at least a mate in N is a forced mate in at
-    /// most N moves, shown as the mate (its line is the proof). Before any
-    /// iteration has completed, the best move searched so far only bounds
-    /// the position's value from below (a move not yet searched may do
-    /// better), and its score is reported as such: the first move of a
-    /// first iteration cut short may be a blunder scored as a mate against
-    /// the side to move.
+    /// a node budget) would go unshown; it is shown with its
+    /// `latest_bound`. Before any iteration has completed, the best move
+    /// searched so far only bounds the position's value from below (a move
+    /// not yet searched may do better), and its score is reported as such:
+    /// the first move of a first iteration cut short may be a blunder
+    /// scored as a mate against the side to move.
     pub(crate) fn report_answer(
         &self,
         s: &Shared,
@@ -506,10 +516,8 @@ impl Worker {
         if shown != main_reported {
             let bound = if self.completed_depth == 0 {
                 ScoreBound::Lower
-            } else if answer.score == -INFINITE || (answer.score > 0 && is_mate(answer.score)) {
-                ScoreBound::Exact
             } else {
-                answer.bound
+                answer.latest_bound()
             };
             self.report_line(s, answer, 1, bound);
         }

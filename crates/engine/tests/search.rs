@@ -199,7 +199,7 @@ fn a_first_iteration_cut_short_reports_a_lower_bound() {
 #[test]
 fn the_last_line_reported_shows_the_answer_and_its_score() {
     // At a million nodes the search stops inside its eighteenth iteration,
-    // which has just proved a mate in 18 (matetrack; Stockfish 15.1 finds a
+    // which has just proved a mate in 18 (matetrack's shortest known is a
     // mate in 8) with the move the seventeenth iteration scored +26 pawns.
     // The answer's line must be shown again with the mate, as an exact score
     // (a mate at least this short is a mate), or a reader of the output
