@@ -27,8 +27,12 @@
 //! pieces and the side to move read them with [`TrainingRecord::pieces`]
 //! without building a position.
 
+pub mod filter;
 mod record;
+pub mod store;
+pub mod viriformat;
 
+pub use filter::{PositionFilter, Skip};
 pub use record::{
     read_file, GameResult, ReadError, RecordError, RecordFile, RecordReader, RecordWriter,
     TrainingRecord, RECORD_SIZE,

@@ -15,7 +15,7 @@ use pgn::{PgnGame, PgnReader, ReadOptions};
 use trainingdata::{GameResult, RecordWriter, TrainingRecord};
 
 use crate::datagen::SkipCounts;
-use crate::filter::PositionFilter;
+use trainingdata::PositionFilter;
 
 /// Counts of one conversion.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

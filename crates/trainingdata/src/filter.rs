@@ -1,5 +1,6 @@
 //! Which positions become training data: the filters NNUE trainers expect,
-//! shared by self-play datagen and PGN conversion.
+//! applied when games are read (the store keeps every position) and by PGN
+//! conversion.
 //!
 //! A position is kept when it is quiet enough for a static evaluation to
 //! learn its score: the side to move is not in check, the best move is not
@@ -61,7 +62,7 @@ impl PositionFilter {
         // Mate and tablebase-win scores say nothing about the position's
         // value that a static evaluation could learn.
         if score.unsigned_abs() >= self.max_score.unsigned_abs()
-            || score.unsigned_abs() >= engine::score::TB_WIN_BOUND.unsigned_abs()
+            || score.unsigned_abs() >= u32::from(crate::viriformat::MATE_BOUND.unsigned_abs())
         {
             return Err(Skip::Score);
         }
@@ -116,7 +117,11 @@ mod tests {
             Err(Skip::Score)
         );
         assert_eq!(
-            filter.check(&pos, mv(&pos, "f1b5"), engine::score::mate_in(3)),
+            filter.check(
+                &pos,
+                mv(&pos, "f1b5"),
+                i32::from(crate::viriformat::MATE_SCORE) - 3
+            ),
             Err(Skip::Score)
         );
         let check =
