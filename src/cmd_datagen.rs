@@ -14,11 +14,14 @@ use matchcore::ending::Ending;
 use matchcore::game_loop::{CapVerdict, GameRules};
 use matchcore::progress;
 use matchcore::random_openings::OpeningSource;
+use trainingdata::source::{self, DataFormat, ReadCounts};
 use trainingdata::store::{self, ShardOrigin, Store};
 use trainingdata::PositionFilter;
 use trainingdata::RecordWriter;
+use trainingdata::SkipCounts;
+use trainingdata::{bullet, viriformat};
 use tune::data_stats::DataStats;
-use tune::datagen::{self, generate, DatagenConfig, SkipCounts};
+use tune::datagen::{self, generate, DatagenConfig};
 use tune::dataset::write_text;
 use tune::genfens::{BOOK_PLIES, STARTPOS_PLIES};
 use tune::shuffle::DEFAULT_MAX_IN_MEMORY;
@@ -61,12 +64,39 @@ enum DatagenTool {
         #[arg(long, default_value_t = DEFAULT_MAX_IN_MEMORY)]
         max_in_memory: u64,
     },
-    /// Counts of a record file: results, side to move, a score histogram and
-    /// piece counts.
+    /// Counts of training data in any format: games and positions with the
+    /// read filter's counts (viriformat), results, side to move, a score
+    /// histogram and piece counts.
     Stats {
-        /// Record files.
+        /// Files (or store folders), in any format `convert` reads.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// The inputs' format (default: from each name).
+        #[arg(long, value_enum)]
+        from: Option<FormatArg>,
+        #[command(flatten)]
+        filter: FilterArgs,
+    },
+    /// Convert training data: viriformat games (files or a store folder),
+    /// Kestrel's records, bullet's ChessBoard records or bullet's text lines
+    /// into Kestrel's records, bullet's records or text, or viriformat
+    /// games (games only). Games pass the read filter on the way.
+    Convert {
+        /// Inputs (files or store folders).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The output file (replaced).
+        #[arg(short = 'o', long)]
+        out: PathBuf,
+        /// The output format (default: from OUT's name: `.vf` viriformat,
+        /// `.bullet` bullet records, `.txt` bullet text, else Kestrel's).
+        #[arg(long, value_enum)]
+        to: Option<FormatArg>,
+        /// The inputs' format (default: from each name).
+        #[arg(long, value_enum)]
+        from: Option<FormatArg>,
+        #[command(flatten)]
+        filter: FilterArgs,
     },
     /// Self-play into the store (default `selfplay/`), for as long as it
     /// runs: whole games in viriformat, sealed into a compressed shard every
@@ -142,6 +172,123 @@ enum Format {
     Binpack,
     /// `FEN | result` lines for `kestrel tune texel`, appended.
     Text,
+}
+
+/// A training-data format on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    /// Whole games in viriformat (`.vf`, `.vf.zst`, a store folder).
+    Viriformat,
+    /// Kestrel's 32-byte position records.
+    Kestrel,
+    /// bullet's 32-byte ChessBoard records (side-to-move relative).
+    Bullet,
+    /// bullet's text lines: `FEN | score | result`, White's view.
+    Text,
+}
+
+impl FormatArg {
+    fn format(self) -> DataFormat {
+        match self {
+            FormatArg::Viriformat => DataFormat::Viriformat,
+            FormatArg::Kestrel => DataFormat::Kestrel,
+            FormatArg::Bullet => DataFormat::Bullet,
+            FormatArg::Text => DataFormat::Text,
+        }
+    }
+}
+
+/// `kestrel datagen convert`.
+fn convert(
+    inputs: &[PathBuf],
+    out: &std::path::Path,
+    to: Option<FormatArg>,
+    from: Option<FormatArg>,
+    filter: &PositionFilter,
+) -> Result<()> {
+    let to = to.map_or_else(|| DataFormat::of_path(out), FormatArg::format);
+    for input in inputs {
+        if input.canonicalize().ok() == out.canonicalize().ok() && out.exists() {
+            bail!(
+                "the output {} is also an input; write to a new file",
+                out.display()
+            );
+        }
+    }
+    let file =
+        std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut w = BufWriter::with_capacity(1 << 16, file);
+    let mut counts = ReadCounts::default();
+    let mut written = 0u64;
+    let mut error: Option<std::io::Error> = None;
+    for input in inputs {
+        let format = from.map_or_else(|| DataFormat::of_path(input), FormatArg::format);
+        if to == DataFormat::Viriformat {
+            if format != DataFormat::Viriformat {
+                bail!(
+                    "{}: only games (viriformat) convert to viriformat",
+                    input.display()
+                );
+            }
+            let shards = if input.is_dir() {
+                Store::open(input)?.shard_paths()?
+            } else {
+                vec![input.clone()]
+            };
+            for shard in shards {
+                for game in viriformat::open_games(&shard)? {
+                    let game = game?;
+                    counts.games += 1;
+                    counts.positions += game.moves.len() as u64;
+                    game.write_to(&mut w)
+                        .with_context(|| format!("cannot write {}", out.display()))?;
+                    written += 1;
+                }
+            }
+            continue;
+        }
+        let read = source::read_positions(input, format, filter, |r| {
+            if error.is_some() {
+                return;
+            }
+            let result = match to {
+                DataFormat::Kestrel => w.write_all(&r.to_bytes()),
+                DataFormat::Bullet => w.write_all(&bullet::to_chessboard(&r)),
+                DataFormat::Text => writeln!(w, "{}", bullet::to_text(&r)),
+                DataFormat::Viriformat => unreachable!("games are copied above"),
+            };
+            match result {
+                Ok(()) => written += 1,
+                Err(e) => error = Some(e),
+            }
+        })?;
+        counts.add(&read);
+    }
+    if let Some(e) = error {
+        return Err(anyhow::Error::new(e).context(format!("cannot write {}", out.display())));
+    }
+    w.flush()
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    let unit = if to == DataFormat::Viriformat {
+        "games"
+    } else {
+        "positions"
+    };
+    let s = &counts.skipped;
+    println!(
+        "read {} games, {} positions; wrote {written} {unit} ({}) -> {}",
+        counts.games,
+        counts.positions,
+        to.name(),
+        out.display()
+    );
+    if counts.skipped.total() > 0 {
+        println!(
+            "left out by the read filter: opening plies {}, in check {}, capture or promotion {}, score {}",
+            s.opening, s.in_check, s.noisy, s.score
+        );
+    }
+    Ok(())
 }
 
 /// The position filter's options.
@@ -279,15 +426,28 @@ pub fn run(command: DatagenCommand) -> Result<()> {
             );
             Ok(())
         }
-        Some(DatagenTool::Stats { files }) => {
+        Some(DatagenTool::Stats {
+            files,
+            from,
+            filter,
+        }) => {
+            let filter = filter.filter()?;
             for file in &files {
                 if files.len() > 1 {
                     println!("== {}", file.display());
                 }
-                print!("{}", DataStats::of_file(file)?);
+                let format = from.map_or_else(|| DataFormat::of_path(file), FormatArg::format);
+                print!("{}", DataStats::of_source(file, format, &filter)?);
             }
             Ok(())
         }
+        Some(DatagenTool::Convert {
+            inputs,
+            out,
+            to,
+            from,
+            filter,
+        }) => convert(&inputs, &out, to, from, &filter.filter()?),
         Some(DatagenTool::Run {
             store,
             shard_positions,

@@ -46,6 +46,44 @@ pub enum Skip {
     Score,
 }
 
+/// Positions left out, by reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SkipCounts {
+    /// Before the filter's first ply.
+    pub opening: u64,
+    /// In check.
+    pub in_check: u64,
+    /// Best move a capture or promotion.
+    pub noisy: u64,
+    /// Mate score or beyond the bound.
+    pub score: u64,
+}
+
+impl SkipCounts {
+    /// Counts one position left out for `skip`.
+    pub fn count(&mut self, skip: Skip) {
+        match skip {
+            Skip::Opening => self.opening += 1,
+            Skip::InCheck => self.in_check += 1,
+            Skip::Noisy => self.noisy += 1,
+            Skip::Score => self.score += 1,
+        }
+    }
+
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: &SkipCounts) {
+        self.opening += other.opening;
+        self.in_check += other.in_check;
+        self.noisy += other.noisy;
+        self.score += other.score;
+    }
+
+    /// All positions left out.
+    pub fn total(&self) -> u64 {
+        self.opening + self.in_check + self.noisy + self.score
+    }
+}
+
 impl PositionFilter {
     /// Whether `pos`, with best move `best` and `score` (either side's
     /// view), is kept; `Err` says why not.

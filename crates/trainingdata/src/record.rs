@@ -288,28 +288,7 @@ impl TrainingRecord {
         for (square, piece) in self.pieces() {
             board[square.index()] = Some(piece);
         }
-        let mut fen = String::with_capacity(90);
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    Some(piece) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(piece.char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let fen = board_fen(&board);
         let turn = match self.turn {
             Color::White => 'w',
             Color::Black => 'b',
@@ -323,6 +302,33 @@ impl TrainingRecord {
     pub fn to_position(&self) -> Result<Position, RecordError> {
         Position::from_fen(&self.to_fen()).map_err(RecordError::Position)
     }
+}
+
+/// The board field of a FEN for a board of 64 squares (a1 first).
+pub(crate) fn board_fen(board: &[Option<Piece>; 64]) -> String {
+    let mut fen = String::with_capacity(72);
+    for rank in (0..8).rev() {
+        let mut empty = 0u8;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                Some(piece) => {
+                    if empty > 0 {
+                        fen.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    fen.push(piece.char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen
 }
 
 /// The nibble stored for `piece`: role + 8 for Black.

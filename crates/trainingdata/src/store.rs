@@ -5,7 +5,7 @@
 //! ```text
 //! selfplay/
 //!   manifest.json        every shard: file, seed, network, nodes, games, positions, bytes, sha256, date
-//!   shards/*.vf.zst      sealed shards (zstd-compressed viriformat), committed as they are made
+//!   shards/*.vfc.zst     sealed shards (compact viriformat, zstd), committed as they are made
 //!   incoming/*.vf        the shard being written (not committed; sealed on the next start)
 //!   PAUSE                while this file exists, datagen waits (not committed)
 //! ```
@@ -21,7 +21,8 @@ use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::viriformat::{self, GameReader};
+use crate::compact;
+use crate::viriformat::{self, Game, GameReader};
 
 /// The zstd level shards are sealed with (the measurements behind it are in
 /// docs/training-data.md).
@@ -235,37 +236,44 @@ impl Store {
                 source,
             })?
         };
-        // Count the whole games and the byte length they fill.
+        // The whole games (a game cut short by a kill ends the shard).
         let file = File::open(incoming).map_err(io_err(incoming))?;
-        let mut reader = GameReader::new(BufReader::new(file), incoming);
-        let (mut games, mut positions, mut whole_bytes) = (0u64, 0u64, 0u64);
-        while let Some(game) = reader.next() {
+        let mut games = Vec::new();
+        for game in GameReader::new(BufReader::new(file), incoming) {
             match game {
-                Ok(game) => {
-                    games += 1;
-                    positions += game.moves.len() as u64;
-                }
-                // A game cut short by a kill ends the shard.
+                Ok(game) => games.push(game),
                 Err(viriformat::GameReadError::Truncated { .. }) => break,
                 Err(e) => return Err(e.into()),
             }
-            whole_bytes = reader.offset();
         }
-        let name = incoming
-            .file_name()
-            .map(|n| format!("{}.zst", n.to_string_lossy()))
+        let stem = incoming
+            .file_stem()
+            .map(|n| n.to_string_lossy().to_string())
             .expect("an incoming shard has a file name");
+        let name = format!("{stem}.vfc.zst");
         let out = self.shard_dir().join(&name);
-        let entry = if games == 0 {
+        let entry = if games.is_empty() {
             None
         } else {
-            let input = File::open(incoming).map_err(io_err(incoming))?;
-            let (bytes, sha256) = compress(input.take(whole_bytes), &out)?;
+            let encoded = compact::encode(&games).map_err(|e| StoreError::Io {
+                path: incoming.to_path_buf(),
+                source: io::Error::other(e),
+            })?;
+            let (bytes, sha256) = compress(&encoded[..], &out)?;
+            // The sealed file must give back exactly the games it was made
+            // from before the incoming file goes.
+            let back: Vec<Game> = viriformat::open_games(&out)?.collect::<Result<_, _>>()?;
+            if back != games {
+                return Err(StoreError::Io {
+                    path: out,
+                    source: io::Error::other("the sealed shard does not read back as written"),
+                });
+            }
             let entry = ShardEntry {
                 file: name,
                 origin,
-                games,
-                positions,
+                games: games.len() as u64,
+                positions: games.iter().map(|g| g.moves.len() as u64).sum(),
                 bytes,
                 sha256,
                 date: date.to_string(),
@@ -447,7 +455,6 @@ pub fn verify(store: &Store, deep: bool) -> Result<Verified, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::viriformat::Game;
     use crate::GameResult;
     use chess::Position;
 

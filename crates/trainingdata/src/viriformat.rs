@@ -29,9 +29,10 @@
 
 use chess::{CastlingSide, Color, Move, MoveKind, Piece, Position, Role, Square};
 use std::fmt;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
+use crate::record::board_fen;
 use crate::GameResult;
 use types::Score;
 
@@ -241,33 +242,6 @@ pub fn unpack(bytes: &[u8; PACKED_SIZE]) -> Result<(Position, i16, GameResult), 
     let pos = Position::from_fen(&fen).map_err(PackedError::Position)?;
     let score = i16::from_le_bytes([bytes[28], bytes[29]]);
     Ok((pos, score, result))
-}
-
-/// The board field of a FEN.
-fn board_fen(board: &[Option<Piece>; 64]) -> String {
-    let mut fen = String::with_capacity(72);
-    for rank in (0..8).rev() {
-        let mut empty = 0u8;
-        for file in 0..8 {
-            match board[rank * 8 + file] {
-                Some(piece) => {
-                    if empty > 0 {
-                        fen.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    fen.push(piece.char());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            fen.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
-    fen
 }
 
 /// The 16 bits viriformat stores for `m`.
@@ -484,8 +458,13 @@ impl<R: BufRead> Iterator for GameReader<R> {
     }
 }
 
-/// Opens a viriformat file for reading, decompressing it when its name ends
-/// in `.zst`.
+/// The most bytes a compressed shard may decompress to (a shard is a few
+/// MB; this refuses a decompression bomb).
+pub const MAX_DECOMPRESSED: u64 = 1 << 28;
+
+/// Opens a games file for reading: viriformat (`.vf`), zstd-compressed
+/// viriformat (`.vf.zst`) or compact viriformat (`.vfc.zst`, decoded in
+/// memory: see [`crate::compact`]).
 pub fn open_games(path: impl AsRef<Path>) -> Result<GameReader<Box<dyn BufRead>>, GameReadError> {
     let path = path.as_ref();
     let io_error = |source| GameReadError::Io {
@@ -493,9 +472,33 @@ pub fn open_games(path: impl AsRef<Path>) -> Result<GameReader<Box<dyn BufRead>>
         source,
     };
     let file = std::fs::File::open(path).map_err(io_error)?;
-    let inner: Box<dyn BufRead> = if is_zstd(path) {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let inner: Box<dyn BufRead> = if name.ends_with(".vfc.zst") {
+        let mut bytes = Vec::new();
+        zstd::Decoder::new(file)
+            .map_err(io_error)?
+            .take(MAX_DECOMPRESSED + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io_error)?;
+        if bytes.len() as u64 > MAX_DECOMPRESSED {
+            return Err(io_error(io::Error::other(format!(
+                "decompresses to more than {MAX_DECOMPRESSED} bytes: not a shard"
+            ))));
+        }
+        let games = crate::compact::decode(&bytes).map_err(|e| io_error(io::Error::other(e)))?;
+        let mut plain = Vec::new();
+        for game in &games {
+            game.write_to(&mut plain).map_err(io_error)?;
+        }
+        Box::new(io::Cursor::new(plain))
+    } else if is_zstd(path) {
         Box::new(io::BufReader::new(
-            zstd::Decoder::new(file).map_err(io_error)?,
+            zstd::Decoder::new(file)
+                .map_err(io_error)?
+                .take(MAX_DECOMPRESSED),
         ))
     } else {
         Box::new(io::BufReader::with_capacity(1 << 16, file))
@@ -508,13 +511,13 @@ pub fn is_zstd(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "zst")
 }
 
-/// True for a viriformat file name: `.vf` or `.vf.zst`.
+/// True for a games file name: `.vf`, `.vf.zst` or `.vfc.zst`.
 pub fn is_viriformat(path: &Path) -> bool {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy())
         .unwrap_or_default();
-    name.ends_with(".vf") || name.ends_with(".vf.zst")
+    name.ends_with(".vf") || name.ends_with(".vf.zst") || name.ends_with(".vfc.zst")
 }
 
 impl fmt::Display for Game {

@@ -28,7 +28,7 @@ use matchcore::game_loop::{self, CapVerdict, GameRules, Seats, Timing};
 use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};
 use matchcore::random_openings::OpeningSource;
 use matchcore::worker_pool::WorkerPool;
-use trainingdata::{PositionFilter, Skip};
+use trainingdata::{PositionFilter, SkipCounts};
 
 /// How to generate.
 #[derive(Clone, Debug)]
@@ -97,38 +97,6 @@ pub struct Sample {
     pub pos: Position,
     /// The search's score, centipawns, White's view.
     pub score_white: i16,
-}
-
-/// Positions left out of one game, by reason.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SkipCounts {
-    /// Before the filter's first ply.
-    pub opening: u64,
-    /// In check.
-    pub in_check: u64,
-    /// Best move a capture or promotion.
-    pub noisy: u64,
-    /// Mate score or beyond the bound.
-    pub score: u64,
-}
-
-impl SkipCounts {
-    pub(crate) fn count(&mut self, skip: Skip) {
-        match skip {
-            Skip::Opening => self.opening += 1,
-            Skip::InCheck => self.in_check += 1,
-            Skip::Noisy => self.noisy += 1,
-            Skip::Score => self.score += 1,
-        }
-    }
-
-    /// Adds `other`'s counts.
-    pub fn add(&mut self, other: &SkipCounts) {
-        self.opening += other.opening;
-        self.in_check += other.in_check;
-        self.noisy += other.noisy;
-        self.score += other.score;
-    }
 }
 
 /// A finished game's kept positions and result.
