@@ -144,6 +144,15 @@ enum DatagenTool {
         #[arg(long)]
         deep: bool,
     },
+    /// Take the shards of another store (made on another machine) into this
+    /// one: each checked against that store's manifest, copied and listed.
+    Adopt {
+        /// The other store's folder.
+        from: PathBuf,
+        /// This store's folder.
+        #[arg(long, default_value = STORE)]
+        store: PathBuf,
+    },
     /// Training records from PGN games whose moves carry the engine's score
     /// in a comment (`{+0.35/12 0.2s}`, as OpenBench, fastchess, cutechess
     /// and `kestrel match -pgnout` write), with datagen's filters.
@@ -479,6 +488,29 @@ pub fn run(command: DatagenCommand) -> Result<()> {
             Ok(())
         }
         Some(DatagenTool::Verify { store, deep }) => verify_store(&store, deep),
+        Some(DatagenTool::Adopt { from, store }) => {
+            if !from.join(store::MANIFEST).exists() {
+                bail!(
+                    "{} has no {}: not a self-play store",
+                    from.display(),
+                    store::MANIFEST
+                );
+            }
+            let taken = Store::open(&store)?.adopt(&Store::open(&from)?)?;
+            let positions: u64 = taken.iter().map(|s| s.positions).sum();
+            for s in &taken {
+                println!(
+                    "adopted {}: {} games, {} positions",
+                    s.file, s.games, s.positions
+                );
+            }
+            println!(
+                "{} shards, {positions} positions adopted into {}",
+                taken.len(),
+                store.display()
+            );
+            Ok(())
+        }
         Some(DatagenTool::FromPgn {
             inputs,
             out,

@@ -291,6 +291,39 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Takes the sealed shards of `other` (a store made elsewhere, e.g. on
+    /// another machine) that this store does not list: each is checked
+    /// against `other`'s manifest (size and SHA-256), copied, and listed.
+    /// The entries taken, in `other`'s order.
+    pub fn adopt(&self, other: &Store) -> Result<Vec<ShardEntry>, StoreError> {
+        let theirs = other.manifest()?;
+        let mut ours = self.manifest()?;
+        let mut taken = Vec::new();
+        for shard in theirs.shards {
+            if shard.retired.is_some() || ours.shards.iter().any(|s| s.file == shard.file) {
+                continue;
+            }
+            let from = other.shard_dir().join(&shard.file);
+            let (bytes, sha256) = hash_file(&from)?;
+            if (bytes, sha256.as_str()) != (shard.bytes, shard.sha256.as_str()) {
+                return Err(StoreError::Io {
+                    path: from,
+                    source: io::Error::other("size or SHA-256 differs from its manifest"),
+                });
+            }
+            let to = self.shard_dir().join(&shard.file);
+            fs::copy(&from, &to).map_err(io_err(&to))?;
+            ours.shards.push(shard.clone());
+            taken.push(shard);
+        }
+        if !taken.is_empty() {
+            self.write_manifest(&ours)?;
+        }
+        Ok(taken)
+    }
+}
+
 /// Compresses `input` into `out` at [`ZSTD_LEVEL`] (through a temporary file
 /// and a rename); the compressed size and its SHA-256.
 pub fn compress(mut input: impl Read, out: &Path) -> Result<(u64, String), StoreError> {
@@ -525,6 +558,22 @@ mod tests {
             v.problems
         );
         assert!(v.problems[0].what.contains("sha256"));
+
+        // Another store's shards are adopted once, checked against its manifest.
+        let other_dir = dir.with_extension("other");
+        let _ = fs::remove_dir_all(&other_dir);
+        let other = Store::open(&other_dir).unwrap();
+        let path = other.start_shard(&origin(8), "2026-11-27").unwrap();
+        let mut bytes = Vec::new();
+        game().write_to(&mut bytes).unwrap();
+        fs::write(&path, &bytes).unwrap();
+        let theirs = other.seal(&path, "2026-11-27").unwrap().unwrap();
+        fs::remove_file(store.shard_dir().join("stray.vf.zst")).unwrap();
+        let taken = store.adopt(&other).unwrap();
+        assert_eq!(taken, std::slice::from_ref(&theirs));
+        assert!(store.adopt(&other).unwrap().is_empty());
+        assert_eq!(store.manifest().unwrap().shards.len(), 2);
         let _ = fs::remove_dir_all(&dir);
+        let _ = fs::remove_dir_all(&other_dir);
     }
 }
