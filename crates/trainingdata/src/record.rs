@@ -304,6 +304,21 @@ impl TrainingRecord {
     }
 }
 
+/// Fills `buf` from `reader` as far as it allows (a short count only at
+/// the end of the input); the number of bytes read.
+pub(crate) fn fill(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
 /// The board field of a FEN for a board of 64 squares (a1 first).
 pub(crate) fn board_fen(board: &[Option<Piece>; 64]) -> String {
     let mut fen = String::with_capacity(72);
@@ -460,16 +475,7 @@ impl<R: Read> RecordReader<R> {
 
     /// Fills `buf` as far as the input allows; the number of bytes read.
     fn fill(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let mut filled = 0;
-        while filled < buf.len() {
-            match self.inner.read(&mut buf[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(filled)
+        crate::record::fill(&mut self.inner, buf)
     }
 }
 

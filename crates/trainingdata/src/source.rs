@@ -192,7 +192,7 @@ fn read_into(
             let mut reader = BufReader::with_capacity(1 << 16, file);
             let mut bytes = [0u8; CHESSBOARD_SIZE];
             loop {
-                let got = fill(&mut reader, &mut bytes).map_err(io_err)?;
+                let got = crate::record::fill(&mut reader, &mut bytes).map_err(io_err)?;
                 if got < CHESSBOARD_SIZE {
                     counts.trailing_bytes = got as u64;
                     break;
@@ -245,18 +245,4 @@ fn read_into(
         }
     }
     Ok(counts)
-}
-
-/// Fills `buf` as far as `reader` allows; the bytes read.
-fn fill(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
 }

@@ -358,16 +358,7 @@ impl<R: BufRead> GameReader<R> {
 
     /// Fills `buf` as far as the input allows; the number of bytes read.
     fn fill(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let mut filled = 0;
-        while filled < buf.len() {
-            match self.inner.read(&mut buf[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(filled)
+        crate::record::fill(&mut self.inner, buf)
     }
 
     fn io_error(&self, source: io::Error) -> GameReadError {
