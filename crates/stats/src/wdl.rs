@@ -64,6 +64,31 @@ impl Wdl {
         from_mean_and_stderr(s, (var / n).sqrt())
     }
 
+    /// Normalized Elo with its 95% error, as fastchess computes it from
+    /// single games (NaN when every game has the same result).
+    pub fn nelo(&self) -> Estimate {
+        let n = self.games() as f64;
+        let s = self.score();
+        let var = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n;
+        crate::elo::normalized(s, var.sqrt(), (var / n).sqrt())
+    }
+
+    /// Likelihood of superiority from the score's normal approximation, as
+    /// fastchess computes it (cutechess-cli's [`Wdl::los`] uses wins and
+    /// losses alone).
+    pub fn normal_los(&self) -> f64 {
+        let n = self.games() as f64;
+        let s = self.score();
+        let var = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n;
+        crate::normal::cdf((s - 0.5) / (var / n).sqrt())
+    }
+
     /// Likelihood of superiority: the probability that the first player is
     /// the stronger, from wins and losses alone (draws carry no information
     /// about it), as cutechess-cli computes it.
