@@ -544,7 +544,15 @@ fn a_stopped_run_resumes_from_its_pgn() {
         .collect();
     assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
     python_checks_pgn(&pgn, 6);
-    // Resuming with the engines the other way round is another run.
+    // Resuming with the engines the other way round is another run, and
+    // the stored configuration names what differs.
+    let (ok, text) = command("3", "two", true);
+    assert!(!ok, "{text}");
+    assert!(text.contains("played by another run"), "{text}");
+    assert!(text.contains("engine 1 name: one then, two now"), "{text}");
+    assert!(text.contains("engine 1 depth: 1 then, 2 now"), "{text}");
+    // Without the stored configuration, the schedule check still refuses it.
+    std::fs::remove_file(dir.join("games.pgn.config.json")).unwrap();
     let (ok, text) = command("3", "two", true);
     assert!(!ok, "{text}");
     assert!(text.contains("resume with the arguments"), "{text}");

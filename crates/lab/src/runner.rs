@@ -10,6 +10,7 @@ use crate::player;
 use crate::report;
 use crate::results::{GameEntry, HeadToHead, RunResults};
 use crate::resume;
+use crate::run_config;
 use crate::schedule::{schedule, GameJob};
 use anyhow::{Context, Result};
 use chess::Color;
@@ -171,13 +172,30 @@ fn entry(job: &GameJob, record: &GameRecord, args: &MatchArgs) -> GameEntry {
 /// Runs the games `args` describes and returns the results (also printed,
 /// and written to `-pgnout`/`-json` when asked).
 pub fn run(args: &MatchArgs) -> Result<RunResults> {
-    let seed = args.seed.unwrap_or_else(|| {
+    // A resumed run without -srand takes the seed its first sitting drew.
+    let stored_seed = match (&args.pgn_out, args.resume) {
+        (Some(path), true) => run_config::stored_seed(path),
+        _ => None,
+    };
+    let seed = args.seed.or(stored_seed).unwrap_or_else(|| {
         rand::RngCore::next_u64(&mut <rand::rngs::StdRng as rand::SeedableRng>::from_os_rng())
     });
-    let openings = match &args.openings {
+    if let Some(path) = &args.pgn_out {
+        let config = run_config::of(args, seed);
+        if args.resume {
+            run_config::check_resume(path, &config)?;
+        }
+        run_config::write(&run_config::path_for(path), &config)?;
+    }
+    let mut openings = match &args.openings {
         Some(spec) => openings::load(spec, seed)?,
         None => vec![Opening::startpos()],
     };
+    // fastchess keeps only the first `-rounds` openings (after start= and
+    // the shuffle), and each encounter takes the next of those in turn:
+    // one opening a round with two engines, and openings shared among the
+    // encounters of a tournament's rounds.
+    openings.truncate(args.rounds as usize);
     check_engines(args)?;
     let rules = GameRules {
         draw: args.draw,
@@ -193,7 +211,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         args.tournament,
         args.games,
         args.rounds,
-        args.repeat,
+        args.colours,
     );
     let total = jobs.len();
     let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
@@ -233,6 +251,19 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         total as u64,
         "{bar:30} {pos}/{len} games {msg} [{elapsed_precise}, eta {eta}]",
     );
+    if let (Some(spec), 2) = (args.sprt, names.len()) {
+        if !args.report_penta {
+            // fastchess falls back in silence; say why the test counts games.
+            let why = if spec.model == stats::SprtModel::Bayesian {
+                "the bayesian model counts games"
+            } else if args.games != 2 {
+                "one game a round: no game pairs (give -games 2 or -repeat for pairs)"
+            } else {
+                "-report penta=false"
+            };
+            println!("SPRT on single games (trinomial), not on game pairs: {why}");
+        }
+    }
     let date = pgn_record::today();
     let mut since_report = 0;
     let say = |line: &str| bar.suspend(|| println!("{line}"));
@@ -250,7 +281,8 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         if names.len() == 2 {
             if let Some(spec) = args.sprt {
                 // Where the test stands; decided before this sitting, nothing more is played.
-                let s = HeadToHead::count(&names[0], &names[1], &games).sprt(spec);
+                let s = HeadToHead::count_as(&names[0], &names[1], &games, args.report_penta)
+                    .sprt(spec);
                 say(&report::sprt_line(&s));
                 if s.decision != "continue" {
                     shared.stop.store(true, Ordering::Relaxed);
@@ -311,7 +343,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
             games.push(entry(&job, &record, args));
             bar.inc(1);
             if names.len() == 2 {
-                let h = HeadToHead::count(&names[0], &names[1], &games);
+                let h = HeadToHead::count_as(&names[0], &names[1], &games, args.report_penta);
                 let e = h.elo();
                 bar.set_message(format!(
                     "{}-{}-{} [{:.3}] Elo {:+.1} +/- {:.1}",
@@ -342,6 +374,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                     games.clone(),
                     args.anchors.clone(),
                     args.sprt,
+                    args.report_penta,
                 );
                 say(report::report(&r).trim_end());
             }
@@ -357,6 +390,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         games,
         args.anchors.clone(),
         args.sprt,
+        args.report_penta,
     );
     if let Some(path) = &args.json_out {
         write_json(path, &results)?;
