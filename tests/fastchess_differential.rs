@@ -3,7 +3,8 @@
 //! and (Kestrel at a fixed node count plays the same game twice) gives the
 //! same results, so both print the same Elo, error, pentanomial counts and
 //! SPRT log-likelihood ratio. Each case's games are compared one by one:
-//! the PGN's `FEN`, `White`, `Black`, `Result` and `PlyCount` tags.
+//! the PGN's `FEN`, `White`, `Black`, `Result` and `PlyCount` tags, and
+//! the final positions `-epdout` writes.
 //! fastchess is found as `$KESTREL_FASTCHESS`, in `../shared/tools/bin/` or
 //! on `PATH`; a missing fastchess skips the test outside CI and fails it
 //! under CI (see `common::tools`).
@@ -153,15 +154,15 @@ fn kestrel_match_plays_fastchess_schedule_and_prints_its_numbers() {
     let mut failures = Vec::new();
     for (n, (engines, rest)) in cases.iter().enumerate() {
         let dir = scratch(&n.to_string());
-        let words = |pgn: &str| -> Vec<String> {
-            format!("{engines} {rest} -pgnout file={pgn}")
+        let words = |out: &str| -> Vec<String> {
+            format!("{engines} {rest} -pgnout file={out}.pgn -epdout file={out}.epd")
                 .split_whitespace()
                 .map(String::from)
                 .collect()
         };
-        let fc_text = run(&fastchess, &words("fc.pgn"), &dir);
+        let fc_text = run(&fastchess, &words("fc"), &dir);
         let mut k_words = vec!["match".to_string(), "-noprogress".to_string()];
-        k_words.extend(words("k.pgn"));
+        k_words.extend(words("k"));
         let k_text = run(Path::new(KESTREL), &k_words, &dir);
         let (fc, k) = (games_of(&dir.join("fc.pgn")), games_of(&dir.join("k.pgn")));
         assert!(
@@ -173,6 +174,15 @@ fn kestrel_match_plays_fastchess_schedule_and_prints_its_numbers() {
                 "case {n} ({rest}): the games differ\nfastchess: {fc:#?}\nkestrel: {k:#?}"
             ));
             continue;
+        }
+        // -epdout: each game's final position, `FEN hmvc N; fmvn M;`.
+        let epd = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+        if epd("fc.epd") != epd("k.epd") {
+            failures.push(format!(
+                "case {n} ({rest}): -epdout differs\nfastchess:\n{}\nkestrel:\n{}",
+                epd("fc.epd"),
+                epd("k.epd")
+            ));
         }
         // With -noswap fastchess counts a pair's games as if colours were
         // swapped (its ScoreBoard::updatePair inverts the first game), so its

@@ -109,6 +109,9 @@ pub struct MatchArgs {
     pub pgn_out: Option<PathBuf>,
     /// Minimal PGN: no move comments (`-pgnout FILE min`).
     pub pgn_min: bool,
+    /// Each game's final position as an EPD line (fastchess's `-epdout
+    /// file=F`), appended to.
+    pub epd_out: Option<PathBuf>,
     /// SPRT settings.
     pub sprt: Option<SprtSpec>,
     /// Draw adjudication (`-draw movenumber=N movecount=M score=CP`: both
@@ -162,6 +165,7 @@ impl Default for MatchArgs {
             openings: None,
             pgn_out: None,
             pgn_min: false,
+            epd_out: None,
             sprt: None,
             draw: None,
             resign: None,
@@ -341,6 +345,21 @@ impl MatchArgs {
                     let (file, min) = pgn_out(o, values)?;
                     args.pgn_out = Some(file);
                     args.pgn_min = min;
+                }
+                "epdout" => {
+                    for word in values {
+                        match key_value(o, word)? {
+                            ("file", v) => args.epd_out = Some(PathBuf::from(v)),
+                            // Kestrel appends, as to -pgnout.
+                            ("append", v) => {
+                                types::parse_bool(v).map_err(|e| bad(o, format!("append: {e}")))?;
+                            }
+                            (k, _) => return Err(bad(o, format!("unknown key '{k}' (use file=)"))),
+                        }
+                    }
+                    if args.epd_out.is_none() {
+                        return Err(bad(o, "give file=F"));
+                    }
                 }
                 "sprt" => args.sprt = Some(sprt(o, values)?),
                 "draw" => args.draw = Some(draw(o, values)?),

@@ -5,7 +5,7 @@
 
 use crate::cli_args::MatchArgs;
 use crate::game_play::{play_game, GameRecord};
-use crate::pgn_record::{self, GameTags};
+use crate::pgn_record::{self, GameTags, GameTimes};
 use crate::player;
 use crate::report;
 use crate::results::{GameEntry, HeadToHead, RunResults};
@@ -33,6 +33,8 @@ use std::thread;
 struct Done {
     job: GameJob,
     record: GameRecord,
+    /// When it started and ended.
+    times: GameTimes,
     /// Engines (by index) that failed and were restarted, with why.
     failures: Vec<(usize, String)>,
 }
@@ -81,6 +83,7 @@ fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Se
         let opening = &shared.openings[job.opening % shared.openings.len()];
         let mut failures = Vec::new();
         let mut start_error = None;
+        let mut times = GameTimes::start();
         for (idx, color) in [(job.white, Color::White), (job.black, Color::Black)] {
             if players[idx].is_none() && start_error.is_none() {
                 match player::start(&specs[idx]) {
@@ -115,10 +118,12 @@ fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Se
             }
             record
         };
+        times.end();
         if tx
             .send(Done {
                 job,
                 record,
+                times,
                 failures,
             })
             .is_err()
@@ -167,6 +172,23 @@ fn entry(job: &GameJob, record: &GameRecord, args: &MatchArgs) -> GameEntry {
         reason: record.reason.clone(),
         plies: record.moves.len(),
     }
+}
+
+/// A game's final position as fastchess's `-epdout` writes it: the first
+/// four FEN fields, then `hmvc N; fmvn M;`.
+fn final_epd(record: &GameRecord) -> String {
+    let mut pos = record.start;
+    for m in &record.moves {
+        pos.play(m.mv);
+    }
+    let fen = pos.fen();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    format!(
+        "{} hmvc {}; fmvn {};",
+        fields[..4].join(" "),
+        pos.halfmove_clock(),
+        pos.fullmove_number()
+    )
 }
 
 /// Runs the games `args` describes and returns the results (also printed,
@@ -228,17 +250,21 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
             .collect()
     };
     let mut games: Vec<GameEntry> = resumed.games.into_iter().map(|(_, e)| e).collect();
-    let mut pgn_out = match &args.pgn_out {
-        // cutechess appends, so that several runs can share one file.
-        Some(path) => Some(BufWriter::new(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot open -pgnout {}", path.display()))?,
-        )),
-        None => None,
+    // cutechess appends, so that several runs can share one file.
+    let appender = |path: &Option<std::path::PathBuf>, option: &str| -> Result<_> {
+        path.as_ref()
+            .map(|path| {
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map(BufWriter::new)
+                    .with_context(|| format!("cannot open {option} {}", path.display()))
+            })
+            .transpose()
     };
+    let mut pgn_out = appender(&args.pgn_out, "-pgnout")?;
+    let mut epd_out = appender(&args.epd_out, "-epdout")?;
     let shared = Shared {
         args,
         openings,
@@ -303,6 +329,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
             let Done {
                 job,
                 record,
+                times,
                 failures,
             } = done;
             let white = &args.engines[job.white];
@@ -329,6 +356,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                     black: &black.name,
                     time_control: white.limits.pgn_tag(),
                     date: &date,
+                    times: Some(&times),
                 };
                 let mut game = pgn_record::to_pgn(&record, &tags);
                 if args.pgn_min {
@@ -339,6 +367,11 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                 out.write_all(pgn::write_game(&game).as_bytes())
                     .and_then(|()| out.flush())
                     .context("writing the PGN output")?;
+            }
+            if let Some(out) = &mut epd_out {
+                writeln!(out, "{}", final_epd(&record))
+                    .and_then(|()| out.flush())
+                    .context("writing the EPD output")?;
             }
             games.push(entry(&job, &record, args));
             bar.inc(1);
