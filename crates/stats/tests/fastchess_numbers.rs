@@ -48,7 +48,7 @@ fn elo_and_llr_match_fastchess_for_fixed_results() {
                 .collect()
         };
         match fields[..] {
-            ["penta", "elo", ..] | ["wdl", "elo", ..] => match &case {
+            ["penta" | "wdl", "elo", ..] => match &case {
                 Case::Penta(p) => elo_line(line, &fields, p.elo(), p.nelo(), p.los()),
                 Case::Wdl(w) => elo_line(line, &fields, w.elo(), w.nelo(), w.normal_los()),
                 Case::None => panic!("no case before {line}"),
