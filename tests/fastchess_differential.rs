@@ -12,7 +12,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const KESTREL: &str = env!("CARGO_BIN_EXE_kestrel");
 
@@ -74,22 +73,8 @@ fn last_after(text: &str, key: &str) -> Option<String> {
 }
 
 fn run(program: &Path, words: &[String], dir: &Path) -> String {
-    let out = Command::new(program)
-        .args(words)
-        .current_dir(dir)
-        .env_remove("KESTREL_SYZYGY_PATH")
-        .output()
-        .expect("the runner starts");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success(),
-        "{} failed:\n{text}",
-        program.display()
-    );
+    let (ok, text) = common::tools::run_in(program, words, dir);
+    assert!(ok, "{} failed:\n{text}", program.display());
     text
 }
 
