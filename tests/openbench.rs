@@ -118,10 +118,11 @@ fn make_evalfile_builds_that_net_in() {
         let last = stdout(&out).lines().last().unwrap().to_string();
         last.split_whitespace().next().unwrap().to_string()
     };
+    // Before make: its build replaces target/release/kestrel too.
+    let default = bench(std::path::Path::new(KESTREL));
     let built = make(second.to_str().unwrap(), "k2");
     assert!(built.status.success(), "{}", stderr(&built));
     let with_second = bench(&dir.join("k2"));
-    let default = bench(std::path::Path::new(KESTREL));
     assert_ne!(with_second, default, "the second net gives another bench");
     let missing = make("/nonexistent/net.nnue", "k3");
     assert!(!missing.status.success());
