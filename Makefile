@@ -11,14 +11,23 @@
 #   make RUSTFLAGS="-C target-cpu=x86-64-v3"   (BMI2: PEXT)
 #   make RUSTFLAGS="-C target-cpu=x86-64-v2"   (no BMI2: magic bitboards)
 
+#
+# EVALFILE=<path> builds the binary with that network file built in instead
+# of crates/engine/nets/default.nnue (OpenBench passes the net under test
+# this way: `make -j EXE=<name> EVALFILE=<absolute path>`). The engine's
+# build script reads it as KESTREL_EVALFILE and refuses a missing or
+# malformed file, so the build fails with a message rather than testing the
+# wrong net.
+
 EXE ?= kestrel
 CARGO ?= cargo
+EVALFILE ?=
 
 .PHONY: all clean
 
 all:
-	$(CARGO) build --release --bin kestrel
-	cp target/release/kestrel $(EXE)
+	KESTREL_EVALFILE="$(if $(EVALFILE),$(abspath $(EVALFILE)))" $(CARGO) build --release --bin kestrel
+	cp $(or $(CARGO_TARGET_DIR),target)/release/kestrel $(EXE)
 
 clean:
 	$(CARGO) clean

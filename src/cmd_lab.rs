@@ -8,31 +8,39 @@ use lab::cli_args::MatchArgs;
 use std::path::PathBuf;
 
 const MATCH_HELP: &str = "\
-Options (cutechess-cli's; -x and --x are the same):
-  -engine cmd=CMD [name=N] [proto=uci|xboard] [arg=A]... [dir=D] [option.NAME=V]...
-          [tc=[MOVES/]SECONDS[+INC] | st=SECONDS | depth=D | nodes=N] [timemargin=MS] [initstr=LINE]
+Options (cutechess-cli's and fastchess's; -x and --x are the same):
+  -engine cmd=CMD [name=N] [proto=uci|xboard] [arg=A]... [args=\"A B\"] [dir=D] [option.NAME=V]...
+          [tc=[MOVES/]SECONDS[+INC] | st=SECONDS | depth=D | plies=D | nodes=N] [timemargin=MS] [initstr=LINE]
                          an engine (twice or more); cmd=kestrel runs this program
   -each KEY=VALUE...     keys for every engine (an engine's own keys win)
-  -games N -rounds N     games per encounter per round, rounds (default 1, 1)
-  -repeat | -norepeat    play each opening twice with colours reversed (default on)
+  -games N -rounds N     fastchess's schedule: N (1 or 2) games per encounter per round, one
+                         opening each, colours by game number (default 2, 2; more than 2
+                         games a round: games and rounds swapped, as fastchess does)
+  -repeat [N]            -games 2 (-games N)
+  -norepeat              every game its own opening (-games 1, rounds times games)
+  -noswap | -reverse     the first engine always White | every game's colours swapped
+  -report penta=BOOL     statistics on game pairs (default true; only with -games 2)
   -concurrency K         games at once (default 1)
   -openings file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=N]
   -srand N               seed for order=random
   -pgnout FILE [min]     append the games as PGN (with {score/depth time} comments; min: none)
+  -epdout file=F         append each game's final position (FEN hmvc N; fmvn M;)
   -json FILE             write the results and every game as JSON
-  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]   stop when the SPRT decides
+  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic|bayesian]
+                         stop when the SPRT decides (fastchess's LLR)
   -draw movenumber=N movecount=N score=CP           draw adjudication
   -resign movecount=N score=CP [twosided=false]     resign adjudication
   -maxmoves N            draw after N moves
   -tb PATHS [-tbpieces N]   Syzygy adjudication
-  -tournament round-robin|gauntlet   pairing (several engines)
+  -tournament round-robin|roundrobin|gauntlet   pairing (several engines)
   -rating NAME=ELO       known rating (repeatable): the others are rated against it
   -ratinginterval N      print the results every N games (default 10, 0: at the end)
   -wait MS               pause between games
   -hangtimeout SECONDS   how long a silent engine without a clock is waited for (60)
   -noprogress            no progress bar
   -resume                go on with a stopped run: the games in the -pgnout file count and are
-                         not played again (give the same arguments, -srand included)
+                         not played again; a run whose configuration (stored in FILE.config.json)
+                         differs is refused, the differences named (-rounds may grow)
   -recover               accepted; crashed engines are always restarted
   -merge A.json B.json... [-pgnout ALL.pgn]   combine shards (PGNs too)
 

@@ -145,7 +145,9 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         "{} pairs: plus side +{} -{} ={}; the values now (OpenBench SPSA input):",
         state.iteration, state.wins, state.losses, state.draws
     );
-    print!("{}", spsa::as_input(&params, &state.values));
+    // Within a longer report: the lines end as the report's do (`kestrel tune
+    // spsa-params` prints the input alone, with no newline after it).
+    println!("{}", spsa::as_input(&params, &state.values));
     draw_chart(&args, &params)?;
     println!(
         "log: {}, chart: {}",

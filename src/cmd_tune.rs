@@ -86,9 +86,12 @@ pub fn run(command: TuneCommand) -> Result<()> {
         TuneCommand::Spsa(args) => crate::cmd_spsa::run(args),
         TuneCommand::SpsaParams => {
             let values = engine::params::tunable_values();
-            for (t, v) in engine::params::TUNABLES.iter().zip(values) {
-                println!("{}", t.openbench_line(v));
-            }
+            let lines: Vec<String> = engine::params::TUNABLES
+                .iter()
+                .zip(values)
+                .map(|(t, v)| t.openbench_line(v))
+                .collect();
+            print_openbench_input(&lines.join("\n"));
             Ok(())
         }
         TuneCommand::Seed(args) => write_seed(&args.out),
@@ -184,4 +187,17 @@ fn texel(args: TexelArgs) -> Result<()> {
         args.out.display()
     );
     Ok(())
+}
+
+/// Prints SPSA input as OpenBench's form takes it: no newline after the
+/// last line (OpenBench refuses the empty line one would make), except on a
+/// terminal, where the newline goes to stderr so the prompt starts afresh.
+pub fn print_openbench_input(text: &str) {
+    use std::io::{IsTerminal, Write};
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+    if out.is_terminal() {
+        eprintln!();
+    }
 }

@@ -163,9 +163,15 @@ fn uci_commands_from_args() -> Option<String> {
 
 fn run() -> Result<()> {
     if let Some(input) = uci_commands_from_args() {
-        Uci::new(Box::new(io::stdout()))
+        let mut session = Uci::new(Box::new(io::stdout()));
+        session
             .run(io::Cursor::new(input))
             .context("UCI commands from the command line")?;
+        // OpenBench's worker runs `kestrel "genfens ..." "quit"` and reads
+        // the exit status: a failed genfens must not look like success.
+        if let Some(why) = session.genfens_failure() {
+            anyhow::bail!("genfens failed: {why}");
+        }
         return Ok(());
     }
     let cli = Cli::parse();

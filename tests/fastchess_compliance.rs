@@ -7,7 +7,7 @@
 
 mod common;
 
-use std::process::Command;
+use std::path::Path;
 
 #[test]
 fn fastchess_compliance_passes_with_the_defaults() {
@@ -17,20 +17,12 @@ fn fastchess_compliance_passes_with_the_defaults() {
     ) else {
         return;
     };
-    let out = Command::new(&fastchess)
-        .args(["--compliance", env!("CARGO_BIN_EXE_kestrel")])
-        .env_remove("KESTREL_SYZYGY_PATH")
-        .output()
-        .expect("fastchess runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let (ok, text) = common::tools::run_in(
+        &fastchess,
+        &["--compliance", env!("CARGO_BIN_EXE_kestrel")],
+        Path::new("."),
     );
-    assert!(
-        out.status.success(),
-        "fastchess --compliance failed:\n{text}"
-    );
+    assert!(ok, "fastchess --compliance failed:\n{text}");
     assert!(!text.contains("Failed"), "{text}");
     assert!(text.contains("Passed"), "{text}");
 }

@@ -72,6 +72,8 @@ fn tournament_of_three_depths_completes_with_readable_pgn() {
         "option.Hash=8",
         "-games",
         "2",
+        "-rounds",
+        "1",
         "-concurrency",
         "2",
         "-maxmoves",
@@ -148,6 +150,8 @@ fn crashing_and_hanging_engines_lose_and_the_runner_goes_on() {
         "depth=1",
         "-games",
         "2",
+        "-rounds",
+        "1",
         "-hangtimeout",
         "1",
         "-noprogress",
@@ -191,6 +195,8 @@ fn an_engine_over_its_time_loses_on_time_with_the_margin() {
         "depth=1",
         "-games",
         "1",
+        "-rounds",
+        "1",
         "-noprogress",
     ]);
     assert!(ok, "{text}");
@@ -230,6 +236,8 @@ fn a_clocked_engine_against_a_fixed_depth_one_is_told_its_time() {
         "option.Hash=8",
         "-games",
         "2",
+        "-rounds",
+        "1",
         "-maxmoves",
         "8",
         "-hangtimeout",
@@ -357,6 +365,8 @@ fn syzygy_tables_adjudicate_after_a_capture() {
         "depth=1",
         "-games",
         "2",
+        "-rounds",
+        "1",
         "-openings",
         &format!("file={}", epd.display()),
         "-tb",
@@ -544,7 +554,14 @@ fn a_stopped_run_resumes_from_its_pgn() {
         .collect();
     assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
     python_checks_pgn(&pgn, 6);
-    // Resuming with the engines the other way round is another run.
+    // Resuming with the engines the other way round is another run, and
+    // the stored configuration names what differs.
+    let (ok, text) = command("3", "two", true);
+    assert!(!ok, "{text}");
+    assert!(text.contains("played by another run"), "{text}");
+    assert!(text.contains("engine 1 name: one then, two now"), "{text}");
+    // Without the stored configuration, the schedule check still refuses it.
+    std::fs::remove_file(dir.join("games.pgn.config.json")).unwrap();
     let (ok, text) = command("3", "two", true);
     assert!(!ok, "{text}");
     assert!(text.contains("resume with the arguments"), "{text}");

@@ -9,6 +9,7 @@
 // Each test file uses a different part of this module.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -74,4 +75,21 @@ pub fn fastchess() -> Option<PathBuf> {
         .map(|dir| dir.join("shared/tools/bin/fastchess"))
         .find(|p| p.is_file())
         .or_else(|| find_program("fastchess"))
+}
+
+/// Runs `program ARGS` in `dir`, without the environment's tablebase path,
+/// and returns whether it succeeded and its output (stdout, then stderr).
+pub fn run_in(program: &Path, args: &[impl AsRef<OsStr>], dir: &Path) -> (bool, String) {
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("KESTREL_SYZYGY_PATH")
+        .output()
+        .unwrap_or_else(|e| panic!("{} does not start: {e}", program.display()));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
 }

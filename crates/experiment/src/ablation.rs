@@ -150,6 +150,30 @@ fn ebf(run: &DepthRun) -> String {
     run.ebf().map_or("-".into(), |e| format!("{e:.2}"))
 }
 
+/// An Elo estimate as the table shows it, saying why when it or its
+/// interval has no finite bound (rather than `+/- inf`).
+fn elo_cell(e: Estimate) -> String {
+    if e.elo.is_infinite() {
+        let side = if e.elo > 0.0 { "on" } else { "off" };
+        format!(
+            "{}inf (every game won by {side}: no finite estimate)",
+            if e.elo > 0.0 { "+" } else { "-" }
+        )
+    } else if !e.error.is_finite() {
+        let (side, rare) = if e.elo > 0.0 {
+            ("above", "lost or drawn")
+        } else {
+            ("below", "won or drawn")
+        };
+        format!(
+            "{:+.1} (95% interval unbounded {side}: too few pairs {rare} to bound it)",
+            e.elo
+        )
+    } else {
+        e.display()
+    }
+}
+
 /// The ablation table in Markdown: per technique, nodes, time and EBF with
 /// it off and on, and the Elo of "on" over "off" where games were played.
 pub fn markdown(depth: i32, rows: &[Row], games_note: Option<&str>) -> String {
@@ -171,7 +195,7 @@ pub fn markdown(depth: i32, rows: &[Row], games_note: Option<&str>) -> String {
     out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for r in rows {
         let (elo, games) = match (r.elo(), r.games) {
-            (Some(e), Some(t)) => (e.display(), t.wdl.games_and_split()),
+            (Some(e), Some(t)) => (elo_cell(e), t.wdl.games_and_split()),
             _ => ("-".into(), "-".into()),
         };
         out.push_str(&format!(
@@ -232,10 +256,18 @@ pub fn elo_chart(rows: &[Row], limit: MoveLimit) -> BarChart {
     let mut bars: Vec<Bar> = rows
         .iter()
         .filter_map(|r| {
-            r.elo().map(|e| Bar {
-                label: r.switch.name.to_string(),
-                value: e.elo,
-                err: e.error,
+            r.elo().map(|e| {
+                // An unbounded interval is drawn as no bar, and the label says so.
+                let bounded = e.error.is_finite() && e.elo.is_finite();
+                Bar {
+                    label: if bounded {
+                        r.switch.name.to_string()
+                    } else {
+                        format!("{} (interval unbounded)", r.switch.name)
+                    },
+                    value: e.elo,
+                    err: if bounded { e.error } else { 0.0 },
+                }
             })
         })
         .collect();
@@ -285,6 +317,20 @@ mod tests {
             assert_ne!(with_switch(s, true), with_switch(s, false), "{}", s.name);
             assert_eq!(with_switch(s, s.default), SearchParams::default());
         }
+    }
+
+    #[test]
+    fn unbounded_estimates_say_why() {
+        let e = |elo: f64, error: f64| elo_cell(Estimate { elo, error });
+        assert_eq!(e(12.0, 5.5), "+12.0 +/- 5.5");
+        let one_sided = e(381.7, f64::INFINITY);
+        assert!(
+            one_sided.starts_with("+381.7 (95% interval unbounded above"),
+            "{one_sided}"
+        );
+        assert!(!one_sided.contains("+/- inf"));
+        assert!(e(f64::INFINITY, f64::INFINITY).contains("every game won by on"));
+        assert!(e(-50.0, f64::NAN).contains("unbounded below"));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! group.
 
 use crate::engine_spec::{EngineSpec, Protocol};
+use crate::schedule::Colours;
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 use matchcore::time_control::TimeControl;
@@ -59,6 +60,28 @@ pub struct SprtSpec {
     pub alpha: f64,
     /// False negative rate.
     pub beta: f64,
+    /// How elo0 and elo1 are read (`model=normalized|logistic|bayesian`,
+    /// fastchess's models; normalized by default).
+    #[serde(default, with = "model_name")]
+    pub model: stats::SprtModel,
+}
+
+/// `SprtModel` as its fastchess name in JSON.
+mod model_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use stats::SprtModel;
+
+    // serde's `with` passes a reference.
+    #[allow(clippy::trivially_copy_pass_by_ref)]
+    pub fn serialize<S: Serializer>(m: &SprtModel, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(m.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<SprtModel, D::Error> {
+        let name = String::deserialize(d)?;
+        SprtModel::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown SPRT model '{name}'")))
+    }
 }
 
 /// Everything `kestrel match` and `kestrel tournament` are asked to do.
@@ -66,13 +89,18 @@ pub struct SprtSpec {
 pub struct MatchArgs {
     /// The engines, in command-line order.
     pub engines: Vec<EngineSpec>,
-    /// Games per encounter per round (`-games`).
+    /// Games per encounter per round, 1 or 2 (`-games`, `-repeat [N]`; 2 by
+    /// default, as in fastchess). Two games form a pair: one opening, both
+    /// colours.
     pub games: u32,
-    /// Rounds (`-rounds`).
+    /// Rounds (`-rounds`; 2 by default, as in fastchess).
     pub rounds: u32,
-    /// Play each opening twice with colours reversed (`-repeat`; on by default,
-    /// `-norepeat` turns it off).
-    pub repeat: bool,
+    /// How colours are given (`-noswap`, `-reverse`).
+    pub colours: Colours,
+    /// Whether the statistics count game pairs (pentanomial) when games come
+    /// in pairs (`-report penta=true|false`, on by default; off by itself
+    /// with one game a round or the bayesian SPRT model, as in fastchess).
+    pub report_penta: bool,
     /// Games played at once (`-concurrency`).
     pub concurrency: usize,
     /// Where openings come from; the standard position when `None`.
@@ -81,6 +109,9 @@ pub struct MatchArgs {
     pub pgn_out: Option<PathBuf>,
     /// Minimal PGN: no move comments (`-pgnout FILE min`).
     pub pgn_min: bool,
+    /// Each game's final position as an EPD line (fastchess's `-epdout
+    /// file=F`), appended to.
+    pub epd_out: Option<PathBuf>,
     /// SPRT settings.
     pub sprt: Option<SprtSpec>,
     /// Draw adjudication (`-draw movenumber=N movecount=M score=CP`: both
@@ -126,13 +157,15 @@ impl Default for MatchArgs {
     fn default() -> MatchArgs {
         MatchArgs {
             engines: Vec::new(),
-            games: 1,
-            rounds: 1,
-            repeat: true,
+            games: 2,
+            rounds: 2,
+            colours: Colours::default(),
+            report_penta: true,
             concurrency: 1,
             openings: None,
             pgn_out: None,
             pgn_min: false,
+            epd_out: None,
             sprt: None,
             draw: None,
             resign: None,
@@ -217,6 +250,8 @@ fn engine_key(
         "name" => spec.name = value.to_string(),
         "dir" => spec.dir = Some(PathBuf::from(value)),
         "arg" => spec.args.push(value.to_string()),
+        // fastchess: all arguments in one word, split at spaces.
+        "args" => spec.args.extend(value.split_whitespace().map(String::from)),
         "initstr" => spec.init.push(value.to_string()),
         "proto" => {
             spec.protocol = match value {
@@ -236,7 +271,8 @@ fn engine_key(
             }
             spec.limits.movetime = Some(Duration::from_secs_f64(s));
         }
-        "depth" => spec.limits.depth = Some(number(option, value)?),
+        // fastchess also calls the depth limit plies=.
+        "depth" | "plies" => spec.limits.depth = Some(number(option, value)?),
         "nodes" => spec.limits.nodes = Some(number(option, value)?),
         "timemargin" => spec.time_margin = Duration::from_millis(number(option, value)?),
         // Accepted for scripts' sake; they change nothing here (see docs/lab.md).
@@ -244,7 +280,7 @@ fn engine_key(
         _ => {
             return Err(bad(
                 option,
-                format!("unknown key '{key}' (use cmd, name, dir, arg, proto, tc, st, depth, nodes, timemargin, initstr, option.NAME)"),
+                format!("unknown key '{key}' (use cmd, name, dir, arg, args, proto, tc, st, depth, nodes, timemargin, initstr, option.NAME)"),
             ))
         }
     }
@@ -264,6 +300,7 @@ impl MatchArgs {
     pub fn parse(words: &[String]) -> Result<MatchArgs, ArgsError> {
         let groups = group(words)?;
         let mut args = MatchArgs::default();
+        let mut norepeat = false;
         // -each applies to every engine wherever it is written; each engine's own keys win.
         let mut each = EngineSpec::new("");
         for (option, values) in groups.iter().filter(|(o, _)| o == "each") {
@@ -280,14 +317,49 @@ impl MatchArgs {
                 }
                 "games" => args.games = number(o, one(o, values)?)?,
                 "rounds" => args.rounds = number(o, one(o, values)?)?,
-                "repeat" => args.repeat = true,
-                "norepeat" => args.repeat = false,
+                // fastchess: `-repeat` is `-games 2`, `-repeat N` is `-games N`.
+                "repeat" => {
+                    args.games = match values.as_slice() {
+                        [] => 2,
+                        _ => number(o, one(o, values)?)?,
+                    }
+                }
+                // cutechess's: every game its own opening (below).
+                "norepeat" => norepeat = true,
+                "noswap" => args.colours.noswap = true,
+                "reverse" => args.colours.reverse = true,
+                "report" => {
+                    for word in values {
+                        match key_value(o, word)? {
+                            ("penta", v) => {
+                                args.report_penta = types::parse_bool(v)
+                                    .map_err(|e| bad(o, format!("penta: {e}")))?;
+                            }
+                            (k, _) => return Err(bad(o, format!("unknown key '{k}' (use penta)"))),
+                        }
+                    }
+                }
                 "concurrency" => args.concurrency = number(o, one(o, values)?)?,
                 "openings" => args.openings = Some(openings(o, values)?),
                 "pgnout" => {
                     let (file, min) = pgn_out(o, values)?;
                     args.pgn_out = Some(file);
                     args.pgn_min = min;
+                }
+                "epdout" => {
+                    for word in values {
+                        match key_value(o, word)? {
+                            ("file", v) => args.epd_out = Some(PathBuf::from(v)),
+                            // Kestrel appends, as to -pgnout.
+                            ("append", v) => {
+                                types::parse_bool(v).map_err(|e| bad(o, format!("append: {e}")))?;
+                            }
+                            (k, _) => return Err(bad(o, format!("unknown key '{k}' (use file=)"))),
+                        }
+                    }
+                    if args.epd_out.is_none() {
+                        return Err(bad(o, "give file=F"));
+                    }
                 }
                 "sprt" => args.sprt = Some(sprt(o, values)?),
                 "draw" => args.draw = Some(draw(o, values)?),
@@ -300,7 +372,7 @@ impl MatchArgs {
                 "wait" => args.wait = Duration::from_millis(number(o, one(o, values)?)?),
                 "tournament" => {
                     args.tournament = match one(o, values)? {
-                        "round-robin" => TournamentKind::RoundRobin,
+                        "round-robin" | "roundrobin" => TournamentKind::RoundRobin,
                         "gauntlet" => TournamentKind::Gauntlet,
                         t => return Err(bad(o, format!("'{t}': use round-robin or gauntlet"))),
                     }
@@ -328,6 +400,27 @@ impl MatchArgs {
                 "recover" => {}
                 _ => return Err(ArgsError::UnknownOption(option.clone())),
             }
+        }
+        // fastchess's fixConfig: more than 2 games a round is read as games
+        // and rounds written the wrong way round; still more is an error.
+        if args.games > 2 {
+            std::mem::swap(&mut args.games, &mut args.rounds);
+            if args.games > 2 {
+                return Err(bad(
+                    "games",
+                    format!(
+                        "at most 2 games a round (fastchess's rule: 2 is a game pair, one \
+                         opening with both colours); ask for more with -rounds, e.g. \
+                         -games 2 -rounds {}",
+                        (u64::from(args.games) * u64::from(args.rounds)).div_ceil(2)
+                    ),
+                ));
+            }
+        }
+        if norepeat {
+            // Every game its own opening, colours alternating: fastchess's -games 1.
+            args.rounds *= args.games;
+            args.games = 1;
         }
         args.check()?;
         Ok(args)
@@ -376,6 +469,15 @@ impl MatchArgs {
                 "games",
                 "-games, -rounds and -concurrency must be at least 1",
             ));
+        }
+        // fastchess's fixConfig and SPRT::isValid: pairs are counted only
+        // with two games a round, and never by the bayesian model.
+        if self.games != 2
+            || self
+                .sprt
+                .is_some_and(|s| s.model == stats::SprtModel::Bayesian)
+        {
+            self.report_penta = false;
         }
         for (name, _) in &self.anchors {
             if !self.engines.iter().any(|e| &e.name == name) {
@@ -455,9 +557,18 @@ fn sprt(o: &str, values: &[String]) -> Result<SprtSpec, ArgsError> {
         elo1: f64::NAN,
         alpha: 0.05,
         beta: 0.05,
+        model: stats::SprtModel::Normalized,
     };
     for word in values {
         match key_value(o, word)? {
+            ("model", v) => {
+                s.model = stats::SprtModel::from_name(v).ok_or_else(|| {
+                    bad(
+                        o,
+                        format!("model={v}: use normalized, logistic or bayesian"),
+                    )
+                })?;
+            }
             ("elo0", v) => s.elo0 = number(o, v)?,
             ("elo1", v) => s.elo1 = number(o, v)?,
             ("alpha", v) => s.alpha = number(o, v)?,
@@ -465,7 +576,7 @@ fn sprt(o: &str, values: &[String]) -> Result<SprtSpec, ArgsError> {
             (k, _) => {
                 return Err(bad(
                     o,
-                    format!("unknown key '{k}' (use elo0, elo1, alpha, beta)"),
+                    format!("unknown key '{k}' (use elo0, elo1, alpha, beta, model)"),
                 ))
             }
         }
@@ -617,6 +728,44 @@ mod tests {
         );
         assert!(err("-each tc=1 -engine cmd=a -engine cmd=b -rating c=1500")
             .contains("no engine is named 'c'"));
+    }
+
+    #[test]
+    fn games_rounds_and_repeat_mean_what_they_mean_to_fastchess() {
+        let parse = |extra: &str| {
+            MatchArgs::parse(&words(&format!(
+                "-engine cmd=a -engine cmd=b -each nodes=200 {extra}"
+            )))
+        };
+        let shape = |extra: &str| {
+            let a = parse(extra).unwrap();
+            (a.games, a.rounds, a.report_penta)
+        };
+        // fastchess's defaults: -games 2 -rounds 2, pairs counted.
+        assert_eq!(shape(""), (2, 2, true));
+        assert_eq!(shape("-rounds 3"), (2, 3, true));
+        assert_eq!(shape("-rounds 2 -repeat"), (2, 2, true));
+        assert_eq!(shape("-games 1 -rounds 5"), (1, 5, false));
+        assert_eq!(shape("-games 1 -repeat -rounds 5"), (2, 5, true));
+        assert_eq!(shape("-repeat 1 -rounds 5"), (1, 5, false));
+        // More than 2 games a round: games and rounds swapped, as fastchess does.
+        assert_eq!(shape("-games 10 -rounds 1"), (1, 10, false));
+        assert_eq!(shape("-games 4"), (2, 4, true));
+        assert!(parse("-games 5 -rounds 3")
+            .unwrap_err()
+            .to_string()
+            .contains("at most 2 games a round"));
+        // cutechess's -norepeat: every game its own opening.
+        assert_eq!(shape("-games 2 -rounds 3 -norepeat"), (1, 6, false));
+        assert_eq!(shape("-rounds 3 -report penta=false"), (2, 3, false));
+        let a = parse("-noswap -reverse").unwrap();
+        assert!(a.colours.noswap && a.colours.reverse);
+        let a = parse("-sprt elo0=0 elo1=5 model=logistic").unwrap();
+        assert_eq!(a.sprt.unwrap().model, stats::SprtModel::Logistic);
+        assert!(a.report_penta);
+        let a = parse("-sprt elo0=0 elo1=5 model=bayesian").unwrap();
+        assert!(!a.report_penta, "the bayesian model counts games");
+        assert!(parse("-sprt elo0=0 elo1=5 model=gaussian").is_err());
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub fn rating_history(results: &RunResults, step: usize) -> Vec<RatingLine> {
         let points = cuts
             .iter()
             .filter_map(|&k| {
-                let e = HeadToHead::count(a, b, &results.games[..k]).elo();
+                let e = HeadToHead::count_as(a, b, &results.games[..k], results.paired).elo();
                 finite(e.elo, e.error, k)
             })
             .collect();
@@ -97,6 +97,7 @@ mod tests {
             games,
             Vec::new(),
             None,
+            true,
         )
     }
 

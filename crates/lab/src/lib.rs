@@ -13,6 +13,7 @@ pub mod player;
 pub mod report;
 pub mod results;
 pub mod resume;
+pub mod run_config;
 pub mod runner;
 pub mod schedule;
 pub mod spsa;

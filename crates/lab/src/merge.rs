@@ -83,5 +83,6 @@ pub fn merge(paths: &[PathBuf], pgn_out: Option<&Path>) -> Result<RunResults> {
         games,
         first.anchors.clone(),
         first.sprt.as_ref().map(|s| s.spec),
+        first.paired,
     ))
 }

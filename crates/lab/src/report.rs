@@ -61,13 +61,20 @@ pub fn penta_line(h: &HeadToHead) -> String {
 /// `SPRT: llr 1.23 (41.8%), lbound -2.94, ubound 2.94 - H1 was accepted`.
 pub fn sprt_line(s: &SprtState) -> String {
     let mut line = format!(
-        "SPRT ({:.1}, {:.1}, alpha {}, beta {}): llr {:.2} ({:.1}%), lbound {:.2}, ubound {:.2}",
+        "SPRT ({:.1}, {:.1}, alpha {}, beta {}; {}{}): llr {:.2} ({:.1}%), lbound {:.2}, ubound {:.2}",
         s.spec.elo0,
         s.spec.elo1,
         s.spec.alpha,
         s.spec.beta,
+        s.spec.model.name(),
+        match s.on.as_str() {
+            "pairs" => ", pentanomial: on game pairs",
+            "games" => ", trinomial: on single games",
+            _ => "",
+        },
         s.llr,
-        100.0 * s.llr / s.upper,
+        // fastchess's fraction: of the bound the LLR heads for.
+        100.0 * if s.llr >= 0.0 { s.llr / s.upper } else { -s.llr / s.lower },
         s.lower,
         s.upper
     );
@@ -83,10 +90,13 @@ pub fn sprt_line(s: &SprtState) -> String {
 pub fn report(r: &RunResults) -> String {
     let mut out = String::new();
     if r.engines.len() == 2 {
-        let h = HeadToHead::count(&r.engines[0], &r.engines[1], &r.games);
+        let h = HeadToHead::count_as(&r.engines[0], &r.engines[1], &r.games, r.paired);
         writeln!(out, "{}", score_line(&h)).unwrap();
         writeln!(out, "{}", elo_line(&h)).unwrap();
-        writeln!(out, "{}", penta_line(&h)).unwrap();
+        // As fastchess: no pentanomial line when the statistics count games.
+        if r.paired {
+            writeln!(out, "{}", penta_line(&h)).unwrap();
+        }
         if let Some(s) = &r.sprt {
             writeln!(out, "{}", sprt_line(s)).unwrap();
         }
@@ -205,6 +215,7 @@ mod tests {
             second: "B".into(),
             wdl: Wdl::new(w, d, l),
             penta: Pentanomial { counts: penta },
+            paired: true,
         }
     }
 

@@ -5,7 +5,7 @@
 use crate::cli_args::{SprtSpec, TournamentKind};
 use matchcore::ending::Termination;
 use serde::{Deserialize, Serialize};
-use stats::{Estimate, GameResult, Pentanomial, Sprt, SprtDecision, SprtModel, Wdl};
+use stats::{Estimate, GameResult, Pentanomial, Sprt, SprtDecision, Wdl};
 use std::collections::BTreeMap;
 
 /// One finished game.
@@ -75,19 +75,16 @@ pub struct SprtState {
     pub upper: f64,
     /// `H0`, `H1` or `continue`.
     pub decision: String,
+    /// What the LLR counts: `pairs` (pentanomial) or `games` (trinomial).
+    #[serde(default)]
+    pub on: String,
 }
 
 impl SprtSpec {
-    /// The test these settings describe (fastchess's normalized model).
+    /// The test these settings describe.
     pub fn test(&self) -> Sprt {
-        Sprt::new(
-            self.elo0,
-            self.elo1,
-            self.alpha,
-            self.beta,
-            SprtModel::Normalized,
-        )
-        .expect("the command line checked the SPRT settings")
+        Sprt::new(self.elo0, self.elo1, self.alpha, self.beta, self.model)
+            .expect("the command line checked the SPRT settings")
     }
 }
 
@@ -100,13 +97,24 @@ pub struct HeadToHead {
     pub second: String,
     /// Wins, draws, losses.
     pub wdl: Wdl,
-    /// Complete game pairs.
+    /// Complete game pairs (none counted when the statistics are not on
+    /// pairs).
     pub penta: Pentanomial,
+    /// Whether Elo and SPRT count pairs (fastchess's `report_penta`).
+    pub paired: bool,
 }
 
 impl HeadToHead {
-    /// Counts the games between `first` and `second` in `games`.
+    /// Counts the games between `first` and `second` in `games`, with the
+    /// statistics on pairs where there are any.
     pub fn count(first: &str, second: &str, games: &[GameEntry]) -> HeadToHead {
+        HeadToHead::count_as(first, second, games, true)
+    }
+
+    /// Counts as [`HeadToHead::count`] does; `paired` false counts single
+    /// games only (fastchess without `report_penta`: `-games 1`,
+    /// `-report penta=false`, the bayesian model).
+    pub fn count_as(first: &str, second: &str, games: &[GameEntry], paired: bool) -> HeadToHead {
         let mut wdl = Wdl::new(0, 0, 0);
         let mut pairs: BTreeMap<usize, Vec<GameResult>> = BTreeMap::new();
         for g in games {
@@ -126,7 +134,7 @@ impl HeadToHead {
             pairs.entry(g.pair).or_default().push(r);
         }
         let mut penta = Pentanomial::default();
-        for results in pairs.values() {
+        for results in pairs.values().filter(|_| paired) {
             if let [a, b] = results[..] {
                 penta.add_pair(a, b);
             }
@@ -136,28 +144,45 @@ impl HeadToHead {
             second: second.to_string(),
             wdl,
             penta,
+            paired,
         }
     }
 
-    /// The Elo estimate: from pairs when every game is in a complete pair
-    /// (the pentanomial model's smaller, honest error), else from games.
+    /// Whether the statistics are on pairs: asked for, and pairs finished.
+    pub fn on_pairs(&self) -> bool {
+        self.paired && self.penta.pairs() > 0
+    }
+
+    /// The Elo estimate: from the finished pairs when the statistics are
+    /// on pairs (the pentanomial model's smaller, honest error; fastchess's
+    /// `EloPentanomial`), else from games (`EloWDL`).
     pub fn elo(&self) -> Estimate {
-        if self.penta.pairs() > 0 && 2 * self.penta.pairs() == self.wdl.games() {
+        if self.on_pairs() {
             self.penta.elo()
         } else {
             self.wdl.elo()
         }
     }
 
-    /// The SPRT state for `spec`: on pairs when there are any, else on games.
+    /// Normalized Elo, from pairs or games as [`HeadToHead::elo`].
+    pub fn nelo(&self) -> Estimate {
+        if self.on_pairs() {
+            self.penta.nelo()
+        } else {
+            self.wdl.nelo()
+        }
+    }
+
+    /// The SPRT state for `spec`: on pairs when the statistics are, else on games.
     pub fn sprt(&self, spec: SprtSpec) -> SprtState {
         let test = spec.test();
-        let llr = if self.penta.pairs() > 0 {
+        let llr = if self.on_pairs() {
             test.llr(&self.penta)
         } else {
             test.llr_wdl(&self.wdl)
         };
         let (lower, upper) = test.bounds();
+        let on = if self.on_pairs() { "pairs" } else { "games" };
         let decision = match test.decide(llr) {
             SprtDecision::Continue => "continue",
             SprtDecision::AcceptH0 => "H0",
@@ -169,6 +194,7 @@ impl HeadToHead {
             lower,
             upper,
             decision: decision.to_string(),
+            on: on.to_string(),
         }
     }
 }
@@ -206,6 +232,9 @@ pub struct RunResults {
     pub anchors: Vec<(String, f64)>,
     /// The SPRT, for two-engine runs that asked for one.
     pub sprt: Option<SprtState>,
+    /// Whether the statistics count game pairs (see [`HeadToHead::count_as`]).
+    #[serde(default = "yes")]
+    pub paired: bool,
     /// Summary of the first two engines (first's view) for matches.
     pub summary: Option<MatchSummary>,
     /// Ratings and points for every participant.
@@ -235,6 +264,10 @@ pub struct MatchSummary {
     pub pentanomial: [u64; 5],
 }
 
+fn yes() -> bool {
+    true
+}
+
 fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
@@ -248,10 +281,11 @@ impl RunResults {
         mut games: Vec<GameEntry>,
         anchors: Vec<(String, f64)>,
         sprt: Option<SprtSpec>,
+        paired: bool,
     ) -> RunResults {
         games.sort_by_key(|g| g.number);
         let (summary, sprt) = if engines.len() == 2 {
-            let h = HeadToHead::count(&engines[0], &engines[1], &games);
+            let h = HeadToHead::count_as(&engines[0], &engines[1], &games, paired);
             let e = h.elo();
             let summary = MatchSummary {
                 wins: h.wdl.wins,
@@ -276,6 +310,7 @@ impl RunResults {
             games,
             anchors,
             sprt,
+            paired,
             summary,
             standings,
         }
@@ -423,7 +458,9 @@ mod tests {
                 elo1: 5.0,
                 alpha: 0.05,
                 beta: 0.05,
+                model: stats::SprtModel::Normalized,
             }),
+            true,
         );
         assert_eq!(r.games[0].number, 1, "games come in schedule order");
         let text = serde_json::to_string(&r).unwrap();

@@ -162,7 +162,13 @@ mod tests {
     #[test]
     fn finished_games_are_read_back_in_schedule_order() {
         // Two rounds of a game pair: new-old, old-new, new-old, old-new.
-        let jobs = schedule(2, TournamentKind::RoundRobin, 2, 2, true);
+        let jobs = schedule(
+            2,
+            TournamentKind::RoundRobin,
+            2,
+            2,
+            crate::schedule::Colours::default(),
+        );
         let text = [
             game(1, 2, "old", "new", "0-1"),
             game(1, 1, "new", "old", "1/2-1/2"),
@@ -190,7 +196,13 @@ mod tests {
 
     #[test]
     fn games_of_another_run_are_refused() {
-        let jobs = schedule(2, TournamentKind::RoundRobin, 2, 1, true);
+        let jobs = schedule(
+            2,
+            TournamentKind::RoundRobin,
+            2,
+            1,
+            crate::schedule::Colours::default(),
+        );
         for (name, text) in [
             ("players", game(1, 1, "old", "new", "1-0")),
             ("beyond", game(1, 9, "new", "old", "1-0")),

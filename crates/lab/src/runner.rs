@@ -5,11 +5,12 @@
 
 use crate::cli_args::MatchArgs;
 use crate::game_play::{play_game, GameRecord};
-use crate::pgn_record::{self, GameTags};
+use crate::pgn_record::{self, GameTags, GameTimes};
 use crate::player;
 use crate::report;
 use crate::results::{GameEntry, HeadToHead, RunResults};
 use crate::resume;
+use crate::run_config;
 use crate::schedule::{schedule, GameJob};
 use anyhow::{Context, Result};
 use chess::Color;
@@ -32,6 +33,8 @@ use std::thread;
 struct Done {
     job: GameJob,
     record: GameRecord,
+    /// When it started and ended.
+    times: GameTimes,
     /// Engines (by index) that failed and were restarted, with why.
     failures: Vec<(usize, String)>,
 }
@@ -80,6 +83,7 @@ fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Se
         let opening = &shared.openings[job.opening % shared.openings.len()];
         let mut failures = Vec::new();
         let mut start_error = None;
+        let mut times = GameTimes::start();
         for (idx, color) in [(job.white, Color::White), (job.black, Color::Black)] {
             if players[idx].is_none() && start_error.is_none() {
                 match player::start(&specs[idx]) {
@@ -114,10 +118,12 @@ fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Se
             }
             record
         };
+        times.end();
         if tx
             .send(Done {
                 job,
                 record,
+                times,
                 failures,
             })
             .is_err()
@@ -168,16 +174,50 @@ fn entry(job: &GameJob, record: &GameRecord, args: &MatchArgs) -> GameEntry {
     }
 }
 
+/// A game's final position as fastchess's `-epdout` writes it: the first
+/// four FEN fields, then `hmvc N; fmvn M;`.
+fn final_epd(record: &GameRecord) -> String {
+    let mut pos = record.start;
+    for m in &record.moves {
+        pos.play(m.mv);
+    }
+    let fen = pos.fen();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    format!(
+        "{} hmvc {}; fmvn {};",
+        fields[..4].join(" "),
+        pos.halfmove_clock(),
+        pos.fullmove_number()
+    )
+}
+
 /// Runs the games `args` describes and returns the results (also printed,
 /// and written to `-pgnout`/`-json` when asked).
 pub fn run(args: &MatchArgs) -> Result<RunResults> {
-    let seed = args.seed.unwrap_or_else(|| {
+    // A resumed run without -srand takes the seed its first sitting drew.
+    let stored_seed = match (&args.pgn_out, args.resume) {
+        (Some(path), true) => run_config::stored_seed(path),
+        _ => None,
+    };
+    let seed = args.seed.or(stored_seed).unwrap_or_else(|| {
         rand::RngCore::next_u64(&mut <rand::rngs::StdRng as rand::SeedableRng>::from_os_rng())
     });
-    let openings = match &args.openings {
+    if let Some(path) = &args.pgn_out {
+        let config = run_config::of(args, seed);
+        if args.resume {
+            run_config::check_resume(path, &config)?;
+        }
+        run_config::write(&run_config::path_for(path), &config)?;
+    }
+    let mut openings = match &args.openings {
         Some(spec) => openings::load(spec, seed)?,
         None => vec![Opening::startpos()],
     };
+    // fastchess keeps only the first `-rounds` openings (after start= and
+    // the shuffle), and each encounter takes the next of those in turn:
+    // one opening a round with two engines, and openings shared among the
+    // encounters of a tournament's rounds.
+    openings.truncate(args.rounds as usize);
     check_engines(args)?;
     let rules = GameRules {
         draw: args.draw,
@@ -193,7 +233,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         args.tournament,
         args.games,
         args.rounds,
-        args.repeat,
+        args.colours,
     );
     let total = jobs.len();
     let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
@@ -210,17 +250,21 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
             .collect()
     };
     let mut games: Vec<GameEntry> = resumed.games.into_iter().map(|(_, e)| e).collect();
-    let mut pgn_out = match &args.pgn_out {
-        // cutechess appends, so that several runs can share one file.
-        Some(path) => Some(BufWriter::new(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot open -pgnout {}", path.display()))?,
-        )),
-        None => None,
+    // cutechess appends, so that several runs can share one file.
+    let appender = |path: &Option<std::path::PathBuf>, option: &str| -> Result<_> {
+        path.as_ref()
+            .map(|path| {
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map(BufWriter::new)
+                    .with_context(|| format!("cannot open {option} {}", path.display()))
+            })
+            .transpose()
     };
+    let mut pgn_out = appender(&args.pgn_out, "-pgnout")?;
+    let mut epd_out = appender(&args.epd_out, "-epdout")?;
     let shared = Shared {
         args,
         openings,
@@ -233,6 +277,19 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         total as u64,
         "{bar:30} {pos}/{len} games {msg} [{elapsed_precise}, eta {eta}]",
     );
+    if let (Some(spec), 2) = (args.sprt, names.len()) {
+        if !args.report_penta {
+            // fastchess falls back in silence; say why the test counts games.
+            let why = if spec.model == stats::SprtModel::Bayesian {
+                "the bayesian model counts games"
+            } else if args.games != 2 {
+                "one game a round: no game pairs (give -games 2 or -repeat for pairs)"
+            } else {
+                "-report penta=false"
+            };
+            println!("SPRT on single games (trinomial), not on game pairs: {why}");
+        }
+    }
     let date = pgn_record::today();
     let mut since_report = 0;
     let say = |line: &str| bar.suspend(|| println!("{line}"));
@@ -250,7 +307,8 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         if names.len() == 2 {
             if let Some(spec) = args.sprt {
                 // Where the test stands; decided before this sitting, nothing more is played.
-                let s = HeadToHead::count(&names[0], &names[1], &games).sprt(spec);
+                let s = HeadToHead::count_as(&names[0], &names[1], &games, args.report_penta)
+                    .sprt(spec);
                 say(&report::sprt_line(&s));
                 if s.decision != "continue" {
                     shared.stop.store(true, Ordering::Relaxed);
@@ -271,6 +329,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
             let Done {
                 job,
                 record,
+                times,
                 failures,
             } = done;
             let white = &args.engines[job.white];
@@ -297,6 +356,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                     black: &black.name,
                     time_control: white.limits.pgn_tag(),
                     date: &date,
+                    times: Some(&times),
                 };
                 let mut game = pgn_record::to_pgn(&record, &tags);
                 if args.pgn_min {
@@ -308,10 +368,15 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                     .and_then(|()| out.flush())
                     .context("writing the PGN output")?;
             }
+            if let Some(out) = &mut epd_out {
+                writeln!(out, "{}", final_epd(&record))
+                    .and_then(|()| out.flush())
+                    .context("writing the EPD output")?;
+            }
             games.push(entry(&job, &record, args));
             bar.inc(1);
             if names.len() == 2 {
-                let h = HeadToHead::count(&names[0], &names[1], &games);
+                let h = HeadToHead::count_as(&names[0], &names[1], &games, args.report_penta);
                 let e = h.elo();
                 bar.set_message(format!(
                     "{}-{}-{} [{:.3}] Elo {:+.1} +/- {:.1}",
@@ -342,6 +407,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                     games.clone(),
                     args.anchors.clone(),
                     args.sprt,
+                    args.report_penta,
                 );
                 say(report::report(&r).trim_end());
             }
@@ -357,6 +423,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         games,
         args.anchors.clone(),
         args.sprt,
+        args.report_penta,
     );
     if let Some(path) = &args.json_out {
         write_json(path, &results)?;

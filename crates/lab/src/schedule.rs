@@ -1,6 +1,13 @@
-//! Who plays whom, with which colours and opening: encounters (all pairs in a
-//! round robin, the first engine against each other one in a gauntlet),
-//! rounds, and game pairs that share an opening with colours reversed.
+//! Who plays whom, with which colours and opening: fastchess's schedule,
+//! game for game. Each round, each encounter (all pairs in a round robin,
+//! the first engine against each other one in a gauntlet) plays `games`
+//! games (1 or 2) from one opening; the openings are taken one per
+//! encounter and round, in order. Colours follow the game's number over the
+//! whole run (from 1): an even game gives the encounter's second engine
+//! White, so a pair of two games plays its opening with both colours, and
+//! single games alternate colours. `-noswap` keeps the first engine White
+//! throughout; `-reverse` swaps every game's colours (fastchess's
+//! `RoundRobin::createMatch` and `TournamentSchedulerBase::next`).
 
 use crate::cli_args::TournamentKind;
 
@@ -11,8 +18,8 @@ pub struct GameJob {
     pub number: usize,
     /// The round, from 1.
     pub round: u32,
-    /// The game pair (or, without repeat, the game) it belongs to; games of
-    /// one pair share an opening.
+    /// The encounter of its round it belongs to (fastchess's pairing id):
+    /// with two games a round, the game pair that shares an opening.
     pub pair: usize,
     /// The engine with White.
     pub white: usize,
@@ -20,6 +27,15 @@ pub struct GameJob {
     pub black: usize,
     /// Which opening (modulo the number of openings).
     pub opening: usize,
+}
+
+/// How colours are given (fastchess's `-noswap` and `-reverse`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Colours {
+    /// Never swap colours: the encounter's first engine always has White.
+    pub noswap: bool,
+    /// Swap every game's colours (applied after `noswap`).
+    pub reverse: bool,
 }
 
 /// The encounters of one round: pairs of engine indices, first one is the
@@ -33,34 +49,33 @@ pub fn encounters(engines: usize, kind: TournamentKind) -> Vec<(usize, usize)> {
     }
 }
 
-/// All games: for each round, for each encounter, `games` games; with
-/// `repeat`, consecutive games form pairs with one opening and reversed
-/// colours, otherwise each game has its own opening and colours alternate.
+/// All games: for each round, for each encounter, `games` games on one
+/// opening; colours as the module says.
 pub fn schedule(
     engines: usize,
     kind: TournamentKind,
     games: u32,
     rounds: u32,
-    repeat: bool,
+    colours: Colours,
 ) -> Vec<GameJob> {
     let mut jobs = Vec::new();
     let mut pair = 0;
     for round in 1..=rounds {
         for (a, b) in encounters(engines, kind) {
-            for g in 0..games {
-                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+            for _ in 0..games {
+                let id = jobs.len() + 1;
+                let swap = (id % 2 == 0 && !colours.noswap) != colours.reverse;
+                let (white, black) = if swap { (b, a) } else { (a, b) };
                 jobs.push(GameJob {
-                    number: jobs.len(),
+                    number: id - 1,
                     round,
                     pair,
                     white,
                     black,
                     opening: pair,
                 });
-                if !repeat || g % 2 == 1 || g + 1 == games {
-                    pair += 1;
-                }
             }
+            pair += 1;
         }
     }
     jobs
@@ -70,9 +85,13 @@ pub fn schedule(
 mod tests {
     use super::*;
 
+    fn pattern(jobs: &[GameJob]) -> Vec<(usize, usize, usize)> {
+        jobs.iter().map(|j| (j.white, j.black, j.opening)).collect()
+    }
+
     #[test]
     fn round_robin_pairs_share_openings_with_colours_reversed() {
-        let jobs = schedule(3, TournamentKind::RoundRobin, 2, 2, true);
+        let jobs = schedule(3, TournamentKind::RoundRobin, 2, 2, Colours::default());
         assert_eq!(jobs.len(), 3 * 2 * 2);
         assert_eq!((jobs[0].white, jobs[0].black, jobs[0].pair), (0, 1, 0));
         assert_eq!((jobs[1].white, jobs[1].black, jobs[1].pair), (1, 0, 0));
@@ -82,18 +101,42 @@ mod tests {
     }
 
     #[test]
-    fn gauntlet_and_no_repeat() {
+    fn single_games_alternate_colours_over_the_run() {
+        // fastchess -games 1 -rounds 4: game ids 1..4, even ids swapped.
+        let jobs = schedule(2, TournamentKind::RoundRobin, 1, 4, Colours::default());
+        assert_eq!(pattern(&jobs), [(0, 1, 0), (1, 0, 1), (0, 1, 2), (1, 0, 3)]);
+        // Three engines, one game an encounter: the global id decides.
+        let jobs = schedule(3, TournamentKind::RoundRobin, 1, 1, Colours::default());
+        assert_eq!(pattern(&jobs), [(0, 1, 0), (2, 0, 1), (1, 2, 2)]);
+    }
+
+    #[test]
+    fn noswap_and_reverse() {
+        let noswap = Colours {
+            noswap: true,
+            reverse: false,
+        };
+        let jobs = schedule(2, TournamentKind::RoundRobin, 2, 2, noswap);
+        assert!(jobs.iter().all(|j| j.white == 0));
+        let reverse = Colours {
+            noswap: false,
+            reverse: true,
+        };
+        let jobs = schedule(2, TournamentKind::RoundRobin, 2, 1, reverse);
+        assert_eq!(pattern(&jobs), [(1, 0, 0), (0, 1, 0)]);
+        let both = Colours {
+            noswap: true,
+            reverse: true,
+        };
+        let jobs = schedule(2, TournamentKind::RoundRobin, 2, 2, both);
+        assert!(jobs.iter().all(|j| j.white == 1));
+    }
+
+    #[test]
+    fn gauntlet_encounters() {
         assert_eq!(
             encounters(4, TournamentKind::Gauntlet),
             [(0, 1), (0, 2), (0, 3)]
         );
-        let jobs = schedule(2, TournamentKind::RoundRobin, 3, 1, false);
-        let pairs: Vec<usize> = jobs.iter().map(|j| j.pair).collect();
-        assert_eq!(pairs, [0, 1, 2]);
-        assert_eq!(jobs[1].white, 1, "colours alternate");
-        // An odd game count leaves the last game alone in its pair.
-        let jobs = schedule(2, TournamentKind::RoundRobin, 3, 1, true);
-        let pairs: Vec<usize> = jobs.iter().map(|j| j.pair).collect();
-        assert_eq!(pairs, [0, 0, 1]);
     }
 }

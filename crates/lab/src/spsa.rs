@@ -499,23 +499,72 @@ pub fn trajectory(path: &Path, params: &[SpsaParam]) -> Result<Vec<(u64, Vec<f64
 }
 
 /// The values as OpenBench SPSA input lines (the run's result, ready for
-/// the next run or for the engine's defaults).
+/// the next run or for the engine's defaults): one parameter a line and no
+/// newline after the last, as OpenBench's form takes it
+/// ([`check_openbench_input`]).
 pub fn as_input(params: &[SpsaParam], values: &[f64]) -> String {
-    let mut out = String::new();
-    for (p, v) in params.iter().zip(values) {
-        let kind = if p.integer { "int" } else { "float" };
-        let value = if p.integer {
-            format!("{}", v.round() as i64)
-        } else {
-            format!("{v:.4}")
+    let lines: Vec<String> = params
+        .iter()
+        .zip(values)
+        .map(|(p, v)| {
+            let kind = if p.integer { "int" } else { "float" };
+            let value = if p.integer {
+                format!("{}", v.round() as i64)
+            } else {
+                format!("{v:.4}")
+            };
+            format!(
+                "{}, {kind}, {value}, {}, {}, {}, {}",
+                p.name, p.min, p.max, p.c_end, p.r_end
+            )
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// Whether `text` passes OpenBench's check of an SPSA test's input
+/// (`verify_spsa_inputs` in OpenBench's `workloads/verify_workload.py`):
+/// the text split at every newline, each piece exactly `name, int|float,
+/// value, min, max, c_end, r_end` (so no empty line, not even after the
+/// last, and no comment), min at most max, the value within them, c_end
+/// above 0 for a float and r_end above 0. The errors, in OpenBench's words.
+pub fn check_openbench_input(text: &str) -> Result<(), Vec<String>> {
+    let mut errors = Vec::new();
+    let float = |x: &str| x.trim().parse::<f64>().ok();
+    for (n, line) in text.split('\n').enumerate() {
+        let fields: Vec<&str> = line.split(',').collect();
+        let [name, kind, value, min, max, c, r] = fields[..] else {
+            errors.push(format!("line {}: Malformed SPSA Input ('{line}')", n + 1));
+            continue;
         };
-        let _ = writeln!(
-            out,
-            "{}, {kind}, {value}, {}, {}, {}, {}",
-            p.name, p.min, p.max, p.c_end, p.r_end
-        );
+        let (Some(value), Some(min), Some(max), Some(c), Some(r)) =
+            (float(value), float(min), float(max), float(c), float(r))
+        else {
+            errors.push(format!("line {}: Malformed SPSA Input ('{line}')", n + 1));
+            continue;
+        };
+        let kind = kind.trim();
+        if kind != "int" && kind != "float" {
+            errors.push(format!("Datatype must be int for float, for {name}"));
+        }
+        if min > max {
+            errors.push(format!("Max does not exceed Min, for {name}"));
+        }
+        if !(min <= value && value <= max) {
+            errors.push(format!("Value must be within [Min, Max], for {name}"));
+        }
+        if kind == "float" && c <= 0.0 {
+            errors.push(format!("C for floats must be > 0.00, for {name}"));
+        }
+        if r <= 0.0 {
+            errors.push(format!("R must be > 0.00, for {name}"));
+        }
     }
-    out
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 #[cfg(test)]
@@ -523,6 +572,29 @@ mod tests {
     use super::*;
 
     const INPUT: &str = "# two parameters\nRfpMargin, int, 80, 30, 200, 6, 0.002\n\nLmrBase, int, 75, 0, 200, 8, 0.002\n";
+
+    #[test]
+    fn printed_input_passes_openbench_check() {
+        let params = parse_params(INPUT).unwrap();
+        let text = as_input(&params, &[80.0, 75.0]);
+        assert_eq!(
+            text,
+            "RfpMargin, int, 80, 30, 200, 6, 0.002\nLmrBase, int, 75, 0, 200, 8, 0.002"
+        );
+        check_openbench_input(&text).unwrap();
+        // What OpenBench refuses: a newline after the last line, a comment,
+        // a value out of range, a missing field.
+        for bad in [
+            format!("{text}\n"),
+            format!("# comment\n{text}"),
+            "X, int, 300, 0, 200, 8, 0.002".to_string(),
+            "X, int, 3, 0, 200, 8".to_string(),
+            "X, char, 3, 0, 200, 8, 0.002".to_string(),
+            "X, float, 3, 0, 200, 0, 0.002".to_string(),
+        ] {
+            assert!(check_openbench_input(&bad).is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn reads_openbench_input() {

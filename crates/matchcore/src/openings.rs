@@ -129,17 +129,34 @@ pub enum OpeningsError {
 }
 
 /// The position of an EPD line: its first four fields (operations and the
-/// counters, if present, follow); a full six-field FEN keeps its counters.
+/// counters, if present, follow); a full six-field FEN keeps its counters,
+/// and so does an EPD line with the `hmvc` (halfmove clock) and `fmvn`
+/// (fullmove number) operations, as OpenBench's books and fastchess read
+/// them (`... w - - hmvc 0; fmvn 10;` is move 10).
 pub fn epd_position(line: &str) -> Result<Position, chess::FenError> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     let counters = fields.len() >= 6
         && fields[4].parse::<u32>().is_ok()
         && fields[5].trim_end_matches(';').parse::<u32>().is_ok();
     let take = if counters { 6 } else { fields.len().min(4) };
-    let text: Vec<&str> = fields[..take]
+    let mut text: Vec<&str> = fields[..take]
         .iter()
         .map(|f| f.trim_end_matches(';'))
         .collect();
+    if !counters && fields.len() > 4 {
+        let operand = |op: &str| {
+            fields[4..]
+                .windows(2)
+                .find(|w| w[0] == op)
+                .map(|w| w[1].trim_end_matches(';'))
+                .filter(|v| v.parse::<u32>().is_ok())
+        };
+        let (hmvc, fmvn) = (operand("hmvc"), operand("fmvn"));
+        if hmvc.is_some() || fmvn.is_some() {
+            text.push(hmvc.unwrap_or("0"));
+            text.push(fmvn.unwrap_or("1"));
+        }
+    }
     Position::from_fen(&text.join(" "))
 }
 
@@ -289,6 +306,25 @@ mod tests {
         assert_eq!(all.len(), 4);
         assert_eq!(all[0].turn(), chess::Color::Black);
         assert_eq!(all[3].fullmove_number(), 40);
+    }
+
+    #[test]
+    fn epd_move_counter_operations_are_kept() {
+        // OpenBench's books: counters as hmvc/fmvn operations, in any order.
+        let p =
+            epd_position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 3; fmvn 10;")
+                .unwrap();
+        assert_eq!(
+            p.fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 3 10"
+        );
+        let p = epd_position("8/8/4k3/8/2K1P3/8/8/8 w - - fmvn 57; id \"x\"; hmvc 12;").unwrap();
+        assert_eq!((p.halfmove_clock(), p.fullmove_number()), (12, 57));
+        let p = epd_position("8/8/4k3/8/2K1P3/8/8/8 w - - fmvn 57;").unwrap();
+        assert_eq!((p.halfmove_clock(), p.fullmove_number()), (0, 57));
+        // No counters at all: 0 1, as before.
+        let p = epd_position("8/8/4k3/8/2K1P3/8/8/8 w - - bm Kd5;").unwrap();
+        assert_eq!((p.halfmove_clock(), p.fullmove_number()), (0, 1));
     }
 
     #[test]

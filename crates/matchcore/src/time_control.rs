@@ -40,8 +40,9 @@ impl TimeControl {
             return Ok(None);
         }
         let (moves, rest) = match t.split_once('/') {
+            // fastchess writes sudden death as 0 moves: `0/60+0.6` is `60+0.6`.
             Some((m, r)) => (
-                Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(err)?),
+                Some(m.parse::<u32>().map_err(|_| err())?).filter(|&m| m > 0),
                 r,
             ),
             None => (None, t),
@@ -159,6 +160,10 @@ mod tests {
         assert_eq!(tc.moves, None);
         assert_eq!(TimeControl::parse("10").unwrap().unwrap().increment, ms(0));
         assert_eq!(TimeControl::parse("inf").unwrap(), None);
+        // fastchess's sudden death with a moves field of 0.
+        let tc = TimeControl::parse("0/60+0.6").unwrap().unwrap();
+        assert_eq!((tc.moves, tc.base), (None, Duration::from_secs(60)));
+        assert!(TimeControl::parse("x/60").is_err());
         assert_eq!(
             TimeControl::parse("40/60+0.6")
                 .unwrap()
@@ -166,7 +171,7 @@ mod tests {
                 .to_string(),
             "40/60+0.6"
         );
-        for bad in ["", "abc", "0/10", "10+x", "-5", "0+0"] {
+        for bad in ["", "abc", "x/10", "10+x", "-5", "0+0", "0/0"] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }
     }

@@ -42,6 +42,8 @@ pub struct Uci {
     book: OwnBook,
     switch_to_xboard: bool,
     tablebases: Tablebases,
+    /// Why the last `genfens` failed, if it did.
+    genfens_failure: Option<String>,
 }
 
 /// Formats one principal variation line as a UCI `info` line.
@@ -83,7 +85,15 @@ impl Uci {
             book: book_options::protocol_book(),
             switch_to_xboard: false,
             tablebases: Tablebases::default(),
+            genfens_failure: None,
         }
+    }
+
+    /// Why the session's last `genfens` failed (a missing book, a bad
+    /// request), if it did: a run of commands given as arguments, as
+    /// OpenBench's worker gives them, then exits non-zero with the reason.
+    pub fn genfens_failure(&self) -> Option<&str> {
+        self.genfens_failure.as_deref()
     }
 
     /// Reads commands from `input` until `quit` or end of input. At the end
@@ -186,6 +196,7 @@ impl Uci {
                 send(&out, &format!("info string genfens {fen}"));
             })
         });
+        self.genfens_failure = result.as_ref().err().map(ToString::to_string);
         if let Err(e) = result {
             self.say(&format!("info string error: {e}"));
         }

@@ -49,6 +49,20 @@ pub(crate) fn from_mean_and_stderr(mean: f64, stderr: f64) -> Estimate {
     }
 }
 
+/// Normalized Elo with its 95% error (fastchess's `nElo`): the score's
+/// distance from 0.5 in units of `sigma` (a game's standard deviation on
+/// the scale of one game), times 800 / ln 10, with the error the half-width
+/// of the same transform at the score's 95% bounds (`stderr` the standard
+/// error of the mean score).
+pub(crate) fn normalized(mean: f64, sigma: f64, stderr: f64) -> Estimate {
+    let nelo = |s: f64| (s - 0.5) / sigma * (800.0 / std::f64::consts::LN_10);
+    let margin = crate::normal::Z95 * stderr;
+    Estimate {
+        elo: nelo(mean),
+        error: (nelo(mean + margin) - nelo(mean - margin)) / 2.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -93,6 +93,14 @@ impl Pentanomial {
         from_mean_and_stderr(mean, (var / n as f64).sqrt())
     }
 
+    /// Normalized Elo with its 95% error, as fastchess computes it from
+    /// pairs (a pair's variance counts as two games'; NaN without pairs).
+    pub fn nelo(&self) -> Estimate {
+        let n = self.pairs() as f64;
+        let (mean, var) = self.mean_and_variance();
+        crate::elo::normalized(mean, (2.0 * var).sqrt(), (var / n).sqrt())
+    }
+
     /// Likelihood of superiority from the pairs' normal approximation.
     pub fn los(&self) -> f64 {
         let n = self.pairs();

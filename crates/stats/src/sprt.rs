@@ -21,9 +21,33 @@ pub enum SprtModel {
     /// fishtest's).
     #[default]
     Normalized,
-    /// Logistic Elo: the usual Elo scale (cutechess-cli's bounds are
-    /// BayesElo; logistic is closer to what people expect).
+    /// Logistic Elo: the usual Elo scale.
     Logistic,
+    /// BayesElo (cutechess-cli's bounds): games only, with the draw Elo
+    /// estimated from the games, as fastchess computes it.
+    Bayesian,
+}
+
+impl SprtModel {
+    /// fastchess's name: `normalized`, `logistic` or `bayesian`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SprtModel::Normalized => "normalized",
+            SprtModel::Logistic => "logistic",
+            SprtModel::Bayesian => "bayesian",
+        }
+    }
+
+    /// The model of a fastchess name.
+    pub fn from_name(name: &str) -> Option<SprtModel> {
+        [
+            SprtModel::Normalized,
+            SprtModel::Logistic,
+            SprtModel::Bayesian,
+        ]
+        .into_iter()
+        .find(|m| m.name() == name)
+    }
 }
 
 /// Invalid test parameters.
@@ -161,16 +185,35 @@ impl Sprt {
             .collect();
         let n: f64 = regular.iter().sum();
         let phat: Vec<f64> = regular.iter().map(|c| c / n).collect();
-        let (p0, p1) = match self.model {
+        let model = match self.model {
+            // fastchess's pentanomial LLR reads bayesian bounds as logistic
+            // (its runner never asks: the bayesian model counts games).
+            SprtModel::Bayesian if scores.len() != 3 => SprtModel::Logistic,
+            m => m,
+        };
+        let (p0, p1) = match model {
             SprtModel::Logistic => (
-                mle_with_mean(&phat, scores, elo_to_score(self.elo0)),
-                mle_with_mean(&phat, scores, elo_to_score(self.elo1)),
+                mle_logistic(&phat, scores, elo_to_score(self.elo0)),
+                mle_logistic(&phat, scores, elo_to_score(self.elo1)),
             ),
+            SprtModel::Bayesian => {
+                // fastchess: 0 until both a win and a loss were seen.
+                let (loss, win) = (counts[0], counts[2]);
+                if win == 0.0 || loss == 0.0 {
+                    return 0.0;
+                }
+                let (l, w) = (phat[0], phat[2]);
+                let draw_elo = 200.0 * ((1.0 - l) / l * (1.0 - w) / w).log10();
+                (
+                    mle_logistic(&phat, scores, bayes_elo_to_score(self.elo0, draw_elo)),
+                    mle_logistic(&phat, scores, bayes_elo_to_score(self.elo1, draw_elo)),
+                )
+            }
             SprtModel::Normalized => {
                 let per_unit = 800.0 / std::f64::consts::LN_10;
                 (
-                    mle_with_t(&phat, scores, normalized_scale * self.elo0 / per_unit),
-                    mle_with_t(&phat, scores, normalized_scale * self.elo1 / per_unit),
+                    mle_normalized(&phat, scores, normalized_scale * self.elo0 / per_unit),
+                    mle_normalized(&phat, scores, normalized_scale * self.elo1 / per_unit),
                 )
             }
         };
@@ -182,57 +225,110 @@ impl Sprt {
     }
 }
 
-/// The root of a function that decreases on (lo, hi), from +inf to -inf.
-fn root_decreasing(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        if f(mid) > 0.0 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
+/// BayesElo to expected score at a draw Elo (fastchess's `bayeseloToScore`).
+fn bayes_elo_to_score(bayes_elo: f64, draw_elo: f64) -> f64 {
+    let win = 1.0 / (1.0 + 10f64.powf((-bayes_elo + draw_elo) / 400.0));
+    let loss = 1.0 / (1.0 + 10f64.powf((bayes_elo + draw_elo) / 400.0));
+    win + 0.5 * (1.0 - win - loss)
+}
+
+/// The root of `f` between `a` and `b` by the ITP method (Oliveira and
+/// Takahashi, ACM TOMS 47, 2021), step for step as fastchess computes it,
+/// so that its LLR and this one agree to the last printed digit.
+#[allow(clippy::too_many_arguments)]
+fn itp(
+    f: impl Fn(f64) -> f64,
+    mut a: f64,
+    mut b: f64,
+    mut f_a: f64,
+    mut f_b: f64,
+    k_1: f64,
+    k_2: f64,
+    n_0: f64,
+    epsilon: f64,
+) -> f64 {
+    if f_a > 0.0 {
+        std::mem::swap(&mut a, &mut b);
+        std::mem::swap(&mut f_a, &mut f_b);
     }
-    0.5 * (lo + hi)
+    let n_half = ((b - a).abs() / (2.0 * epsilon)).log2().ceil();
+    let n_max = n_half + n_0;
+    let mut i = 0i32;
+    while (b - a).abs() > 2.0 * epsilon {
+        let x_half = (a + b) / 2.0;
+        let r = epsilon * 2f64.powf(n_max - f64::from(i)) - (b - a) / 2.0;
+        let delta = k_1 * (b - a).powf(k_2);
+        let x_f = (f_b * a - f_a * b) / (f_b - f_a);
+        let sigma = (x_half - x_f) / (x_half - x_f).abs();
+        let x_t = if delta <= (x_half - x_f).abs() {
+            x_f + sigma * delta
+        } else {
+            x_half
+        };
+        let x_itp = if (x_t - x_half).abs() <= r {
+            x_t
+        } else {
+            x_half - sigma * r
+        };
+        let f_itp = f(x_itp);
+        if f_itp == 0.0 {
+            a = x_itp;
+            b = x_itp;
+        } else if f_itp.is_sign_negative() {
+            a = x_itp;
+            f_a = f_itp;
+        } else {
+            b = x_itp;
+            f_b = f_itp;
+        }
+        i += 1;
+    }
+    (a + b) / 2.0
 }
 
-/// The distribution on `scores` closest in likelihood to `phat` with mean
-/// `s`: p_i = phat_i / (1 + theta (a_i - s)), theta solving
-/// sum phat_i (a_i - s) / (1 + theta (a_i - s)) = 0.
-fn mle_with_mean(phat: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
-    let d: Vec<f64> = scores.iter().map(|a| a - s).collect();
-    mle_with_constraint(phat, &d)
-}
-
-/// Solves for the multipliers of the constraint `sum p_i phi_i = 0`.
-fn mle_with_constraint(phat: &[f64], phi: &[f64]) -> Vec<f64> {
-    let max = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let min = phi.iter().copied().fold(f64::INFINITY, f64::min);
-    // theta must keep every 1 + theta phi_i positive.
-    let lo = -1.0 / max;
-    let hi = -1.0 / min;
-    let f = |theta: f64| {
+/// The distribution closest to `phat` (maximum likelihood) under the
+/// constraint `sum p_i phi_i = 0`: `p_i = phat_i / (1 + theta phi_i)` with
+/// theta solved between the poles, to `epsilon`.
+fn mle_constrained(phat: &[f64], phi: &[f64], lo: f64, hi: f64, epsilon: f64) -> Vec<f64> {
+    let f = |x: f64| {
         phat.iter()
             .zip(phi)
-            .map(|(p, x)| p * x / (1.0 + theta * x))
+            .map(|(p, a)| p * a / (1.0 + x * a))
             .sum::<f64>()
     };
-    let theta = root_decreasing(f, lo, hi);
+    let theta = itp(
+        f,
+        lo,
+        hi,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        0.1,
+        2.0,
+        0.99,
+        epsilon,
+    );
     phat.iter()
         .zip(phi)
-        .map(|(p, x)| p / (1.0 + theta * x))
+        .map(|(p, a)| p / (1.0 + theta * a))
         .collect()
 }
 
-/// The distribution closest to `phat` whose normalized score
-/// (mean - 1/2) / sd equals `t`, by the fixed-point iteration of Van den
-/// Bergh's section 4.1, started from the uniform distribution.
-fn mle_with_t(phat: &[f64], scores: &[f64], t: f64) -> Vec<f64> {
+/// The maximum-likelihood distribution with mean score `s` (Van den
+/// Bergh, "Comparing the approximations...", Proposition 1.1).
+fn mle_logistic(phat: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
+    let phi: Vec<f64> = scores.iter().map(|a| a - s).collect();
+    let lo = -1.0 / (scores[scores.len() - 1] - s);
+    let hi = -1.0 / (scores[0] - s);
+    mle_constrained(phat, &phi, lo, hi, 1e-3)
+}
+
+/// The maximum-likelihood distribution with normalized score `t` (Van den
+/// Bergh, "Comments on normalized Elo", section 4.1): ten fixed-point steps
+/// from the uniform distribution at most, as fastchess takes.
+fn mle_normalized(phat: &[f64], scores: &[f64], t: f64) -> Vec<f64> {
     let k = scores.len();
     let mut p = vec![1.0 / k as f64; k];
-    for _ in 0..100 {
+    for _ in 0..10 {
         let mu: f64 = p.iter().zip(scores).map(|(p, a)| p * a).sum();
         let var: f64 = p
             .iter()
@@ -242,19 +338,21 @@ fn mle_with_t(phat: &[f64], scores: &[f64], t: f64) -> Vec<f64> {
         let sigma = var.sqrt().max(1e-9);
         let phi: Vec<f64> = scores
             .iter()
-            .map(|a| a - 0.5 - 0.5 * t * sigma * (1.0 + ((a - mu) / sigma).powi(2)))
+            .map(|a| a - 0.5 - 0.5 * t * sigma * (1.0 + ((a - mu) / sigma) * ((a - mu) / sigma)))
             .collect();
-        let crosses_zero = phi.iter().any(|&x| x > 0.0) && phi.iter().any(|&x| x < 0.0);
-        let next = if crosses_zero {
-            mle_with_constraint(phat, &phi)
+        let u = phi.iter().copied().fold(f64::INFINITY, f64::min);
+        let v = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let next = if u < 0.0 && v > 0.0 {
+            mle_constrained(phat, &phi, -1.0 / v, -1.0 / u, 1e-7)
         } else {
-            // Far from the sample (|t| of hundreds of Elo) the linearised
-            // constraint has no root: aim at the mean score that `t` implies
-            // at the current spread instead, which keeps the ratio finite.
-            let (lo, hi) = (scores[0], scores[scores.len() - 1]);
+            // No distribution on these scores has this t (bounds far beyond
+            // what the scores allow, e.g. elo1=400 on a draw-heavy sample):
+            // fastchess's LLR is not a number here; this takes the nearest
+            // mean the scores allow instead, so that the LLR stays finite.
+            let (lo, hi) = (scores[0], scores[k - 1]);
             let margin = 1e-6 * (hi - lo);
             let target = (0.5 + t * sigma).clamp(lo + margin, hi - margin);
-            mle_with_mean(phat, scores, target)
+            mle_logistic(phat, scores, target)
         };
         let change = next
             .iter()
@@ -262,7 +360,7 @@ fn mle_with_t(phat: &[f64], scores: &[f64], t: f64) -> Vec<f64> {
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f64::max);
         p = next;
-        if change < 1e-10 {
+        if change < 1e-4 {
             break;
         }
     }

@@ -55,13 +55,36 @@ impl Wdl {
                 error: f64::INFINITY,
             };
         }
+        let (s, var) = self.mean_and_variance();
+        from_mean_and_stderr(s, (var / n as f64).sqrt())
+    }
+
+    /// A game's mean score and the variance of one game's score.
+    fn mean_and_variance(&self) -> (f64, f64) {
+        let n = self.games() as f64;
         let s = self.score();
-        let n = n as f64;
         let var = (self.wins as f64 * (1.0 - s).powi(2)
             + self.draws as f64 * (0.5 - s).powi(2)
             + self.losses as f64 * s.powi(2))
             / n;
-        from_mean_and_stderr(s, (var / n).sqrt())
+        (s, var)
+    }
+
+    /// Normalized Elo with its 95% error, as fastchess computes it from
+    /// single games (NaN when every game has the same result).
+    pub fn nelo(&self) -> Estimate {
+        let n = self.games() as f64;
+        let (s, var) = self.mean_and_variance();
+        crate::elo::normalized(s, var.sqrt(), (var / n).sqrt())
+    }
+
+    /// Likelihood of superiority from the score's normal approximation, as
+    /// fastchess computes it (cutechess-cli's [`Wdl::los`] uses wins and
+    /// losses alone).
+    pub fn normal_los(&self) -> f64 {
+        let n = self.games() as f64;
+        let (s, var) = self.mean_and_variance();
+        crate::normal::cdf((s - 0.5) / (var / n).sqrt())
     }
 
     /// Likelihood of superiority: the probability that the first player is

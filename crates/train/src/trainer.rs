@@ -326,6 +326,17 @@ fn run(
                 "the shards hold no training positions".into(),
             ));
         }
+        if validation.is_empty() && config.val_fraction > 0.0 {
+            // A loss of 0 on no positions would read as a perfect net.
+            return Err(TrainError::Config(format!(
+                "the validation split is empty: --val-fraction {} held out none of the {trained} \
+                 positions (they are held out in runs of {} by a hash, so a small shard can keep \
+                 none back); give more positions, a larger --val-fraction, or --val-fraction 0 \
+                 to train without a validation loss",
+                config.val_fraction,
+                crate::data::VALIDATION_RUN
+            )));
+        }
         let val_loss = mean_loss(&net, &validation, config.wdl, config.scale);
         // The validation positions are the same every epoch: one
         // evaluation pass is enough.
@@ -402,6 +413,38 @@ fn initial_net(path: &Path, config: &TrainConfig) -> Result<FloatNet, TrainError
 mod tests {
     use super::*;
     use crate::testdata::{records, scratch_dir, write_shard};
+
+    #[test]
+    fn an_empty_validation_split_is_refused() {
+        let dir = scratch_dir("empty-val");
+        let path = dir.join("small.bin");
+        // One run of records: held out whole or not at all.
+        write_shard(&path, &records(200, 7));
+        let fraction = if crate::data::is_validation(0, 0, 0.02) {
+            0.0001
+        } else {
+            0.02
+        };
+        assert!(!crate::data::is_validation(0, 0, fraction));
+        let config = TrainConfig {
+            shards: vec![path],
+            out_dir: dir.join("run"),
+            hidden: 32,
+            epochs: 1,
+            batch_size: 64,
+            val_fraction: fraction,
+            threads: 1,
+            ..TrainConfig::default()
+        };
+        let err = train(&config, &mut |_| {}).unwrap_err().to_string();
+        assert!(err.contains("the validation split is empty"), "{err}");
+        // Without a validation split asked for, training goes on.
+        let config = TrainConfig {
+            val_fraction: 0.0,
+            ..config
+        };
+        train(&config, &mut |_| {}).unwrap();
+    }
 
     #[test]
     fn loss_decreases_and_every_epoch_leaves_its_files() {

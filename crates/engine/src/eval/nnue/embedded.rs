@@ -5,8 +5,16 @@ use std::sync::{Arc, OnceLock};
 
 use super::Network;
 
-/// The embedded network file (`crates/engine/nets/default.nnue`).
-pub const EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/default.nnue");
+/// The embedded network file: `crates/engine/nets/default.nnue`, or the
+/// file `KESTREL_EVALFILE` named when the engine was built (`make
+/// EVALFILE=<path>`, as OpenBench builds for a network test; `build.rs`
+/// checks it and copies it here).
+pub const EMBEDDED_NET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/embedded.nnue"));
+
+/// Where the embedded network came from: `nets/default.nnue`, or the path
+/// `KESTREL_EVALFILE` gave.
+pub const EMBEDDED_NET_SOURCE: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/embedded_source.txt"));
 
 /// The embedded network, parsed on first use and shared after that.
 pub fn embedded_network() -> Arc<Network> {
