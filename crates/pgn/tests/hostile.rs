@@ -19,7 +19,9 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 /// Runs `f`, giving its result, the peak bytes allocated above what was
 /// live before it, and its time.
 fn measured<T>(f: impl FnOnce() -> T) -> (T, usize, Duration) {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let before = ALLOCATOR.current_usage();
     ALLOCATOR.reset_peak_usage();
     let start = Instant::now();
