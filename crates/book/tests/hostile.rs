@@ -69,3 +69,34 @@ fn time_is_linear_in_comment_and_tag_length() {
         );
     }
 }
+
+#[test]
+fn a_book_file_must_be_a_regular_file() {
+    let fifo = std::env::temp_dir().join(format!("kestrel-book-fifo-{}", std::process::id()));
+    let mut cases = vec![
+        ("/dev/zero".into(), "a character device"),
+        (PathBuf::from("/"), "a directory"),
+    ];
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        cases.push((fifo.clone(), "a FIFO"));
+    }
+    for (path, what) in cases {
+        let start = Instant::now();
+        let e = book::Book::open(&path).expect_err("refused").to_string();
+        assert!(
+            e.contains(what) && e.contains(&path.display().to_string()),
+            "{e}"
+        );
+        let e = book::OwnBook::new(true)
+            .load(&path.display().to_string())
+            .expect_err("refused")
+            .to_string();
+        assert!(e.contains(what), "{e}");
+        assert!(start.elapsed() < Duration::from_secs(2), "at once");
+    }
+    std::fs::remove_file(&fifo).ok();
+}

@@ -381,7 +381,9 @@ pub struct RecordFile {
 /// and counted in [`RecordFile::trailing_bytes`]; a damaged record fails.
 pub fn read_file(path: impl AsRef<Path>) -> Result<RecordFile, ReadError> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
+    // A device or a FIFO is refused before it is read (`/dev/zero` would
+    // fill the memory).
+    let bytes = types::file::read_regular(path, u64::MAX).map_err(|source| ReadError::Io {
         path: path.to_path_buf(),
         source,
     })?;
@@ -421,7 +423,9 @@ impl RecordReader<File> {
     /// Opens the file at `path`.
     pub fn open(path: impl AsRef<Path>) -> Result<RecordReader<File>, ReadError> {
         let path = path.as_ref();
-        let file = File::open(path).map_err(|source| ReadError::Io {
+        // Only a regular file: a device would stream records for ever, and
+        // the open of a FIFO would wait for a writer.
+        let file = types::file::open_regular(path, None).map_err(|source| ReadError::Io {
             path: path.to_path_buf(),
             source,
         })?;
