@@ -464,18 +464,20 @@ mod tests {
             out_dir: std::env::temp_dir().join("kestrel-train-never-made"),
             ..TrainConfig::default()
         };
-        let cases: Vec<(&str, Box<dyn Fn(&mut TrainConfig)>)> = vec![
-            ("--lr", Box::new(|c| c.lr = f32::NAN)),
-            ("--lr", Box::new(|c| c.lr = f32::INFINITY)),
-            ("--lr", Box::new(|c| c.lr = 0.0)),
-            ("--weight-decay", Box::new(|c| c.weight_decay = f32::NAN)),
-            ("--weight-decay", Box::new(|c| c.weight_decay = -1.0)),
-            ("--wdl", Box::new(|c| c.wdl = 2.0)),
-            ("--scale", Box::new(|c| c.scale = f32::NEG_INFINITY)),
-            ("--val-fraction", Box::new(|c| c.val_fraction = 1.0)),
+        /// A change to the defaults that must be refused.
+        type Change = fn(&mut TrainConfig);
+        let cases: [(&str, Change); 10] = [
+            ("--lr", (|c| c.lr = f32::NAN)),
+            ("--lr", (|c| c.lr = f32::INFINITY)),
+            ("--lr", (|c| c.lr = 0.0)),
+            ("--weight-decay", (|c| c.weight_decay = f32::NAN)),
+            ("--weight-decay", (|c| c.weight_decay = -1.0)),
+            ("--wdl", (|c| c.wdl = 2.0)),
+            ("--scale", (|c| c.scale = f32::NEG_INFINITY)),
+            ("--val-fraction", (|c| c.val_fraction = 1.0)),
             (
                 "--final-lr",
-                Box::new(|c| {
+                (|c| {
                     c.schedule = Schedule::Cosine {
                         final_fraction: f32::NAN,
                     };
@@ -483,7 +485,7 @@ mod tests {
             ),
             (
                 "--gamma",
-                Box::new(|c| {
+                (|c| {
                     c.schedule = Schedule::Step {
                         every: 2,
                         gamma: f32::INFINITY,
