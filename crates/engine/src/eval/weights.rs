@@ -284,7 +284,7 @@ impl Weights {
                     .filter(|v| v.abs() <= 10_000)
                     .ok_or_else(|| {
                         err(format!(
-                            "{name} {index}: a weight is an integer within ±10000"
+                            "{name} {index}: not a weight (an integer within ±10000)"
                         ))
                     })
             };
