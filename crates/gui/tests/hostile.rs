@@ -247,3 +247,28 @@ fn a_host_other_than_loopback_is_warned_about() {
         );
     }
 }
+
+#[tokio::test]
+async fn importing_a_game_takes_time_linear_in_its_length() {
+    let r = router();
+    let (_, v) = post(&r, "/api/game", "{}".into()).await;
+    let id = v["id"].as_str().expect("id").to_string();
+    // Knights out and back: a legal game of any length.
+    let game = |plies: usize| "Nf3 Nf6 Ng1 Ng8 ".repeat(plies / 4) + "*";
+    let mut times = Vec::new();
+    for plies in [4_000, 40_000] {
+        let body = json!({"game": id, "pgn": game(plies)}).to_string();
+        let start = Instant::now();
+        let (status, v) = post(&r, "/api/pgn", body).await;
+        times.push(start.elapsed());
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["plies"].as_array().map(Vec::len), Some(plies));
+    }
+    eprintln!("4,000 plies {:?}, 40,000 plies {:?}", times[0], times[1]);
+    assert!(
+        times[1] < times[0] * 12 + Duration::from_millis(300),
+        "4,000 plies {:?}, 40,000 plies {:?}",
+        times[0],
+        times[1]
+    );
+}
