@@ -6,8 +6,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 /// A fresh scratch directory of this test process.
 fn scratch(name: &str) -> PathBuf {
@@ -20,29 +20,7 @@ fn scratch(name: &str) -> PathBuf {
 /// Runs `kestrel ARGS` with `stdin`, killed after `limit`: its output and
 /// whether it ended by itself in time.
 fn run(args: &[&str], stdin: &str, limit: Duration) -> (Output, bool) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
-        .args(args)
-        .env_remove("KESTREL_SYZYGY_PATH")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kestrel runs");
-    let mut input = child.stdin.take().expect("piped");
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    let start = Instant::now();
-    let mut in_time = true;
-    while child.try_wait().expect("waits").is_none() {
-        if start.elapsed() > limit {
-            in_time = false;
-            let _ = child.kill();
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    (child.wait_with_output().expect("ends"), in_time)
+    common::kestrel_within(args, stdin, limit)
 }
 
 fn text(bytes: &[u8]) -> String {
