@@ -14,11 +14,15 @@ use matchcore::ending::Ending;
 use matchcore::game_loop::{CapVerdict, GameRules};
 use matchcore::progress;
 use matchcore::random_openings::OpeningSource;
+use trainingdata::source::{self, DataFormat, ReadCounts};
+use trainingdata::store::{self, ShardOrigin, Store};
+use trainingdata::PositionFilter;
 use trainingdata::RecordWriter;
+use trainingdata::SkipCounts;
+use trainingdata::{bullet, viriformat};
 use tune::data_stats::DataStats;
-use tune::datagen::{self, generate, DatagenConfig, SkipCounts};
+use tune::datagen::{self, generate, DatagenConfig};
 use tune::dataset::write_text;
-use tune::filter::PositionFilter;
 use tune::genfens::{BOOK_PLIES, STARTPOS_PLIES};
 use tune::shuffle::DEFAULT_MAX_IN_MEMORY;
 
@@ -60,12 +64,94 @@ enum DatagenTool {
         #[arg(long, default_value_t = DEFAULT_MAX_IN_MEMORY)]
         max_in_memory: u64,
     },
-    /// Counts of a record file: results, side to move, a score histogram and
-    /// piece counts.
+    /// Counts of training data in any format: games and positions with the
+    /// read filter's counts (viriformat), results, side to move, a score
+    /// histogram and piece counts.
     Stats {
-        /// Record files.
+        /// Files (or store folders), in any format `convert` reads.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// The inputs' format (default: from each name).
+        #[arg(long, value_enum)]
+        from: Option<FormatArg>,
+        #[command(flatten)]
+        filter: FilterArgs,
+    },
+    /// Convert training data: viriformat games (files or a store folder),
+    /// Kestrel's records, bullet's ChessBoard records or bullet's text lines
+    /// into Kestrel's records, bullet's records or text, or viriformat
+    /// games (games only). Games pass the read filter on the way.
+    Convert {
+        /// Inputs (files or store folders).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The output file (replaced).
+        #[arg(short = 'o', long)]
+        out: PathBuf,
+        /// The output format (default: from OUT's name: `.vf` viriformat,
+        /// `.bullet` bullet records, `.txt` bullet text, else Kestrel's).
+        #[arg(long, value_enum)]
+        to: Option<FormatArg>,
+        /// The inputs' format (default: from each name).
+        #[arg(long, value_enum)]
+        from: Option<FormatArg>,
+        #[command(flatten)]
+        filter: FilterArgs,
+    },
+    /// Self-play into the store (default `selfplay/`), for as long as it
+    /// runs: whole games in viriformat, sealed into a compressed shard every
+    /// --shard-positions positions and listed in the store's manifest.
+    /// Ctrl-C or SIGTERM seals what is finished; `kestrel datagen pause`
+    /// holds it between moves.
+    Run {
+        /// The store folder.
+        #[arg(long, default_value = STORE)]
+        store: PathBuf,
+        /// Seal a shard once it holds this many positions (one a move).
+        #[arg(long, default_value_t = 200_000)]
+        shard_positions: u64,
+        /// Stop (sealing the shard) after this many hours; default: run
+        /// until Ctrl-C or SIGTERM.
+        #[arg(long)]
+        hours: Option<f64>,
+        /// Seconds between progress lines.
+        #[arg(long, default_value_t = 60)]
+        report_secs: u64,
+        #[command(flatten)]
+        play: PlayArgs,
+    },
+    /// Hold a running `datagen run` on the store before its next move (it
+    /// creates the store's PAUSE file), e.g. around a timed match.
+    Pause {
+        /// The store folder.
+        #[arg(long, default_value = STORE)]
+        store: PathBuf,
+    },
+    /// Let a paused `datagen run` go on (removes the PAUSE file).
+    Resume {
+        /// The store folder.
+        #[arg(long, default_value = STORE)]
+        store: PathBuf,
+    },
+    /// Check the store's manifest against its files: each shard present,
+    /// with its size and SHA-256 (and, with --deep, every game replayed and
+    /// counted); shard files the manifest does not list.
+    Verify {
+        /// The store folder.
+        #[arg(long, default_value = STORE)]
+        store: PathBuf,
+        /// Also decode every game and compare the counts.
+        #[arg(long)]
+        deep: bool,
+    },
+    /// Take the shards of another store (made on another machine) into this
+    /// one: each checked against that store's manifest, copied and listed.
+    Adopt {
+        /// The other store's folder.
+        from: PathBuf,
+        /// This store's folder.
+        #[arg(long, default_value = STORE)]
+        store: PathBuf,
     },
     /// Training records from PGN games whose moves carry the engine's score
     /// in a comment (`{+0.35/12 0.2s}`, as OpenBench, fastchess, cutechess
@@ -85,6 +171,9 @@ enum DatagenTool {
     },
 }
 
+/// Where the store lives unless `--store` says otherwise.
+const STORE: &str = "selfplay";
+
 /// Output format of the self-play positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
@@ -92,6 +181,123 @@ enum Format {
     Binpack,
     /// `FEN | result` lines for `kestrel tune texel`, appended.
     Text,
+}
+
+/// A training-data format on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    /// Whole games in viriformat (`.vf`, `.vf.zst`, a store folder).
+    Viriformat,
+    /// Kestrel's 32-byte position records.
+    Kestrel,
+    /// bullet's 32-byte ChessBoard records (side-to-move relative).
+    Bullet,
+    /// bullet's text lines: `FEN | score | result`, White's view.
+    Text,
+}
+
+impl FormatArg {
+    fn format(self) -> DataFormat {
+        match self {
+            FormatArg::Viriformat => DataFormat::Viriformat,
+            FormatArg::Kestrel => DataFormat::Kestrel,
+            FormatArg::Bullet => DataFormat::Bullet,
+            FormatArg::Text => DataFormat::Text,
+        }
+    }
+}
+
+/// `kestrel datagen convert`.
+fn convert(
+    inputs: &[PathBuf],
+    out: &std::path::Path,
+    to: Option<FormatArg>,
+    from: Option<FormatArg>,
+    filter: &PositionFilter,
+) -> Result<()> {
+    let to = to.map_or_else(|| DataFormat::of_path(out), FormatArg::format);
+    for input in inputs {
+        if input.canonicalize().ok() == out.canonicalize().ok() && out.exists() {
+            bail!(
+                "the output {} is also an input; write to a new file",
+                out.display()
+            );
+        }
+    }
+    let file =
+        std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut w = BufWriter::with_capacity(1 << 16, file);
+    let mut counts = ReadCounts::default();
+    let mut written = 0u64;
+    let mut error: Option<std::io::Error> = None;
+    for input in inputs {
+        let format = from.map_or_else(|| DataFormat::of_path(input), FormatArg::format);
+        if to == DataFormat::Viriformat {
+            if format != DataFormat::Viriformat {
+                bail!(
+                    "{}: only games (viriformat) convert to viriformat",
+                    input.display()
+                );
+            }
+            let shards = if input.is_dir() {
+                Store::open(input)?.shard_paths()?
+            } else {
+                vec![input.clone()]
+            };
+            for shard in shards {
+                for game in viriformat::open_games(&shard)? {
+                    let game = game?;
+                    counts.games += 1;
+                    counts.positions += game.moves.len() as u64;
+                    game.write_to(&mut w)
+                        .with_context(|| format!("cannot write {}", out.display()))?;
+                    written += 1;
+                }
+            }
+            continue;
+        }
+        let read = source::read_positions(input, format, filter, |r| {
+            if error.is_some() {
+                return;
+            }
+            let result = match to {
+                DataFormat::Kestrel => w.write_all(&r.to_bytes()),
+                DataFormat::Bullet => w.write_all(&bullet::to_chessboard(&r)),
+                DataFormat::Text => writeln!(w, "{}", bullet::to_text(&r)),
+                DataFormat::Viriformat => unreachable!("games are copied above"),
+            };
+            match result {
+                Ok(()) => written += 1,
+                Err(e) => error = Some(e),
+            }
+        })?;
+        counts.add(&read);
+    }
+    if let Some(e) = error {
+        return Err(anyhow::Error::new(e).context(format!("cannot write {}", out.display())));
+    }
+    w.flush()
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    let unit = if to == DataFormat::Viriformat {
+        "games"
+    } else {
+        "positions"
+    };
+    let s = &counts.skipped;
+    println!(
+        "read {} games, {} positions; wrote {written} {unit} ({}) -> {}",
+        counts.games,
+        counts.positions,
+        to.name(),
+        out.display()
+    );
+    if counts.skipped.total() > 0 {
+        println!(
+            "left out by the read filter: opening plies {}, in check {}, capture or promotion {}, score {}",
+            s.opening, s.in_check, s.noisy, s.score
+        );
+    }
+    Ok(())
 }
 
 /// The position filter's options.
@@ -119,16 +325,10 @@ impl FilterArgs {
     }
 }
 
-/// Options of self-play generation.
+/// How self-play games are played: shared by `kestrel datagen -o FILE` and
+/// `kestrel datagen run` (the store).
 #[derive(Args)]
-struct GenerateArgs {
-    /// Stop after this many games (100 when neither --games nor --positions
-    /// is given).
-    #[arg(long, conflicts_with = "positions")]
-    games: Option<u64>,
-    /// Stop once this many positions are written.
-    #[arg(long)]
-    positions: Option<u64>,
+struct PlayArgs {
     /// Soft node limit per move: each search ends after the iteration that
     /// passes it.
     #[arg(long, default_value_t = 5000)]
@@ -141,8 +341,6 @@ struct GenerateArgs {
     /// 8-9 from the start position, 2-3 after a book position).
     #[arg(long, value_name = "N|A-B")]
     random_plies: Option<String>,
-    #[command(flatten)]
-    filter: FilterArgs,
     /// Adjudicate a win when both sides' scores put one side this far ahead
     /// (centipawns) for --win-plies plies in a row.
     #[arg(long, default_value_t = datagen::WIN_SCORE)]
@@ -166,6 +364,25 @@ struct GenerateArgs {
     /// Games played at once (one search thread each).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Set an engine option first, e.g. `--option Hash=32` (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+}
+
+/// Options of self-play generation into one file.
+#[derive(Args)]
+struct GenerateArgs {
+    /// Stop after this many games (100 when neither --games nor --positions
+    /// is given).
+    #[arg(long, conflicts_with = "positions")]
+    games: Option<u64>,
+    /// Stop once this many positions are written.
+    #[arg(long)]
+    positions: Option<u64>,
+    #[command(flatten)]
+    play: PlayArgs,
+    #[command(flatten)]
+    filter: FilterArgs,
     /// Seed of the random openings. Machines sharing a seed must use
     /// different --shard numbers.
     #[arg(long, default_value_t = 1)]
@@ -173,9 +390,6 @@ struct GenerateArgs {
     /// This machine's shard number: shards of one seed play different games.
     #[arg(long, default_value_t = 0)]
     shard: u64,
-    /// Set an engine option first, e.g. `--option Hash=32` (repeatable).
-    #[arg(long = "option", value_name = "NAME=VALUE")]
-    options: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Binpack)]
     format: Format,
@@ -221,13 +435,80 @@ pub fn run(command: DatagenCommand) -> Result<()> {
             );
             Ok(())
         }
-        Some(DatagenTool::Stats { files }) => {
+        Some(DatagenTool::Stats {
+            files,
+            from,
+            filter,
+        }) => {
+            let filter = filter.filter()?;
             for file in &files {
                 if files.len() > 1 {
                     println!("== {}", file.display());
                 }
-                print!("{}", DataStats::of_file(file)?);
+                let format = from.map_or_else(|| DataFormat::of_path(file), FormatArg::format);
+                print!("{}", DataStats::of_source(file, format, &filter)?);
             }
+            Ok(())
+        }
+        Some(DatagenTool::Convert {
+            inputs,
+            out,
+            to,
+            from,
+            filter,
+        }) => convert(&inputs, &out, to, from, &filter.filter()?),
+        Some(DatagenTool::Run {
+            store,
+            shard_positions,
+            hours,
+            report_secs,
+            play,
+        }) => run_store(&store, shard_positions, hours, report_secs, &play),
+        Some(DatagenTool::Pause { store }) => {
+            let path = Store::open(&store)?.pause_file();
+            std::fs::write(&path, "datagen waits while this file exists\n")
+                .with_context(|| format!("cannot create {}", path.display()))?;
+            println!(
+                "paused: {} (a running datagen holds before its next move)",
+                path.display()
+            );
+            Ok(())
+        }
+        Some(DatagenTool::Resume { store }) => {
+            let path = Store::open(&store)?.pause_file();
+            match std::fs::remove_file(&path) {
+                Ok(()) => println!("resumed: {} removed", path.display()),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    println!("not paused: no {}", path.display());
+                }
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot remove {}", path.display()))
+                }
+            }
+            Ok(())
+        }
+        Some(DatagenTool::Verify { store, deep }) => verify_store(&store, deep),
+        Some(DatagenTool::Adopt { from, store }) => {
+            if !from.join(store::MANIFEST).exists() {
+                bail!(
+                    "{} has no {}: not a self-play store",
+                    from.display(),
+                    store::MANIFEST
+                );
+            }
+            let taken = Store::open(&store)?.adopt(&Store::open(&from)?)?;
+            let positions: u64 = taken.iter().map(|s| s.positions).sum();
+            for s in &taken {
+                println!(
+                    "adopted {}: {} games, {} positions",
+                    s.file, s.games, s.positions
+                );
+            }
+            println!(
+                "{} shards, {positions} positions adopted into {}",
+                taken.len(),
+                store.display()
+            );
             Ok(())
         }
         Some(DatagenTool::FromPgn {
@@ -271,66 +552,82 @@ enum Sink {
     Text(BufWriter<std::fs::File>),
 }
 
+impl PlayArgs {
+    /// The generator's configuration for these options.
+    fn config(
+        &self,
+        games: Option<u64>,
+        filter: PositionFilter,
+        seed: u64,
+        shard: u64,
+    ) -> Result<DatagenConfig> {
+        if self.nodes == 0 || self.threads == 0 {
+            bail!("--nodes and --threads must be positive");
+        }
+        let openings = match &self.openings {
+            Some(path) => {
+                let plies = self
+                    .random_plies
+                    .as_deref()
+                    .map_or(Ok(BOOK_PLIES), parse_plies)?;
+                OpeningSource::from_book(path, plies)?
+            }
+            None => {
+                let plies = self
+                    .random_plies
+                    .as_deref()
+                    .map_or(Ok(STARTPOS_PLIES), parse_plies)?;
+                OpeningSource::random(plies)
+            }
+        };
+        if self.win_score <= 0 {
+            // A bound of zero or less would call every position won.
+            bail!("--win-score must be positive");
+        }
+        let rules = GameRules {
+            max_plies: Some(self.max_plies),
+            resign: Some(ResignRule::Agreed {
+                score: self.win_score,
+                plies: self.win_plies,
+            }),
+            draw: Some(DrawRule {
+                from_ply: self.draw_from_ply,
+                plies: self.draw_plies,
+                score: self.draw_score,
+            }),
+            at_cap: CapVerdict::Draw,
+            ..GameRules::default()
+        };
+        Ok(DatagenConfig {
+            games,
+            nodes: self.nodes,
+            openings,
+            filter,
+            rules,
+            threads: self.threads,
+            seed,
+            shard,
+            options: parse_options(&self.options)?,
+            pause_file: None,
+        })
+    }
+}
+
 fn generate_games(args: GenerateArgs) -> Result<()> {
     let out = args
         .out
         .clone()
         .context("the output file is required: -o FILE")?;
-    if args.nodes == 0 || args.threads == 0 {
-        bail!("--nodes and --threads must be positive");
-    }
     if args.games == Some(0) || args.positions == Some(0) {
         bail!("--games and --positions must be positive");
     }
-    let openings = match &args.openings {
-        Some(path) => {
-            let plies = args
-                .random_plies
-                .as_deref()
-                .map_or(Ok(BOOK_PLIES), parse_plies)?;
-            OpeningSource::from_book(path, plies)?
-        }
-        None => {
-            let plies = args
-                .random_plies
-                .as_deref()
-                .map_or(Ok(STARTPOS_PLIES), parse_plies)?;
-            OpeningSource::random(plies)
-        }
-    };
-    if args.win_score <= 0 {
-        // A bound of zero or less would call every position won.
-        bail!("--win-score must be positive");
-    }
-    let rules = GameRules {
-        max_plies: Some(args.max_plies),
-        resign: Some(ResignRule::Agreed {
-            score: args.win_score,
-            plies: args.win_plies,
-        }),
-        draw: Some(DrawRule {
-            from_ply: args.draw_from_ply,
-            plies: args.draw_plies,
-            score: args.draw_score,
-        }),
-        at_cap: CapVerdict::Draw,
-        ..GameRules::default()
-    };
     let games = match (args.games, args.positions) {
         (None, None) => Some(100),
         (games, _) => games,
     };
-    let config = DatagenConfig {
-        games,
-        nodes: args.nodes,
-        openings,
-        filter: args.filter.filter()?,
-        rules,
-        threads: args.threads,
-        seed: args.seed,
-        shard: args.shard,
-        options: parse_options(&args.options)?,
-    };
+    let config = args
+        .play
+        .config(games, args.filter.filter()?, args.seed, args.shard)?;
 
     let mut sink = match args.format {
         Format::Binpack => Sink::Records(
@@ -345,20 +642,7 @@ fn generate_games(args: GenerateArgs) -> Result<()> {
         )),
     };
 
-    // Ctrl-C stops the run after writing the finished games; a second one
-    // quits at once (the file then ends with whole records at worst cut
-    // short, which readers ignore).
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-            eprintln!("\nstopping: the games in progress are dropped (Ctrl-C again quits at once)");
-        })
-        .context("cannot install the Ctrl-C handler")?;
-    }
+    let stop = stop_on_ctrl_c()?;
 
     let (total, unit) = match (games, args.positions) {
         (_, Some(p)) => (p, "positions"),
@@ -406,6 +690,203 @@ fn generate_games(args: GenerateArgs) -> Result<()> {
     let secs = t0.elapsed().as_secs_f64();
     summary.print(secs, &out, stop.load(Ordering::SeqCst));
     Ok(())
+}
+
+/// The name of the network the engines with `options` play with: the short
+/// SHA-256 of `EvalFile` when one is set, else of the built-in network;
+/// "hce" when the evaluator is not the network.
+fn network_name(options: &[(String, String)]) -> Result<String> {
+    let get = |name: &str| {
+        options
+            .iter()
+            .rev()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    };
+    if get("Evaluator").is_some_and(|e| !e.eq_ignore_ascii_case("nnue")) {
+        return Ok("hce".into());
+    }
+    Ok(match get("EvalFile") {
+        Some(path) if !path.is_empty() && path != "<empty>" => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read EvalFile {path}"))?;
+            store::short_hash(&bytes)
+        }
+        _ => store::short_hash(engine::eval::nnue::EMBEDDED_NET),
+    })
+}
+
+/// Self-play into the store until stopped or out of time: one shard after
+/// another, each with a fresh random seed.
+fn run_store(
+    root: &std::path::Path,
+    shard_positions: u64,
+    hours: Option<f64>,
+    report_secs: u64,
+    play: &PlayArgs,
+) -> Result<()> {
+    if shard_positions == 0 {
+        bail!("--shard-positions must be positive");
+    }
+    if hours.is_some_and(|h| !(h > 0.0 && h.is_finite())) {
+        bail!("--hours must be a positive number");
+    }
+    let store = Store::open(root)?;
+    let date = || pgn::today().replace('.', "-");
+    for leftover in store.leftovers()? {
+        match store.seal(&leftover, &date())? {
+            Some(entry) => println!(
+                "sealed an earlier run's shard {}: {} games, {} positions, {} bytes",
+                entry.file, entry.games, entry.positions, entry.bytes
+            ),
+            None => println!(
+                "dropped an earlier run's empty shard {}",
+                leftover.display()
+            ),
+        }
+    }
+    let options = parse_options(&play.options)?;
+    let net = network_name(&options)?;
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let build = build_name();
+    let stop = stop_on_ctrl_c()?;
+    let deadline = hours.map(|h| Instant::now() + std::time::Duration::from_secs_f64(h * 3600.0));
+    let t0 = Instant::now();
+    let mut made = 0u64;
+    let mut last_report = Instant::now();
+    loop {
+        let seed: u64 = {
+            use rand::{Rng, SeedableRng};
+            rand::rngs::StdRng::from_os_rng().random()
+        };
+        let origin = ShardOrigin {
+            seed,
+            net: net.clone(),
+            nodes: play.nodes,
+            kestrel: build.clone(),
+            command: command.clone(),
+        };
+        let path = store.start_shard(&origin, &date())?;
+        let mut writer = BufWriter::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .with_context(|| format!("cannot open {}", path.display()))?,
+        );
+        let mut config = play.config(None, PositionFilter::default(), seed, 0)?;
+        config.pause_file = Some(store.pause_file());
+        let mut positions = 0u64;
+        let mut error: Option<anyhow::Error> = None;
+        let mut out_of_time = false;
+        generate(&config, &stop, |game| {
+            if let Err(e) = game.game.write_to(&mut writer).and_then(|()| writer.flush()) {
+                error = Some(anyhow::Error::new(e).context(format!("cannot write {}", path.display())));
+                return false;
+            }
+            positions += game.game.moves.len() as u64;
+            made += game.game.moves.len() as u64;
+            if last_report.elapsed().as_secs() >= report_secs {
+                last_report = Instant::now();
+                let secs = t0.elapsed().as_secs_f64();
+                let paused = if store.pause_file().exists() { " (paused)" } else { "" };
+                println!(
+                    "[{:.2} h] {made} positions this run, {:.0}/s; shard {positions}/{shard_positions}{paused}",
+                    secs / 3600.0,
+                    made as f64 / secs.max(1e-9),
+                );
+            }
+            out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
+            !out_of_time && positions < shard_positions
+        })
+        .map_err(|e| anyhow::anyhow!("--option: {e}"))?;
+        drop(writer);
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if let Some(entry) = store.seal(&path, &date())? {
+            let manifest = store.manifest()?;
+            let total: u64 = manifest.shards.iter().map(|s| s.positions).sum();
+            let bytes: u64 = manifest.shards.iter().map(|s| s.bytes).sum();
+            println!(
+                "sealed {}: {} games, {} positions, {} bytes ({:.2} bytes a position); store: {} shards, {total} positions, {:.1} MB",
+                entry.file,
+                entry.games,
+                entry.positions,
+                entry.bytes,
+                entry.bytes as f64 / entry.positions.max(1) as f64,
+                manifest.shards.len(),
+                bytes as f64 / 1e6,
+            );
+        }
+        if stop.load(Ordering::SeqCst) || out_of_time {
+            return Ok(());
+        }
+    }
+}
+
+/// The build that plays: the version and, run inside a git checkout, the
+/// commit (`git describe --always --dirty`).
+fn build_name() -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    let commit = std::process::Command::new("git")
+        .args(["describe", "--always", "--dirty"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    match commit {
+        Some(c) if !c.is_empty() => format!("{version}+{c}"),
+        _ => version.to_string(),
+    }
+}
+
+fn verify_store(root: &std::path::Path, deep: bool) -> Result<()> {
+    if !root.join(store::MANIFEST).exists() {
+        bail!(
+            "{} has no {}: not a self-play store",
+            root.display(),
+            store::MANIFEST
+        );
+    }
+    let store = Store::open(root)?;
+    let v = store::verify(&store, deep)?;
+    println!(
+        "{} shards, {} games, {} positions, {} bytes ({:.2} bytes a position); {} retired",
+        v.shards,
+        v.games,
+        v.positions,
+        v.bytes,
+        v.bytes as f64 / v.positions.max(1) as f64,
+        v.retired
+    );
+    for p in &v.problems {
+        println!("{}: {}", p.file, p.what);
+    }
+    if !v.problems.is_empty() {
+        bail!("{} problems in {}", v.problems.len(), root.display());
+    }
+    println!(
+        "ok: the manifest matches the files{}",
+        if deep { " (every game replayed)" } else { "" }
+    );
+    Ok(())
+}
+
+/// Ctrl-C (or SIGTERM) stops the run after writing the finished games; a
+/// second one quits at once (the file then ends with whole records or games
+/// at worst cut short, which readers ignore and sealing drops).
+fn stop_on_ctrl_c() -> Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\nstopping: the games in progress are dropped (Ctrl-C again quits at once)");
+    })
+    .context("cannot install the Ctrl-C handler")?;
+    Ok(stop)
 }
 
 /// Counts over the finished games.

@@ -23,7 +23,9 @@ pub enum ScheduleKind {
 /// Options of `kestrel train`.
 #[derive(Args)]
 pub struct TrainArgs {
-    /// Training-data shards (32-byte records, as `kestrel datagen` writes).
+    /// Training data: store folders (`selfplay`), game files (`.vf`,
+    /// `.vf.zst`, `.vfc.zst`, read through the default filter), 32-byte
+    /// record files, bullet records (`.bullet`) or bullet text (`.txt`).
     #[arg(required = true)]
     shards: Vec<PathBuf>,
     /// Directory for checkpoints (`epoch-N.ckpt`), nets (`epoch-N.nnue`),
@@ -144,7 +146,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         },
     };
     let config = TrainConfig {
-        shards: args.shards,
+        shards: train::data::expand_stores(&args.shards)?,
         out_dir: args.out,
         hidden,
         activation,

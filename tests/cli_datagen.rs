@@ -217,7 +217,7 @@ fn merge_shuffle_and_stats() {
 
     let text = ok(&["datagen", "stats", s(&merged)]);
     assert!(
-        text.starts_with(&format!("records {} ", all.len())),
+        text.starts_with(&format!("records {}\n", all.len())),
         "{text}"
     );
     let count = |result| all.iter().filter(|r| r.result() == result).count();

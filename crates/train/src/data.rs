@@ -1,10 +1,12 @@
 //! Training data: shards of records split into a training part and a fixed
 //! validation part.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use engine::strength::Rng;
-use trainingdata::{read_file, RecordFile, TrainingRecord, RECORD_SIZE};
+use trainingdata::source::{self, DataFormat};
+use trainingdata::store::Store;
+use trainingdata::{PositionFilter, TrainingRecord, RECORD_SIZE};
 
 use crate::error::TrainError;
 
@@ -47,21 +49,55 @@ pub fn split(records: Vec<TrainingRecord>, shard: usize, fraction: f64) -> Shard
     out
 }
 
-/// Reads shard file `path` (number `shard` in the run's list) and splits it.
+/// The inputs with every store folder replaced by its shards, in the
+/// manifest's order: each shard is one shard of the run.
+pub fn expand_stores(paths: &[PathBuf]) -> Result<Vec<PathBuf>, TrainError> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let shards = Store::open(path)
+                .and_then(|store| store.shard_paths())
+                .map_err(|e| TrainError::Source(e.into()))?;
+            out.extend(shards);
+        } else {
+            out.push(path.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Reads shard file `path` (number `shard` in the run's list; any format
+/// `datagen convert` reads, games through the default read filter) and
+/// splits it.
 pub fn load_shard(path: &Path, shard: usize, fraction: f64) -> Result<Shard, TrainError> {
-    let RecordFile { records, .. } = read_file(path)?;
+    let mut records = Vec::new();
+    source::read_positions(
+        path,
+        DataFormat::of_path(path),
+        &PositionFilter::default(),
+        |r| records.push(r),
+    )?;
     Ok(split(records, shard, fraction))
 }
 
-/// The number of records in the files (from their sizes), for progress.
+/// The number of records in the files, for progress: from their sizes for
+/// 32-byte records, by reading for games and text.
 pub fn count_records(paths: &[impl AsRef<Path>]) -> Result<u64, TrainError> {
     let mut total = 0;
     for path in paths {
         let path = path.as_ref();
-        let len = std::fs::metadata(path)
-            .map_err(|e| TrainError::io(path, e))?
-            .len();
-        total += len / RECORD_SIZE as u64;
+        match DataFormat::of_path(path) {
+            DataFormat::Kestrel | DataFormat::Bullet => {
+                let len = std::fs::metadata(path)
+                    .map_err(|e| TrainError::io(path, e))?
+                    .len();
+                total += len / RECORD_SIZE as u64;
+            }
+            format => {
+                let filter = PositionFilter::default();
+                total += source::read_positions(path, format, &filter, |_| {})?.kept;
+            }
+        }
     }
     Ok(total)
 }

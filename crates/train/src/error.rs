@@ -17,6 +17,9 @@ pub enum TrainError {
     /// A training-data shard could not be read.
     #[error(transparent)]
     Data(#[from] trainingdata::ReadError),
+    /// A training-data shard in another format, or a store, could not be read.
+    #[error(transparent)]
+    Source(#[from] trainingdata::source::SourceError),
     /// The quantised network was refused.
     #[error("quantised network: {0}")]
     Net(#[from] engine::eval::nnue::NetError),

@@ -27,8 +27,15 @@
 //! pieces and the side to move read them with [`TrainingRecord::pieces`]
 //! without building a position.
 
+pub mod bullet;
+pub mod compact;
+pub mod filter;
 mod record;
+pub mod source;
+pub mod store;
+pub mod viriformat;
 
+pub use filter::{PositionFilter, Skip, SkipCounts};
 pub use record::{
     read_file, GameResult, ReadError, RecordError, RecordFile, RecordReader, RecordWriter,
     TrainingRecord, RECORD_SIZE,

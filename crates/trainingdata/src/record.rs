@@ -307,28 +307,7 @@ impl TrainingRecord {
         for (square, piece) in self.pieces() {
             board[square.index()] = Some(piece);
         }
-        let mut fen = String::with_capacity(90);
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    Some(piece) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(piece.char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let fen = board_fen(&board);
         let turn = match self.turn {
             Color::White => 'w',
             Color::Black => 'b',
@@ -342,6 +321,48 @@ impl TrainingRecord {
     pub fn to_position(&self) -> Result<Position, RecordError> {
         Position::from_fen(&self.to_fen()).map_err(RecordError::Position)
     }
+}
+
+/// Fills `buf` from `reader` as far as it allows (a short count only at
+/// the end of the input); the number of bytes read.
+pub(crate) fn fill(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// The board field of a FEN for a board of 64 squares (a1 first).
+pub(crate) fn board_fen(board: &[Option<Piece>; 64]) -> String {
+    let mut fen = String::with_capacity(72);
+    for rank in (0..8).rev() {
+        let mut empty = 0u8;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                Some(piece) => {
+                    if empty > 0 {
+                        fen.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    fen.push(piece.char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen
 }
 
 /// The nibble stored for `piece`: role + 8 for Black.
@@ -477,16 +498,7 @@ impl<R: Read> RecordReader<R> {
 
     /// Fills `buf` as far as the input allows; the number of bytes read.
     fn fill(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let mut filled = 0;
-        while filled < buf.len() {
-            match self.inner.read(&mut buf[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(filled)
+        crate::record::fill(&mut self.inner, buf)
     }
 }
 

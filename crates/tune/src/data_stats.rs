@@ -1,14 +1,14 @@
-//! What a training-data file holds: record counts, the result split, the
-//! side to move, a histogram of scores and the distribution of piece
-//! counts (`kestrel datagen stats`). Reads the file once, streaming.
+//! What training data holds: positions read and kept by the read filter,
+//! the result split, the side to move, a histogram of scores and the
+//! distribution of piece counts (`kestrel datagen stats`), for any format
+//! `trainingdata::source` reads. Reads each input once, streaming.
 
 use std::fmt;
 use std::path::Path;
 
 use chess::Color;
-use trainingdata::{RecordReader, TrainingRecord};
-
-use crate::record_error::RecordFileError;
+use trainingdata::source::{self, DataFormat, ReadCounts, SourceError};
+use trainingdata::{PositionFilter, TrainingRecord};
 
 /// Width of a score histogram bucket, centipawns.
 pub const SCORE_BUCKET: i32 = 100;
@@ -18,10 +18,11 @@ pub const SCORE_RANGE: i32 = 1000;
 /// Counts over a training-data file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DataStats {
-    /// Records read.
+    /// Records counted (the positions kept).
     pub records: u64,
-    /// Bytes of a partial last record (ignored).
-    pub trailing_bytes: usize,
+    /// What reading found: games, positions before and after the filter,
+    /// the filter's reasons, a partial last record.
+    pub read: ReadCounts,
     /// Records by result: Black won, draw, White won.
     pub results: [u64; 3],
     /// Records by side to move: White, Black.
@@ -39,7 +40,7 @@ impl Default for DataStats {
     fn default() -> DataStats {
         DataStats {
             records: 0,
-            trailing_bytes: 0,
+            read: ReadCounts::default(),
             results: [0; 3],
             turns: [0; 2],
             scores: vec![0; (2 * SCORE_RANGE / SCORE_BUCKET + 2) as usize],
@@ -60,14 +61,15 @@ impl DataStats {
         self.abs_score_sum += u64::from(r.score().unsigned_abs());
     }
 
-    /// Reads and counts the file at `path`; a damaged record fails.
-    pub fn of_file(path: &Path) -> Result<DataStats, RecordFileError> {
+    /// Reads and counts `path` in `format`, games filtered by `filter`; a
+    /// damaged record or game fails, naming the file and where.
+    pub fn of_source(
+        path: &Path,
+        format: DataFormat,
+        filter: &PositionFilter,
+    ) -> Result<DataStats, SourceError> {
         let mut stats = DataStats::default();
-        let mut reader = RecordReader::open(path)?;
-        for record in reader.by_ref() {
-            stats.add(&record?);
-        }
-        stats.trailing_bytes = reader.trailing_bytes();
+        stats.read = source::read_positions(path, format, filter, |r| stats.add(&r))?;
         Ok(stats)
     }
 
@@ -109,16 +111,29 @@ fn bar(part: u64, max: u64) -> String {
 impl fmt::Display for DataStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.records;
-        writeln!(
-            f,
-            "records {n} ({} bytes)",
-            n * trainingdata::RECORD_SIZE as u64
-        )?;
-        if self.trailing_bytes > 0 {
+        let read = &self.read;
+        if read.games > 0 {
+            let s = &read.skipped;
+            writeln!(
+                f,
+                "games {} positions {} ({:.1} a game); the read filter kept {} ({:.1} %) and left out: opening plies {}, in check {}, capture or promotion {}, score {}",
+                read.games,
+                read.positions,
+                read.positions as f64 / read.games as f64,
+                read.kept,
+                percent(read.kept, read.positions),
+                s.opening,
+                s.in_check,
+                s.noisy,
+                s.score
+            )?;
+        }
+        writeln!(f, "records {n}")?;
+        if read.trailing_bytes > 0 {
             writeln!(
                 f,
                 "partial last record: {} bytes ignored (an interrupted write)",
-                self.trailing_bytes
+                read.trailing_bytes
             )?;
         }
         let [black, draw, white] = self.results;

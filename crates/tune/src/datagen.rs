@@ -8,17 +8,18 @@
 //! depend on the number of threads, and machines given the same seed and
 //! different shards play different games.
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use chess::{Color, Position};
 use engine::Engine;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
-use trainingdata::{GameResult, TrainingRecord};
+use trainingdata::{viriformat, GameResult, TrainingRecord};
 
 use crate::dataset::LabelledPosition;
-use crate::filter::{PositionFilter, Skip};
 use crate::soft_nodes;
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::ending::Ending;
@@ -27,6 +28,7 @@ use matchcore::game_loop::{self, CapVerdict, GameRules, Seats, Timing};
 use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};
 use matchcore::random_openings::OpeningSource;
 use matchcore::worker_pool::WorkerPool;
+use trainingdata::{PositionFilter, SkipCounts};
 
 /// How to generate.
 #[derive(Clone, Debug)]
@@ -49,11 +51,15 @@ pub struct DatagenConfig {
     pub shard: u64,
     /// Engine options (`Hash`, `EvalFile`, ...) set on every engine.
     pub options: Vec<(String, String)>,
+    /// While this file exists, no search starts: every game waits before
+    /// its next move (checked once a move, then every half second), so
+    /// that a timed match can have the machine.
+    pub pause_file: Option<PathBuf>,
 }
 
 /// Datagen's win adjudication: a side both searches put this far ahead
 /// (centipawns) for [`WIN_PLIES`] plies in a row wins.
-pub const WIN_SCORE: i32 = 1000;
+pub const WIN_SCORE: i32 = 2500;
 /// See [`WIN_SCORE`].
 pub const WIN_PLIES: u32 = 8;
 /// Datagen's draw adjudication: from this ply on (move 40), [`DRAW_PLIES`]
@@ -93,44 +99,15 @@ pub struct Sample {
     pub score_white: i16,
 }
 
-/// Positions left out of one game, by reason.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SkipCounts {
-    /// Before the filter's first ply.
-    pub opening: u64,
-    /// In check.
-    pub in_check: u64,
-    /// Best move a capture or promotion.
-    pub noisy: u64,
-    /// Mate score or beyond the bound.
-    pub score: u64,
-}
-
-impl SkipCounts {
-    pub(crate) fn count(&mut self, skip: Skip) {
-        match skip {
-            Skip::Opening => self.opening += 1,
-            Skip::InCheck => self.in_check += 1,
-            Skip::Noisy => self.noisy += 1,
-            Skip::Score => self.score += 1,
-        }
-    }
-
-    /// Adds `other`'s counts.
-    pub fn add(&mut self, other: &SkipCounts) {
-        self.opening += other.opening;
-        self.in_check += other.in_check;
-        self.noisy += other.noisy;
-        self.score += other.score;
-    }
-}
-
 /// A finished game's kept positions and result.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     /// The game's index in its shard.
     pub index: u64,
-    /// The kept positions, in game order.
+    /// Every searched move with its score, from the position after the
+    /// random opening plies: what the store keeps.
+    pub game: viriformat::Game,
+    /// The positions the filter kept, in game order.
     pub samples: Vec<Sample>,
     /// The game's result.
     pub result: GameResult,
@@ -192,6 +169,7 @@ struct SoftNodesPlayer<'a> {
     engine: &'a mut Engine,
     nodes: u64,
     halted: &'a (dyn Fn() -> bool + Sync),
+    pause_file: Option<&'a Path>,
 }
 
 impl Player for SoftNodesPlayer<'_> {
@@ -201,6 +179,9 @@ impl Player for SoftNodesPlayer<'_> {
     }
 
     fn go(&mut self, request: &MoveRequest) -> Result<(Reply, Thought), EngineError> {
+        while self.pause_file.is_some_and(Path::exists) && !(self.halted)() {
+            std::thread::sleep(Duration::from_millis(500));
+        }
         if (self.halted)() {
             // No move ends the game loop at once.
             return Err(EngineError::NoMove);
@@ -232,7 +213,10 @@ pub fn play_game(
         engine,
         nodes: config.nodes,
         halted,
+        pause_file: config.pause_file.as_deref(),
     };
+    let start = *opening.position();
+    let mut moves = Vec::new();
     let finished = game_loop::play(
         opening,
         Seats::Both(&mut player),
@@ -240,17 +224,18 @@ pub fn play_game(
         &config.rules,
         |game, best, thought, _| {
             let pos = game.position();
+            let white = thought
+                .score
+                .map_or(Score::Cp(0), |s| s.white_view(pos.turn()));
+            let stored = viriformat::stored_score(white);
+            moves.push((best, stored));
             // Mates read back as very large scores, which the filter skips
             // as it skips the search's own mate scores.
-            let score = thought.score.map_or(0, Score::centipawns);
-            match config.filter.check(pos, best, score) {
-                Ok(()) => {
-                    let white = pos.turn().fold(score, -score);
-                    samples.push(Sample {
-                        pos: *pos,
-                        score_white: white.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
-                    });
-                }
+            match config.filter.check(pos, best, i32::from(stored)) {
+                Ok(()) => samples.push(Sample {
+                    pos: *pos,
+                    score_white: stored,
+                }),
                 Err(skip) => skipped.count(skip),
             }
         },
@@ -263,10 +248,16 @@ pub fn play_game(
         pgn::GameResult::BlackWins => Some(Color::Black),
         pgn::GameResult::Draw | pgn::GameResult::Unknown => None,
     };
+    let result = GameResult::from_winner(winner);
     Some(GameRecord {
         index,
+        game: viriformat::Game {
+            start,
+            result,
+            moves,
+        },
         samples,
-        result: GameResult::from_winner(winner),
+        result,
         ending: finished.ending,
         plies: finished.game.moves().len(),
         skipped,
@@ -333,6 +324,7 @@ mod tests {
             seed: 1,
             shard: 0,
             options: Vec::new(),
+            pause_file: None,
         }
     }
 

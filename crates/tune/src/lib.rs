@@ -8,7 +8,6 @@
 pub mod data_stats;
 pub mod datagen;
 pub mod dataset;
-pub mod filter;
 pub mod genfens;
 pub mod merge;
 pub mod pgn_records;

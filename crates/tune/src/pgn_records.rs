@@ -14,8 +14,8 @@ use engine::Score;
 use pgn::{PgnGame, PgnReader, ReadOptions};
 use trainingdata::{GameResult, RecordWriter, TrainingRecord};
 
-use crate::datagen::SkipCounts;
-use crate::filter::PositionFilter;
+use trainingdata::PositionFilter;
+use trainingdata::SkipCounts;
 
 /// Counts of one conversion.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

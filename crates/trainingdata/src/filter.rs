@@ -1,5 +1,6 @@
 //! Which positions become training data: the filters NNUE trainers expect,
-//! shared by self-play datagen and PGN conversion.
+//! applied when games are read (the store keeps every position) and by PGN
+//! conversion.
 //!
 //! A position is kept when it is quiet enough for a static evaluation to
 //! learn its score: the side to move is not in check, the best move is not
@@ -45,6 +46,44 @@ pub enum Skip {
     Score,
 }
 
+/// Positions left out, by reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SkipCounts {
+    /// Before the filter's first ply.
+    pub opening: u64,
+    /// In check.
+    pub in_check: u64,
+    /// Best move a capture or promotion.
+    pub noisy: u64,
+    /// Mate score or beyond the bound.
+    pub score: u64,
+}
+
+impl SkipCounts {
+    /// Counts one position left out for `skip`.
+    pub fn count(&mut self, skip: Skip) {
+        match skip {
+            Skip::Opening => self.opening += 1,
+            Skip::InCheck => self.in_check += 1,
+            Skip::Noisy => self.noisy += 1,
+            Skip::Score => self.score += 1,
+        }
+    }
+
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: &SkipCounts) {
+        self.opening += other.opening;
+        self.in_check += other.in_check;
+        self.noisy += other.noisy;
+        self.score += other.score;
+    }
+
+    /// All positions left out.
+    pub fn total(&self) -> u64 {
+        self.opening + self.in_check + self.noisy + self.score
+    }
+}
+
 impl PositionFilter {
     /// Whether `pos`, with best move `best` and `score` (either side's
     /// view), is kept; `Err` says why not.
@@ -61,7 +100,7 @@ impl PositionFilter {
         // Mate and tablebase-win scores say nothing about the position's
         // value that a static evaluation could learn.
         if score.unsigned_abs() >= self.max_score.unsigned_abs()
-            || score.unsigned_abs() >= engine::score::TB_WIN_BOUND.unsigned_abs()
+            || score.unsigned_abs() >= u32::from(crate::viriformat::MATE_BOUND.unsigned_abs())
         {
             return Err(Skip::Score);
         }
@@ -116,7 +155,11 @@ mod tests {
             Err(Skip::Score)
         );
         assert_eq!(
-            filter.check(&pos, mv(&pos, "f1b5"), engine::score::mate_in(3)),
+            filter.check(
+                &pos,
+                mv(&pos, "f1b5"),
+                i32::from(crate::viriformat::MATE_SCORE) - 3
+            ),
             Err(Skip::Score)
         );
         let check =
