@@ -122,8 +122,7 @@ pub fn run(command: BookCommand) -> Result<()> {
             from,
             to,
         } => {
-            let bytes = std::fs::read(&input)
-                .with_context(|| format!("cannot read {}", input.display()))?;
+            let bytes = book::read_book_file(&input)?;
             let format = from
                 .or_else(|| Format::from_extension(&input))
                 .unwrap_or_else(|| Format::sniff(&bytes));

@@ -13,6 +13,13 @@ use std::time::{Duration, Instant};
 /// environment's tablebase path is removed so that tests see no tables they
 /// did not ask for.
 pub fn kestrel_with_input(args: &[&str], stdin: &str) -> Output {
+    let child = spawn_with_input(args, stdin);
+    child.wait_with_output().expect("kestrel ends")
+}
+
+/// Starts `kestrel ARGS` (without the environment's tablebase path) and
+/// writes `stdin` to it, closing it after.
+fn spawn_with_input(args: &[&str], stdin: &str) -> std::process::Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kestrel"))
         .args(args)
         .env_remove("KESTREL_SYZYGY_PATH")
@@ -21,13 +28,30 @@ pub fn kestrel_with_input(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("kestrel runs");
-    child
+    // A process that exits before reading all of it is judged by its output.
+    let _ = child
         .stdin
         .take()
         .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
-        .expect("kestrel reads its input");
-    child.wait_with_output().expect("kestrel ends")
+        .write_all(stdin.as_bytes());
+    child
+}
+
+/// [`kestrel_with_input`], killed once `limit` has passed: its output and
+/// whether it ended by itself in time.
+pub fn kestrel_within(args: &[&str], stdin: &str, limit: Duration) -> (Output, bool) {
+    let mut child = spawn_with_input(args, stdin);
+    let start = Instant::now();
+    let mut in_time = true;
+    while child.try_wait().expect("waits").is_none() {
+        if start.elapsed() > limit {
+            in_time = false;
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (child.wait_with_output().expect("kestrel ends"), in_time)
 }
 
 /// Runs `kestrel ARGS` with empty input.

@@ -65,15 +65,26 @@ pub fn read_book(bytes: &[u8], format: Format) -> (Book, Vec<BookProblem>) {
     }
 }
 
+/// The longest book file read: 64 million Polyglot entries, far more than
+/// any book built from PGN here holds.
+pub const MAX_BOOK_FILE_LEN: u64 = 1 << 30;
+
+/// The bytes of the book file at `path`: a regular file of at most
+/// [`MAX_BOOK_FILE_LEN`] bytes. A device, a FIFO or a directory is refused
+/// at once (its open would never end, or its read would never end).
+pub fn read_book_file(path: &Path) -> Result<Vec<u8>, BookError> {
+    types::file::read_regular(path, MAX_BOOK_FILE_LEN).map_err(|source| BookError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 impl Book {
     /// Loads a book file: Polyglot for `.bin`, text for `.txt`, guessed from
     /// the contents otherwise. Damaged parts are skipped and listed in the
     /// problems; only a file that cannot be read is an error.
     pub fn open(path: &Path) -> Result<(Book, Vec<BookProblem>), BookError> {
-        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = read_book_file(path)?;
         let format = Format::from_extension(path).unwrap_or_else(|| Format::sniff(&bytes));
         Ok(read_book(&bytes, format))
     }
@@ -105,10 +116,7 @@ pub fn record_in_text_book(
     weight: u32,
 ) -> Result<Vec<BookProblem>, BookError> {
     let (mut book, problems) = if path.exists() {
-        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = read_book_file(path)?;
         read_text(&String::from_utf8_lossy(&bytes))
     } else {
         (Book::new(), Vec::new())

@@ -33,7 +33,9 @@ pub mod text;
 pub use book::{Book, BookMove, Candidate};
 pub use embedded::DEFAULT_BOOK;
 pub use error::{BookError, BookProblem, Location};
-pub use format::{read_book, record_in_text_book, Format, ParseFormatError};
+pub use format::{
+    read_book, read_book_file, record_in_text_book, Format, ParseFormatError, MAX_BOOK_FILE_LEN,
+};
 pub use from_pgn::{build_from_pgn, BuildOptions, BuildSummary};
 pub use own_book::{OwnBook, OwnBookError, EMBEDDED_NAME};
 pub use policy::{ParsePolicyError, Policy};

@@ -260,6 +260,20 @@ impl Engine {
     /// nothing) brings back the built-in weights and network. A file that
     /// cannot be read leaves both as they were.
     fn load_eval_file(&mut self, path: &str) -> Result<(), ParamError> {
+        if !(path.is_empty() || path == "<default>") {
+            // A device, a FIFO (whose open would wait for ever) or a
+            // directory is refused before it is opened.
+            let max = crate::eval::nnue::MAX_FILE_LEN.max(crate::eval::weights::MAX_FILE_LEN);
+            if let Err(e) = types::file::check_regular(std::path::Path::new(path), Some(max)) {
+                return Err(ParamError::BadValue {
+                    name: "EvalFile",
+                    value: path.to_string(),
+                    expected: format!(
+                        "a network or weight file ({e}); the previous evaluation is kept"
+                    ),
+                });
+            }
+        }
         let magic = std::fs::File::open(path).ok().and_then(|mut f| {
             let mut magic = [0u8; 8];
             std::io::Read::read_exact(&mut f, &mut magic)

@@ -53,4 +53,5 @@ pub use stats::SearchStats;
 pub use tablebase::{Tablebase, Wdl};
 pub use thread::{IterationInfo, Reporter, ScoreBound, SearchEvent, SearchResult};
 pub use types::bool_value;
+pub use types::file;
 pub use types::{parse_bool, BoolError, BOOL_WORDS};

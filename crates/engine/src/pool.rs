@@ -245,6 +245,7 @@ fn lead(main: &mut Worker, search: Search, crew: &[Arc<Slot>]) -> Outcome {
             });
         }
         main.iterate(&shared, &root, &history, Some(&mut tm));
+        main.score_if_unsearched();
         // An infinite or pondering search answers only after stop or ponderhit.
         while !shared.stop.load(Ordering::Relaxed)
             && (shared.limits.infinite || shared.ponder.load(Ordering::Relaxed))

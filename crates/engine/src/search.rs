@@ -523,6 +523,32 @@ impl Worker {
         }
     }
 
+    /// When the search stopped before any root move got a score (`go nodes
+    /// 1`, a `stop` or a new `go` at once), gives the first root move the
+    /// static evaluation of the position after it, as a lower bound (nothing
+    /// was searched), so that the answer comes with a line and a score like
+    /// every other `bestmove`.
+    pub(crate) fn score_if_unsearched(&mut self) {
+        let Some(first) = self.root_moves.first() else {
+            return;
+        };
+        if first.latest_score() != -INFINITE {
+            return;
+        }
+        let (root, m) = (self.root, first.mv);
+        let mut child = root;
+        self.evaluator.push_move(&root, m);
+        child.play(m);
+        let v = -self.evaluator.evaluate(&child);
+        self.evaluator.pop();
+        let rm = &mut self.root_moves[0];
+        rm.score = v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        rm.bound = ScoreBound::Lower;
+        rm.pv = vec![m];
+        rm.seldepth = 1;
+        self.root_depth = self.root_depth.max(1);
+    }
+
     /// The first move and shown score of the last line 1 this worker reported.
     pub(crate) fn reported(&self) -> (Move, Value) {
         self.reported

@@ -319,3 +319,17 @@ fn threads_and_node_limits() {
     assert!(r.nodes <= 5_000 + 100, "node limit overshot: {}", r.nodes);
     assert!(pos.is_legal(r.best.unwrap()));
 }
+
+#[test]
+fn a_search_stopped_before_any_move_was_scored_still_reports_a_line() {
+    // One node: the search stops before the first root move has a score;
+    // the answer still comes with a line (issue 44).
+    for nodes in [1, 2, 20] {
+        let (r, lines) = search_reporting(chess::fen::STARTPOS, nodes);
+        let last = lines
+            .last()
+            .unwrap_or_else(|| panic!("{nodes} nodes: no line"));
+        assert_eq!(Some(last.pv[0]), r.best, "{nodes} nodes");
+        assert!(last.score.abs() < 1_000, "{nodes} nodes: {}", last.score);
+    }
+}

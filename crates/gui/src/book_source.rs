@@ -48,9 +48,15 @@ impl BookSource {
     pub fn open(path: &Path) -> Result<BookSource, BookSourceError> {
         let is_text_name = Format::from_extension(path) == Some(Format::Text);
         let (book, writable) = if path.exists() {
-            let bytes = std::fs::read(path).map_err(|e| BookSourceError::Unreadable {
-                path: path.to_path_buf(),
-                reason: e.to_string(),
+            let bytes = book::read_book_file(path).map_err(|e| match e {
+                book::BookError::Io { source, .. } => BookSourceError::Unreadable {
+                    path: path.to_path_buf(),
+                    reason: source.to_string(),
+                },
+                other => BookSourceError::Unreadable {
+                    path: path.to_path_buf(),
+                    reason: other.to_string(),
+                },
             })?;
             let format = Format::from_extension(path).unwrap_or_else(|| Format::sniff(&bytes));
             (book::read_book(&bytes, format).0, format == Format::Text)

@@ -126,6 +126,18 @@ fn from_query_rejection(rejection: QueryRejection) -> ApiError {
     }
 }
 
+/// The answer to a request whose handler panicked: a 500 JSON error for
+/// that request alone (the server and the other games go on).
+pub fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        axum::Json(serde_json::json!({
+            "error": "the server failed on this request (a bug: please report it); other games go on"
+        })),
+    )
+        .into_response()
+}
+
 /// Layer: any 4xx answer that is not JSON yet (the router's own 404 and
 /// 405, a path that does not parse) becomes `{"error": "..."}` with the
 /// same status, its text kept as the message.

@@ -151,11 +151,21 @@ pub async fn guard(State(access): State<Arc<Access>>, req: Request, next: Next) 
                 .get(name)
                 .map(|v| v.to_str().unwrap_or("(not text)").to_string())
         };
-        // An absolute-form request line carries the authority in the URI instead.
-        let host = text(header::HOST)
-            .or_else(|| req.uri().authority().map(std::string::ToString::to_string));
+        // An absolute-form request line carries the authority in the URI
+        // too: both must name this server, and there is one Host at most.
+        let hosts = req.headers().get_all(header::HOST).iter().count();
+        let authority = req.uri().authority().map(std::string::ToString::to_string);
+        let host = text(header::HOST).or_else(|| authority.clone());
         let origin = text(header::ORIGIN);
-        access.check(req.method(), host.as_deref(), origin.as_deref())
+        if hosts > 1 {
+            Some(ApiError::bad_request(
+                "the request has more than one Host header; send one",
+            ))
+        } else {
+            authority
+                .and_then(|a| access.check(req.method(), Some(&a), None))
+                .or_else(|| access.check(req.method(), host.as_deref(), origin.as_deref()))
+        }
     };
     // The checks borrow the request, which is not Sync: they end before the await.
     match refusal {

@@ -26,6 +26,7 @@ pub mod view;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
@@ -35,8 +36,21 @@ use book_source::BookSource;
 use host_guard::Access;
 use session::AppState;
 
-/// The largest request body: a long PGN game fits many times over.
+/// The largest request body: a long PGN game fits many times over. A
+/// request whose `Content-Length` is larger is answered 413 at once.
 pub const BODY_LIMIT: usize = 1 << 20;
+
+/// Connections served at once (a browser tab holds a few); one more is
+/// answered 503 at once and closed, so that slow or idle clients cannot
+/// lock the page out for long.
+pub const MAX_CONNECTIONS: usize = 256;
+
+/// The time a client has to send a request's headers (also the longest a
+/// kept-alive connection waits idle for its next request).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The time a client has to send a request's body.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What `kestrel gui` was asked for.
 #[derive(Clone, Debug)]
@@ -146,7 +160,7 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
             get(move || async move { assets::script(body) }),
         );
     }
-    router
+    let router = router
         .route("/style.css", get(assets::style_css))
         .route("/pieces/{name}", get(assets::piece))
         .route("/pieces/{set}/{name}", get(assets::piece_of_set))
@@ -174,13 +188,123 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/analysis", get(api::review).post(api::start_review))
         .route("/api/analysis/cancel", post(api::cancel_review))
         .route("/api/opening", get(api::opening))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .with_state(state)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT));
+    guarded(router.with_state(state), access)
+}
+
+/// `router` behind the server's guards: a `Content-Length` over
+/// [`BODY_LIMIT`] answered 413 before the body is read, a body that takes
+/// longer than [`BODY_TIMEOUT`] to arrive refused, foreign hosts refused
+/// ([`host_guard`]), every 4xx a JSON error, and a handler's panic a 500
+/// for that request alone.
+pub fn guarded(router: Router, access: Access) -> Router {
+    router
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(BODY_LIMIT))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+            BODY_TIMEOUT,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(access),
             host_guard::guard,
         ))
         .layer(axum::middleware::from_fn(error::json_errors))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            error::panic_response,
+        ))
+}
+
+/// A loud warning for a `--host` that other machines can reach (the server
+/// has no login), `None` for a loopback address.
+pub fn exposure_warning(host: &str) -> Option<String> {
+    let bare = host.trim().trim_start_matches('[').trim_end_matches(']');
+    let loopback = bare.eq_ignore_ascii_case("localhost")
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    (!loopback).then(|| {
+        format!(
+            "WARNING: --host {host} lets other machines use this GUI, and it has no login: \
+             anyone who can reach this address can play, read and replace your games and \
+             run the engine. Use it only on a network you trust."
+        )
+    })
+}
+
+/// What the accept loop allows each client.
+#[derive(Clone, Copy, Debug)]
+pub struct ConnectionLimits {
+    /// Connections served at once; one more is answered 503 and closed.
+    pub max_connections: usize,
+    /// The time a client has to send a request's headers.
+    pub header_timeout: Duration,
+}
+
+impl Default for ConnectionLimits {
+    /// [`MAX_CONNECTIONS`] and [`HEADER_TIMEOUT`].
+    fn default() -> ConnectionLimits {
+        ConnectionLimits {
+            max_connections: MAX_CONNECTIONS,
+            header_timeout: HEADER_TIMEOUT,
+        }
+    }
+}
+
+/// Serves `app` on `listener` until `shutdown` completes: at most
+/// `limits.max_connections` connections at once (one more is answered 503
+/// and closed at once), each given `limits.header_timeout` to send its
+/// headers.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    limits: ConnectionLimits,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                // Out of file descriptors and the like: wait, then go on.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => return Ok(()),
+        };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            tokio::spawn(refuse_busy(stream));
+            continue;
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _permit = permit;
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(limits.header_timeout);
+            // A client that goes away ends its connection: nothing to report.
+            let _ = http
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+/// Answers a connection over the limit with 503 and closes it.
+async fn refuse_busy(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt;
+    let body = r#"{"error":"the server has as many connections as it serves at once; try again in a few seconds"}"#;
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\nretry-after: 5\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let write = async {
+        stream.write_all(answer.as_bytes()).await?;
+        stream.shutdown().await
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(2), write).await;
 }
 
 /// Serves until Ctrl-C. `on_ready` gets the page's URL once the port is open.
@@ -216,13 +340,20 @@ pub fn run(config: Config, on_ready: impl FnOnce(&str)) -> Result<(), StartError
             host
         };
         on_ready(&format!("http://{host}:{}/", local.port()));
+        if let Some(warning) = exposure_warning(&config.host) {
+            eprintln!("{warning}");
+        }
         let access = Access::new(&config.host, local.port());
-        axum::serve(listener, router(state, access))
-            .with_graceful_shutdown(async {
+        serve(
+            listener,
+            router(state, access),
+            ConnectionLimits::default(),
+            async {
                 let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|source| StartError::Listen { addr, source })
+            },
+        )
+        .await
+        .map_err(|source| StartError::Listen { addr, source })
     })
 }
 

@@ -138,6 +138,11 @@ impl GameView {
         let mode = record.mode();
         let tree = &record.tree;
         let mut depth = vec![0usize; tree.ids().last().map_or(1, |i| i + 1)];
+        // Whether each node is on the main line, from its parent's (a
+        // parent is made before its children): one pass, where asking
+        // `is_mainline` of every node walked to the root from each, which
+        // made a long game's view quadratic in its length.
+        let mut main = vec![false; depth.len()];
         let mut nodes = Vec::new();
         for i in tree.ids() {
             let Some(n) = tree.get(i) else { continue };
@@ -145,6 +150,10 @@ impl GameView {
             if let Some(p) = n.parent {
                 depth[i] = depth[p] + 1;
             }
+            main[i] = match (n.parent, parent) {
+                (Some(p), Some(pn)) => main[p] && pn.children.first() == Some(&i),
+                _ => true,
+            };
             let mv = match (n.mv, parent) {
                 (Some(m), Some(p)) => Some(MoveView::new(&p.pos, m, mode)),
                 _ => None,
@@ -154,7 +163,7 @@ impl GameView {
                 parent: n.parent,
                 children: n.children.clone(),
                 ply: depth[i],
-                main: tree.is_mainline(i),
+                main: main[i],
                 mv,
                 fen: n.pos.fen(),
                 check: n.pos.in_check(),

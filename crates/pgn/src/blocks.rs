@@ -10,7 +10,7 @@
 //! splitter starts in.
 
 use crate::mainline::{scan_plain, MainLine};
-use crate::split::{is_tag_line, RawGames};
+use crate::split::{is_tag_line, RawGames, MAX_GAME_BYTES};
 use crate::RawGame;
 use chess::{Move, Position};
 use std::io::{self, BufRead, Read};
@@ -25,7 +25,8 @@ pub struct Block {
     pub index: usize,
     /// The line of the stream this block starts on (1-based).
     pub first_line: usize,
-    /// The text, ending at a line end (or the end of the stream).
+    /// The text, ending at a line end (or the end of the stream, or inside
+    /// a line longer than [`MAX_GAME_BYTES`]).
     pub text: Vec<u8>,
 }
 
@@ -34,6 +35,7 @@ impl Block {
     /// stream (line numbers included).
     pub fn raw_games(&self) -> impl Iterator<Item = RawGame> + '_ {
         RawGames::starting_at_line(&self.text[..], self.first_line)
+            .unbounded()
             // Reading from memory cannot fail.
             .map_while(Result::ok)
     }
@@ -90,7 +92,7 @@ impl GameCursor<'_> {
                 return Some(BlockGame::Plain(game.line));
             }
         }
-        let mut split = RawGames::starting_at_line(text, self.line);
+        let mut split = RawGames::starting_at_line(text, self.line).unbounded();
         // Reading from memory cannot fail.
         let raw = split.next().and_then(Result::ok);
         let (left, line) = split.rest();
@@ -110,6 +112,11 @@ pub struct Blocks<R> {
     index: usize,
     eof: bool,
     done: bool,
+    /// Bytes of `pending` already searched for line ends.
+    scanned: usize,
+    /// Where the last line of `pending` starts (it may be incomplete): safe
+    /// cuts before it were looked for.
+    line_start: usize,
 }
 
 impl<R: BufRead> Blocks<R> {
@@ -128,6 +135,8 @@ impl<R: BufRead> Blocks<R> {
             index: 0,
             eof: false,
             done: false,
+            scanned: 0,
+            line_start: 0,
         }
     }
 
@@ -152,6 +161,8 @@ impl<R: BufRead> Blocks<R> {
         rest.extend_from_slice(&self.pending[end..]);
         self.pending.truncate(end);
         let text = std::mem::replace(&mut self.pending, rest);
+        self.scanned = self.scanned.saturating_sub(end);
+        self.line_start = self.line_start.saturating_sub(end);
         let block = Block {
             index: self.index,
             first_line: self.next_line,
@@ -201,7 +212,6 @@ impl<R: BufRead> Iterator for Blocks<R> {
             return None;
         }
         loop {
-            let searched = self.pending.len();
             if !self.eof {
                 if let Err(e) = self.fill(self.block_size) {
                     self.done = true;
@@ -216,13 +226,31 @@ impl<R: BufRead> Iterator for Blocks<R> {
                 let end = self.pending.len();
                 return Some(Ok(self.emit(end)));
             }
-            // Cuts before the last line already read were looked for; that
-            // line may have been incomplete then.
-            let from = self.pending[..searched]
+            // Only the bytes just read are searched for line ends, and only
+            // the lines they complete for cuts: every byte is looked at a
+            // bounded number of times, however long its line.
+            let complete = match self.pending[self.scanned..]
                 .iter()
                 .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            if let Some(cut) = last_safe_cut(&self.pending, from).filter(|&c| c > 0) {
+            {
+                Some(i) => self.scanned + i + 1,
+                None => self.line_start,
+            };
+            self.scanned = self.pending.len();
+            let from = std::mem::replace(&mut self.line_start, complete);
+            if let Some(cut) = last_safe_cut(&self.pending[..complete], from).filter(|&c| c > 0) {
+                return Some(Ok(self.emit(cut)));
+            }
+            if self.pending.len() > MAX_GAME_BYTES {
+                // No game is this long: cut at the last line end (or here,
+                // in a line longer than the bound), so that memory stays
+                // bounded. The games on either side of the cut are broken
+                // and reported as such.
+                let cut = if complete > 0 {
+                    complete
+                } else {
+                    self.pending.len()
+                };
                 return Some(Ok(self.emit(cut)));
             }
         }

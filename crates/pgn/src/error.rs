@@ -42,6 +42,14 @@ pub enum PgnErrorKind {
     /// A tag pair after the movetext began.
     #[error("a tag pair inside the movetext (is the previous game's result missing?)")]
     TagInMovetext,
+    /// Variations nested deeper than [`MAX_VARIATION_DEPTH`](crate::MAX_VARIATION_DEPTH)
+    /// (kept variations only: skipped ones may nest as deep as they like).
+    #[error("variations nested deeper than {0} levels")]
+    TooDeep(usize),
+    /// A game whose text is longer than [`MAX_GAME_BYTES`](crate::MAX_GAME_BYTES):
+    /// skipped unread, up to the next tag line.
+    #[error("a game longer than {0} bytes is skipped")]
+    TooLong(usize),
     /// The input could not be read.
     #[error("read error: {0}")]
     Io(String),

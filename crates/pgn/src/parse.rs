@@ -8,6 +8,15 @@ use crate::token::{Token, TokenError, Tokenizer};
 use crate::{GameResult, PgnError, PgnErrorKind, PgnGame, PgnMove, RawGame};
 use chess::Position;
 
+/// How deep kept variations may nest: a game whose variations nest deeper
+/// is refused ([`PgnErrorKind::TooDeep`]). Everything that walks a game's
+/// move tree (writers, the GUI's tree, dropping the game) recurses once per
+/// level, so the bound keeps their stack use small on any thread; real
+/// annotated games nest a handful of levels. Variations a reader skips
+/// ([`ReadOptions::variations`] false) are only counted, and may nest as deep
+/// as they like.
+pub const MAX_VARIATION_DEPTH: usize = 256;
+
 /// What the parser keeps besides the main line's moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadOptions {
@@ -266,6 +275,7 @@ fn parse_one(
             continue;
         }
         let on_main_line = levels.len() == 1;
+        let nesting = levels.len();
         let level = levels
             .last_mut()
             .expect("a level exists once movetext began");
@@ -329,6 +339,13 @@ fn parse_one(
                     ));
                 }
                 if options.variations {
+                    if nesting > MAX_VARIATION_DEPTH {
+                        return Err(PgnError::new(
+                            line,
+                            b"(",
+                            PgnErrorKind::TooDeep(MAX_VARIATION_DEPTH),
+                        ));
+                    }
                     let from = level.before;
                     levels.push(Level::new(from));
                 } else {

@@ -2,7 +2,7 @@
 //! games reported and skipped.
 
 use crate::parse::{parse_games, ReadOptions};
-use crate::split::RawGames;
+use crate::split::{GameTooLong, RawGames};
 use crate::{PgnError, PgnErrorKind, PgnGame};
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
@@ -50,11 +50,19 @@ impl<R: BufRead> Iterator for PgnReader<R> {
             match self.raw.next()? {
                 Ok(raw) => self.queue.extend(parse_games(&raw, self.options)),
                 Err(e) => {
+                    let too_long = e
+                        .get_ref()
+                        .and_then(|inner| inner.downcast_ref::<GameTooLong>());
+                    let (line, kind) = match too_long {
+                        // The splitter goes on at the next game.
+                        Some(t) => (t.line, PgnErrorKind::TooLong(t.max)),
+                        None => (0, PgnErrorKind::Io(e.to_string())),
+                    };
                     self.queue.push_back(Err(PgnError {
                         game: 0,
-                        line: 0,
+                        line,
                         text: String::new(),
-                        kind: PgnErrorKind::Io(e.to_string()),
+                        kind,
                     }));
                 }
             }

@@ -8,6 +8,77 @@
 
 use std::io::{self, BufRead};
 
+/// The longest game text a reader holds: a game whose text (tags, movetext
+/// and the blank lines inside it) is longer is skipped unread up to the next
+/// tag line, and reported as [`GameTooLong`]. The longest real games are well
+/// under a megabyte (120,000 plies take 889 KB); the bound keeps a reader's
+/// memory small whatever it is given (a gigabyte of spaces, a huge tag value
+/// or comment, a decompression bomb).
+pub const MAX_GAME_BYTES: usize = 16 << 20;
+
+/// A game longer than [`MAX_GAME_BYTES`]: the inner error of the
+/// [`io::Error`] (of kind [`io::ErrorKind::InvalidData`]) that [`RawGames`]
+/// gives in its place. Splitting goes on at the next game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the game on line {line} is longer than {max} bytes: skipped up to the next tag line")]
+pub struct GameTooLong {
+    /// The line the game starts on.
+    pub line: usize,
+    /// The bound it passed.
+    pub max: usize,
+}
+
+/// One line read by [`read_line_capped`].
+struct LineRead {
+    /// Bytes consumed from the reader (0 at the end of the input).
+    consumed: usize,
+    /// Whether the whole line was kept.
+    whole: bool,
+    /// Whether every byte of the line is ASCII whitespace.
+    blank: bool,
+}
+
+/// Reads one line (through its `\n`) from `reader`, appending at most
+/// `room` bytes of it to `buf` and consuming the rest unkept: memory stays
+/// bounded however long the line is.
+fn read_line_capped<R: BufRead>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    room: usize,
+) -> io::Result<LineRead> {
+    let mut read = LineRead {
+        consumed: 0,
+        whole: true,
+        blank: true,
+    };
+    let mut kept = 0;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(read);
+        }
+        let (chunk, end) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..=i], true),
+            None => (available, false),
+        };
+        let n = chunk.len();
+        let take = n.min(room - kept);
+        buf.extend_from_slice(&chunk[..take]);
+        kept += take;
+        read.whole &= take == n;
+        read.blank &= chunk.iter().all(u8::is_ascii_whitespace);
+        reader.consume(n);
+        read.consumed += n;
+        if end {
+            return Ok(read);
+        }
+    }
+}
+
 /// The unparsed text of one game (or of several headerless games).
 #[derive(Clone, Debug, Default)]
 pub struct RawGame {
@@ -26,6 +97,9 @@ pub struct RawGames<R> {
     carry: Option<(usize, Vec<u8>)>,
     started: bool,
     done: bool,
+    /// The longest game text kept ([`MAX_GAME_BYTES`] unless the text is
+    /// already in memory).
+    max_bytes: usize,
 }
 
 impl<R: BufRead> RawGames<R> {
@@ -38,7 +112,15 @@ impl<R: BufRead> RawGames<R> {
             carry: None,
             started: false,
             done: false,
+            max_bytes: MAX_GAME_BYTES,
         }
+    }
+
+    /// Splits `reader` keeping games of any length: for text already in
+    /// memory (a block of games), whose length bounds the games'.
+    pub(crate) fn unbounded(mut self) -> RawGames<R> {
+        self.max_bytes = usize::MAX;
+        self
     }
 
     /// Splits `reader`, a part of a stream that starts at line `first_line`
@@ -118,6 +200,51 @@ impl<R: BufRead> RawGames<R> {
     }
 }
 
+impl<R: BufRead> RawGames<R> {
+    /// Passes over the rest of a game too long to keep (it started on line
+    /// `first_line`), up to the tag line that starts the next game (a tag
+    /// line after a line that is not one), and gives the error in its place.
+    /// `after_movetext`: whether a line that is not a tag line was read.
+    fn skip_game(&mut self, first_line: usize, mut after_movetext: bool) -> io::Error {
+        let too_long = io::Error::new(
+            io::ErrorKind::InvalidData,
+            GameTooLong {
+                line: first_line,
+                max: self.max_bytes,
+            },
+        );
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let read = match read_line_capped(&mut self.reader, &mut line, self.max_bytes) {
+                Ok(read) => read,
+                Err(e) => {
+                    self.done = true;
+                    return e;
+                }
+            };
+            if read.consumed == 0 {
+                self.done = true;
+                return too_long;
+            }
+            self.line += 1;
+            let first = line.iter().find(|b| !b.is_ascii_whitespace());
+            if read.blank || first == Some(&b'%') {
+                continue;
+            }
+            if read.whole && is_tag_line(&line) {
+                if after_movetext {
+                    self.in_comment = false;
+                    self.carry = Some((self.line, line));
+                    return too_long;
+                }
+            } else {
+                after_movetext = true;
+            }
+        }
+    }
+}
+
 impl<R: BufRead> Iterator for RawGames<R> {
     type Item = io::Result<RawGame>;
 
@@ -128,6 +255,10 @@ impl<R: BufRead> Iterator for RawGames<R> {
         let mut game = RawGame::default();
         let mut seen_movetext = false;
         let mut seen_anything = false;
+        // Blank lines inside the game not yet added to its text: they are
+        // added (as bare line ends, which keep the line numbers) before the
+        // next line of the game, and dropped at its end.
+        let mut blank_lines = 0usize;
         if let Some((line, text)) = self.carry.take() {
             game.first_line = line;
             game.text = text;
@@ -135,24 +266,42 @@ impl<R: BufRead> Iterator for RawGames<R> {
         }
         loop {
             let start = game.text.len();
-            match self.reader.read_until(b'\n', &mut game.text) {
-                Ok(0) => {
-                    self.done = true;
-                    return seen_anything.then_some(Ok(game));
-                }
-                Ok(_) => {}
+            let room = self.max_bytes.saturating_sub(start + blank_lines);
+            let read = match read_line_capped(&mut self.reader, &mut game.text, room) {
+                Ok(read) => read,
                 Err(e) => {
                     self.done = true;
                     return Some(Err(e));
                 }
+            };
+            if read.consumed == 0 {
+                self.done = true;
+                return seen_anything.then_some(Ok(game));
             }
             self.line += 1;
+            if !read.whole {
+                if read.blank && !self.in_comment {
+                    // Only spaces: a blank line, however long.
+                    game.text.truncate(start);
+                    blank_lines += usize::from(seen_anything);
+                    continue;
+                }
+                let first_line = if seen_anything {
+                    game.first_line
+                } else {
+                    self.line
+                };
+                let tag = game.text[start..].trim_ascii_start().starts_with(b"[");
+                drop(game);
+                return Some(Err(self.skip_game(first_line, seen_movetext || !tag)));
+            }
             if !self.started {
                 self.started = true;
                 if game.text.starts_with(b"\xef\xbb\xbf") {
                     game.text.drain(..3);
                 }
             }
+            let start = start.min(game.text.len());
             let line = &game.text[start..];
             if self.in_comment && seen_movetext && is_tag_line(line) {
                 // An unclosed comment must not swallow the next game.
@@ -166,7 +315,11 @@ impl<R: BufRead> Iterator for RawGames<R> {
                 self.classify(line)
             };
             match kind {
-                LineKind::Blank => continue,
+                LineKind::Blank => {
+                    game.text.truncate(start);
+                    blank_lines += usize::from(seen_anything);
+                    continue;
+                }
                 LineKind::Tag if seen_movetext => {
                     let next = game.text.split_off(start);
                     self.carry = Some((self.line, next));
@@ -174,6 +327,11 @@ impl<R: BufRead> Iterator for RawGames<R> {
                 }
                 LineKind::Tag => {}
                 LineKind::Movetext => seen_movetext = true,
+            }
+            if blank_lines > 0 {
+                game.text
+                    .splice(start..start, std::iter::repeat_n(b'\n', blank_lines));
+                blank_lines = 0;
             }
             if !seen_anything {
                 seen_anything = true;

@@ -283,17 +283,16 @@ impl Uci {
     }
 
     /// Parses `go` parameters, skipping (and listing) what it cannot read:
-    /// negative numbers count as zero, huge ones are capped.
+    /// negative numbers count as zero (but `nodes` and `mate` below 1 are
+    /// refused), huge ones are capped.
     fn parse_go(&self, args: &[&str]) -> (Limits, Vec<String>) {
         let mut limits = Limits::default();
         let mut errors = Vec::new();
         let mut i = 0;
         while i < args.len() {
             let word = args[i];
-            let number = args
-                .get(i + 1)
-                .and_then(|t| t.parse::<i128>().ok())
-                .map(|n| n.clamp(0, i128::from(u64::MAX) / 4) as u64);
+            let raw = args.get(i + 1).and_then(|t| t.parse::<i128>().ok());
+            let number = raw.map(|n| n.clamp(0, i128::from(u64::MAX) / 4) as u64);
             let takes_number = matches!(
                 word,
                 "wtime"
@@ -312,6 +311,16 @@ impl Uci {
                     i += 1;
                     continue;
                 };
+                if matches!(word, "nodes" | "mate") && raw.is_some_and(|r| r < 1) {
+                    // Zero nodes, or a mate in zero or fewer moves, asks for
+                    // no search at all: refused, not read as 1.
+                    errors.push(format!(
+                        "'go {word}' needs a number of 1 or more, not {}",
+                        args[i + 1]
+                    ));
+                    i += 2;
+                    continue;
+                }
                 match word {
                     "wtime" => limits.wtime = Some(n),
                     "btime" => limits.btime = Some(n),
@@ -577,6 +586,60 @@ mod tests {
         assert!(!out.contains("book move"), "{out}");
         let out = session("setoption name BookFile value /nonexistent.bin\nsetoption name BookPolicy value best\n");
         assert_eq!(out.matches("info string error").count(), 1, "{out}");
+    }
+
+    /// Every `bestmove` of `out` comes after an `info` line with a score
+    /// for that move.
+    fn assert_scored_answers(out: &str) {
+        let mut last_scored: Option<&str> = None;
+        let mut answers = 0;
+        for line in out.lines() {
+            if line.starts_with("info ") && line.contains(" score ") {
+                last_scored = line
+                    .split(" pv ")
+                    .nth(1)
+                    .and_then(|pv| pv.split(' ').next());
+            }
+            if let Some(m) = line.strip_prefix("bestmove ") {
+                let m = m.split(' ').next();
+                assert_eq!(last_scored, m, "no scored line for '{line}' in:\n{out}");
+                last_scored = None;
+                answers += 1;
+            }
+        }
+        assert!(answers > 0, "{out}");
+    }
+
+    #[test]
+    fn nodes_and_mate_below_one_are_refused() {
+        for go in ["go nodes 0", "go nodes -5", "go mate 0", "go mate -3"] {
+            let out = session(&format!("position startpos\n{go}\n"));
+            let word = go.split(' ').nth(1).expect("a word");
+            assert!(
+                out.contains(&format!(
+                    "info string error: 'go {word}' needs a number of 1 or more"
+                )),
+                "{go}: {out}"
+            );
+            // Nothing usable is left: the usual one-second search.
+            assert!(out.contains("searching for 1 second"), "{go}: {out}");
+            assert_scored_answers(&out);
+        }
+    }
+
+    #[test]
+    fn every_bestmove_follows_a_scored_line() {
+        for input in [
+            "position startpos\ngo nodes 1\n",
+            "position startpos\ngo nodes 2\n",
+            "position startpos moves e2e4\ngo nodes 1\n",
+            // A second `go` stops the first search at once.
+            "position startpos\ngo infinite\ngo nodes 1\n",
+            "position startpos\ngo infinite\nstop\n",
+        ] {
+            let out = session(input);
+            assert_scored_answers(&out);
+        }
     }
 
     #[test]

@@ -18,6 +18,10 @@ const MAGIC: [u8; 8] = *b"KESTCKPT";
 const VERSION: u32 = 1;
 const HEADER: usize = 8 + 4 * 4 + 8 * 2;
 
+/// The longest checkpoint read: one of the largest network (1,024
+/// neurons) with its two AdamW moments is about 10 MB.
+pub const MAX_FILE_LEN: u64 = 64 << 20;
+
 /// A run's state after some epochs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
@@ -122,9 +126,11 @@ impl Checkpoint {
         std::fs::write(path, self.to_bytes()).map_err(|e| TrainError::io(path, e))
     }
 
-    /// Reads a checkpoint from `path`.
+    /// Reads a checkpoint from `path`: a regular file of at most
+    /// [`MAX_FILE_LEN`] bytes.
     pub fn load(path: &Path, weight_decay: f32) -> Result<Checkpoint, TrainError> {
-        let bytes = std::fs::read(path).map_err(|e| TrainError::io(path, e))?;
+        let bytes =
+            engine::file::read_regular(path, MAX_FILE_LEN).map_err(|e| TrainError::io(path, e))?;
         Checkpoint::from_bytes(&bytes, weight_decay).map_err(|reason| TrainError::Checkpoint {
             path: path.to_path_buf(),
             reason,

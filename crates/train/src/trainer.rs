@@ -209,6 +209,62 @@ pub fn mean_loss(net: &FloatNet, records: &[TrainingRecord], wdl: f32, scale: f3
     total / records.len() as f64
 }
 
+impl TrainConfig {
+    /// Refuses hyperparameters that are not finite or out of their range
+    /// (a NaN or infinite learning rate trained the net to NaN and wrote it).
+    pub fn check_numbers(&self) -> Result<(), TrainError> {
+        let mut checks = vec![
+            ("--lr", f64::from(self.lr), Bound::Positive),
+            (
+                "--weight-decay",
+                f64::from(self.weight_decay),
+                Bound::NonNegative,
+            ),
+            ("--wdl", f64::from(self.wdl), Bound::Unit),
+            ("--scale", f64::from(self.scale), Bound::Positive),
+            ("--val-fraction", self.val_fraction, Bound::BelowOne),
+        ];
+        match self.schedule {
+            Schedule::Step { gamma, .. } => {
+                checks.push(("--gamma", f64::from(gamma), Bound::Positive));
+            }
+            Schedule::Cosine { final_fraction } => {
+                checks.push(("--final-lr", f64::from(final_fraction), Bound::Unit));
+            }
+        }
+        for (name, value, bound) in checks {
+            let ok = value.is_finite()
+                && match bound {
+                    Bound::Positive => value > 0.0,
+                    Bound::NonNegative => value >= 0.0,
+                    Bound::Unit => (0.0..=1.0).contains(&value),
+                    Bound::BelowOne => (0.0..1.0).contains(&value),
+                };
+            if !ok {
+                let expected = match bound {
+                    Bound::Positive => "a finite number above 0",
+                    Bound::NonNegative => "a finite number, 0 or more",
+                    Bound::Unit => "a number from 0 to 1",
+                    Bound::BelowOne => "a number from 0 up to (not including) 1",
+                };
+                return Err(TrainError::Config(format!(
+                    "{name} must be {expected}, not {value}"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The range a hyperparameter must be in.
+#[derive(Clone, Copy)]
+enum Bound {
+    Positive,
+    NonNegative,
+    Unit,
+    BelowOne,
+}
+
 /// Runs the training; returns the log of every epoch (earlier ones too
 /// when resuming).
 pub fn train(
@@ -225,6 +281,7 @@ pub fn train(
             "batch size and epochs must be positive".into(),
         ));
     }
+    config.check_numbers()?;
     std::fs::create_dir_all(&config.out_dir).map_err(|e| TrainError::io(&config.out_dir, e))?;
     let threads = if config.threads == 0 {
         std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
@@ -411,6 +468,52 @@ fn initial_net(path: &Path, config: &TrainConfig) -> Result<FloatNet, TrainError
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn non_finite_or_out_of_range_numbers_are_refused_before_anything_runs() {
+        let base = || TrainConfig {
+            shards: vec![PathBuf::from("never-read.bin")],
+            out_dir: std::env::temp_dir().join("kestrel-train-never-made"),
+            ..TrainConfig::default()
+        };
+        /// A change to the defaults that must be refused.
+        type Change = fn(&mut TrainConfig);
+        let cases: [(&str, Change); 10] = [
+            ("--lr", (|c| c.lr = f32::NAN)),
+            ("--lr", (|c| c.lr = f32::INFINITY)),
+            ("--lr", (|c| c.lr = 0.0)),
+            ("--weight-decay", (|c| c.weight_decay = f32::NAN)),
+            ("--weight-decay", (|c| c.weight_decay = -1.0)),
+            ("--wdl", (|c| c.wdl = 2.0)),
+            ("--scale", (|c| c.scale = f32::NEG_INFINITY)),
+            ("--val-fraction", (|c| c.val_fraction = 1.0)),
+            (
+                "--final-lr",
+                (|c| {
+                    c.schedule = Schedule::Cosine {
+                        final_fraction: f32::NAN,
+                    };
+                }),
+            ),
+            (
+                "--gamma",
+                (|c| {
+                    c.schedule = Schedule::Step {
+                        every: 2,
+                        gamma: f32::INFINITY,
+                    };
+                }),
+            ),
+        ];
+        for (name, change) in cases {
+            let mut config = base();
+            change(&mut config);
+            let e = train(&config, &mut |_| {}).expect_err(name).to_string();
+            assert!(e.contains(name) && e.contains("must be"), "{name}: {e}");
+        }
+        assert!(base().check_numbers().is_ok(), "the defaults pass");
+        assert!(!base().out_dir.exists(), "refused before anything is made");
+    }
+
     use super::*;
     use crate::testdata::{records, scratch_dir, write_shard};
 

@@ -101,6 +101,15 @@ pub enum RecordError {
         /// Its value.
         nibble: u8,
     },
+    /// Not exactly one king of each colour: no position to train on (an
+    /// all-zero record decodes to an empty board).
+    #[error("{white} white and {black} black kings; a position has one of each")]
+    Kings {
+        /// White kings.
+        white: u32,
+        /// Black kings.
+        black: u32,
+    },
     /// The reserved last byte is not zero.
     #[error("reserved byte 31 is {0}; expected 0")]
     Reserved(u8),
@@ -168,6 +177,7 @@ impl TrainingRecord {
             return Err(RecordError::TooManyPieces(count));
         }
         let mut occupied = occupancy;
+        let mut kings = [0u32; 2];
         for index in 0..32 {
             let nibble = (pieces[index / 2] >> (4 * (index % 2))) & 0xf;
             if occupied == 0 {
@@ -178,9 +188,18 @@ impl TrainingRecord {
             }
             let square = Square::new(occupied.trailing_zeros() as u8);
             occupied &= occupied - 1;
-            if nibble_piece(nibble).is_none() {
+            let Some(piece) = nibble_piece(nibble) else {
                 return Err(RecordError::PieceNibble { square, nibble });
+            };
+            if piece.role == Role::King {
+                kings[piece.color.index()] += 1;
             }
+        }
+        if kings != [1, 1] {
+            return Err(RecordError::Kings {
+                white: kings[0],
+                black: kings[1],
+            });
         }
         let result = GameResult::from_byte(bytes[26]).ok_or(RecordError::Result(bytes[26]))?;
         let turn = match bytes[27] {
@@ -402,7 +421,9 @@ pub struct RecordFile {
 /// and counted in [`RecordFile::trailing_bytes`]; a damaged record fails.
 pub fn read_file(path: impl AsRef<Path>) -> Result<RecordFile, ReadError> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
+    // A device or a FIFO is refused before it is read (`/dev/zero` would
+    // fill the memory).
+    let bytes = types::file::read_regular(path, u64::MAX).map_err(|source| ReadError::Io {
         path: path.to_path_buf(),
         source,
     })?;
@@ -442,7 +463,9 @@ impl RecordReader<File> {
     /// Opens the file at `path`.
     pub fn open(path: impl AsRef<Path>) -> Result<RecordReader<File>, ReadError> {
         let path = path.as_ref();
-        let file = File::open(path).map_err(|source| ReadError::Io {
+        // Only a regular file: a device would stream records for ever, and
+        // the open of a FIFO would wait for a writer.
+        let file = types::file::open_regular(path, None).map_err(|source| ReadError::Io {
             path: path.to_path_buf(),
             source,
         })?;
@@ -751,10 +774,29 @@ mod tests {
             TrainingRecord::from_bytes(&bad),
             Err(RecordError::TooManyPieces(64))
         );
-        // Decodable but not chess: no kings.
+        // Not exactly one king a side: an empty board (all zeros), two
+        // white pawns, two kings of one colour.
         bad = [0u8; RECORD_SIZE];
+        assert_eq!(
+            TrainingRecord::from_bytes(&bad),
+            Err(RecordError::Kings { white: 0, black: 0 })
+        );
         bad[0] = 0b11;
-        bad[8] = 0x11;
+        bad[8] = 0x00;
+        assert_eq!(
+            TrainingRecord::from_bytes(&bad),
+            Err(RecordError::Kings { white: 0, black: 0 })
+        );
+        bad[8] = 0xd5;
+        assert!(TrainingRecord::from_bytes(&bad).is_ok(), "one king each");
+        bad[8] = 0x55;
+        assert_eq!(
+            TrainingRecord::from_bytes(&bad),
+            Err(RecordError::Kings { white: 2, black: 0 })
+        );
+        // Decodable with a king each, but not chess: kings side by side.
+        bad[0] = 0b11;
+        bad[8] = 0xd5;
         let rec = TrainingRecord::from_bytes(&bad).unwrap();
         assert!(matches!(rec.to_position(), Err(RecordError::Position(_))));
     }

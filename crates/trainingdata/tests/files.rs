@@ -146,3 +146,36 @@ fn a_damaged_record_is_reported_and_skipped_when_streaming() {
         .to_string()
         .contains("missing.bin"));
 }
+
+#[test]
+fn devices_fifos_and_directories_are_refused_at_once() {
+    let fifo = temp_path("fifo");
+    let mut cases = vec![
+        (std::path::PathBuf::from("/dev/zero"), "a character device"),
+        (std::path::PathBuf::from("/"), "a directory"),
+    ];
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        cases.push((fifo.clone(), "a FIFO"));
+    }
+    for (path, what) in cases {
+        let start = std::time::Instant::now();
+        let e = trainingdata::read_file(&path)
+            .expect_err("refused")
+            .to_string();
+        assert!(
+            e.contains(what) && e.contains(&path.display().to_string()),
+            "{e}"
+        );
+        let e = trainingdata::RecordReader::open(&path)
+            .map(|_| ())
+            .expect_err("refused")
+            .to_string();
+        assert!(e.contains(what), "{e}");
+        assert!(start.elapsed().as_secs() < 2, "at once");
+    }
+    std::fs::remove_file(&fifo).ok();
+}

@@ -9,6 +9,7 @@
 
 pub mod book_hint;
 pub mod bool_value;
+pub mod file;
 pub mod score;
 pub mod tablebase;
 pub mod wdl;

@@ -179,6 +179,10 @@ impl fmt::Debug for Weights {
     }
 }
 
+/// The longest weight file read: the tuned file with every comment is
+/// about 17 KB.
+pub const MAX_FILE_LEN: u64 = 1 << 20;
+
 /// A weight file Kestrel cannot read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WeightsError {
@@ -254,19 +258,23 @@ impl Weights {
             };
             let fields: Vec<&str> = line.split_whitespace().collect();
             let [name, index, mg, eg] = fields[..] else {
-                return Err(err(format!("expected `NAME INDEX MG EG`, found `{line}`")));
+                // The line itself is not quoted: the file may be anything
+                // (an `EvalFile` naming a file that holds secrets).
+                return Err(err(format!(
+                    "expected the 4 words `NAME INDEX MG EG`, found {}",
+                    fields.len()
+                )));
             };
-            let term = TERMS
-                .iter()
-                .find(|t| t.name == name)
-                .ok_or_else(|| err(format!("unknown term `{name}`")))?;
+            let term = TERMS.iter().find(|t| t.name == name).ok_or_else(|| {
+                err("unknown term (the names are those of weights.txt)".to_string())
+            })?;
             let index: usize = index
                 .parse()
                 .ok()
                 .filter(|&i| i < term.len)
                 .ok_or_else(|| {
                     err(format!(
-                        "index `{index}` of {name} must be a number below {}",
+                        "the index of {name} must be a number below {}",
                         term.len
                     ))
                 })?;
@@ -274,7 +282,11 @@ impl Weights {
                 s.parse::<i32>()
                     .ok()
                     .filter(|v| v.abs() <= 10_000)
-                    .ok_or_else(|| err(format!("`{s}` is not a weight (an integer within ±10000)")))
+                    .ok_or_else(|| {
+                        err(format!(
+                            "{name} {index}: not a weight (an integer within ±10000)"
+                        ))
+                    })
             };
             let slot = term.first + index;
             if seen[slot] {
@@ -299,10 +311,11 @@ impl Weights {
 
     /// Reads a weight file from disk.
     pub fn load(path: &std::path::Path) -> Result<Weights, WeightsError> {
-        let text = std::fs::read_to_string(path).map_err(|e| WeightsError {
-            line: 0,
-            message: format!("cannot read {}: {e}", path.display()),
-        })?;
+        let text =
+            types::file::read_regular_text(path, MAX_FILE_LEN).map_err(|e| WeightsError {
+                line: 0,
+                message: format!("cannot read {}: {e}", path.display()),
+            })?;
         Weights::parse(&text)
     }
 

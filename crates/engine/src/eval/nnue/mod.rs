@@ -32,7 +32,7 @@ pub use accumulator::Accumulator;
 pub use embedded::{embedded_network, EMBEDDED_NET, EMBEDDED_NET_SOURCE};
 pub use features::{feature_index, INPUTS};
 pub use format::{fnv1a64, NetError, FORMAT_VERSION, HEADER_LEN, MAGIC};
-pub use network::{Activation, Network, MAX_HIDDEN, MAX_QB, QA, QB};
+pub use network::{Activation, Network, MAX_FILE_LEN, MAX_HIDDEN, MAX_QB, QA, QB};
 pub use output::{evaluate, evaluate_position};
 pub use stack::AccumulatorStack;
 

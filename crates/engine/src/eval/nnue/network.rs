@@ -20,6 +20,10 @@ pub const MAX_QB: i32 = 512;
 /// The largest hidden size an [`super::Accumulator`] holds.
 pub const MAX_HIDDEN: usize = 1024;
 
+/// The longest network file: the header and the payload of a network of
+/// [`MAX_HIDDEN`] neurons (`2 * (768H + H + 2H) + 4` bytes of payload).
+pub const MAX_FILE_LEN: u64 = (HEADER_LEN + 2 * (INPUTS * MAX_HIDDEN + 3 * MAX_HIDDEN) + 4) as u64;
+
 /// The hidden layer's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Activation {
@@ -204,9 +208,11 @@ impl Network {
         )
     }
 
-    /// Reads a network file from disk.
+    /// Reads a network file from disk: a regular file of at most
+    /// [`MAX_FILE_LEN`] bytes (a device, a FIFO or a longer file is refused
+    /// unread).
     pub fn from_file(path: &Path) -> Result<Network, NetError> {
-        Network::from_bytes(&std::fs::read(path)?)
+        Network::from_bytes(&types::file::read_regular(path, MAX_FILE_LEN)?)
     }
 
     /// The network in the file format.

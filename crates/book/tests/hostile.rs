@@ -1,0 +1,102 @@
+//! Hostile PGN given to book building (issue 44): variations nested a
+//! million deep build like any game, and the time grows linearly with the
+//! length of a comment or a tag value.
+
+use book::{build_from_pgn, BuildOptions};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Writes `text` to a fresh file in the temporary directory.
+fn file(name: &str, text: &[u8]) -> PathBuf {
+    let path = std::env::temp_dir().join(format!(
+        "kestrel-book-hostile-{}-{name}.pgn",
+        std::process::id()
+    ));
+    std::fs::write(&path, text).expect("temporary file");
+    path
+}
+
+/// Builds a book from `text`: (games, bad games) and the time taken.
+fn build(name: &str, text: &[u8]) -> ((u64, u64), Duration) {
+    let path = file(name, text);
+    let start = Instant::now();
+    let (_, summary) = build_from_pgn(
+        std::slice::from_ref(&path),
+        &BuildOptions::default(),
+        &|_| {},
+    )
+    .expect("the file reads");
+    let time = start.elapsed();
+    std::fs::remove_file(&path).ok();
+    ((summary.games, summary.bad_games), time)
+}
+
+const NEXT: &[u8] = b"\n\n[Event \"next\"]\n\n1. d4 d5 *\n";
+
+#[test]
+fn a_million_nested_variations_build() {
+    let mut text = b"[Event \"deep\"]\n\n1. e4 ".to_vec();
+    for _ in 0..1_000_000 {
+        text.extend_from_slice(b"(1. d4 ");
+    }
+    text.extend(std::iter::repeat_n(b')', 1_000_000));
+    text.extend_from_slice(b" e5 *");
+    text.extend_from_slice(NEXT);
+    let (counts, _) = build("deep", &text);
+    assert_eq!(counts, (2, 0), "variations are skipped, both games read");
+}
+
+#[test]
+fn time_is_linear_in_comment_and_tag_length() {
+    for (what, head, tail) in [
+        ("comment", &b"[Event \"a\"]\n\n1. e4 {"[..], &b"} e5 *"[..]),
+        ("tag", &b"[Annotator \""[..], &b"\"]\n\n1. e4 e5 *"[..]),
+    ] {
+        let game = |len: usize| {
+            let mut text = head.to_vec();
+            text.resize(head.len() + len, b'x');
+            text.extend_from_slice(tail);
+            text.extend_from_slice(NEXT);
+            text
+        };
+        let (counts, short) = build(what, &game(2 << 20));
+        assert_eq!(counts, (2, 0), "{what} of 2 MiB");
+        let (_, long) = build(what, &game(20 << 20));
+        eprintln!("{what}: 2 MiB {short:.2?}, 20 MiB {long:.2?}");
+        assert!(
+            long < short * 12 + Duration::from_millis(300),
+            "{what}: 2 MiB {short:?}, 20 MiB {long:?}"
+        );
+    }
+}
+
+#[test]
+fn a_book_file_must_be_a_regular_file() {
+    let fifo = std::env::temp_dir().join(format!("kestrel-book-fifo-{}", std::process::id()));
+    let mut cases = vec![
+        ("/dev/zero".into(), "a character device"),
+        (PathBuf::from("/"), "a directory"),
+    ];
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        cases.push((fifo.clone(), "a FIFO"));
+    }
+    for (path, what) in cases {
+        let start = Instant::now();
+        let e = book::Book::open(&path).expect_err("refused").to_string();
+        assert!(
+            e.contains(what) && e.contains(&path.display().to_string()),
+            "{e}"
+        );
+        let e = book::OwnBook::new(true)
+            .load(&path.display().to_string())
+            .expect_err("refused")
+            .to_string();
+        assert!(e.contains(what), "{e}");
+        assert!(start.elapsed() < Duration::from_secs(2), "at once");
+    }
+    std::fs::remove_file(&fifo).ok();
+}

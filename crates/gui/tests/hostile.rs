@@ -1,0 +1,274 @@
+//! Hostile input to the GUI server (issue 44): a PGN nested as deep as a
+//! request body allows is refused with a message, never a stack overflow
+//! that would take every game down with the process.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use gui::book_source::BookSource;
+use gui::host_guard::Access;
+use gui::session::AppState;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+const PORT: u16 = 8080;
+
+fn router() -> axum::Router {
+    let state = Arc::new(AppState::new(BookSource::embedded(), None));
+    gui::router(state, Access::new("127.0.0.1", PORT))
+}
+
+/// POSTs `body` as JSON to `path`; the status and the JSON answer.
+async fn post(router: &axum::Router, path: &str, body: String) -> (StatusCode, Value) {
+    let req = Request::post(path)
+        .header("host", format!("127.0.0.1:{PORT}"))
+        .header("content-type", "application/json")
+        .body(Body::from(body))
+        .expect("request");
+    let res = router.clone().oneshot(req).await.expect("answers");
+    let status = res.status();
+    let bytes = res.into_body().collect().await.expect("body").to_bytes();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("JSON, got {text:?}"));
+    (status, value)
+}
+
+/// `1. e4 (d4 (d4 ... ) ) e5 *` with `levels` nested variations.
+fn nested(levels: usize) -> String {
+    let mut text = String::from("1. e4 ");
+    text.push_str(&"(d4 ".repeat(levels));
+    text.push_str(&")".repeat(levels));
+    text.push_str(" e5 *");
+    text
+}
+
+#[tokio::test]
+async fn deeply_nested_pgn_is_refused_and_the_server_goes_on() {
+    let r = router();
+    let (status, v) = post(&r, "/api/game", "{}".into()).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    // As deep as the body limit allows (16,000 levels overflowed a worker
+    // thread's stack and aborted the server).
+    let levels = (gui::BODY_LIMIT - 100) / 5;
+    assert!(levels > 200_000);
+    let body = json!({"game": id, "pgn": nested(levels)}).to_string();
+    let (status, v) = post(&r, "/api/pgn", body).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    let message = v["error"].as_str().expect("a message");
+    assert!(message.contains("nested deeper than 256"), "{message}");
+    // A million levels: over the body limit, refused before it is read.
+    let body = json!({"game": id, "pgn": nested(1_000_000)}).to_string();
+    let (status, v) = post(&r, "/api/pgn", body).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
+    // The game is still there, and a nesting within the bound is read.
+    let body = json!({"game": id, "pgn": nested(pgn::MAX_VARIATION_DEPTH)}).to_string();
+    let (status, v) = post(&r, "/api/pgn", body).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+}
+
+#[test]
+fn the_book_must_be_a_regular_file() {
+    for (path, what) in [("/dev/zero", "a character device"), ("/", "a directory")] {
+        let start = std::time::Instant::now();
+        let e = BookSource::open(std::path::Path::new(path))
+            .map(|_| ())
+            .expect_err(path)
+            .to_string();
+        assert!(e.contains(what) && e.contains(path), "{e}");
+        assert!(start.elapsed().as_secs() < 2, "at once");
+    }
+}
+
+/// Starts the server on a free loopback port with `limits`; its address.
+async fn start(limits: gui::ConnectionLimits) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a free port");
+    let addr = listener.local_addr().expect("bound");
+    let state = Arc::new(AppState::new(BookSource::embedded(), None));
+    let app = gui::router(state, Access::new("127.0.0.1", addr.port()));
+    tokio::spawn(gui::serve(listener, app, limits, std::future::pending()));
+    addr
+}
+
+/// Sends `request` on a fresh connection; what the server answers until it
+/// closes (or `wait` passes), and how long that took.
+async fn exchange(addr: std::net::SocketAddr, request: &str, wait: Duration) -> (String, Duration) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let start = Instant::now();
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    stream.write_all(request.as_bytes()).await.expect("sent");
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(wait, stream.read_to_end(&mut answer)).await;
+    (
+        String::from_utf8_lossy(&answer).into_owned(),
+        start.elapsed(),
+    )
+}
+
+fn quick_limits() -> gui::ConnectionLimits {
+    gui::ConnectionLimits {
+        max_connections: 8,
+        header_timeout: Duration::from_secs(1),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_content_length_is_refused_at_once() {
+    let addr = start(quick_limits()).await;
+    let request = format!(
+        "POST /api/pgn HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\n\
+         content-length: 10000000000\r\n\r\n{{\"game\":"
+    );
+    let (answer, took) = exchange(addr, &request, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer:?}");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_headers_are_cut_off_and_connections_beyond_the_limit_get_503() {
+    use tokio::io::AsyncWriteExt;
+    let limits = quick_limits();
+    let addr = start(limits).await;
+    // A slow client: a header line now and then, never the end.
+    let slow = tokio::spawn(async move {
+        let start = Instant::now();
+        let mut stream = tokio::net::TcpStream::connect(addr)
+            .await
+            .expect("connects");
+        let _ = stream.write_all(b"GET /api/options HTTP/1.1\r\n").await;
+        for _ in 0..20 {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            if stream.write_all(b"x-slow: 1\r\n").await.is_err() {
+                break;
+            }
+        }
+        start.elapsed()
+    });
+    let took = slow.await.expect("the slow client");
+    assert!(took < Duration::from_secs(4), "cut off after {took:?}");
+    // Every slot taken by idle connections: one more is answered 503 at once.
+    let mut idle = Vec::new();
+    for _ in 0..limits.max_connections {
+        idle.push(
+            tokio::net::TcpStream::connect(addr)
+                .await
+                .expect("connects"),
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let probe = format!("GET /api/options HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\r\n");
+    let (answer, took) = exchange(addr, &probe, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer:?}");
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    // Once the idle ones time out, the page is served again.
+    tokio::time::sleep(limits.header_timeout + Duration::from_millis(500)).await;
+    let (answer, _) = exchange(addr, &probe, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer:?}");
+    drop(idle);
+}
+
+#[tokio::test]
+async fn a_second_host_or_a_foreign_absolute_form_is_refused() {
+    let r = router();
+    let send = |req: Request<Body>| {
+        let r = r.clone();
+        async move { r.oneshot(req).await.expect("answers").status() }
+    };
+    let own = format!("127.0.0.1:{PORT}");
+    let mut req = Request::get("/api/options")
+        .header("host", own.as_str())
+        .body(Body::empty())
+        .expect("request");
+    req.headers_mut()
+        .append("host", "evil.example.com".parse().expect("header"));
+    assert_eq!(send(req).await, StatusCode::BAD_REQUEST);
+    let req = Request::get("http://evil.example.com/api/options")
+        .header("host", own.as_str())
+        .body(Body::empty())
+        .expect("request");
+    assert_eq!(send(req).await, StatusCode::FORBIDDEN);
+    let req = Request::get(format!("http://{own}/api/options"))
+        .header("host", own.as_str())
+        .body(Body::empty())
+        .expect("request");
+    assert_eq!(send(req).await, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_panicking_handler_answers_500_and_the_server_goes_on() {
+    let app = axum::Router::new()
+        .route(
+            "/boom",
+            axum::routing::get(|| async {
+                panic!("a bug in one handler");
+                #[allow(unreachable_code)]
+                ""
+            }),
+        )
+        .route("/fine", axum::routing::get(|| async { "fine" }));
+    let app = gui::guarded(app, Access::new("127.0.0.1", PORT));
+    let get = |path: &str| {
+        Request::get(path)
+            .header("host", format!("127.0.0.1:{PORT}"))
+            .body(Body::empty())
+            .expect("request")
+    };
+    let res = app.clone().oneshot(get("/boom")).await.expect("answers");
+    assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    let bytes = res.into_body().collect().await.expect("body").to_bytes();
+    let v: Value = serde_json::from_slice(&bytes).expect("JSON");
+    assert!(
+        v["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("other games go on")),
+        "{v}"
+    );
+    let res = app.oneshot(get("/fine")).await.expect("answers");
+    assert_eq!(res.status(), StatusCode::OK);
+}
+
+#[test]
+fn a_host_other_than_loopback_is_warned_about() {
+    for host in ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"] {
+        assert_eq!(gui::exposure_warning(host), None, "{host}");
+    }
+    for host in ["0.0.0.0", "::", "192.168.1.5", "example.com"] {
+        let warning = gui::exposure_warning(host).expect(host);
+        assert!(
+            warning.starts_with("WARNING") && warning.contains("no login"),
+            "{warning}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn importing_a_game_takes_time_linear_in_its_length() {
+    let r = router();
+    let (_, v) = post(&r, "/api/game", "{}".into()).await;
+    let id = v["id"].as_str().expect("id").to_string();
+    // Knights out and back: a legal game of any length.
+    let game = |plies: usize| "Nf3 Nf6 Ng1 Ng8 ".repeat(plies / 4) + "*";
+    let mut times = Vec::new();
+    for plies in [4_000, 40_000] {
+        let body = json!({"game": id, "pgn": game(plies)}).to_string();
+        let start = Instant::now();
+        let (status, v) = post(&r, "/api/pgn", body).await;
+        times.push(start.elapsed());
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["plies"].as_array().map(Vec::len), Some(plies));
+    }
+    eprintln!("4,000 plies {:?}, 40,000 plies {:?}", times[0], times[1]);
+    assert!(
+        times[1] < times[0] * 12 + Duration::from_millis(300),
+        "4,000 plies {:?}, 40,000 plies {:?}",
+        times[0],
+        times[1]
+    );
+}

@@ -1,0 +1,193 @@
+//! Hostile input (issue 44): the reader's stack, memory and time stay
+//! bounded whatever it is given. Each case is generated here, streamed
+//! (never written out whole), and read under a counting allocator that
+//! measures the peak bytes allocated while it runs.
+
+use peak_alloc::PeakAlloc;
+use pgn::{Blocks, PgnErrorKind, PgnReader, ReadOptions, MAX_GAME_BYTES, MAX_VARIATION_DEPTH};
+use std::io::{self, BufReader, Cursor, Read};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The system allocator, counting the bytes live and their peak.
+#[global_allocator]
+static ALLOCATOR: PeakAlloc = PeakAlloc;
+
+/// One case at a time, so that the peak is the case's own.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Runs `f`, giving its result, the peak bytes allocated above what was
+/// live before it, and its time.
+fn measured<T>(f: impl FnOnce() -> T) -> (T, usize, Duration) {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let before = ALLOCATOR.current_usage();
+    ALLOCATOR.reset_peak_usage();
+    let start = Instant::now();
+    let out = f();
+    let time = start.elapsed();
+    let peak = ALLOCATOR.peak_usage() - before;
+    eprintln!("peak {:.1} MiB, {time:.2?}", peak as f64 / MIB as f64);
+    (out, ALLOCATOR.peak_usage() - before, time)
+}
+
+const MIB: usize = 1 << 20;
+const GIB: u64 = 1 << 30;
+
+/// What a reader may hold at most: one game's text (twice, with a vector's
+/// doubling) and its buffers.
+const READER_BOUND: usize = 2 * MAX_GAME_BYTES + 8 * MIB;
+
+/// The kinds of the items read from `input`, with `Ok` for a good game.
+fn kinds(input: impl Read, options: ReadOptions) -> Vec<Result<usize, PgnErrorKind>> {
+    PgnReader::with_options(BufReader::new(input), options)
+        .map(|item| item.map(|g| g.moves.len()).map_err(|e| e.kind))
+        .collect()
+}
+
+/// `1. e4 (1. d4 (1. d4 ... ) ) e5 *` nested `levels` deep, then a good game.
+fn nested(levels: usize) -> Vec<u8> {
+    let mut text = b"[Event \"deep\"]\n\n1. e4 ".to_vec();
+    for _ in 0..levels {
+        text.extend_from_slice(b"(1. d4 ");
+    }
+    text.extend(std::iter::repeat_n(b')', levels));
+    text.extend_from_slice(b" e5 *\n\n[Event \"next\"]\n\n1. d4 d5 *\n");
+    text
+}
+
+#[test]
+fn a_million_nested_variations_are_refused_not_a_stack_overflow() {
+    let text = nested(1_000_000);
+    let (items, peak, _) = measured(|| kinds(&text[..], ReadOptions::default()));
+    assert_eq!(
+        items,
+        [Err(PgnErrorKind::TooDeep(MAX_VARIATION_DEPTH)), Ok(2)],
+        "the deep game is refused, the next one read"
+    );
+    assert!(peak < 8 * MIB + text.len(), "peak {peak} bytes");
+    // Main lines only: skipped variations are counted, not kept, and may
+    // nest as deep as they like.
+    let items = kinds(&text[..], ReadOptions::mainline());
+    assert_eq!(items, [Ok(2), Ok(2)]);
+}
+
+#[test]
+fn nesting_up_to_the_bound_is_read() {
+    let items = kinds(&nested(MAX_VARIATION_DEPTH)[..], ReadOptions::default());
+    assert_eq!(items, [Ok(2), Ok(2)]);
+    let items = kinds(&nested(MAX_VARIATION_DEPTH + 1)[..], ReadOptions::default());
+    assert_eq!(
+        items,
+        [Err(PgnErrorKind::TooDeep(MAX_VARIATION_DEPTH)), Ok(2)]
+    );
+}
+
+#[test]
+fn a_gigabyte_of_spaces_or_line_ends_is_read_in_bounded_memory() {
+    for byte in [b' ', b'\n'] {
+        let (items, peak, _) =
+            measured(|| kinds(io::repeat(byte).take(GIB), ReadOptions::default()));
+        assert_eq!(items, [], "byte {byte}");
+        assert!(peak < READER_BOUND, "byte {byte}: peak {peak} bytes");
+    }
+}
+
+#[test]
+fn a_gigabyte_of_nul_bytes_is_one_game_too_long() {
+    let (items, peak, _) = measured(|| kinds(io::repeat(0).take(GIB), ReadOptions::default()));
+    assert_eq!(items, [Err(PgnErrorKind::TooLong(MAX_GAME_BYTES))]);
+    assert!(peak < READER_BOUND, "peak {peak} bytes");
+}
+
+/// A good game after `head`, 100 MiB of `fill` and `tail`.
+fn huge(head: &'static [u8], fill: u8, tail: &'static [u8]) -> impl Read {
+    Cursor::new(head)
+        .chain(io::repeat(fill).take(100 * MIB as u64))
+        .chain(Cursor::new(tail))
+        .chain(Cursor::new(&b"\n\n[Event \"next\"]\n\n1. d4 d5 *\n"[..]))
+}
+
+#[test]
+fn huge_tags_comments_and_tokens_are_skipped_in_bounded_memory() {
+    let cases: [(&[u8], u8, &[u8]); 4] = [
+        (b"[Event \"", b'a', b"\"]\n\n1. e4 *"),
+        (b"[Event \"a\"]\n\n1. e4 {", b'x', b"} e5 *"),
+        (b"[Event \"a\"]\n\n1. e4 {", b'\n', b"} e5 *"),
+        (b"[Event \"a\"]\n\n1. e4 ", b'N', b" e5 *"),
+    ];
+    for (head, fill, tail) in cases {
+        let (items, peak, _) = measured(|| {
+            let input = huge(head, fill, tail);
+            PgnReader::new(BufReader::new(input))
+                .map(|item| item.map(|g| g.moves.len()).map_err(|e| (e.kind, e.line)))
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(
+            items,
+            [Err((PgnErrorKind::TooLong(MAX_GAME_BYTES), 1)), Ok(2)],
+            "{}",
+            String::from_utf8_lossy(head)
+        );
+        assert!(peak < READER_BOUND, "peak {peak} bytes");
+    }
+}
+
+#[cfg(feature = "gzip")]
+#[test]
+fn a_gzip_bomb_is_read_in_bounded_memory() {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let zeros = vec![0u8; MIB];
+    for _ in 0..1024 {
+        encoder.write_all(&zeros).expect("in memory");
+    }
+    let bomb = encoder.finish().expect("in memory");
+    drop(zeros);
+    assert!(bomb.len() < 8 * MIB, "{} bytes compressed", bomb.len());
+    let (items, peak, _) = measured(|| {
+        let reader = pgn::decompress(Cursor::new(bomb)).expect("gzip");
+        PgnReader::new(reader)
+            .map(|item| item.map(|g| g.moves.len()).map_err(|e| e.kind))
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(items, [Err(PgnErrorKind::TooLong(MAX_GAME_BYTES))]);
+    assert!(peak < READER_BOUND + 8 * MIB, "peak {peak} bytes");
+}
+
+/// Cuts `input` into blocks and walks their games as book building does;
+/// gives the number of games.
+fn through_blocks(input: impl Read) -> usize {
+    let mut games = 0;
+    for block in Blocks::new(BufReader::new(input)) {
+        let block = block.expect("in-memory read");
+        let mut cursor = block.games();
+        while cursor.next_game(Some(20), &mut |_, _| {}).is_some() {
+            games += 1;
+        }
+    }
+    games
+}
+
+#[test]
+fn blocks_stay_bounded_and_linear_on_huge_lines() {
+    // A gigabyte of spaces: no game, bounded memory.
+    let (games, peak, _) = measured(|| through_blocks(io::repeat(b' ').take(GIB)));
+    assert_eq!(games, 0);
+    assert!(peak < 3 * READER_BOUND, "peak {peak} bytes");
+    // A comment (one line) ten times longer takes at most about ten times
+    // as long; before, each block read searched the whole line again.
+    let comment = |len: u64| {
+        Cursor::new(&b"[Event \"a\"]\n\n1. e4 {"[..])
+            .chain(io::repeat(b'x').take(len))
+            .chain(Cursor::new(&b"} e5 *\n"[..]))
+    };
+    let (_, _, short) = measured(|| through_blocks(comment(5 * MIB as u64)));
+    let (_, peak, long) = measured(|| through_blocks(comment(50 * MIB as u64)));
+    assert!(peak < 3 * READER_BOUND, "peak {peak} bytes");
+    assert!(
+        long < short * 12 + Duration::from_millis(500),
+        "5 MiB comment {short:?}, 50 MiB {long:?}"
+    );
+}
