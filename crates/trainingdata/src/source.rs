@@ -4,7 +4,6 @@
 //! text lines. Games are filtered as they are read ([`PositionFilter`]);
 //! position formats were filtered when they were made.
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
@@ -188,7 +187,7 @@ fn read_into(
             counts.trailing_bytes = reader.trailing_bytes() as u64;
         }
         DataFormat::Bullet => {
-            let file = File::open(path).map_err(io_err)?;
+            let file = types::file::open_regular(path, None).map_err(io_err)?;
             let mut reader = BufReader::with_capacity(1 << 16, file);
             let mut bytes = [0u8; CHESSBOARD_SIZE];
             loop {
@@ -211,7 +210,7 @@ fn read_into(
             }
         }
         DataFormat::Text => {
-            let file = File::open(path).map_err(io_err)?;
+            let file = types::file::open_regular(path, None).map_err(io_err)?;
             let mut reader = BufReader::new(file);
             let mut buf = Vec::new();
             for line_number in 1.. {

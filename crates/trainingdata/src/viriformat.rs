@@ -462,7 +462,8 @@ pub fn open_games(path: impl AsRef<Path>) -> Result<GameReader<Box<dyn BufRead>>
         path: path.to_path_buf(),
         source,
     };
-    let file = std::fs::File::open(path).map_err(io_error)?;
+    // A device or FIFO named as a games file is refused at once.
+    let file = types::file::open_regular(path, None).map_err(io_error)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy())

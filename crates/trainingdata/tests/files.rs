@@ -179,3 +179,19 @@ fn devices_fifos_and_directories_are_refused_at_once() {
     }
     std::fs::remove_file(&fifo).ok();
 }
+
+#[cfg(unix)]
+#[test]
+fn games_and_bullet_readers_refuse_devices() {
+    use trainingdata::source::{read_positions, DataFormat};
+    use trainingdata::PositionFilter;
+    let dev = std::path::Path::new("/dev/zero");
+    let err = trainingdata::viriformat::open_games(dev)
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("character device"), "{err}");
+    for format in [DataFormat::Bullet, DataFormat::Text] {
+        let err = read_positions(dev, format, &PositionFilter::default(), |_| {}).unwrap_err();
+        assert!(err.to_string().contains("character device"), "{err}");
+    }
+}
