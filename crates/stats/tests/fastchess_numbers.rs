@@ -1,9 +1,12 @@
 //! The same games give the same numbers as fastchess: Elo and its error,
 //! normalized Elo and its error, LOS and the SPRT's LLR under each of
 //! fastchess's models, for pentanomial and for game counts. The expected
-//! numbers are `reference/fastchess_reference.txt`, the output of
-//! `reference/fastchess_reference.cpp` (fastchess 1.8.2's own formulas,
-//! extracted; rebuild with `g++ -O2 -std=c++17 fastchess_reference.cpp`).
+//! numbers are `reference/fastchess_reference.txt`, printed by fastchess
+//! 1.8.2's own SPRT and Elo code (commit f618e345,
+//! `app/src/matchmaking/sprt/sprt.cpp` and `elo/elo_*.cpp`, compiled with a
+//! small driver that feeds it these counts). Only the numbers are kept here:
+//! fastchess's code stays in fastchess; to make them again, build those
+//! files from a fastchess checkout with a driver that prints the same lines.
 
 use stats::{Estimate, Pentanomial, Sprt, SprtModel, Wdl};
 
