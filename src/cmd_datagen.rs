@@ -708,8 +708,13 @@ fn network_name(options: &[(String, String)]) -> Result<String> {
     }
     Ok(match get("EvalFile") {
         Some(path) if !path.is_empty() && path != "<empty>" => {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read EvalFile {path}"))?;
+            // Read as the engine reads it: a regular file of at most a
+            // network's size (a device or FIFO is refused at once).
+            let bytes = engine::file::read_regular(
+                std::path::Path::new(path),
+                engine::eval::nnue::MAX_FILE_LEN,
+            )
+            .with_context(|| format!("cannot read EvalFile {path}"))?;
             store::short_hash(&bytes)
         }
         _ => store::short_hash(engine::eval::nnue::EMBEDDED_NET),
