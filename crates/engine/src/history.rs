@@ -33,6 +33,13 @@ impl PieceTo {
         PieceTo(1 + (piece_index(piece) * 64 + to.index()) as u16)
     }
 
+    /// The destination square, or `None` for `NONE`.
+    #[inline]
+    pub fn to(self) -> Option<chess::Square> {
+        let i = self.0.checked_sub(1)?;
+        Some(chess::Square::new((i % 64) as u8))
+    }
+
     #[inline]
     fn index(self) -> usize {
         self.0 as usize

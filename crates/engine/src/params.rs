@@ -135,6 +135,7 @@ search_params! {
         qs_delta: "QSDeltaPruning" = true, "Skip quiescence captures that cannot raise alpha even with a margin.";
         qs_see: "QSSeePruning" = true, "Skip losing captures (by static exchange) in quiescence.";
         qs_checks: "QSChecks" = true, "Also try quiet moves that give check at the first quiescence ply (sees quiet mate threats at the horizon).";
+        qs_table_depth: "QSTableDepth" = false, "Quiescence table entries say whether quiet checks were tried (depth 0) or captures only (depth -1): a captures-only result never settles a node that tries checks.";
         qs_null_move: "QSNullMove" = false, "Try a null move inside quiescence (one seed program's idea).";
         null_move: "NullMove" = true, "Null-move pruning: pass, and if a reduced search still fails high, cut.";
         null_verification: "NullMoveVerification" = true, "Verify null-move cut-offs at high depth with a reduced normal search.";
@@ -146,6 +147,7 @@ search_params! {
         correction: "CorrectionHistory" = false, "Correct the static evaluation by what searches found in positions with the same pawn structure.";
         lmr: "LateMoveReductions" = true, "Search late, quiet moves to a reduced depth first.";
         rfp: "ReverseFutilityPruning" = true, "Cut when the static evaluation beats beta by a depth-dependent margin.";
+        sacrifice_search: "SacrificeSearch" = false, "Never cut by reverse futility pruning where the opponent's last move gave material away: a sacrifice is searched, not judged by the static evaluation, which cannot see the threat it makes.";
         futility: "FutilityPruning" = true, "Skip quiet moves near the horizon when the evaluation is far below alpha.";
         lmp: "LateMovePruning" = true, "Stop trying quiet moves near the horizon after a move-count limit.";
         see_pruning: "SEEPruning" = true, "Skip moves that lose too much material (static exchange) near the horizon.";
@@ -177,6 +179,7 @@ crate::tunable::tunables! {
     razor_margin: "RazorMargin" = 199, 50..=600, step 20.0, "Razoring: how far below alpha (per ply of depth, centipawns) the evaluation must be.";
     rfp_depth: "RfpDepth" = 8, 3..=14, step 0.5, "Reverse futility: the deepest depth at which it cuts.";
     rfp_margin: "RfpMargin" = 77, 30..=200, step 6.0, "Reverse futility: the margin above beta per ply of depth (centipawns).";
+    rfp_sacrifice_depth: "RfpSacrificeDepth" = 1, 1..=14, step 0.5, "Reverse futility with SacrificeSearch: the deepest depth at which a node the opponent entered by giving material away is never cut.";
     nmp_min_depth: "NmpMinDepth" = 3, 1..=8, step 0.5, "Null move: the shallowest depth at which it is tried.";
     nmp_depth_divisor: "NmpDepthDivisor" = 3, 2..=8, step 0.5, "Null move: one more ply of reduction per this many plies of depth.";
     nmp_eval_divisor: "NmpEvalDivisor" = 198, 50..=500, step 20.0, "Null move: one more ply of reduction per this many centipawns of evaluation above beta.";

@@ -10,7 +10,7 @@ use std::sync::atomic::Ordering;
 use chess::{Move, Position};
 
 use crate::correction::CorrectionHistory;
-use crate::eval::{has_non_pawn_material, Evaluator, SEE_VALUES};
+use crate::eval::{has_non_pawn_material, Evaluator};
 use crate::history::{piece_to, History, PieceTo, PrevMoves};
 use crate::mate_line::complete_mate_line;
 use crate::movepick::{is_noisy, MovePicker, OrderingContext};
@@ -19,7 +19,7 @@ use crate::score::{
     from_tt, is_mate, mate_in, mated_in, tb_loss_in, tb_win_in, to_tt, Value, INFINITE, MATE,
     MATE_BOUND, MAX_PLY, TB_WIN_BOUND,
 };
-use crate::see::see_ge;
+use crate::see::{captured_value, gave_material_away, see_ge};
 use crate::stats::SearchStats;
 use crate::thread::{IterationInfo, ScoreBound, SearchEvent, Shared};
 use crate::timeman::TimeManager;
@@ -108,6 +108,8 @@ struct StackEntry {
     piece_to: PieceTo,
     excluded: Move,
     null_move: bool,
+    /// What the move made at this ply captured (SEE values; 0 for none).
+    captured: Value,
 }
 
 /// One search thread's state, kept between searches (its history tables
@@ -185,6 +187,15 @@ fn tt_cutoff(
             Bound::Upper => score < 0,
         };
     (entry_depth >= depth || proven_mate) && bound_allows_cutoff(bound, score, alpha, beta)
+}
+
+/// The depth a quiescence node's table entry carries (`QSTableDepth`): -1
+/// when it tried captures only, 0 when it tried quiet checks too (or was in
+/// check, all evasions tried), so that a captures-only result never settles
+/// a node that would also try checks (Stockfish's `DEPTH_QS_NO_CHECKS` and
+/// `DEPTH_QS_CHECKS`). With the switch off every entry says 0.
+fn qs_tt_depth(captures_only: bool) -> i32 {
+    -i32::from(captures_only)
 }
 
 /// The late move reductions by depth and move number.
@@ -635,10 +646,25 @@ impl Worker {
     fn make_move(&mut self, pos: &Position, m: Move, ply: usize) -> Position {
         let mut child = *pos;
         self.evaluator.push_move(pos, m);
+        self.stack[ply].captured = captured_value(pos, m);
         child.play(m);
         self.stack[ply].piece_to = piece_to(pos, m);
         self.keys.push(child.key());
         child
+    }
+
+    /// True when the opponent's last move gave material away: its piece
+    /// can be taken for more than the move captured. Such a move is a
+    /// sacrifice made for a threat the static evaluation cannot see (WAC.001's
+    /// 1.Qg6, mate next move), or a blunder that the search refutes at once.
+    fn opponent_gave_material(&self, pos: &Position, ply: usize) -> bool {
+        let Some(last) = ply.checked_sub(1).map(|p| &self.stack[p]) else {
+            return false;
+        };
+        match last.piece_to.to() {
+            Some(to) if !last.null_move => gave_material_away(pos, to, last.captured),
+            _ => false,
+        }
     }
 
     /// Takes back what `make_move` did (the position itself is a copy).
@@ -820,6 +846,9 @@ impl Worker {
                 && depth <= tuned::rfp_depth()
                 && eval - tuned::rfp_margin() * (depth - i32::from(improving)) >= beta
                 && eval < MATE_BOUND
+                && !(self.params.sacrifice_search
+                    && depth <= tuned::rfp_sacrifice_depth()
+                    && self.opponent_gave_material(pos, ply))
             {
                 self.stats.rfp_cuts += 1;
                 return eval;
@@ -1399,9 +1428,15 @@ impl Worker {
             None
         };
         let tt_score = tt_entry.map(|e| from_tt(e.score, ply));
+        // With `QSTableDepth`, a node that tries quiet checks (or all
+        // evasions) is not settled by a captures-only entry: without it the
+        // mate a quiet check gives can go unseen (WAC.001: 1.Qg6 gxf6 2.Qh7#,
+        // cut by the captures-only result of an earlier iteration).
+        let with_checks = self.params.qs_checks && qdepth == 0;
+        let tt_depth = qs_tt_depth(self.params.qs_table_depth && !in_check && !with_checks);
         if !pv_node {
             if let (Some(e), Some(ts)) = (tt_entry, tt_score) {
-                if bound_allows_cutoff(e.bound, ts, alpha, beta) {
+                if tt_cutoff(e.bound, e.depth, ts, tt_depth, alpha, beta) {
                     return ts;
                 }
             }
@@ -1453,7 +1488,6 @@ impl Worker {
             use_history: self.params.history,
         };
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
-        let with_checks = self.params.qs_checks && qdepth == 0;
         let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx, with_checks);
         let mut best_move = Move::NULL;
         let mut move_count = 0;
@@ -1467,9 +1501,7 @@ impl Worker {
                 }
             } else if !in_check {
                 if self.params.qs_delta && m.promotion_role().is_none() {
-                    let victim = pos
-                        .piece_at(m.to())
-                        .map_or(SEE_VALUES[0], |p| SEE_VALUES[p.role.index()]);
+                    let victim = captured_value(pos, m);
                     // A capture that checks may mate: never judge it by material.
                     if static_eval + victim + tuned::qs_delta_margin() <= alpha
                         && !pos.gives_check(m)
@@ -1516,7 +1548,7 @@ impl Worker {
                     mv: best_move,
                     score: to_tt(best, ply),
                     eval: static_eval,
-                    depth: 0,
+                    depth: tt_depth,
                     bound,
                 },
             );

@@ -4,7 +4,7 @@
 //! last) and to prune losing moves.
 
 use chess::attacks::{bishop_attacks, rook_attacks};
-use chess::{Move, MoveKind, Position, Role};
+use chess::{Move, MoveKind, Position, Role, Square};
 
 use crate::eval::SEE_VALUES;
 use crate::score::Value;
@@ -73,6 +73,34 @@ pub fn see_ge(pos: &Position, m: Move, threshold: Value) -> bool {
     result
 }
 
+/// What `m` captures, in SEE values (0 for a quiet move or castling).
+#[inline]
+pub fn captured_value(pos: &Position, m: Move) -> Value {
+    match m.kind() {
+        MoveKind::Castling => 0,
+        MoveKind::EnPassant => SEE_VALUES[Role::Pawn.index()],
+        _ => pos
+            .piece_at(m.to())
+            .map_or(0, |p| SEE_VALUES[p.role.index()]),
+    }
+}
+
+/// True when the side to move wins more than `already_won` by taking the
+/// piece on `sq` (with its least valuable attacker) and the exchange that
+/// follows. Asked about the square the opponent's last move went to, with
+/// what that move captured as `already_won`: true when the move gave
+/// material away, a sacrifice (or a blunder) rather than a trade.
+pub fn gave_material_away(pos: &Position, sq: Square, already_won: Value) -> bool {
+    let attackers = pos.attackers_to(sq, pos.occupied()) & pos.by_color(pos.turn());
+    let Some(from) = Role::ALL
+        .iter()
+        .find_map(|&r| (attackers & pos.by_role(r)).first())
+    else {
+        return false;
+    };
+    see_ge(pos, Move::normal(from, sq), already_won + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +138,25 @@ mod tests {
         let fen = "8/3k4/4p3/3P4/8/8/8/5K2 w - - 0 1";
         assert!(see(fen, "d5e6", 0));
         assert!(!see(fen, "d5e6", 1));
+    }
+
+    #[test]
+    fn material_given_away() {
+        let sq = |name: &str| name.parse::<Square>().unwrap();
+        // WAC.001 after 1.Qg6: the pawn takes the queen for nothing.
+        let pos = Position::from_fen("2rr3k/pp3pp1/1nnqbNQp/3pN3/2pP4/2P5/PPB4P/R4RK1 b - - 1 1")
+            .unwrap();
+        assert!(gave_material_away(&pos, sq("g6"), 0));
+        // A knight that took a knight and is taken back: a trade, nothing given.
+        let pos = Position::from_fen("4k3/8/2p5/3N4/8/8/8/4K3 b - - 0 1").unwrap();
+        assert!(!gave_material_away(&pos, sq("d5"), 320));
+        // The same knight having taken only a pawn: a knight for a pawn.
+        assert!(gave_material_away(&pos, sq("d5"), 100));
+        // Nothing attacks the piece: nothing given.
+        let pos = Position::from_fen("4k3/8/8/3N4/8/8/8/4K3 b - - 0 1").unwrap();
+        assert!(!gave_material_away(&pos, sq("d5"), 0));
+        // Only the king attacks it, and it is defended: the king cannot take.
+        let pos = Position::from_fen("8/8/3k4/4N3/4K3/8/8/8 b - - 0 1").unwrap();
+        assert!(!gave_material_away(&pos, sq("e5"), 0));
     }
 }

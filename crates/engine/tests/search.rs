@@ -93,6 +93,49 @@ fn mates_from_win_at_chess() {
 }
 
 #[test]
+fn short_mates_by_depth() {
+    // A mate in N is 2N-1 plies: a search that prunes soundly near a mate
+    // proves it by depth 2N+2 (issue 45). WAC.001's queen sacrifice takes
+    // depth 9 by default: a captures-only quiescence entry from an earlier
+    // iteration settles the node where 2.Qh7# would mate, and reverse
+    // futility pruning judges the position after the sacrifice by its
+    // static evaluation. The two switches that mend this (off by default
+    // until their non-regression SPRTs finish, docs/search.md) find it at
+    // depth 2, and the rest of the file (three black mates, an en passant
+    // mate, five that took 8 to 11 plies by default) by 2N+2.
+    let options = [("QSTableDepth", "true"), ("SacrificeSearch", "true")];
+    let epd = include_str!("data/short_mates.epd");
+    let mut late = Vec::new();
+    for line in epd.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let fen = format!("{} 0 1", fields[..4].join(" "));
+        let moves: usize = fields[4..]
+            .join(" ")
+            .split(';')
+            .find_map(|op| {
+                let op = op.trim();
+                op.strip_prefix("dm ").or_else(|| op.strip_prefix("bm #"))
+            })
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no mate length in {line}"));
+        let by_depth = 2 * moves as i32 + 2;
+        let (r, lines) = search_reporting_to(&fen, Limits::depth(by_depth), &options);
+        let first = lines
+            .iter()
+            .find(|l| l.bound == ScoreBound::Exact && l.score >= mate_in(2 * moves - 1))
+            .map(|l| l.depth);
+        if first.is_none() || r.score < mate_in(2 * moves - 1) {
+            late.push(format!("{line} (score {} at depth {})", r.score, r.depth));
+        }
+    }
+    assert!(
+        late.is_empty(),
+        "mates not proven by depth 2N+2:\n{}",
+        late.join("\n")
+    );
+}
+
+#[test]
 fn a_proven_mate_ends_the_search() {
     // Mate in one: once an iteration proves it, a search bounded by nodes
     // (or time) answers instead of iterating to its limit.
@@ -153,6 +196,20 @@ fn a_mate_line_ends_in_the_mate_it_announces() {
 /// Searches `fen` to `nodes` nodes with the default evaluator, keeping
 /// every line the search reports.
 fn search_reporting(fen: &str, nodes: u64) -> (SearchResult, Vec<IterationInfo>) {
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    search_reporting_to(fen, limits, &[])
+}
+
+/// Searches `fen` within `limits` with the default evaluator, keeping
+/// every line the search reports, after setting `options`.
+fn search_reporting_to(
+    fen: &str,
+    limits: Limits,
+    options: &[(&str, &str)],
+) -> (SearchResult, Vec<IterationInfo>) {
     let events = Arc::new(Mutex::new(Vec::new()));
     let seen = events.clone();
     let reporter: Reporter = Arc::new(move |event| {
@@ -161,11 +218,11 @@ fn search_reporting(fen: &str, nodes: u64) -> (SearchResult, Vec<IterationInfo>)
         }
     });
     let pos = Position::from_fen(fen).unwrap();
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
-    let r = Engine::new().search(&pos, &[], limits, reporter);
+    let mut engine = Engine::new();
+    for (name, value) in options {
+        engine.set_option(name, value).unwrap();
+    }
+    let r = engine.search(&pos, &[], limits, reporter);
     let lines = events.lock().unwrap().clone();
     (r, lines)
 }
