@@ -109,7 +109,8 @@ mod tests {
         // after the engine waited for it: ask the protocol to wait.
         session.handle("ucinewgame");
         drop(session);
-        String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap()
+        let bytes = buffer.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
     }
 
     #[test]
