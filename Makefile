@@ -23,11 +23,18 @@ EXE ?= kestrel
 CARGO ?= cargo
 EVALFILE ?=
 
-.PHONY: all clean
+# `make web` builds the engine as WebAssembly for a Web Worker and writes
+# target/web/ (the Worker, the module and a UCI console page): see
+# scripts/build-web.sh for the toolchain and README.md for serving it.
+
+.PHONY: all clean web
 
 all:
 	KESTREL_EVALFILE="$(if $(EVALFILE),$(abspath $(EVALFILE)))" $(CARGO) build --release --bin kestrel
 	cp $(or $(CARGO_TARGET_DIR),target)/release/kestrel $(EXE)
+
+web:
+	scripts/build-web.sh
 
 clean:
 	$(CARGO) clean

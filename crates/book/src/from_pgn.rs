@@ -168,9 +168,10 @@ fn record_outcome(r: u128, results: &[u8], table: &OutcomeTable) -> u8 {
     table[usize::from(results[record_game(r)])][(r & 1) as usize]
 }
 
-/// The game id of a record.
+/// The game id of a record (masked as `u64`: `usize` may be 32 bits, as
+/// in WebAssembly, where a build holds far fewer games anyway).
 fn record_game(r: u128) -> usize {
-    (r >> 8) as usize & (MAX_GAMES as usize - 1)
+    ((r >> 8) as u64 & (MAX_GAMES - 1)) as usize
 }
 
 /// A main-line move as the parser replays it: what a record needs before

@@ -8,7 +8,7 @@
 //! endgames written for Kestrel.
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chess::Position;
 
@@ -108,7 +108,7 @@ pub fn run(depth: i32, params: SearchParams, kind: EvalKind) -> BenchResult {
     let mut per_position = Vec::with_capacity(BENCH_FENS.len());
     let mut nodes = 0;
     let mut per_depth = vec![0u64; depth.max(1) as usize];
-    let start = Instant::now();
+    let start = crate::host::Stopwatch::start();
     for fen in BENCH_FENS {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
         // Nodes when each iteration ended (the last report of a depth wins:

@@ -103,7 +103,8 @@ impl Engine {
                 kind: OptionKind::Spin {
                     default: 1,
                     min: 1,
-                    max: MAX_THREADS,
+                    // A host without threads searches on its own one.
+                    max: if crate::host::host().is_some() { 1 } else { MAX_THREADS },
                 },
                 help: "Search threads (lazy SMP).",
             },

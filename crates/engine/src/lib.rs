@@ -9,7 +9,8 @@
 //! here, plus the modules other crates build on: [`eval`] (the evaluators,
 //! their weights and the network, for the tuner and trainer), [`params`]
 //! (switches and tunables, for ablation and SPSA), [`score`], [`strength`]
-//! (the levels), [`bench`] and [`memory`]. The search itself (tree search,
+//! (the levels), [`bench`], [`memory`] and [`host`] (what a host without
+//! clock or threads, WebAssembly in a browser, gives the engine instead). The search itself (tree search,
 //! move ordering, histories, transposition table, time management, threads)
 //! is private to this crate.
 
@@ -20,6 +21,7 @@ pub(crate) mod draw_offer;
 pub(crate) mod engine;
 pub mod eval;
 pub(crate) mod history;
+pub mod host;
 pub(crate) mod limits;
 pub(crate) mod mate_line;
 pub mod memory;

@@ -12,6 +12,9 @@
 //! answer from every thread's worker ([`conclude`]) and either reports it
 //! (`Stats`, then `BestMove`) or hands it back to whoever waits.
 //!
+//! A host without threads ([`crate::host`]) gets a pool of one slot and no
+//! thread: `start` then runs the whole search on the caller's thread.
+//!
 //! A panic in any thread is caught where the thread runs its task, so the
 //! thread lives on and the search still ends (the leader stops and waits
 //! for its helpers whatever happened): the search's outcome is then the
@@ -204,22 +207,26 @@ fn is_busy(state: &State) -> bool {
 /// to quit. A panic ends the task, not the thread.
 fn serve(slot: &Slot) {
     while let Some(task) = slot.take() {
-        // The task (and with it the search's shared state and reporter) is
-        // dropped before the outcome is posted, as a finished thread's were.
-        let outcome = catch_unwind(AssertUnwindSafe(|| match task {
-            Task::Lead(search, crew) => lead(&mut slot.worker(), search, &crew),
-            Task::Help {
-                shared,
-                root,
-                history,
-            } => {
-                slot.worker().iterate(&shared, &root, &history, None);
-                Outcome::Reported
-            }
-        }))
-        .unwrap_or_else(Outcome::Panicked);
-        slot.finish(outcome);
+        slot.finish(run(slot, task));
     }
+}
+
+/// Does one task on `slot`'s worker. The task (and with it the search's
+/// shared state and reporter) is dropped before the outcome is posted, as
+/// a finished thread's were.
+fn run(slot: &Slot, task: Task) -> Outcome {
+    catch_unwind(AssertUnwindSafe(|| match task {
+        Task::Lead(search, crew) => lead(&mut slot.worker(), search, &crew),
+        Task::Help {
+            shared,
+            root,
+            history,
+        } => {
+            slot.worker().iterate(&shared, &root, &history, None);
+            Outcome::Reported
+        }
+    }))
+    .unwrap_or_else(Outcome::Panicked)
 }
 
 /// The leader's part of a search: Lazy SMP's main thread. Whatever happens
@@ -250,7 +257,8 @@ fn lead(main: &mut Worker, search: Search, crew: &[Arc<Slot>]) -> Outcome {
         while !shared.stop.load(Ordering::Relaxed)
             && (shared.limits.infinite || shared.ponder.load(Ordering::Relaxed))
         {
-            std::thread::sleep(Duration::from_millis(1));
+            shared.poll_host();
+            crate::host::pause(Duration::from_millis(1));
         }
     }));
     shared.stop.store(true, Ordering::Relaxed);
@@ -312,7 +320,15 @@ impl Pool {
 
     /// Ends the last threads or starts new ones until there are `threads`
     /// (at least one); the threads kept keep their workers. No search may run.
+    /// A host without threads ([`crate::host`]) gets one slot and no thread:
+    /// its searches run on the caller's thread.
     pub fn resize(&mut self, threads: usize) {
+        if crate::host::host().is_some() {
+            if self.crew.is_empty() {
+                self.crew = Arc::new([Arc::new(Slot::new(0))]);
+            }
+            return;
+        }
         let threads = threads.max(1);
         let mut crew = self.crew.to_vec();
         while crew.len() > threads {
@@ -337,9 +353,20 @@ impl Pool {
         self.crew = crew.into();
     }
 
-    /// Starts `search` on the leader and returns at once. No search may run.
+    /// Starts `search` on the leader and returns at once (on a host without
+    /// threads, once the search is over). No search may run.
     pub fn start(&self, search: Search) {
-        self.crew[0].post(Task::Lead(search, self.crew.clone()));
+        let task = Task::Lead(search, self.crew.clone());
+        let leader = &self.crew[0];
+        if self.handles.is_empty() {
+            // No thread (a host without them): the search runs here, to its
+            // end, and its outcome waits to be collected as a thread's would.
+            leader.post(task);
+            let task = leader.take().expect("the task was just posted");
+            leader.finish(run(leader, task));
+        } else {
+            leader.post(task);
+        }
     }
 
     /// True while a search started here has not ended.

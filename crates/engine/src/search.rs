@@ -586,6 +586,9 @@ impl Worker {
                     }
                 }
             }
+            if self.id == 0 {
+                s.poll_host();
+            }
             if self.id == 0 && !s.ponder.load(Ordering::Relaxed) {
                 if let Some(hard) = s.hard_limit {
                     if s.time_elapsed() >= hard {

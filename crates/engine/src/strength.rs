@@ -216,12 +216,9 @@ impl Rng {
         Rng(seed)
     }
 
-    /// A generator seeded from the clock.
+    /// A generator seeded from the clock (or the host's random bits).
     pub fn from_time() -> Rng {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        Rng(nanos ^ 0x9E37_79B9_7F4A_7C15)
+        Rng(crate::host::seed() ^ 0x9E37_79B9_7F4A_7C15)
     }
 
     /// The next 64 random bits.

@@ -7,13 +7,14 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chess::{Move, Position};
 
 use crate::book_hint::BookHint;
 use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
+use crate::host::Stopwatch;
 use crate::limits::Limits;
 use crate::params::SearchParams;
 use crate::score::{user_score, Score, Value};
@@ -158,7 +159,7 @@ pub struct Shared {
     /// Microseconds from the start to `ponderhit` (the clock starts there).
     pub ponderhit_us: AtomicU64,
     /// When the search started.
-    pub start: Instant,
+    pub start: Stopwatch,
     /// Node counts published by each thread.
     pub node_counts: Vec<AtomicU64>,
     /// The limits of this search.
@@ -213,7 +214,7 @@ impl Shared {
             finished: AtomicBool::new(false),
             ponder: AtomicBool::new(limits.ponder),
             ponderhit_us: AtomicU64::new(0),
-            start: Instant::now(),
+            start: Stopwatch::start(),
             node_counts: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
             limits,
             params,
@@ -291,6 +292,21 @@ impl Shared {
         self.ponderhit_us
             .store(self.start.elapsed().as_micros() as u64, Ordering::Relaxed);
         self.ponder.store(false, Ordering::Relaxed);
+    }
+
+    /// Takes a `stop` or `ponderhit` that a host without threads got while
+    /// this search ran on its only thread ([`crate::host`]); natively
+    /// nothing (they come from the protocol's thread).
+    pub fn poll_host(&self) {
+        if let Some(host) = crate::host::host() {
+            let interrupt = (host.poll)();
+            if interrupt.ponderhit && self.ponder.load(Ordering::Relaxed) {
+                self.ponderhit();
+            }
+            if interrupt.stop {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
     }
 
     /// Nodes of all threads (the caller's own count is exact, the others' recent).

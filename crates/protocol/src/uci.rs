@@ -15,7 +15,6 @@ use chess::{CastlingMode, Position};
 use engine::{Engine, IterationInfo, Limits, Score, SearchEvent};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The engine's name as UCI reports it.
 pub const ENGINE_NAME: &str = concat!("Kestrel ", env!("CARGO_PKG_VERSION"));
@@ -187,6 +186,7 @@ impl Uci {
     /// OpenBench's `genfens N seed S book <None|FILE> [extra]`: N random
     /// openings as `info string genfens <FEN>` lines, checked by this
     /// session's engine (`tune::genfens`).
+    #[cfg(feature = "genfens")]
     fn genfens(&mut self, words: &[&str]) {
         self.engine.stop();
         self.engine.wait();
@@ -200,6 +200,14 @@ impl Uci {
         if let Err(e) = result {
             self.say(&format!("info string error: {e}"));
         }
+    }
+
+    /// A build without `genfens` (the browser's) says so.
+    #[cfg(not(feature = "genfens"))]
+    fn genfens(&mut self, _words: &[&str]) {
+        let reason = "this build has no 'genfens' (the protocol crate's feature genfens)";
+        self.genfens_failure = Some(reason.to_string());
+        self.say(&format!("info string error: {reason}"));
     }
 
     fn uci(&self) {
@@ -463,7 +471,7 @@ impl Uci {
 
     /// Stockfish's format: `move: count` lines, a blank line, `Nodes searched: N`.
     fn perft(&self, depth: u32) {
-        let start = Instant::now();
+        let start = engine::host::Stopwatch::start();
         let mut text = String::new();
         let total = if depth == 0 {
             perft(&self.position, 0)

@@ -75,6 +75,15 @@ impl RandomAccessFile for OnDisk {
     fn read_at(&self, buf: &mut [u8], offset: u64, _hint: ReadHint) -> io::Result<usize> {
         std::os::windows::fs::FileExt::seek_read(&self.0, buf, offset)
     }
+
+    // WebAssembly in a browser: no file opens there, so none is read.
+    #[cfg(not(any(unix, windows)))]
+    fn read_at(&self, _buf: &mut [u8], _offset: u64, _hint: ReadHint) -> io::Result<usize> {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "no positioned reads on this platform",
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,18 @@
+//! Kestrel in the browser: the UCI session (`protocol::uci`, with the
+//! built-in network and the embedded book) compiled to WebAssembly, for a
+//! Web Worker to run. The module's boundary is a handful of raw exports
+//! and imports (no generated bindings): `js/kestrel-engine.js` is the glue
+//! that feeds it UCI lines and posts its output, and `js/kestrel.js` the
+//! Worker a page talks to over `postMessage`, as it would to stockfish.wasm.
+//!
+//! A search blocks the only thread the module has, so the engine is given
+//! a host ([`engine::host`]): the browser's clock, and a `poll` that reads
+//! `stop` and `ponderhit` from a `SharedArrayBuffer` the page-facing
+//! Worker writes while the engine's Worker searches.
+//!
+//! Natively the crate is just the session ([`session`]), tested here.
+
+pub mod session;
+
+#[cfg(target_family = "wasm")]
+mod wasm;

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `make web`: Kestrel's engine as WebAssembly for a Web Worker, and its
+# page, in target/web/ (any static file server serves it; see README.md).
+#
+# Debian 12's own Rust for the web target (apt-get install
+# --no-install-recommends rustc-web cargo-web rust-web-src lld-22): its
+# rustc builds the standard library from source for wasm32-unknown-unknown
+# (-Z build-std, allowed by RUSTC_BOOTSTRAP) and wasm-ld-22 links. RUSTC is
+# set, or Debian's cargo would take rustup's rustc. The native CPU flag of
+# .cargo/config.toml is replaced for the wasm target (target-cpu=generic),
+# plus 128-bit SIMD (WEB_SIMD=0 leaves it out, to compare); getrandom's
+# random bytes come from the page (`custom` backend, crates/web/src/wasm.rs).
+# The build has its own target folder (WEB_TARGET_DIR, target/wasm by
+# default): another compiler, other artifacts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${WEB_OUT:-target/web}
+TARGET_DIR=${WEB_TARGET_DIR:-target/wasm}
+features=""
+if [ "${WEB_SIMD:-1}" != 0 ]; then
+    features=',"-C","target-feature=+simd128"'
+fi
+for tool in /usr/bin/rustc /usr/bin/cargo wasm-ld-22; do
+    command -v "$tool" >/dev/null || {
+        echo "make web: $tool is missing (apt-get install --no-install-recommends rustc-web cargo-web rust-web-src lld-22)" >&2
+        exit 1
+    }
+done
+RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=$TARGET_DIR \
+    /usr/bin/cargo build --release -p web --target wasm32-unknown-unknown \
+    -Z build-std=std,panic_abort \
+    --config 'target.wasm32-unknown-unknown.linker="wasm-ld-22"' \
+    --config "target.wasm32-unknown-unknown.rustflags=[\"-C\",\"target-cpu=generic\"$features,\"--cfg\",'getrandom_backend=\"custom\"']"
+mkdir -p "$OUT"
+cp "$TARGET_DIR/wasm32-unknown-unknown/release/web.wasm" "$OUT/kestrel.wasm"
+cp crates/web/js/kestrel.js crates/web/js/kestrel-engine.js crates/web/site/* "$OUT/"
+echo "make web: $(du -sh "$OUT" | cut -f1) in $OUT/ ($(stat -c %s "$OUT/kestrel.wasm") bytes of WebAssembly)"
