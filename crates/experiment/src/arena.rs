@@ -347,7 +347,7 @@ mod tests {
                 let mut pos = pairing.opening;
                 for &m in g.game.moves() {
                     assert!(pos.legal_moves().contains(&m));
-                    pos.play(m);
+                    pos.play_unchecked(m);
                 }
                 if let Ending::Rules(outcome) = &g.ending {
                     let expected = outcome.winner().map_or(GameResult::Draw, |c| {

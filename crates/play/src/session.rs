@@ -730,7 +730,7 @@ impl<W: Write> Session<W> {
         let mut keys = Vec::new();
         for &m in self.game.moves() {
             keys.push(pos.key());
-            pos.play(m);
+            pos.play_unchecked(m);
         }
         keys
     }
@@ -867,7 +867,7 @@ impl<W: Write> Session<W> {
         let cursor = last.cursor;
         let mut pos = last.root;
         for &m in &pv[..cursor] {
-            pos.play(m);
+            pos.play_unchecked(m);
         }
         let shown = history(&last.root, &pv[..cursor]);
         let text = board_view::draw(
@@ -1007,7 +1007,7 @@ fn history(start: &Position, moves: &[Move]) -> String {
             words.push(format!("{}...", pos.fullmove_number()));
         }
         words.push(pos.san(m));
-        pos.play(m);
+        pos.play_unchecked(m);
     }
     words.join(" ")
 }
@@ -1099,11 +1099,11 @@ mod tests {
         for san in ["e4", "e5", "Nf3"] {
             let m = pos.parse_san(san).unwrap();
             moves.push(m);
-            pos.play(m);
+            pos.play_unchecked(m);
         }
         assert_eq!(history(&Position::startpos(), &moves), "1. e4 e5 2. Nf3");
         let mut after = Position::startpos();
-        after.play(moves[0]);
+        after.play_unchecked(moves[0]);
         assert_eq!(history(&after, &moves[1..]), "1... e5 2. Nf3");
     }
 
