@@ -698,7 +698,12 @@ impl<W: Write> Session<W> {
         let turn = self.game.position().turn();
         match setting {
             ClockSetting::Show => match &self.clock {
-                Some(clock) => writeln!(self.out, "Clock {}: {}", clock.control, clock.show(turn)),
+                Some(clock) => writeln!(
+                    self.out,
+                    "Clock {}: {}",
+                    clock.control.in_minutes(),
+                    clock.show(turn)
+                ),
                 None => writeln!(
                     self.out,
                     "No clocks: type time 5+3 for five minutes each and three seconds a move."
@@ -714,7 +719,8 @@ impl<W: Write> Session<W> {
             ClockSetting::Control(control) => {
                 let clock = Clock::new(control);
                 let text = format!(
-                    "Clock {control} for both sides, running for {}: {}",
+                    "Clock {} for both sides, running for {}: {}",
+                    control.in_minutes(),
                     turn.fold("White", "Black"),
                     clock.show(turn)
                 );
