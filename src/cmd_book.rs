@@ -224,7 +224,7 @@ fn probe(
             .parse_san(text)
             .or_else(|_| pos.parse_uci_move(text, pos.castling_mode()))
             .map_err(|e| anyhow::anyhow!("--moves: '{text}' in {}: {e}", pos.fen()))?;
-        pos.play(m);
+        pos.play_unchecked(m);
     }
     writeln!(out, "{}", pos.fen())?;
     writeln!(out, "key {:016x}", pos.key())?;

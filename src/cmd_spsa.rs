@@ -79,8 +79,8 @@ pub fn run(args: SpsaArgs) -> Result<()> {
     engine.limits = match (&args.tc, args.nodes) {
         (Some(tc), _) => SearchLimits {
             tc: Some(
-                TimeControl::parse(tc)
-                    .map_err(|e| anyhow::anyhow!("--tc {tc}: {}", e.0))?
+                TimeControl::parse_seconds(tc)
+                    .map_err(|e| anyhow::anyhow!("--tc: {e}"))?
                     .context("--tc needs a clock, such as 8+0.08")?,
             ),
             ..SearchLimits::default()

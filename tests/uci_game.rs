@@ -92,7 +92,7 @@ fn stop_ends_an_infinite_search_and_pondering_works() {
     e.send("stop");
     let (best, _) = e.bestmove(5);
     let mut after_e4 = Position::startpos();
-    after_e4.play(
+    after_e4.play_unchecked(
         after_e4
             .parse_uci_move("e2e4", CastlingMode::Standard)
             .unwrap(),
@@ -112,7 +112,7 @@ fn stop_ends_an_infinite_search_and_pondering_works() {
     let (best, _) = e.bestmove(5);
     let mut pos = Position::startpos();
     for m in ["e2e4", "e7e5"] {
-        pos.play(pos.parse_uci_move(m, CastlingMode::Standard).unwrap());
+        pos.play_unchecked(pos.parse_uci_move(m, CastlingMode::Standard).unwrap());
     }
     assert!(
         pos.parse_uci_move(&best, CastlingMode::Standard).is_ok(),

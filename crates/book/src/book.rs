@@ -394,7 +394,7 @@ mod tests {
         assert_eq!(seen.len(), 3);
         let after = {
             let mut p = pos;
-            p.play(pos.parse_san("h3").expect("legal"));
+            p.play_unchecked(pos.parse_san("h3").expect("legal"));
             p
         };
         assert_eq!(book.pick(&after, Policy::Best, &mut rng), None);

@@ -707,7 +707,7 @@ mod tests {
         };
         let (book, _) = build_from_pgn(std::slice::from_ref(&path), &only, &|_| {}).expect("build");
         let mut after_e4 = start;
-        after_e4.play(start.parse_san("e4").expect("legal"));
+        after_e4.play_unchecked(start.parse_san("e4").expect("legal"));
         let c = book.candidates(&after_e4);
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].san, "c5");
@@ -755,7 +755,7 @@ mod tests {
                     .entry((pos.key(), PolyMove::from_move(m.mv).0))
                     .or_default();
                 c[slot] += 1;
-                pos.play(m.mv);
+                pos.play_unchecked(m.mv);
             }
         }
         (counts, good, bad)

@@ -52,7 +52,7 @@ pub fn history_text(moves: &[Move]) -> String {
             let _ = write!(out, "{}.", pos.fullmove_number());
         }
         out.push_str(&pos.san(m));
-        pos.play(m);
+        pos.play_unchecked(m);
     }
     out
 }
@@ -70,7 +70,7 @@ fn replay_history(text: &str) -> Result<(Position, Vec<Move>), String> {
             Ok((pgn::token::Token::Move(san), _)) => {
                 let m = pgn::match_san(&pos, san)
                     .map_err(|e| format!("history move {}: {e}", moves.len() + 1))?;
-                pos.play(m);
+                pos.play_unchecked(m);
                 moves.push(m);
             }
             _ => return Err(format!("history '{text}' is not a list of SAN moves")),
@@ -238,7 +238,7 @@ fn histories(book: &Book) -> crate::key_hash::KeyMap<u64, (Position, Vec<Move>)>
         }
         for c in book.candidates(&pos) {
             let mut next = pos;
-            next.play(c.mv);
+            next.play_unchecked(c.mv);
             let mut l: Vec<Move> = line.clone();
             l.push(c.mv);
             queue.push_back((next, l));
@@ -249,7 +249,7 @@ fn histories(book: &Book) -> crate::key_hash::KeyMap<u64, (Position, Vec<Move>)>
         if let Some(h) = book.history(key) {
             let mut pos = Position::startpos();
             for &m in h {
-                pos.play(m);
+                pos.play_unchecked(m);
             }
             found.insert(key, (pos, h.to_vec()));
         }
@@ -277,7 +277,7 @@ pub fn write_text(book: &Book) -> String {
                             .iter()
                             .map(|&m| {
                                 let s = p.san(m);
-                                p.play(m);
+                                p.play_unchecked(m);
                                 s
                             })
                             .collect();

@@ -98,7 +98,7 @@ fn probe_positions() -> Vec<String> {
             let mut pos = Position::startpos();
             for san in line.split_whitespace() {
                 let m = pos.parse_san(san).expect("legal");
-                pos.play(m);
+                pos.play_unchecked(m);
             }
             pos.fen()
         })

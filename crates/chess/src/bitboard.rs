@@ -4,9 +4,11 @@ use crate::{Color, File, Rank, Square};
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
-/// A set of squares.
+/// A set of squares. The word inside is the rules' business: other crates
+/// use the set methods, and `bits`/`from_bits` where a raw word is the
+/// point (hashing, packed formats, table indices).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Bitboard(pub u64);
+pub struct Bitboard(pub(crate) u64);
 
 impl Bitboard {
     /// No square.
@@ -25,6 +27,18 @@ impl Bitboard {
     pub const LIGHT_SQUARES: Bitboard = Bitboard(0x55aa_55aa_55aa_55aa);
     /// The dark squares.
     pub const DARK_SQUARES: Bitboard = Bitboard(!0x55aa_55aa_55aa_55aa);
+
+    /// The set whose bit n holds square n (a1 = bit 0).
+    #[inline(always)]
+    pub const fn from_bits(bits: u64) -> Bitboard {
+        Bitboard(bits)
+    }
+
+    /// The set as a word: bit n holds square n (a1 = bit 0).
+    #[inline(always)]
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
 
     /// The set holding only `sq`.
     #[inline(always)]

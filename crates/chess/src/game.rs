@@ -90,7 +90,7 @@ impl Game {
     /// Plays a move, which must be legal in the current position.
     pub fn push(&mut self, m: Move) {
         let mut next = *self.position();
-        next.play(m);
+        next.play_unchecked(m);
         self.positions.push(next);
         self.moves.push(m);
     }

@@ -153,7 +153,7 @@ mod tests {
     fn agree_below(pos: &Position, depth: u32, checked: &mut u64) {
         for m in pos.legal_moves().iter() {
             let mut child = *pos;
-            child.play(*m);
+            child.play_unchecked(*m);
             assert_eq!(pos.gives_check(*m), child.in_check(), "{} {m:?}", pos.fen());
             // A direct check is a check (promotions aside: judged as the pawn).
             if m.kind() == crate::MoveKind::Normal {

@@ -37,7 +37,7 @@ pub use color::Color;
 pub use fen::{CastlingNotation, FenError};
 pub use game::{Game, Outcome};
 pub use gives_check::CheckSquares;
-pub use make::Undo;
+pub use make::{IllegalMove, Undo};
 pub use movegen::GenType;
 pub use movelist::{MoveCounter, MoveList, MoveSink, MAX_MOVES};
 pub use position::Position;

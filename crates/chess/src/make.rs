@@ -1,14 +1,19 @@
 //! Making and unmaking moves (and null moves), keeping the Zobrist keys,
 //! castling rights, en-passant square, counters and checkers up to date.
 //!
-//! `play` returns the little that `undo` cannot recompute. Because `Position`
-//! is `Copy`, copy-make is simply `let mut child = *pos; child.play(m);`.
+//! `play_unchecked` returns the little that `undo` cannot recompute. Because
+//! `Position` is `Copy`, copy-make is simply
+//! `let mut child = *pos; child.play_unchecked(m);`. `play` is the same move
+//! for moves from outside the rules (a user, a file, another program): it
+//! checks legality first and refuses an illegal move, leaving the position
+//! as it was.
 
 use crate::attacks::pawn_attacks;
 use crate::{
-    zobrist, Bitboard, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece, Position, Role,
-    Square,
+    zobrist, Bitboard, CastlingMode, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece,
+    Position, Role, Square,
 };
+use std::fmt;
 
 /// What `Position::undo` needs to restore the position before a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +26,26 @@ pub struct Undo {
     pawn_key: u64,
     checkers: Bitboard,
 }
+
+/// Why `Position::play` refused a move: it is not legal in the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move refused.
+    pub mv: Move,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Chess960 notation names castling unambiguously (king takes rook).
+        write!(
+            f,
+            "illegal move {} in this position",
+            self.mv.to_uci(CastlingMode::Chess960)
+        )
+    }
+}
+
+impl std::error::Error for IllegalMove {}
 
 /// Where king and rook end up when `color` castles with the rook on `rook` from `king`.
 #[inline(always)]
@@ -51,10 +76,22 @@ impl Position {
         }
     }
 
-    /// Plays a legal move. The move must be legal in this position (as
-    /// produced by move generation or checked by a parser); otherwise the
-    /// position becomes inconsistent.
-    pub fn play(&mut self, m: Move) -> Undo {
+    /// Plays `m` if it is legal here, and refuses it (the position
+    /// unchanged) otherwise. For moves whose legality nothing has checked
+    /// yet; the search and move generation's callers use `play_unchecked`.
+    pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove> {
+        if self.is_legal(m) {
+            Ok(self.play_unchecked(m))
+        } else {
+            Err(IllegalMove { mv: m })
+        }
+    }
+
+    /// Plays a move known to be legal here (produced by move generation,
+    /// checked by a parser or by `is_legal`), without checking it again: the
+    /// make-move of the search. An illegal move leaves the position
+    /// inconsistent; `play` is the checked form.
+    pub fn play_unchecked(&mut self, m: Move) -> Undo {
         let us = self.turn;
         let them = !us;
         let from = m.from();
@@ -220,5 +257,45 @@ impl Position {
         self.halfmove_clock = undo.halfmove_clock;
         self.key = undo.key;
         self.checkers = undo.checkers;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn play_refuses_an_illegal_move_and_keeps_the_position() {
+        // The e-pawn is pinned against the king by the rook on e8.
+        let start = Position::from_fen("4r1k1/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        let sq = |name: &str| name.parse::<Square>().unwrap();
+        let pinned_off_file = Move::normal(sq("e2"), sq("d3"));
+        let empty_square = Move::normal(sq("a1"), sq("a2"));
+        let their_piece = Move::normal(sq("e8"), sq("e7"));
+        for m in [pinned_off_file, empty_square, their_piece, Move::NULL] {
+            let mut pos = start;
+            assert_eq!(pos.play(m), Err(IllegalMove { mv: m }));
+            assert!(pos == start, "{m:?} changed the position");
+        }
+        assert_eq!(
+            IllegalMove {
+                mv: pinned_off_file
+            }
+            .to_string(),
+            "illegal move e2d3 in this position"
+        );
+    }
+
+    #[test]
+    fn play_of_a_legal_move_is_play_unchecked() {
+        let start = Position::startpos();
+        for &m in &start.legal_moves() {
+            let (mut checked, mut unchecked) = (start, start);
+            let undo = checked.play(m).unwrap();
+            assert_eq!(undo, unchecked.play_unchecked(m));
+            assert_eq!(checked.fen(), unchecked.fen());
+            checked.undo(m, undo);
+            assert!(checked == start);
+        }
     }
 }

@@ -20,7 +20,7 @@ pub fn perft_copy_make(pos: &Position, depth: u32) -> u64 {
             let mut nodes = 0;
             for &m in pos.legal_moves().iter() {
                 let mut child = *pos;
-                child.play(m);
+                child.play_unchecked(m);
                 nodes += perft_copy_make(&child, depth - 1);
             }
             nodes
@@ -36,7 +36,7 @@ pub fn perft_make_unmake(pos: &mut Position, depth: u32) -> u64 {
         _ => {
             let mut nodes = 0;
             for &m in pos.legal_moves().iter() {
-                let undo = pos.play(m);
+                let undo = pos.play_unchecked(m);
                 nodes += perft_make_unmake(pos, depth - 1);
                 pos.undo(m, undo);
             }
@@ -51,7 +51,7 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .iter()
         .map(|&m| {
             let mut child = *pos;
-            child.play(m);
+            child.play_unchecked(m);
             (
                 m,
                 if depth <= 1 {

@@ -57,7 +57,7 @@ impl Position {
     pub fn san(&self, m: Move) -> String {
         let mut s = self.san_without_suffix(m);
         let mut after = *self;
-        after.play(m);
+        after.play_unchecked(m);
         if after.in_check() {
             s.push(if after.has_legal_moves() { '+' } else { '#' });
         }

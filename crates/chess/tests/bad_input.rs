@@ -88,7 +88,7 @@ fn mangled_input_never_panics() {
                         // SAN is written in the position before the move.
                         let _ = p.san(m);
                         let mut q = p;
-                        q.play(m);
+                        q.play_unchecked(m);
                     }
                 }
             }

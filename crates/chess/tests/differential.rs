@@ -92,7 +92,7 @@ fn every_step_of_playouts_depth_1() {
             if moves.is_empty() {
                 break;
             }
-            pos.play(moves[rng.below(moves.len())]);
+            pos.play_unchecked(moves[rng.below(moves.len())]);
         }
     }
 }

@@ -7,7 +7,7 @@ fn key_after(moves: &str) -> u64 {
     let mut pos = Position::startpos();
     for text in moves.split_whitespace() {
         let m = pos.parse_uci_move(text, CastlingMode::Standard).unwrap();
-        pos.play(m);
+        pos.play_unchecked(m);
     }
     let from_fen = Position::from_fen(&pos.fen()).unwrap();
     assert_eq!(

@@ -22,7 +22,7 @@ fn play(p: &mut Position, uci: &str) {
     let m = p
         .parse_uci_move(uci, p.castling_mode())
         .unwrap_or_else(|e| panic!("{uci}: {e}"));
-    p.play(m);
+    p.play_unchecked(m);
 }
 
 #[test]

@@ -30,7 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             let m = moves[rng.next_u64() as usize % moves.len()];
             steps.push((pos, m));
-            pos.play(m);
+            pos.play_unchecked(m);
         }
     }
     let rounds = 10;

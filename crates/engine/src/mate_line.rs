@@ -31,10 +31,9 @@ pub fn complete_mate_line(
     let plies = (MATE - score.abs()) as usize;
     let mut pos = *root;
     for &m in pv.iter() {
-        if !pos.is_legal(m) {
+        if pos.play(m).is_err() {
             return;
         }
-        pos.play(m);
     }
     while pv.len() < plies {
         // The side to move at the end of the line mates when an odd number
@@ -43,7 +42,7 @@ pub fn complete_mate_line(
         let Some(m) = proven_step(&pos, left, tt) else {
             return;
         };
-        pos.play(m);
+        pos.play_unchecked(m);
         pv.push(m);
     }
 }
@@ -55,7 +54,7 @@ fn proven_step(pos: &Position, left: usize, tt: &TranspositionTable) -> Option<M
     let attacking = left % 2 == 1;
     pos.legal_moves().iter().copied().find(|&m| {
         let mut child = *pos;
-        child.play(m);
+        child.play_unchecked(m);
         if left == 1 {
             return child.is_checkmate();
         }
@@ -97,7 +96,7 @@ mod tests {
             .parse_uci_move(uci, CastlingMode::Standard)
             .expect("legal move");
         let mut child = *pos;
-        child.play(m);
+        child.play_unchecked(m);
         (child, m)
     }
 

@@ -274,12 +274,10 @@ mod tests {
         names.sort_by_key(|n| n.to_ascii_lowercase());
         names.dedup_by_key(|n| n.to_ascii_lowercase());
         assert_eq!(names.len(), count, "tunable and option names are unique");
-        for (t, v) in TUNABLES.iter().zip(tunable_values()) {
+        assert_eq!(tunable_values().len(), TUNABLES.len());
+        for t in TUNABLES {
             assert!(t.min <= t.default && t.default <= t.max, "{t:?}");
             assert!(t.step > 0.0 && t.step <= f64::from(t.max - t.min), "{t:?}");
-            if !cfg!(feature = "tune") {
-                assert_eq!(v, t.default, "a normal build compiles the default");
-            }
         }
         assert_eq!(
             TUNABLES[0].openbench_line(3),
@@ -287,10 +285,64 @@ mod tests {
         );
     }
 
+    /// The tests that set tunables (process-wide values in a tune build)
+    /// take turns.
+    #[cfg(feature = "tune")]
+    static TUNABLES_SET: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    /// A normal build compiles the tunables as constants: setting one by name
+    /// is refused as an unknown option (which is how `kestrel tune spsa`
+    /// tells a normal build from a tune build), and no value moves.
+    #[cfg(not(feature = "tune"))]
+    #[test]
+    fn tunables_are_constants_in_a_normal_build() {
+        let before = tunable_values();
+        let mut p = SearchParams::default();
+        for t in TUNABLES {
+            let other = if t.default == t.max { t.min } else { t.max };
+            assert!(
+                matches!(
+                    p.set(t.name, &other.to_string()),
+                    Err(ParamError::Unknown(_))
+                ),
+                "{} can be set in a normal build",
+                t.name
+            );
+        }
+        assert_eq!(tunable_values(), before);
+        assert_eq!(p, SearchParams::default());
+    }
+
+    /// In a tune build each tunable's name reaches its own value: setting
+    /// one moves that value and no other (the name's slot and the accessor's
+    /// slot are the same).
+    #[cfg(feature = "tune")]
+    #[test]
+    fn each_tunable_name_sets_its_own_value() {
+        let _only = TUNABLES_SET
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut p = SearchParams::default();
+        let defaults: Vec<i32> = TUNABLES.iter().map(|t| t.default).collect();
+        for (i, t) in TUNABLES.iter().enumerate() {
+            let other = if t.default == t.max { t.min } else { t.max };
+            p.set(&t.name.to_ascii_uppercase(), &other.to_string())
+                .unwrap();
+            let mut expected = defaults.clone();
+            expected[i] = other;
+            assert_eq!(tunable_values(), expected, "{}", t.name);
+            p.set(t.name, &t.default.to_string()).unwrap();
+        }
+        assert_eq!(tunable_values(), defaults);
+    }
+
     /// In a tune build the tunables are options: set, read back, refused out of range.
     #[cfg(feature = "tune")]
     #[test]
     fn tunables_are_options_in_a_tune_build() {
+        let _only = TUNABLES_SET
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut p = SearchParams::default();
         assert!(SearchParams::list().iter().any(|i| i.name == "RfpMargin"));
         p.set("rfpmargin", "95").unwrap();
@@ -299,6 +351,15 @@ mod tests {
             p.set("RfpMargin", "5000"),
             Err(ParamError::BadValue { .. })
         ));
-        p.set("RfpMargin", "80").unwrap();
+        p.set(
+            "RfpMargin",
+            &TUNABLES
+                .iter()
+                .find(|t| t.name == "RfpMargin")
+                .unwrap()
+                .default
+                .to_string(),
+        )
+        .unwrap();
     }
 }

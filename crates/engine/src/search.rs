@@ -549,7 +549,7 @@ impl Worker {
         let (root, m) = (self.root, first.mv);
         let mut child = root;
         self.evaluator.push_move(&root, m);
-        child.play(m);
+        child.play_unchecked(m);
         let v = -self.evaluator.evaluate(&child);
         self.evaluator.pop();
         let rm = &mut self.root_moves[0];
@@ -650,7 +650,7 @@ impl Worker {
         let mut child = *pos;
         self.evaluator.push_move(pos, m);
         self.stack[ply].captured = captured_value(pos, m);
-        child.play(m);
+        child.play_unchecked(m);
         self.stack[ply].piece_to = piece_to(pos, m);
         self.keys.push(child.key());
         child

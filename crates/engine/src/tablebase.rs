@@ -101,7 +101,7 @@ fn rank_by_dtz(
     let mut ranked = Vec::new();
     for &mv in &root.legal_moves() {
         let mut child = *root;
-        child.play(mv);
+        child.play_unchecked(mv);
         let dtz = if !child.has_legal_moves() {
             // Mate wins at once; stalemate draws.
             i32::from(child.in_check())
@@ -163,7 +163,7 @@ fn rank_by_wdl(
     let mut ranked = Vec::new();
     for &mv in &root.legal_moves() {
         let mut child = *root;
-        child.play(mv);
+        child.play_unchecked(mv);
         let wdl = if !child.has_legal_moves() {
             if child.in_check() {
                 Wdl::Win

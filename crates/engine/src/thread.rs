@@ -361,7 +361,7 @@ pub fn conclude(workers: &[&Worker], shared: &Shared, root: &Position) -> Search
         // No second move in the line: ask the table about the position after the best move.
         let mv = best?.mv;
         let mut after = *root;
-        after.play(mv);
+        after.play_unchecked(mv);
         shared
             .tt
             .probe(after.key())

@@ -28,7 +28,7 @@ fn best_move(engine: &mut Engine, pos: &Position) -> (String, u64) {
 fn search_steers_toward_a_book_position() {
     let start = Position::startpos();
     let mut after_a3 = start;
-    after_a3.play(start.parse_san("a3").expect("legal"));
+    after_a3.play_unchecked(start.parse_san("a3").expect("legal"));
     let mut engine = Engine::new();
     engine.set_book(Some(Arc::new(OnePosition(after_a3.key()))));
 

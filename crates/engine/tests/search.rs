@@ -188,7 +188,7 @@ fn a_mate_line_ends_in_the_mate_it_announces() {
     let mut end = pos;
     for &m in &r.pv {
         assert!(end.is_legal(m));
-        end.play(m);
+        end.play_unchecked(m);
     }
     assert!(end.is_checkmate(), "{:?}", r.pv);
 }
@@ -309,7 +309,7 @@ fn stalemate_is_avoided_when_winning() {
     // Qg6?? or Qf7?? stalemate; the search must keep winning.
     let (pos, r) = search("7k/8/5K2/8/8/8/6Q1/8 w - - 0 1", &[], Limits::depth(8));
     let mut after = pos;
-    after.play(r.best.unwrap());
+    after.play_unchecked(r.best.unwrap());
     assert!(!after.is_stalemate(), "played stalemate {}", uci(&r));
     assert!(r.score > 500);
 }
@@ -324,7 +324,7 @@ fn repetition_with_the_game_history_is_a_draw() {
     for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
         history.push(pos.key());
         let mv = pos.parse_uci_move(m, CastlingMode::Standard).unwrap();
-        pos.play(mv);
+        pos.play_unchecked(mv);
     }
     let back = pos.parse_uci_move("f6g8", CastlingMode::Standard).unwrap();
     let only_back = Limits {

@@ -67,7 +67,7 @@ fn the_lowest_level_saves_its_queen() {
             .parse_uci_move(&mv, CastlingMode::Standard)
             .expect("legal");
         let mut after = pos;
-        after.play(m);
+        after.play_unchecked(m);
         let r = Engine::new().search(&after, &[], Limits::depth(6), Arc::new(|_| {}));
         assert!(r.score < 300, "{mv}: Black gets {}", r.score);
     }

@@ -12,7 +12,7 @@ use engine::eval::EvalKind;
 use engine::params::{ParamKind, SearchParams};
 use stats::Estimate;
 
-use crate::arena::{self, ArenaConfig, Contender, MoveLimit, Pairing, Tally};
+use crate::arena::{self, ArenaConfig, Contender, MoveLimit, Tally};
 use crate::plot::{Bar, BarChart, LineChart, Point, Series};
 
 /// One on/off search technique.
@@ -104,9 +104,9 @@ impl Row {
     }
 }
 
-/// Plays `pairs` game pairs between the default configuration and the one
-/// with `switch` flipped; returns the results of the configuration with
-/// the technique on.
+/// Plays `pairs` game pairs (arena's head-to-head match) between the
+/// default configuration and the one with `switch` flipped; returns the
+/// results of the configuration with the technique on.
 pub fn elo_match(
     switch: &Switch,
     pairs: usize,
@@ -125,17 +125,7 @@ pub fn elo_match(
             ..Contender::new(format!("{} off", switch.name), limit)
         },
     ];
-    let pairings: Vec<Pairing> = openings
-        .iter()
-        .take(pairs)
-        .map(|&opening| Pairing {
-            first: 0,
-            second: 1,
-            opening,
-        })
-        .collect();
-    let played = arena::play_pairs(&players, &pairings, config, progress);
-    arena::tally(&played, 0)
+    arena::head_to_head(&players, pairs, openings, config, progress)
 }
 
 fn ratio(a: f64, b: f64) -> String {

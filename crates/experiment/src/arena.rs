@@ -275,6 +275,32 @@ fn play_game(
     }
 }
 
+/// The one head-to-head match: `pairs` game pairs between `players[0]` and
+/// `players[1]`, each pair from the next opening of `openings` (from the
+/// first again when they run out; none when there are none); returns the
+/// results of `players[0]`. The ablation's on/off matches and the GA's
+/// matches between weight sets are both this.
+pub fn head_to_head(
+    players: &[Contender; 2],
+    pairs: usize,
+    openings: &[Position],
+    config: &ArenaConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Tally {
+    let pairings: Vec<Pairing> = openings
+        .iter()
+        .cycle()
+        .take(if openings.is_empty() { 0 } else { pairs })
+        .map(|&opening| Pairing {
+            first: 0,
+            second: 1,
+            opening,
+        })
+        .collect();
+    let played = play_pairs(players, &pairings, config, progress);
+    tally(&played, 0)
+}
+
 /// `player`'s results over these pairs (those it played in).
 pub fn tally(pairs: &[PairRecord], player: usize) -> Tally {
     let mut t = Tally::default();
@@ -347,7 +373,7 @@ mod tests {
                 let mut pos = pairing.opening;
                 for &m in g.game.moves() {
                     assert!(pos.legal_moves().contains(&m));
-                    pos.play(m);
+                    pos.play_unchecked(m);
                 }
                 if let Ending::Rules(outcome) = &g.ending {
                     let expected = outcome.winner().map_or(GameResult::Draw, |c| {

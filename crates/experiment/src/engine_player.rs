@@ -145,7 +145,7 @@ mod tests {
 
     #[test]
     fn the_request_clocks_become_the_search_limits() {
-        let tc = TimeControl::parse("40/60+0.5").unwrap().unwrap();
+        let tc = TimeControl::parse_seconds("40/60+0.5").unwrap().unwrap();
         let (white, black) = (Clock::new(tc), Clock::new(tc));
         let player = EnginePlayer::new(
             Engine::new(),

@@ -196,8 +196,8 @@ fn round_robin(
         .collect()
 }
 
-/// A match of `pairs` game pairs between two weight sets (openings taken
-/// in order from `openings`, cycling); returns the results of `a`.
+/// A match of `pairs` game pairs (arena's head-to-head match) between two
+/// weight sets; returns the results of `a`.
 pub fn versus(
     a: &Arc<Weights>,
     b: &Arc<Weights>,
@@ -217,18 +217,7 @@ pub fn versus(
             ..Contender::new("b", limit)
         },
     ];
-    let pairings: Vec<Pairing> = openings
-        .iter()
-        .cycle()
-        .take(if openings.is_empty() { 0 } else { pairs })
-        .map(|&opening| Pairing {
-            first: 0,
-            second: 1,
-            opening,
-        })
-        .collect();
-    let played = arena::play_pairs(&players, &pairings, config, progress);
-    arena::tally(&played, 0)
+    arena::head_to_head(&players, pairs, openings, config, progress)
 }
 
 /// Games one generation plays: the round robin and the match against the

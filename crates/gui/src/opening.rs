@@ -44,7 +44,7 @@ fn build(table: &'static str) -> HashMap<u64, Opening> {
             .split_whitespace()
             .all(|san| match pos.parse_san(san) {
                 Ok(m) => {
-                    pos.play(m);
+                    pos.play_unchecked(m);
                     true
                 }
                 Err(_) => false,
@@ -96,7 +96,7 @@ mod tests {
         let mut out = vec![pos];
         for san in moves.split_whitespace() {
             let m = pos.parse_san(san).expect("legal");
-            pos.play(m);
+            pos.play_unchecked(m);
             out.push(pos);
         }
         out

@@ -157,7 +157,7 @@ impl MoveTree {
             return Err(TreeError::Illegal);
         }
         let mut pos = node.pos;
-        pos.play(m);
+        pos.play_unchecked(m);
         let id = self.nodes.len();
         self.nodes.push(Some(Node::new(Some(m), Some(parent), pos)));
         self.node_mut(parent)?.children.push(id);

@@ -266,7 +266,7 @@ pub fn line(pos: &Position, moves: &[Move], mode: CastlingMode) -> Vec<LineMove>
             break;
         }
         let mv = MoveView::new(&pos, m, mode);
-        pos.play(m);
+        pos.play_unchecked(m);
         out.push(LineMove { mv, fen: pos.fen() });
     }
     out

@@ -262,7 +262,7 @@ fn engine_key(
         }
         "tc" => {
             spec.limits.tc =
-                TimeControl::parse(value).map_err(|e| bad(option, e.to_string()))?;
+                TimeControl::parse_seconds(value).map_err(|e| bad(option, e.to_string()))?;
         }
         "st" => {
             let s: f64 = number(option, value)?;

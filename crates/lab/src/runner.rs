@@ -179,7 +179,7 @@ fn entry(job: &GameJob, record: &GameRecord, args: &MatchArgs) -> GameEntry {
 fn final_epd(record: &GameRecord) -> String {
     let mut pos = record.start;
     for m in &record.moves {
-        pos.play(m.mv);
+        pos.play_unchecked(m.mv);
     }
     let fen = pos.fen();
     let fields: Vec<&str> = fen.split_whitespace().collect();

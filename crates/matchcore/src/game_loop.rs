@@ -163,7 +163,7 @@ pub fn play(
         let mut replay = *game.start();
         for &m in game.moves() {
             history.push(replay.key());
-            replay.play(m);
+            replay.play_unchecked(m);
         }
     }
     let mut clocks: [Option<Clock>; 2] = timing.map(|t| t.tc.map(Clock::new));

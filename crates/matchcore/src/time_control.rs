@@ -1,5 +1,11 @@
-//! Time controls as cutechess-cli writes them: `40/60+0.6` (moves/seconds+increment),
-//! `60+0.6`, `1:30+1`, `inf`; and the clock the runner keeps for each side.
+//! The one time control of every way of playing games, read in each syntax
+//! by its own parser: the match runner's as cutechess-cli and fastchess
+//! write it, in seconds (`40/60+0.6`, `60+0.6`, `1:30+1`, `inf`:
+//! [`TimeControl::parse_seconds`]), and the terminal game's in minutes
+//! (`5+3`: five minutes and three seconds a move, [`TimeControl::parse_minutes`]).
+//! `5+3` is five seconds to one and five minutes to the other, so each
+//! caller names the syntax it reads. Also the clock the runner keeps for
+//! each side.
 
 use std::fmt;
 use std::time::Duration;
@@ -7,7 +13,7 @@ use thiserror::Error;
 
 /// A game clock setting: time for a number of moves (or the whole game) plus
 /// an increment per move.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
     /// Moves per period; `None` for the whole game (sudden death).
     pub moves: Option<u32>,
@@ -17,10 +23,20 @@ pub struct TimeControl {
     pub increment: Duration,
 }
 
-/// A time control that cannot be read.
+/// A time control that cannot be read, in the syntax that was asked for.
 #[derive(Debug, Error, PartialEq)]
-#[error("bad time control '{0}': write MOVES/SECONDS+INCREMENT, e.g. 40/60+0.6, 10+0.1 or 1:30")]
-pub struct TimeControlError(pub String);
+pub enum TimeControlError {
+    /// Not `[MOVES/]SECONDS[+INCREMENT]` (cutechess-cli's and fastchess's syntax).
+    #[error(
+        "bad time control '{0}': write MOVES/SECONDS+INCREMENT, e.g. 40/60+0.6, 10+0.1 or 1:30"
+    )]
+    Seconds(String),
+    /// Not `MINUTES[+SECONDS]` (the terminal game's syntax).
+    #[error(
+        "time control '{0}' must be MINUTES+SECONDS, e.g. 5+3, 10+0 or 0.5+1 (up to 600 minutes)"
+    )]
+    Minutes(String),
+}
 
 fn seconds(text: &str) -> Option<f64> {
     // cutechess accepts minutes:seconds as well as plain seconds.
@@ -32,9 +48,10 @@ fn seconds(text: &str) -> Option<f64> {
 }
 
 impl TimeControl {
-    /// Reads `[MOVES/]TIME[+INC]`; `None` for `inf` (no clock).
-    pub fn parse(text: &str) -> Result<Option<TimeControl>, TimeControlError> {
-        let err = || TimeControlError(text.to_string());
+    /// Reads cutechess-cli's and fastchess's `[MOVES/]SECONDS[+INCREMENT]`
+    /// (times in seconds or `MINUTES:SECONDS`); `None` for `inf` (no clock).
+    pub fn parse_seconds(text: &str) -> Result<Option<TimeControl>, TimeControlError> {
+        let err = || TimeControlError::Seconds(text.to_string());
         let t = text.trim();
         if t.eq_ignore_ascii_case("inf") || t.eq_ignore_ascii_case("infinite") {
             return Ok(None);
@@ -60,6 +77,48 @@ impl TimeControl {
             increment: Duration::from_secs_f64(inc),
         }))
     }
+}
+
+impl TimeControl {
+    /// Reads the terminal game's `MINUTES[+SECONDS]`: `5+3` (five minutes
+    /// each, three seconds added a move), `10`, `0.5+1`; each number at most
+    /// 600, sudden death.
+    pub fn parse_minutes(text: &str) -> Result<TimeControl, TimeControlError> {
+        let bad = || TimeControlError::Minutes(text.to_string());
+        let (minutes, seconds) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
+        let minutes: f64 = minutes.trim().parse().map_err(|_| bad())?;
+        let seconds: f64 = seconds.trim().parse().map_err(|_| bad())?;
+        // Ranges refuse NaN and infinities too.
+        let in_range = |x: f64| (0.0..=600.0).contains(&x);
+        if !in_range(minutes) || !in_range(seconds) || minutes == 0.0 && seconds == 0.0 {
+            return Err(bad());
+        }
+        Ok(TimeControl {
+            moves: None,
+            base: Duration::from_secs_f64(minutes * 60.0),
+            increment: Duration::from_secs_f64(seconds),
+        })
+    }
+
+    /// The control in the terminal's syntax, `MINUTES+SECONDS` (`5+3`,
+    /// `0.5+0`), as [`TimeControl::parse_minutes`] reads it.
+    pub fn in_minutes(&self) -> String {
+        let mut text = format!(
+            "{}+{}",
+            trim(self.base.as_secs_f64() / 60.0),
+            trim(self.increment.as_secs_f64())
+        );
+        if let Some(m) = self.moves {
+            text = format!("{m}/{text}");
+        }
+        text
+    }
+}
+
+/// `5`, `0.5`: two decimals at most, no trailing zeros.
+fn trim(x: f64) -> String {
+    let text = format!("{x:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 impl fmt::Display for TimeControl {
@@ -151,34 +210,63 @@ mod tests {
 
     #[test]
     fn reads_cutechess_forms() {
-        let tc = TimeControl::parse("40/60+0.6").unwrap().unwrap();
+        let tc = TimeControl::parse_seconds("40/60+0.6").unwrap().unwrap();
         assert_eq!(tc.moves, Some(40));
         assert_eq!(tc.base, Duration::from_secs(60));
         assert_eq!(tc.increment, ms(600));
-        let tc = TimeControl::parse("1:30+1").unwrap().unwrap();
+        let tc = TimeControl::parse_seconds("1:30+1").unwrap().unwrap();
         assert_eq!(tc.base, Duration::from_secs(90));
         assert_eq!(tc.moves, None);
-        assert_eq!(TimeControl::parse("10").unwrap().unwrap().increment, ms(0));
-        assert_eq!(TimeControl::parse("inf").unwrap(), None);
-        // fastchess's sudden death with a moves field of 0.
-        let tc = TimeControl::parse("0/60+0.6").unwrap().unwrap();
-        assert_eq!((tc.moves, tc.base), (None, Duration::from_secs(60)));
-        assert!(TimeControl::parse("x/60").is_err());
         assert_eq!(
-            TimeControl::parse("40/60+0.6")
+            TimeControl::parse_seconds("10").unwrap().unwrap().increment,
+            ms(0)
+        );
+        assert_eq!(TimeControl::parse_seconds("inf").unwrap(), None);
+        // fastchess's sudden death with a moves field of 0.
+        let tc = TimeControl::parse_seconds("0/60+0.6").unwrap().unwrap();
+        assert_eq!((tc.moves, tc.base), (None, Duration::from_secs(60)));
+        assert!(TimeControl::parse_seconds("x/60").is_err());
+        assert_eq!(
+            TimeControl::parse_seconds("40/60+0.6")
                 .unwrap()
                 .unwrap()
                 .to_string(),
             "40/60+0.6"
         );
         for bad in ["", "abc", "x/10", "10+x", "-5", "0+0", "0/0"] {
-            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+            assert!(TimeControl::parse_seconds(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn reads_the_terminals_minutes() {
+        let tc = TimeControl::parse_minutes("5+3").unwrap();
+        assert_eq!(tc.moves, None);
+        assert_eq!(tc.base, Duration::from_secs(300));
+        assert_eq!(tc.increment, Duration::from_secs(3));
+        assert_eq!(tc.in_minutes(), "5+3");
+        // The same text in the runner's syntax is five seconds.
+        let seconds = TimeControl::parse_seconds("5+3").unwrap().unwrap();
+        assert_eq!(seconds.base, Duration::from_secs(5));
+        assert_eq!(tc.to_string(), "300+3");
+        assert_eq!(
+            TimeControl::parse_minutes("0.5").unwrap().in_minutes(),
+            "0.5+0"
+        );
+        for bad in [
+            "", "five", "5+", "-1+0", "0+0", "inf+1", "NaN", "601+0", "5+3+1", "40/5+3",
+        ] {
+            assert_eq!(
+                TimeControl::parse_minutes(bad),
+                Err(TimeControlError::Minutes(bad.to_string())),
+                "{bad}"
+            );
         }
     }
 
     #[test]
     fn clock_adds_increment_and_periods() {
-        let tc = TimeControl::parse("2/1+0.1").unwrap().unwrap();
+        let tc = TimeControl::parse_seconds("2/1+0.1").unwrap().unwrap();
         let mut c = Clock::new(tc);
         assert_eq!(c.moves_to_go(), Some(2));
         assert_eq!(c.spend(ms(300), ms(0)), ClockResult::Ok);
@@ -192,7 +280,7 @@ mod tests {
 
     #[test]
     fn forfeit_reports_the_overrun_and_honours_the_margin() {
-        let tc = TimeControl::parse("1").unwrap().unwrap();
+        let tc = TimeControl::parse_seconds("1").unwrap().unwrap();
         let mut c = Clock::new(tc);
         assert_eq!(c.spend(ms(1040), ms(50)), ClockResult::Ok);
         let mut c = Clock::new(tc);

@@ -51,7 +51,7 @@ pub fn play(pos: &mut Position, m: chess::Move) {
     if m.is_null() {
         pos.play_null();
     } else {
-        pos.play(m);
+        pos.play_unchecked(m);
     }
 }
 

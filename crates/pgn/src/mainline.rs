@@ -146,7 +146,7 @@ pub fn scan_plain(
                 }
                 let mv = crate::san_match::match_san(&pos, san).ok()?;
                 visit(&pos, mv);
-                pos.play(mv);
+                pos.play_unchecked(mv);
                 plies += 1;
             }
             // Before any move these are errors for the full parser.

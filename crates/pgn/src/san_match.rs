@@ -255,7 +255,7 @@ mod tests {
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
                 let pick = (seed % moves.len() as u64) as usize;
-                pos.play(moves[pick]);
+                pos.play_unchecked(moves[pick]);
             }
         }
         assert!(positions > 10_000);

@@ -125,7 +125,7 @@ mod tests {
     fn start_position_with_last_move() {
         let mut pos = Position::startpos();
         let m = pos.parse_uci_move("e2e4", CastlingMode::Standard).unwrap();
-        pos.play(m);
+        pos.play_unchecked(m);
         let text = draw(&pos, Some(m), false, PLAIN);
         let expected = [
             " 8  ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜",

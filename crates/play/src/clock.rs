@@ -1,61 +1,11 @@
-//! Chess clocks for the terminal game: a time control (`5+3`: five minutes
-//! each and three seconds added after each move), each side's time left,
-//! and the running side's time charged when it moves.
+//! Chess clocks for the terminal game: under a time control (matchcore's,
+//! read in the terminal's minutes: `5+3` is five minutes each and three
+//! seconds added after each move), each side's time left, and the running
+//! side's time charged when it moves.
 
 use chess::Color;
-use std::fmt;
+use matchcore::time_control::TimeControl;
 use std::time::{Duration, Instant};
-
-/// A time control: the time each side starts with and the increment per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    /// Each side's time at the start.
-    pub base: Duration,
-    /// Added to a side's time after each of its moves.
-    pub increment: Duration,
-}
-
-/// Why a time control could not be read.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error("time control '{0}' must be MINUTES+SECONDS, e.g. 5+3, 10+0 or 0.5+1 (up to 600 minutes)")]
-pub struct TimeControlError(pub String);
-
-impl TimeControl {
-    /// Reads `MINUTES[+SECONDS]`: `5+3`, `10`, `0.5+1`.
-    pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
-        let bad = || TimeControlError(text.to_string());
-        let (minutes, seconds) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
-        let minutes: f64 = minutes.trim().parse().map_err(|_| bad())?;
-        let seconds: f64 = seconds.trim().parse().map_err(|_| bad())?;
-        // Ranges refuse NaN and infinities too.
-        let in_range = |x: f64| (0.0..=600.0).contains(&x);
-        if !in_range(minutes) || !in_range(seconds) || minutes == 0.0 && seconds == 0.0 {
-            return Err(bad());
-        }
-        Ok(TimeControl {
-            base: Duration::from_secs_f64(minutes * 60.0),
-            increment: Duration::from_secs_f64(seconds),
-        })
-    }
-}
-
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let minutes = self.base.as_secs_f64() / 60.0;
-        write!(
-            f,
-            "{}+{}",
-            trim(minutes),
-            trim(self.increment.as_secs_f64())
-        )
-    }
-}
-
-/// `5`, `0.5`: no trailing zeros.
-fn trim(x: f64) -> String {
-    let text = format!("{x:.2}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
-}
 
 /// Both sides' clocks under one time control.
 #[derive(Clone, Debug)]
@@ -159,22 +109,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn time_controls_read_and_show() {
-        let tc = TimeControl::parse("5+3").expect("5+3");
-        assert_eq!(tc.base, Duration::from_secs(300));
-        assert_eq!(tc.increment, Duration::from_secs(3));
-        assert_eq!(tc.to_string(), "5+3");
-        assert_eq!(TimeControl::parse("0.5").expect("0.5").to_string(), "0.5+0");
-        for bad in [
-            "", "five", "5+", "-1+0", "0+0", "inf+1", "NaN", "601+0", "5+3+1",
-        ] {
-            assert!(TimeControl::parse(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
     fn moving_charges_the_mover_and_adds_the_increment() {
-        let mut clock = Clock::new(TimeControl::parse("1+2").expect("tc"));
+        let mut clock = Clock::new(TimeControl::parse_minutes("1+2").expect("tc"));
         assert!(clock.moved(Color::White));
         let white = clock.left(Color::White, Color::Black);
         assert!(white > Duration::from_secs(61) && white <= Duration::from_secs(62));

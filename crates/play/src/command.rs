@@ -1,8 +1,8 @@
 //! The terminal game's commands, parsed from one line of text. Anything
 //! that is not a command is taken as a move.
 
-use crate::clock::TimeControl;
 use chess::Color;
+use matchcore::time_control::TimeControl;
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -267,7 +267,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "time" | "clock" => Command::Time(match arg {
             None => ClockSetting::Show,
             Some("off") => ClockSetting::Off,
-            Some(tc) => match TimeControl::parse(tc) {
+            Some(tc) => match TimeControl::parse_minutes(tc) {
                 Ok(tc) => ClockSetting::Control(tc),
                 Err(e) => return err(e.to_string()),
             },

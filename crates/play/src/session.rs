@@ -698,7 +698,12 @@ impl<W: Write> Session<W> {
         let turn = self.game.position().turn();
         match setting {
             ClockSetting::Show => match &self.clock {
-                Some(clock) => writeln!(self.out, "Clock {}: {}", clock.control, clock.show(turn)),
+                Some(clock) => writeln!(
+                    self.out,
+                    "Clock {}: {}",
+                    clock.control.in_minutes(),
+                    clock.show(turn)
+                ),
                 None => writeln!(
                     self.out,
                     "No clocks: type time 5+3 for five minutes each and three seconds a move."
@@ -714,7 +719,8 @@ impl<W: Write> Session<W> {
             ClockSetting::Control(control) => {
                 let clock = Clock::new(control);
                 let text = format!(
-                    "Clock {control} for both sides, running for {}: {}",
+                    "Clock {} for both sides, running for {}: {}",
+                    control.in_minutes(),
                     turn.fold("White", "Black"),
                     clock.show(turn)
                 );
@@ -730,7 +736,7 @@ impl<W: Write> Session<W> {
         let mut keys = Vec::new();
         for &m in self.game.moves() {
             keys.push(pos.key());
-            pos.play(m);
+            pos.play_unchecked(m);
         }
         keys
     }
@@ -867,7 +873,7 @@ impl<W: Write> Session<W> {
         let cursor = last.cursor;
         let mut pos = last.root;
         for &m in &pv[..cursor] {
-            pos.play(m);
+            pos.play_unchecked(m);
         }
         let shown = history(&last.root, &pv[..cursor]);
         let text = board_view::draw(
@@ -1007,7 +1013,7 @@ fn history(start: &Position, moves: &[Move]) -> String {
             words.push(format!("{}...", pos.fullmove_number()));
         }
         words.push(pos.san(m));
-        pos.play(m);
+        pos.play_unchecked(m);
     }
     words.join(" ")
 }
@@ -1099,11 +1105,11 @@ mod tests {
         for san in ["e4", "e5", "Nf3"] {
             let m = pos.parse_san(san).unwrap();
             moves.push(m);
-            pos.play(m);
+            pos.play_unchecked(m);
         }
         assert_eq!(history(&Position::startpos(), &moves), "1. e4 e5 2. Nf3");
         let mut after = Position::startpos();
-        after.play(moves[0]);
+        after.play_unchecked(moves[0]);
         assert_eq!(history(&after, &moves[1..]), "1... e5 2. Nf3");
     }
 

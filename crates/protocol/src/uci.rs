@@ -283,7 +283,7 @@ impl Uci {
                 .parse_uci_move(text, self.mode())
                 .map_err(|e| e.to_string())?;
             history.push(pos.key());
-            pos.play(m);
+            pos.play_unchecked(m);
         }
         self.position = pos;
         self.history = history;
@@ -558,7 +558,7 @@ mod tests {
             .expect("bestmove");
         let mv = best.split_whitespace().nth(1).unwrap();
         let mut pos = Position::startpos();
-        pos.play(pos.parse_uci_move("e2e4", CastlingMode::Standard).unwrap());
+        pos.play_unchecked(pos.parse_uci_move("e2e4", CastlingMode::Standard).unwrap());
         assert!(
             pos.parse_uci_move(mv, CastlingMode::Standard).is_ok(),
             "{best}"

@@ -580,7 +580,7 @@ impl Xboard {
         let mut keys = Vec::with_capacity(self.game.moves().len());
         for &m in self.game.moves() {
             keys.push(pos.key());
-            pos.play(m);
+            pos.play_unchecked(m);
         }
         keys
     }
@@ -709,7 +709,7 @@ impl Xboard {
         let mut history = self.history();
         history.push(self.game.position().key());
         let mut root = *self.game.position();
-        root.play(guess);
+        root.play_unchecked(guess);
         if !root.has_legal_moves() {
             return;
         }
@@ -831,7 +831,7 @@ fn thinking_line(root: &Position, info: &engine::IterationInfo) -> String {
             break;
         }
         pv.push(pos.san(m));
-        pos.play(m);
+        pos.play_unchecked(m);
     }
     format!(
         "{} {score} {} {} {}",

@@ -33,7 +33,7 @@ fn positions() -> Vec<Position> {
             for pos in &frontier {
                 for &m in &pos.legal_moves() {
                     let mut child = *pos;
-                    child.play(m);
+                    child.play_unchecked(m);
                     next.push(child);
                 }
             }

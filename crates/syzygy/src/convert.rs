@@ -11,7 +11,7 @@ use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, FromSetup,
 /// shakmaty's position for `pos`; `None` when shakmaty refuses it (Kestrel
 /// validates positions as strictly, so this is a safety net, not a path).
 pub fn to_shakmaty(pos: &Position) -> Option<Chess> {
-    let role = |r: Role| Bitboard(pos.by_role(r).0);
+    let role = |r: Role| Bitboard(pos.by_role(r).bits());
     let board = Board::try_from_bitboards(
         ByRole {
             pawn: role(Role::Pawn),
@@ -22,8 +22,8 @@ pub fn to_shakmaty(pos: &Position) -> Option<Chess> {
             king: role(Role::King),
         },
         ByColor {
-            white: Bitboard(pos.by_color(Color::White).0),
-            black: Bitboard(pos.by_color(Color::Black).0),
+            white: Bitboard(pos.by_color(Color::White).bits()),
+            black: Bitboard(pos.by_color(Color::Black).bits()),
         },
     )
     .ok()?;

@@ -127,7 +127,7 @@ impl SyzygyTablebase {
         let mut out = Vec::new();
         for &mv in &pos.legal_moves() {
             let mut child = *pos;
-            child.play(mv);
+            child.play_unchecked(mv);
             let (wdl, dtz) = if child.has_legal_moves() {
                 let theirs = self.convert(&child)?;
                 let dtz = self

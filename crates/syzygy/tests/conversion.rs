@@ -47,7 +47,7 @@ fn moves(game: &Game) -> String {
     let mut text = Vec::new();
     for &m in game.moves() {
         text.push(pos.san(m));
-        pos.play(m);
+        pos.play_unchecked(m);
     }
     text.join(" ")
 }

@@ -2,6 +2,7 @@
 //! clearly, probes that need a bad table answer "unknown" (and say why,
 //! once), everything else keeps working, and nothing panics.
 
+use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -113,8 +114,25 @@ fn bad_files_are_skipped_with_a_reason() {
     );
 }
 
+/// Every answer about `pos`: WDL, DTZ, the recommended move, every move's verdict.
+type Answers = (
+    Option<engine::Wdl>,
+    Option<i32>,
+    Option<(chess::Move, i32)>,
+    Option<Vec<syzygy::MoveVerdict>>,
+);
+
+fn answers(tables: &SyzygyTablebase, pos: &Position) -> Answers {
+    (
+        tables.probe_wdl(pos),
+        tables.probe_dtz(pos),
+        tables.best_move(pos),
+        tables.probe_moves(pos),
+    )
+}
+
 #[test]
-fn damaged_tables_never_panic() {
+fn damaged_tables_answer_legal_moves_or_unknown() {
     // Keep the header, scramble the rest, and probe every kind of position.
     let positions: Vec<Position> = [
         "8/8/8/4k3/8/8/8/2K4R w - - 0 1",
@@ -126,6 +144,22 @@ fn damaged_tables_never_panic() {
     .iter()
     .map(|f| Position::from_fen(f).unwrap())
     .collect();
+    // The intact pair answers everything about these positions: an unknown
+    // below comes from the damage.
+    let intact = scratch("intact");
+    copy(&intact, &["KRvK.rtbw", "KRvK.rtbz"]);
+    let (tables, _) = open(&intact);
+    for pos in &positions {
+        let (wdl, dtz, best, moves) = answers(&tables, pos);
+        assert!(
+            wdl.is_some() && dtz.is_some() && best.is_some() && moves.is_some(),
+            "{}",
+            pos.fen()
+        );
+    }
+    assert!(tables.take_failures().is_empty());
+    let _ = fs::remove_dir_all(&intact);
+
     let original = fs::read(Path::new(DATA).join("KRvK.rtbz")).unwrap();
     let wdl = fs::read(Path::new(DATA).join("KRvK.rtbw")).unwrap();
     let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -147,12 +181,27 @@ fn damaged_tables_never_panic() {
         fs::write(dir.join("KRvK.rtbw"), &w).unwrap();
         fs::write(dir.join("KRvK.rtbz"), &z).unwrap();
         let (tables, _) = open(&dir);
+        let mut unknown = false;
         for pos in &positions {
-            let _ = tables.probe_wdl(pos);
-            let _ = tables.probe_dtz(pos);
-            let _ = tables.best_move(pos);
-            let _ = tables.probe_moves(pos);
+            let fen = pos.fen();
+            let (wdl, dtz, best, moves) = answers(&tables, pos);
+            // Damaged tables may give wrong values, but never a move that
+            // cannot be played: the engine would play it.
+            if let Some((m, _)) = best {
+                assert!(pos.is_legal(m), "round {round}, {fen}: {m:?}");
+            }
+            if let Some(moves) = &moves {
+                // Each legal move once, nothing else.
+                let got: HashSet<_> = moves.iter().map(|v| v.mv).collect();
+                let legal: HashSet<_> = pos.legal_moves().iter().copied().collect();
+                assert_eq!(moves.len(), legal.len(), "round {round}, {fen}");
+                assert_eq!(got, legal, "round {round}, {fen}");
+            }
+            unknown |= wdl.is_none() || dtz.is_none() || best.is_none() || moves.is_none();
         }
+        // An unknown answer about a position the tables hold says why.
+        let failures = tables.take_failures();
+        assert_eq!(unknown, !failures.is_empty(), "round {round}: {failures:?}");
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -32,7 +32,7 @@ pub fn playouts(
             if moves.is_empty() || pos.halfmove_clock() >= 100 {
                 break;
             }
-            pos.play(moves[rng.next_u64() as usize % moves.len()]);
+            pos.play_unchecked(moves[rng.next_u64() as usize % moves.len()]);
             if ply < skip || pos.in_check() {
                 continue;
             }

@@ -94,7 +94,7 @@ pub fn encode(games: &[Game]) -> Result<Vec<u8>, CompactError> {
                 })?;
             // At most 218 legal moves: an index fits a byte.
             out.push(slot as u8);
-            pos.play(m);
+            pos.play_unchecked(m);
             scores.push(zigzag(score.wrapping_sub(previous)));
             previous = score;
         }
@@ -157,7 +157,7 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Game>, CompactError> {
                 })
             })?;
             let m = viriformat::decode_move(code);
-            pos.play(m);
+            pos.play_unchecked(m);
             let score = previous.wrapping_add(unzigzag(u16::from_le_bytes([low[i], high[i]])));
             game.moves.push((m, score));
             previous = score;
@@ -200,7 +200,7 @@ mod tests {
             let mut game = Game::new(start, GameResult::BlackWin);
             for (i, text) in moves.iter().enumerate() {
                 let m = pos.parse_uci_move(text, pos.castling_mode()).unwrap();
-                pos.play(m);
+                pos.play_unchecked(m);
                 game.moves.push((m, [30_999, -31_000, 5, -7, 0][i]));
             }
             games.push(game);

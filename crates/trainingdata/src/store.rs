@@ -506,7 +506,7 @@ mod tests {
         let mut game = Game::new(pos, GameResult::WhiteWin);
         for text in ["e2e4", "e7e5", "g1f3", "b8c6"] {
             let m = pos.parse_uci_move(text, pos.castling_mode()).unwrap();
-            pos.play(m);
+            pos.play_unchecked(m);
             game.moves.push((m, 25));
         }
         game

@@ -96,7 +96,7 @@ impl Game {
         let mut pos = self.start;
         self.moves.iter().map(move |&(m, score)| {
             let here = pos;
-            pos.play(m);
+            pos.play_unchecked(m);
             (here, m, score)
         })
     }
@@ -415,11 +415,11 @@ impl<R: BufRead> GameReader<R> {
             }
             let raw = u16::from_le_bytes([entry[0], entry[1]]);
             let m = decode_move(raw);
-            if !pos.is_legal(m) {
+            if pos.play(m).is_err() {
+                // Refused: the position is still the one the move was read in.
                 let fen = pos.fen();
                 return Err(corrupt(self, here, PackedError::IllegalMove { raw, fen }));
             }
-            pos.play(m);
             game.moves
                 .push((m, i16::from_le_bytes([entry[2], entry[3]])));
         }
@@ -536,7 +536,7 @@ mod tests {
             let m = pos
                 .parse_uci_move(text, pos.castling_mode())
                 .unwrap_or_else(|e| panic!("{text}: {e}"));
-            pos.play(m);
+            pos.play_unchecked(m);
             game.moves.push((m, i as i16 * 7 - 20));
         }
         game

@@ -48,7 +48,7 @@ fn games() -> Vec<Game> {
             let m = moves[(rng.next() % moves.len() as u64) as usize];
             let score = (rng.next() % 4001) as i16 - 2000;
             game.moves.push((m, score));
-            pos.play(m);
+            pos.play_unchecked(m);
         }
         games.push(game);
     }
@@ -109,7 +109,7 @@ fn games_written_by_kestrel_read_back_with_the_reference_crate() {
                 board.make_move_simple(vm),
                 "{vm:?} illegal for the reference"
             );
-            pos.play(m);
+            pos.play_unchecked(m);
             assert_eq!(fen4(&board.to_string()), fen4(&pos.fen()));
         }
     }

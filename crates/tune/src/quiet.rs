@@ -18,7 +18,7 @@ fn qsearch(pos: &Position, mut alpha: i32, beta: i32, ply: usize, pv: &mut Vec<M
     let mut line = Vec::new();
     for &m in &moves {
         let mut next = *pos;
-        next.play(m);
+        next.play_unchecked(m);
         line.clear();
         let score = -qsearch(&next, -beta, -alpha, ply + 1, &mut line);
         if score > alpha {
@@ -44,7 +44,7 @@ pub fn quiet_leaf(pos: &Position) -> Option<Position> {
     qsearch(pos, -30_000, 30_000, 0, &mut pv);
     let mut leaf = *pos;
     for m in pv {
-        leaf.play(m);
+        leaf.play_unchecked(m);
     }
     (!leaf.in_check()).then_some(leaf)
 }

@@ -53,7 +53,7 @@ pub fn playout(rng: &mut Rng, start: &Position, max_plies: usize) -> Position {
         } else {
             &all
         };
-        pos.play(pool[rng.below(pool.len())]);
+        pos.play_unchecked(pool[rng.below(pool.len())]);
     }
     pos
 }

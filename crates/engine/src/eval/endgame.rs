@@ -18,7 +18,7 @@ const FILE_H: u64 = FILE_A << 7;
 /// endgame score favours).
 pub fn scale_factor(pos: &Position, strong: Color) -> i32 {
     let weak = !strong;
-    let strong_pawns = pos.pieces(strong, Role::Pawn).0;
+    let strong_pawns = pos.pieces(strong, Role::Pawn).bits();
     let strong_pieces = pieces_value(pos, strong);
     let weak_pieces = pieces_value(pos, weak);
     if strong_pawns == 0 {

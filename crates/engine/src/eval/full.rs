@@ -52,7 +52,7 @@ fn king_zone(pos: &Position, color: Color) -> u64 {
     let f = ksq.file().index().clamp(1, 6);
     let r = ksq.rank().index().clamp(1, 6);
     let centre = Square::new((r * 8 + f) as u8);
-    let zone = king_attacks(centre).0 | (1 << centre.index());
+    let zone = king_attacks(centre).bits() | (1 << centre.index());
     let ahead = if color == Color::White {
         zone << 8
     } else {
@@ -68,9 +68,9 @@ fn seed_attacks(pos: &Position) -> Attacks {
         a.record(
             color,
             Role::Pawn,
-            pawn_attacks(color, pos.pieces(color, Role::Pawn).0),
+            pawn_attacks(color, pos.pieces(color, Role::Pawn).bits()),
         );
-        a.record(color, Role::King, king_attacks(pos.king(color)).0);
+        a.record(color, Role::King, king_attacks(pos.king(color)).bits());
         a.king_zone[color.index()] = king_zone(pos, color);
     }
     a
@@ -123,9 +123,9 @@ fn material<T: Trace>(pos: &Position, us: Color, t: &mut Terms<'_, T>, counted: 
 fn pieces<T: Trace>(pos: &Position, us: Color, a: &mut Attacks, t: &mut Terms<'_, T>) {
     let them = !us;
     let ksq = pos.king(us);
-    let pinned = pos.pinned(us).0;
-    let own_pawns = pos.pieces(us, Role::Pawn).0;
-    let enemy_pawns = pos.pieces(them, Role::Pawn).0;
+    let pinned = pos.pinned(us).bits();
+    let own_pawns = pos.pieces(us, Role::Pawn).bits();
+    let enemy_pawns = pos.pieces(them, Role::Pawn).bits();
     // Safe squares: not attacked by enemy pawns, not blocked by own pawns or king.
     let area = !(a.by_role[them.index()][Role::Pawn.index()] | own_pawns | (1 << ksq.index()));
     let enemy_zone = a.king_zone[them.index()];
@@ -133,13 +133,13 @@ fn pieces<T: Trace>(pos: &Position, us: Color, a: &mut Attacks, t: &mut Terms<'_
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         for sq in pos.pieces(us, role) {
             let mut att = match role {
-                Role::Knight => knight_attacks(sq).0,
-                Role::Bishop => bishop_attacks(sq, pos.occupied()).0,
-                Role::Rook => rook_attacks(sq, pos.occupied()).0,
-                _ => queen_attacks(sq, pos.occupied()).0,
+                Role::Knight => knight_attacks(sq).bits(),
+                Role::Bishop => bishop_attacks(sq, pos.occupied()).bits(),
+                Role::Rook => rook_attacks(sq, pos.occupied()).bits(),
+                _ => queen_attacks(sq, pos.occupied()).bits(),
             };
             if pinned & (1 << sq.index()) != 0 {
-                att &= line(ksq, sq).0;
+                att &= line(ksq, sq).bits();
             }
             a.record(us, role, att);
             let mobility = (att & area).count_ones() as usize;
@@ -171,9 +171,9 @@ fn pieces<T: Trace>(pos: &Position, us: Color, a: &mut Attacks, t: &mut Terms<'_
                     }
                     if role == Role::Bishop {
                         let colour = if sq.is_light() {
-                            chess::Bitboard::LIGHT_SQUARES.0
+                            chess::Bitboard::LIGHT_SQUARES.bits()
                         } else {
-                            chess::Bitboard::DARK_SQUARES.0
+                            chess::Bitboard::DARK_SQUARES.bits()
                         };
                         t.add(us, BAD_BISHOP, (own_pawns & colour).count_ones() as i32);
                     }
@@ -198,8 +198,8 @@ fn pieces<T: Trace>(pos: &Position, us: Color, a: &mut Attacks, t: &mut Terms<'_
                 _ => {
                     let home = Square::new(if us == Color::White { 3 } else { 59 });
                     if sq != home {
-                        let minors_home = (pos.pieces(us, Role::Knight).0
-                            | pos.pieces(us, Role::Bishop).0)
+                        let minors_home = (pos.pieces(us, Role::Knight).bits()
+                            | pos.pieces(us, Role::Bishop).bits())
                             & relative_rank_mask(us, 0)
                             & 0x6666_6666_6666_6666;
                         let n = minors_home.count_ones() as i32;
@@ -224,9 +224,9 @@ fn coverage<T: Trace>(a: &Attacks, t: &mut Terms<'_, T>) {
 
 /// Unmoved d- and e-pawns with something in front of them.
 fn blocked_centre<T: Trace>(pos: &Position, t: &mut Terms<'_, T>) {
-    let occupied = pos.occupied().0;
-    let white = pos.pieces(Color::White, Role::Pawn).0 & 0x18 << 8;
-    let black = pos.pieces(Color::Black, Role::Pawn).0 & 0x18 << 48;
+    let occupied = pos.occupied().bits();
+    let white = pos.pieces(Color::White, Role::Pawn).bits() & 0x18 << 8;
+    let black = pos.pieces(Color::Black, Role::Pawn).bits() & 0x18 << 48;
     t.add(
         Color::White,
         BLOCKED_CENTRE,

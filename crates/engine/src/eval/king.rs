@@ -37,8 +37,8 @@ pub fn evaluate<T: Trace>(pos: &Position, us: Color, a: &Attacks, t: &mut Terms<
     let them = !us;
     let (u, o) = (us.index(), them.index());
     let ksq = pos.king(us);
-    let own = pos.pieces(us, Role::Pawn).0;
-    let enemy = pos.pieces(them, Role::Pawn).0;
+    let own = pos.pieces(us, Role::Pawn).bits();
+    let enemy = pos.pieces(them, Role::Pawn).bits();
     let king_rank = ksq.rank().relative(us).index();
     let centre_file = ksq.file().index().clamp(1, 6);
     for file in centre_file - 1..=centre_file + 1 {
@@ -66,10 +66,10 @@ pub fn evaluate<T: Trace>(pos: &Position, us: Color, a: &Attacks, t: &mut Terms<
     // not defended by us (or defended only by our king and attacked twice).
     let occupied = pos.occupied();
     let weak = !a.all[u] | (a.twice[o] & !a.twice[u] & a.by_role[u][Role::King.index()]);
-    let safe = !pos.by_color(them).0 & weak;
-    let knight = knight_attacks(ksq).0;
-    let diagonal = bishop_attacks(ksq, occupied).0;
-    let straight = rook_attacks(ksq, occupied).0;
+    let safe = !pos.by_color(them).bits() & weak;
+    let knight = knight_attacks(ksq).bits();
+    let diagonal = bishop_attacks(ksq, occupied).bits();
+    let straight = rook_attacks(ksq, occupied).bits();
     let by = &a.by_role[o];
     let checks = [
         knight & by[Role::Knight.index()] & safe,

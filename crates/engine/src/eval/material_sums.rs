@@ -104,7 +104,7 @@ mod tests {
         let mut nodes = 1;
         for m in &pos.legal_moves() {
             stack.push_move(weights, pos, *m);
-            let undo = pos.play(*m);
+            let undo = pos.play_unchecked(*m);
             nodes += walk(weights, stack, pos, depth - 1);
             pos.undo(*m, undo);
             stack.pop();

@@ -23,7 +23,7 @@ pub fn evaluate<T: Trace>(
     let them = !us;
     let own_king = pos.king(us);
     let enemy_king = pos.king(them);
-    let occupied = pos.occupied().0;
+    let occupied = pos.occupied().bits();
     let no_enemy_pieces =
         (pos.by_color(them) - pos.pieces(them, Role::Pawn) - pos.pieces(them, Role::King))
             .is_empty();

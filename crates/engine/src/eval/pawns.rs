@@ -33,8 +33,8 @@ pub fn pawn_attacks(color: Color, pawns: u64) -> u64 {
 /// One side's pawn terms into `t`; returns its passed pawns.
 fn side<T: Trace>(pos: &Position, us: Color, t: &mut Terms<'_, T>) -> u64 {
     let them = !us;
-    let own = pos.pieces(us, Role::Pawn).0;
-    let opp = pos.pieces(them, Role::Pawn).0;
+    let own = pos.pieces(us, Role::Pawn).bits();
+    let opp = pos.pieces(them, Role::Pawn).bits();
     let opp_attacks = pawn_attacks(them, opp);
     let own_attacks = pawn_attacks(us, own);
     let mut passed = 0;
@@ -135,7 +135,7 @@ impl PawnTable {
 /// front: the outpost test for knights and bishops.
 #[inline]
 pub fn safe_from_pawns(pos: &Position, us: Color, sq: Square) -> bool {
-    attack_span(us, sq) & pos.pieces(!us, Role::Pawn).0 == 0
+    attack_span(us, sq) & pos.pieces(!us, Role::Pawn).bits() == 0
 }
 
 #[cfg(test)]

@@ -126,7 +126,7 @@ mod tests {
                 board[sq.index()] = Some(piece);
             }
             let mut after = pos;
-            let _ = after.play(m);
+            let _ = after.play_unchecked(m);
             let expected: Vec<Option<Piece>> =
                 Square::ALL.iter().map(|&s| after.piece_at(s)).collect();
             assert_eq!(board, expected, "{fen} {uci}");

@@ -16,9 +16,10 @@ pub fn terms<T: Trace>(pos: &Position, t: &mut Terms<'_, T>) -> i32 {
     let occupied = pos.occupied();
     for us in Color::ALL {
         let them = !us;
-        let enemy_pawn_attacks = pawn_attacks(them, pos.pieces(them, Role::Pawn).0);
-        let area =
-            !(enemy_pawn_attacks | pos.pieces(us, Role::Pawn).0 | pos.pieces(us, Role::King).0);
+        let enemy_pawn_attacks = pawn_attacks(them, pos.pieces(them, Role::Pawn).bits());
+        let area = !(enemy_pawn_attacks
+            | pos.pieces(us, Role::Pawn).bits()
+            | pos.pieces(us, Role::King).bits());
         for role in [
             Role::Pawn,
             Role::Knight,
@@ -37,7 +38,7 @@ pub fn terms<T: Trace>(pos: &Position, t: &mut Terms<'_, T>) -> i32 {
                     Role::Queen => (queen_attacks(sq, occupied), QUEEN_MOBILITY),
                     _ => continue,
                 };
-                t.add(us, table + (attacks.0 & area).count_ones() as usize, 1);
+                t.add(us, table + (attacks.bits() & area).count_ones() as usize, 1);
             }
         }
     }

@@ -68,7 +68,7 @@ fn random_positions(count: usize) -> Vec<Position> {
             } else {
                 moves[(next() % moves.len() as u64) as usize]
             };
-            pos.play(m);
+            pos.play_unchecked(m);
         }
         out.push(pos);
     }

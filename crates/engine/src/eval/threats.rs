@@ -25,7 +25,7 @@ pub fn evaluate<T: Trace>(pos: &Position, us: Color, a: &Attacks, t: &mut Terms<
     let by = &a.by_role[u];
     let minors = by[Role::Knight.index()] | by[Role::Bishop.index()];
     for (i, role) in VICTIMS.into_iter().enumerate() {
-        let victims = pos.pieces(them, role).0;
+        let victims = pos.pieces(them, role).bits();
         if victims == 0 {
             continue;
         }
@@ -45,15 +45,15 @@ pub fn evaluate<T: Trace>(pos: &Position, us: Color, a: &Attacks, t: &mut Terms<
         if hanging > 0 {
             t.add(us, HANGING + i, hanging);
         }
-        let own = pos.pieces(us, role).0;
+        let own = pos.pieces(us, role).bits();
         let defended = (own & a.all[u]).count_ones() as i32;
         if defended > 0 {
             t.add(us, DEFENDED + i, defended);
         }
     }
     // Pawn pushes to safe empty squares that would attack an enemy piece.
-    let empty = !pos.occupied().0;
-    let pawns = pos.pieces(us, Role::Pawn).0;
+    let empty = !pos.occupied().bits();
+    let pawns = pos.pieces(us, Role::Pawn).bits();
     let mut pushes = if us == Color::White {
         pawns << 8
     } else {
@@ -70,7 +70,7 @@ pub fn evaluate<T: Trace>(pos: &Position, us: Color, a: &Attacks, t: &mut Terms<
         (pushes & third) >> 8
     } & empty;
     let safe = pushes & !a.by_role[o][Role::Pawn.index()] & (a.all[u] | !a.all[o]);
-    let targets = pos.by_color(them).0 & !pos.pieces(them, Role::Pawn).0;
+    let targets = pos.by_color(them).bits() & !pos.pieces(them, Role::Pawn).bits();
     let n = (pawn_attacks(us, safe) & targets).count_ones() as i32;
     if n > 0 {
         t.add(us, THREAT_PAWN_PUSH, n);

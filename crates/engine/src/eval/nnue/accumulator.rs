@@ -267,7 +267,7 @@ mod tests {
                     let mut child = Accumulator::default();
                     child.update_from(&net, &acc, &pos, m);
                     let before = pos.fen();
-                    pos.play(m);
+                    pos.play_unchecked(m);
                     assert_eq!(
                         child,
                         Accumulator::new(&net, &pos),

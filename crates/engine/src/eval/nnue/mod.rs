@@ -9,7 +9,7 @@
 //!
 //! Using it in a search: load the [`Network`] once and share it (`Arc`);
 //! give each search thread an [`AccumulatorStack`]. At the root call
-//! [`AccumulatorStack::reset`]; just before `pos.play(m)` call
+//! [`AccumulatorStack::reset`]; just before `pos.play_unchecked(m)` call
 //! [`AccumulatorStack::push_move`] with the position *before* the move (a
 //! null move: `Move::NULL`); after `pos.undo` call [`AccumulatorStack::pop`];
 //! [`AccumulatorStack::evaluate`] scores the current position. The stack is

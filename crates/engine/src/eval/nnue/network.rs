@@ -464,21 +464,55 @@ pub(crate) mod tests {
         ));
     }
 
+    /// Damaged files (cut short, bytes changed) are refused, never read as
+    /// other weights: a short file by its length, a changed payload by its
+    /// checksum. The header is outside the checksum, so a changed header
+    /// byte may be accepted (a field the reader ignores, or a scale or QB
+    /// still in range), but the weights read are then the file's own.
     #[test]
-    fn random_bytes_never_panic() {
+    fn damaged_files_are_refused_or_read_unchanged() {
         let mut rng = Rng::new(99);
         let good = good_file();
+        let mut refused = 0;
         for _ in 0..2000 {
             let mut bytes = good.clone();
-            let len = (rng.next_u64() as usize) % (bytes.len() + 1);
-            bytes.truncate(len);
+            // Half the trials keep the whole length, so that the checksum,
+            // not the length check, has to catch the damage.
+            if rng.next_u64().is_multiple_of(2) {
+                let len = (rng.next_u64() as usize) % bytes.len();
+                bytes.truncate(len);
+            }
             for _ in 0..4 {
                 if !bytes.is_empty() {
                     let at = rng.next_u64() as usize % bytes.len();
                     bytes[at] = rng.next_u64() as u8;
                 }
             }
-            let _ = Network::from_bytes(&bytes);
+            let payload_changed =
+                bytes.len() < HEADER_LEN || bytes[HEADER_LEN..] != good[HEADER_LEN..];
+            match Network::from_bytes(&bytes) {
+                Ok(net) => {
+                    assert!(!payload_changed, "a damaged payload was accepted");
+                    assert_eq!(
+                        net.to_bytes()[HEADER_LEN..],
+                        good[HEADER_LEN..],
+                        "a file was read as other weights"
+                    );
+                }
+                Err(e) => {
+                    refused += 1;
+                    if bytes.len() < good.len() && bytes.len() >= HEADER_LEN {
+                        // Any header error may come first; a header that
+                        // passes its checks leaves the length to refuse it.
+                        assert!(
+                            !matches!(e, NetError::ChecksumMismatch { .. }),
+                            "a short file passed the length check: {e}"
+                        );
+                    }
+                }
+            }
         }
+        // Nearly every trial changes the payload or the length.
+        assert!(refused > 1500, "only {refused} of 2000 refused");
     }
 }

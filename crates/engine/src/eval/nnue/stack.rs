@@ -86,7 +86,7 @@ mod tests {
         }
         for m in pos.legal_moves().iter().take(6) {
             stack.push_move(net, pos, *m);
-            let undo = pos.play(*m);
+            let undo = pos.play_unchecked(*m);
             walk(net, stack, pos, depth - 1, nodes);
             pos.undo(*m, undo);
             stack.pop();
