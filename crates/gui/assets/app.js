@@ -29,7 +29,7 @@ const S = {
   edit: null,          // { board, piece } in edit mode
   events: null,
   match: null,         // a game against Kestrel: { human, engine, level, control, hideEval } (match.js)
-  clock: null,         // its clocks: { left: { w, b }, inc, running, since }
+  clock: null,         // its clocks: { left: { w, b }, inc, running, since, plies (the main line they charged) }
   flagging: false,
   hideArrows: false,   // the engine's arrows turned off (keys.js, x)
 };
@@ -354,7 +354,7 @@ function setGame(view) {
   S.pv = null;
   // The new move has the highest id.
   if (grew) playSound(view.nodes[view.nodes.length - 1]);
-  if (sameGame) clockAfter(view, grew);
+  clockAfter(view); // match.js: the clocks follow the game
   render();
   // Against the computer the end is announced; elsewhere (analysis, set-up
   // positions) the header and the move list say it without interrupting.
