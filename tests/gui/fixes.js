@@ -82,6 +82,35 @@ const SCENARIOS = {
     check(!(await page.$eval('#over-dialog', (d) => d.open)), 'and nobody loses on time for looking back');
     await context.close();
   },
+
+  // A game against the computer that ended (here by resignation) stays
+  // ended: a variation promoted to the main line keeps its result, and
+  // the computer does not take the game up again.
+  async finished(browser) {
+    const { context, page } = await open(browser);
+    await startMatch(page, '', false);
+    await move(page, 'e2', 'e4');
+    await waitPlies(page, 2);
+    await page.click('#resign');
+    await page.waitForSelector('#over-dialog[open]');
+    await page.click('#over-close');
+    check((await page.textContent('#status')).startsWith('0-1'), 'the resignation ends the game 0-1');
+    // Back to the start and another first move: a variation.
+    await page.click('#first');
+    await page.waitForFunction(() => S.game.current === 0);
+    await move(page, 'd2', 'd4');
+    await page.waitForFunction(() => document.querySelector('#moves .var .mv.cur'));
+    await page.click('#mainline');
+    await page.waitForFunction(() => S.game.plies[0].san === 'd4');
+    await page.waitForTimeout(2500);
+    check((await page.textContent('#status')).startsWith('0-1'), `the result stays after the variation is made the main line (${await page.textContent('#status')})`);
+    check(await plies(page) === 1, `the computer does not take the game up again (${await plies(page)} moves on the main line)`);
+    check(await page.evaluate(() => S.game.status.over && !S.game.linear), 'the server still has it over, and no game going on');
+    const pgn = await page.evaluate(() => fetch(`/api/pgn?game=${S.game.id}`).then((r) => r.text()));
+    check(pgn.includes('[Result "0-1"]'), 'its PGN keeps the result');
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
 };
 
 async function main() {

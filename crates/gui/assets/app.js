@@ -358,7 +358,10 @@ function setGame(view) {
   render();
   // Against the computer the end is announced; elsewhere (analysis, set-up
   // positions) the header and the move list say it without interrupting.
-  if (ended && S.match) showGameOver();
+  if (ended && S.match) {
+    finishMatch(); // match.js: the record is for study now, never played on
+    showGameOver();
+  }
 }
 
 function render() {

@@ -84,6 +84,16 @@ function showPlayers() {
   }
 }
 
+// The game against Kestrel ended: its record is for study now. Nobody is
+// an engine player any more (a variation tried in the finished game gets
+// no reply, and nothing takes the game up again), and resign and draw go.
+function finishMatch() {
+  S.players.w = 'human';
+  S.players.b = 'human';
+  showPlayers();
+  renderClocks();
+}
+
 // Leaves match mode (the players were changed by hand, a position loaded).
 function endMatchMode() {
   S.match = null;
@@ -154,7 +164,8 @@ function renderClocks() {
   const on = !!S.clock;
   top.classList.toggle('hidden', !on);
   bottom.classList.toggle('hidden', !on);
-  for (const b of document.querySelectorAll('.match-only')) b.classList.toggle('hidden', !S.match);
+  const playing = S.match && S.game && !S.game.status.over;
+  for (const b of document.querySelectorAll('.match-only')) b.classList.toggle('hidden', !playing);
   if (!on) return;
   const show = (el, side) => {
     const ms = timeLeft(side);
