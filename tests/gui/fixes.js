@@ -111,6 +111,20 @@ const SCENARIOS = {
     check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
     await context.close();
   },
+
+  // A fresh page is an analysis board: a FEN with Black to move loaded
+  // into it brings no engine move.
+  async fen(browser) {
+    const { context, page } = await open(browser);
+    const fen = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
+    await page.fill('#fen', fen);
+    await page.press('#fen', 'Enter');
+    await page.waitForFunction((fen) => S.game.nodes[0].fen === fen, fen);
+    await page.waitForTimeout(2500);
+    check(await plies(page) === 0 && await page.textContent('#thinking') === '', 'a loaded FEN with Black to move makes no engine move');
+    check(await page.inputValue('#side-b [data-k="player"]') === 'human', 'both sides are people on a fresh page');
+    await context.close();
+  },
 };
 
 async function main() {

@@ -11,7 +11,7 @@ const S = {
   ply: 0,              // the main-line ply on view, or before the variation on view (variations.js)
   flipped: false,
   selected: null,      // square name picked by a click
-  players: { w: 'human', b: 'engine' },
+  players: { w: 'human', b: 'human' }, // an analysis board: the engine plays a side only when asked
   settings: { w: null, b: null },
   paused: false,
   engineSearch: 0,     // number of the engine player's search, 0 when none
@@ -696,7 +696,7 @@ function buildSides() {
     box.appendChild(div);
     const player = div.querySelector('[data-k="player"]');
     player.value = S.players[side];
-    player.onchange = () => { S.players[side] = player.value; endMatchMode(); afterChange(); };
+    player.onchange = () => { S.players[side] = player.value; endMatchMode(true); afterChange(); };
   }
 }
 

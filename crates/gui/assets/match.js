@@ -94,8 +94,11 @@ function finishMatch() {
   renderClocks();
 }
 
-// Leaves match mode (the players were changed by hand, a position loaded).
-function endMatchMode() {
+// Leaves match mode (a position loaded; the players changed by hand, kept).
+function endMatchMode(keepPlayers = false) {
+  // The match's engine player goes with it: a position or game loaded
+  // next is for study, and Kestrel moves in it only when asked.
+  if (S.match && !keepPlayers) finishMatch();
   S.match = null;
   S.clock = null;
   renderClocks();
