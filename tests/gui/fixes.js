@@ -125,6 +125,30 @@ const SCENARIOS = {
     check(await page.inputValue('#side-b [data-k="player"]') === 'human', 'both sides are people on a fresh page');
     await context.close();
   },
+
+  // A pass over one game gives no figures to another game that shares
+  // its first moves.
+  async review(browser) {
+    const { context, page } = await open(browser);
+    await page.selectOption('#side-b [data-k="player"]', 'human');
+    await loadPgn(page, LEGAL);
+    await waitPlies(page, 13);
+    await page.click('#review-start');
+    await page.waitForSelector('#review[data-state="done"]', { timeout: 60000 });
+    check(Number(await page.getAttribute('#review', 'data-analysed')) === 14, 'Légal\'s mate analysed');
+    await loadPgn(page, OTHER);
+    await page.waitForFunction(() => S.game.plies.length === 7);
+    await page.waitForTimeout(1000);
+    const shown = await page.evaluate(() => ({
+      analysed: document.getElementById('review').dataset.analysed,
+      summary: document.getElementById('review-summary').textContent,
+      graph: document.getElementById('graph').classList.contains('empty'),
+      marks: document.querySelectorAll('#moves .judg').length,
+    }));
+    check(shown.analysed === '0' && shown.summary === '' && shown.graph && shown.marks === 0,
+      `an imported game nobody analysed shows no review figures (${JSON.stringify(shown)})`);
+    await context.close();
+  },
 };
 
 async function main() {

@@ -37,6 +37,10 @@ pub struct GameRecord {
     /// its record afterwards (variations promoted, moves deleted) neither
     /// changes the result nor lets the game go on. Only a takeback reopens it.
     pub concluded: Option<GameEnd>,
+    /// Which game this is: a new number for each new position or imported
+    /// PGN, so that what was found about one game (the analysis pass) is
+    /// never shown for another that shares its first moves.
+    pub serial: u64,
 }
 
 /// The longest comment the page may write on a move, in characters.
@@ -70,6 +74,7 @@ impl GameRecord {
             hide_eval: false,
             linear: false,
             concluded: None,
+            serial: 0,
         }
     }
 
@@ -356,6 +361,7 @@ impl GameRecord {
         self.current = ROOT;
         self.ending = None;
         self.concluded = None;
+        self.serial += 1;
         self.recorded_result = GameResult::Unknown;
         self.hide_eval = hide_eval;
         self.linear = linear;
@@ -398,6 +404,7 @@ impl GameRecord {
         self.current = self.tree.mainline_end();
         self.ending = None;
         self.concluded = None;
+        self.serial += 1;
         self.recorded_result = imported.result;
         // An imported game is for study: nothing is hidden, variations welcome.
         self.hide_eval = false;
