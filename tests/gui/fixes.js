@@ -149,6 +149,21 @@ const SCENARIOS = {
       `an imported game nobody analysed shows no review figures (${JSON.stringify(shown)})`);
     await context.close();
   },
+
+  // Without --syzygy-path the page asks nothing of the tables.
+  async tablebase(browser) {
+    const { context, page } = await open(browser);
+    const asked = [];
+    page.on('request', (r) => { if (r.url().includes('/api/tablebase')) asked.push(r.url()); });
+    await page.fill('#fen', '8/8/8/4k3/8/8/4K3/4R3 w - - 0 1');
+    await page.press('#fen', 'Enter');
+    await page.waitForFunction(() => S.game.fen.startsWith('8/8/8/4k3'));
+    await move(page, 'e1', 'a1');
+    await page.waitForFunction(() => S.game.plies.length === 1);
+    await page.waitForTimeout(1000);
+    check(asked.length === 0, `no /api/tablebase request without tables (${asked.length})`);
+    await context.close();
+  },
 };
 
 async function main() {

@@ -25,6 +25,7 @@ const S = {
   statsFen: null,      // the position the statistics line is about
   options: [],
   levels: false,
+  tablebase: false,    // the server has endgame tables (--syzygy-path): only then are they asked
   pv: null,            // { fens, moves, idx } while stepping through an engine line
   edit: null,          // { board, piece } in edit mode
   events: null,
@@ -727,7 +728,7 @@ async function refreshPanels() {
     $('book').innerHTML = '';
   }
   const pieces = parseFen(S.game.fen).board.filter(Boolean).length;
-  if (!S.pv && pieces <= 7) {
+  if (S.tablebase && !S.pv && pieces <= 7) {
     try {
       const t = await api('GET', `/api/tablebase?game=${S.game.id}`);
       const words = { 2: 'win', 1: 'cursed win', 0: 'draw', '-1': 'blessed loss', '-2': 'loss' };
@@ -901,6 +902,7 @@ async function main() {
   const [opts, opened] = await Promise.all([api('GET', '/api/options'), openGame()]);
   S.options = opts.options;
   S.levels = opts.levels;
+  S.tablebase = !!opts.tablebase;
   buildSides();
   if (opened.view) {
     restorePage(opened.saved, true); // persist.js: a reload

@@ -364,8 +364,11 @@ async fn the_tables_answer_when_given() {
     let id = api.new_game().await;
     let (status, body) = api.get(&format!("/api/tablebase?game={id}")).await;
     assert_refused(status, &body, StatusCode::NOT_FOUND);
+    // The page reads from the options whether to ask at all.
+    assert_eq!(api.get("/api/options").await.1["tablebase"], false);
 
     let api = Api::with(BookSource::embedded(), Some(TABLES));
+    assert_eq!(api.get("/api/options").await.1["tablebase"], true);
     let (_, s) = api
         .post("/api/game", json!({"fen": "8/8/8/8/8/2k5/8/K6Q w - - 0 1"}))
         .await;
