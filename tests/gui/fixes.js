@@ -164,6 +164,24 @@ const SCENARIOS = {
     check(asked.length === 0, `no /api/tablebase request without tables (${asked.length})`);
     await context.close();
   },
+
+  // The exported PGN never ends a line with a move number: the number
+  // stays with its move, whatever the comments before shift.
+  async pgn(browser) {
+    const { context, page } = await open(browser);
+    const broken = [];
+    for (let n = 0; n < 12; n++) {
+      const pgn = KASPAROV.replace('1. e4 d6', `1. e4 {${'x'.repeat(n + 1)}} d6`);
+      await loadPgn(page, pgn);
+      await page.waitForFunction(() => S.game.plies.length === 87);
+      const text = await page.evaluate(() => fetch(`/api/pgn?game=${S.game.id}`).then((r) => r.text()));
+      const lines = text.split('\n').filter((l) => !l.startsWith('['));
+      const bad = lines.filter((l) => /\d+\.+$/.test(l.trimEnd()));
+      if (bad.length) broken.push(`${n + 1}: ${bad[0]}`);
+    }
+    check(broken.length === 0, `no exported line ends with a move number (${broken.join(' | ')})`);
+    await context.close();
+  },
 };
 
 async function main() {
