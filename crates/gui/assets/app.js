@@ -482,7 +482,11 @@ async function restartAnalysis() {
   if (S.engineSearch) return; // an engine player is thinking: its lines show
   if (reviewRunning()) return; // the game's pass has the engine; analysis resumes after it
   const atEnd = S.game.current === lineEnd(0);
-  if (atEnd && S.game.status.over) { clearLines(); return; }
+  if (atEnd && S.game.status.over) {
+    clearLines();
+    $('lines').textContent = `The game is over (${S.game.status.reason}): no moves to analyse here.`;
+    return;
+  }
   if (curNode().children.length === 0 && S.players[S.game.turn] === 'engine' && !S.paused) return; // the player's search shows its lines
   clearLines();
   const body = { settings: { infinite: true, own_book: false, options: { MultiPV: Number($('multipv').value) } } };

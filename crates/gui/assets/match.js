@@ -80,6 +80,8 @@ function showPlayers() {
     if (levelSel && level && side === S.match.engine) {
       if (![...levelSel.options].some((o) => o.value === level)) levelSel.add(new Option(`Elo ${level}`, level));
       levelSel.value = level;
+    } else if (levelSel && S.match) {
+      levelSel.value = 'max'; // your side: no level left from the last game
     }
   }
 }
