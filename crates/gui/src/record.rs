@@ -483,10 +483,16 @@ mod tests {
         let side = r.play_from(ROOT, d4, None).expect("a variation");
         r.promote(side, true).expect("made the main line");
         let over = r.over().expect("still over");
-        assert_eq!((over.result, over.reason.as_str()), ("0-1", "White resigns"));
+        assert_eq!(
+            (over.result, over.reason.as_str()),
+            ("0-1", "White resigns")
+        );
         assert!(!r.in_match(), "the game does not go on");
         let nf6 = r.node_position(side).parse_san("Nf6").expect("legal");
-        assert!(r.play_from(side, nf6, None).is_err(), "nor from the new main line's end");
+        assert!(
+            r.play_from(side, nf6, None).is_err(),
+            "nor from the new main line's end"
+        );
         // A takeback is the one way back into the game.
         assert_eq!(r.undo(1), 1);
         assert!(r.over().is_none());

@@ -192,8 +192,7 @@ pub fn start(session: &Arc<Session>, limit: PassLimit) -> Result<ReviewView, Api
     stop_thread(session, None);
     let (pass, cancel) = {
         let mut review = session.review();
-        let keep = if review.game == game && review.start == Some(start) && review.limit == limit
-        {
+        let keep = if review.game == game && review.start == Some(start) && review.limit == limit {
             common_prefix(&review.moves, &moves) + 1
         } else {
             0
