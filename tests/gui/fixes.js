@@ -182,6 +182,33 @@ const SCENARIOS = {
     check(broken.length === 0, `no exported line ends with a move number (${broken.join(' | ')})`);
     await context.close();
   },
+
+  // At 1366x768 the board, the move list and the first engine line are
+  // on screen together on the analysis board, and the board, both clocks
+  // and the move list in a game against the computer, without scrolling.
+  async layout(browser) {
+    const { context, page } = await open(browser);
+    const inView = (sel) => page.$eval(sel, (el) => {
+      const r = el.getBoundingClientRect();
+      return { sel: el.id || el.className, top: Math.round(r.top), bottom: Math.round(r.bottom), right: Math.round(r.right),
+        ok: r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth };
+    });
+    await loadPgn(page, KASPAROV);
+    await waitPlies(page, 87);
+    await page.click('#moves .mv[data-ply="40"]');
+    await page.check('#analyse');
+    await page.waitForSelector('#lines .line');
+    const analysis = [await inView('#board'), await inView('#moves'), await inView('#lines .line')];
+    check(analysis.every((b) => b.ok), `analysis board at 1366x768: board, moves and first line in view (${JSON.stringify(analysis)})`);
+    await page.uncheck('#analyse');
+    await startMatch(page, '3+2', false);
+    await move(page, 'e2', 'e4');
+    await waitPlies(page, 2);
+    const play = [await inView('#board'), await inView('#clock-top'), await inView('#clock-bottom'), await inView('#moves')];
+    check(play.every((b) => b.ok), `game against the computer at 1366x768: board, both clocks and moves in view (${JSON.stringify(play)})`);
+    check(await page.evaluate(() => scrollY === 0), 'and the page is not scrolled');
+    await context.close();
+  },
 };
 
 async function main() {
