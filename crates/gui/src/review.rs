@@ -22,10 +22,10 @@ use std::time::Duration;
 use chess::{Color, Move, Position};
 use engine::{Limits, Score, SearchEvent};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use crate::error::ApiError;
 use crate::judgement::{capped_cp, summarise, win_percent, Judgement, SideSummary, CP_CAP};
+use crate::page_event::PageEvent;
 use crate::session::Session;
 use crate::settings::EngineSettings;
 use crate::view::ScoreView;
@@ -277,7 +277,9 @@ fn run(
         if !store(&session, pass, &positions, i, eval) {
             return;
         }
-        session.send(&json!({"type": "analysis", "analysis": view(&session)}));
+        session.send(&PageEvent::Analysis {
+            analysis: view(&session),
+        });
     }
     if let Some(session) = weak.upgrade() {
         {
@@ -286,7 +288,9 @@ fn run(
                 review.state = PassState::Done;
             }
         }
-        session.send(&json!({"type": "analysis", "analysis": view(&session)}));
+        session.send(&PageEvent::Analysis {
+            analysis: view(&session),
+        });
     }
 }
 
@@ -387,7 +391,9 @@ fn store(
         review.state = PassState::Cancelled;
         review.message = Some("the game changed".into());
         drop(review);
-        session.send(&json!({"type": "analysis", "analysis": view(session)}));
+        session.send(&PageEvent::Analysis {
+            analysis: view(session),
+        });
         return false;
     }
     if let Some(slot) = review.evals.get_mut(i) {
