@@ -35,17 +35,40 @@ const S = {
   hideArrows: false,   // the engine's arrows turned off (keys.js, x)
 };
 
+// ---------- the backend ----------
+
+// The one way the page reaches the engine and the game logic (docs/gui.md,
+// "How the page is built"): requests in the API's paths, a game's PGN, and
+// its event stream (the server's PageEvent enum, as an EventSource: the
+// `onmessage`/`onopen` target). This one talks to `kestrel gui` over HTTP;
+// one that runs the engine in a Web Worker will answer the same calls.
+const backend = {
+  // JSON in, JSON out: { ok, status, data }.
+  async request(method, path, body) {
+    const res = await fetch(path, {
+      method,
+      headers: body ? { 'Content-Type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+    return { ok: res.ok, status: res.status, data };
+  },
+  // The game as PGN text; null when the backend does not have it.
+  async pgn(id) {
+    const res = await fetch(`/api/pgn?game=${encodeURIComponent(id)}`);
+    return res.ok ? res.text() : null;
+  },
+  events(id) {
+    return new EventSource(`/api/events?game=${encodeURIComponent(id)}`);
+  },
+};
+
 // ---------- API ----------
 
 async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) {
-    const err = Object.assign(new Error(data.error || `HTTP ${res.status}`), { status: res.status });
+  const { ok, status, data } = await backend.request(method, path, body);
+  if (!ok) {
+    const err = Object.assign(new Error(data.error || `HTTP ${status}`), { status });
     // The server dropped this page's game (persist.js offers the way on).
     if (isMissingGame(err) && S.game) showExpired(S.game.id);
     throw err;
@@ -881,7 +904,7 @@ function wire() {
     if (ev.key === 'Enter') { ev.preventDefault(); loadFen($('fen').value.trim()); }
   });
   $('loadpgn').onclick = () => loadPgn($('pgn').value);
-  $('showpgn').onclick = async () => { $('pgn').value = await (await fetch(`/api/pgn?game=${S.game.id}`)).text(); };
+  $('showpgn').onclick = async () => { $('pgn').value = (await backend.pgn(S.game.id)) || ''; };
   $('upload').onchange = async (ev) => {
     const file = ev.target.files[0];
     if (!file) return;
@@ -925,7 +948,7 @@ async function attach(view) {
   S.latestSearch = S.seenSearch = S.searchFloor = S.linesFloor = 0;
   S.game = null;
   setGame(view);
-  S.events = new EventSource(`/api/events?game=${view.id}`);
+  S.events = backend.events(view.id);
   S.events.onmessage = onEvent;
   await new Promise((resolve) => { S.events.onopen = resolve; setTimeout(resolve, 1000); });
   afterChange();
