@@ -5,7 +5,8 @@
 //! PGN and watches an engine-vs-engine game to its end; and
 //! tests/gui/habits.js, the page's habits (keyboard shortcuts, the mouse
 //! wheel, the phone layout through 40 moves, board and piece themes, a
-//! game kept across reloads, an expired one restored from its PGN).
+//! game kept across reloads, an expired one restored from its PGN); and
+//! tests/gui/fixes.js, one scenario per bug a player met (issue 41).
 //! Skips, saying why,
 //! when node, chromium or playwright-core (npm, in tests/gui/node_modules)
 //! is missing; `.ci/run` installs them, and under CI a missing one fails
@@ -118,5 +119,23 @@ fn the_gui_keeps_habits_in_chromium() {
     let (server, url) = start_server(&["--games-memory", "64"]);
     let text = run_script("habits.js", &url);
     assert!(text.contains("habits done"), "{text}");
+    drop(server);
+}
+
+/// The bugs of issue 41 a player met, one scenario each in
+/// tests/gui/fixes.js: clocks that follow the game and start after a
+/// side's first move, a finished game that stays finished, no engine
+/// move on a loaded FEN, no review figures for a game nobody analysed,
+/// no tablebase requests without tables, move numbers kept with their
+/// moves in the exported PGN; and the 1366x768 layout measured.
+#[test]
+fn the_gui_fixes_stay_fixed_in_chromium() {
+    if let Some(why) = missing_tool() {
+        common::tools::missing(&why);
+        return;
+    }
+    let (server, url) = start_server(&[]);
+    let text = run_script("fixes.js", &url);
+    assert!(text.contains("fixes done"), "{text}");
     drop(server);
 }

@@ -398,7 +398,11 @@ async function main() {
   await page.click('[data-square="e5"]');
   await waitPlies(page, 3);
   const clocks = await page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
-  check(clocks.w < 60000 && clocks.b < 60000, `both clocks ran (White ${clocks.w} ms, Black ${clocks.b} ms left)`);
+  // A side's clock starts after its first move (lichess's rule): White's
+  // ran for its second move, Black's first move was free (its clock runs
+  // from White's second move on).
+  check(clocks.w < 60000 && clocks.b <= 60000 && clocks.b > 59000,
+    `White's clock ran, Black's first move was free (White ${clocks.w} ms, Black ${clocks.b} ms left)`);
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-vs-computer.png') });
   check(await page.isDisabled('#delete') && await page.isDisabled('#mainline'), 'no variations to edit while you play the computer');
   await page.click('#resign');
@@ -416,6 +420,10 @@ async function main() {
   await page.check('#match-dialog input[name="colour"][value="w"]');
   await page.$eval('#match-time', (el) => { el.add(new Option('0.1+0', '0.1+0')); el.value = '0.1+0'; });
   await page.click('#match-start');
+  // No clock runs before a side's first move: White plays one, Kestrel answers, White waits.
+  await page.waitForFunction(() => S.match && S.game.plies.length === 0);
+  await page.click('[data-square="e2"]');
+  await page.click('[data-square="e4"]');
   await page.waitForSelector('#over-dialog[open]', { timeout: 20000 });
   check((await page.textContent('#over-dialog')).includes('White lost on time'), 'the flag falls: White lost on time');
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-game-over.png') });

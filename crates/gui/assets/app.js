@@ -11,7 +11,7 @@ const S = {
   ply: 0,              // the main-line ply on view, or before the variation on view (variations.js)
   flipped: false,
   selected: null,      // square name picked by a click
-  players: { w: 'human', b: 'engine' },
+  players: { w: 'human', b: 'human' }, // an analysis board: the engine plays a side only when asked
   settings: { w: null, b: null },
   paused: false,
   engineSearch: 0,     // number of the engine player's search, 0 when none
@@ -25,26 +25,50 @@ const S = {
   statsFen: null,      // the position the statistics line is about
   options: [],
   levels: false,
+  tablebase: false,    // the server has endgame tables (--syzygy-path): only then are they asked
   pv: null,            // { fens, moves, idx } while stepping through an engine line
   edit: null,          // { board, piece } in edit mode
   events: null,
   match: null,         // a game against Kestrel: { human, engine, level, control, hideEval } (match.js)
-  clock: null,         // its clocks: { left: { w, b }, inc, running, since }
+  clock: null,         // its clocks: { left: { w, b }, inc, running, since, plies (the main line they charged) }
   flagging: false,
   hideArrows: false,   // the engine's arrows turned off (keys.js, x)
+};
+
+// ---------- the backend ----------
+
+// The one way the page reaches the engine and the game logic (docs/gui.md,
+// "How the page is built"): requests in the API's paths, a game's PGN, and
+// its event stream (the server's PageEvent enum, as an EventSource: the
+// `onmessage`/`onopen` target). This one talks to `kestrel gui` over HTTP;
+// one that runs the engine in a Web Worker will answer the same calls.
+const backend = {
+  // JSON in, JSON out: { ok, status, data }.
+  async request(method, path, body) {
+    const res = await fetch(path, {
+      method,
+      headers: body ? { 'Content-Type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+    return { ok: res.ok, status: res.status, data };
+  },
+  // The game as PGN text; null when the backend does not have it.
+  async pgn(id) {
+    const res = await fetch(`/api/pgn?game=${encodeURIComponent(id)}`);
+    return res.ok ? res.text() : null;
+  },
+  events(id) {
+    return new EventSource(`/api/events?game=${encodeURIComponent(id)}`);
+  },
 };
 
 // ---------- API ----------
 
 async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) {
-    const err = Object.assign(new Error(data.error || `HTTP ${res.status}`), { status: res.status });
+  const { ok, status, data } = await backend.request(method, path, body);
+  if (!ok) {
+    const err = Object.assign(new Error(data.error || `HTTP ${status}`), { status });
     // The server dropped this page's game (persist.js offers the way on).
     if (isMissingGame(err) && S.game) showExpired(S.game.id);
     throw err;
@@ -354,11 +378,14 @@ function setGame(view) {
   S.pv = null;
   // The new move has the highest id.
   if (grew) playSound(view.nodes[view.nodes.length - 1]);
-  if (sameGame) clockAfter(view, grew);
+  clockAfter(view); // match.js: the clocks follow the game
   render();
   // Against the computer the end is announced; elsewhere (analysis, set-up
   // positions) the header and the move list say it without interrupting.
-  if (ended && S.match) showGameOver();
+  if (ended && S.match) {
+    finishMatch(); // match.js: the record is for study now, never played on
+    showGameOver();
+  }
 }
 
 function render() {
@@ -478,7 +505,11 @@ async function restartAnalysis() {
   if (S.engineSearch) return; // an engine player is thinking: its lines show
   if (reviewRunning()) return; // the game's pass has the engine; analysis resumes after it
   const atEnd = S.game.current === lineEnd(0);
-  if (atEnd && S.game.status.over) { clearLines(); return; }
+  if (atEnd && S.game.status.over) {
+    clearLines();
+    $('lines').textContent = `The game is over (${S.game.status.reason}): no moves to analyse here.`;
+    return;
+  }
   if (curNode().children.length === 0 && S.players[S.game.turn] === 'engine' && !S.paused) return; // the player's search shows its lines
   clearLines();
   const body = { settings: { infinite: true, own_book: false, options: { MultiPV: Number($('multipv').value) } } };
@@ -693,7 +724,7 @@ function buildSides() {
     box.appendChild(div);
     const player = div.querySelector('[data-k="player"]');
     player.value = S.players[side];
-    player.onchange = () => { S.players[side] = player.value; endMatchMode(); afterChange(); };
+    player.onchange = () => { S.players[side] = player.value; endMatchMode(true); afterChange(); };
   }
 }
 
@@ -724,7 +755,7 @@ async function refreshPanels() {
     $('book').innerHTML = '';
   }
   const pieces = parseFen(S.game.fen).board.filter(Boolean).length;
-  if (!S.pv && pieces <= 7) {
+  if (S.tablebase && !S.pv && pieces <= 7) {
     try {
       const t = await api('GET', `/api/tablebase?game=${S.game.id}`);
       const words = { 2: 'win', 1: 'cursed win', 0: 'draw', '-1': 'blessed loss', '-2': 'loss' };
@@ -873,7 +904,7 @@ function wire() {
     if (ev.key === 'Enter') { ev.preventDefault(); loadFen($('fen').value.trim()); }
   });
   $('loadpgn').onclick = () => loadPgn($('pgn').value);
-  $('showpgn').onclick = async () => { $('pgn').value = await (await fetch(`/api/pgn?game=${S.game.id}`)).text(); };
+  $('showpgn').onclick = async () => { $('pgn').value = (await backend.pgn(S.game.id)) || ''; };
   $('upload').onchange = async (ev) => {
     const file = ev.target.files[0];
     if (!file) return;
@@ -898,6 +929,7 @@ async function main() {
   const [opts, opened] = await Promise.all([api('GET', '/api/options'), openGame()]);
   S.options = opts.options;
   S.levels = opts.levels;
+  S.tablebase = !!opts.tablebase;
   buildSides();
   if (opened.view) {
     restorePage(opened.saved, true); // persist.js: a reload
@@ -916,7 +948,7 @@ async function attach(view) {
   S.latestSearch = S.seenSearch = S.searchFloor = S.linesFloor = 0;
   S.game = null;
   setGame(view);
-  S.events = new EventSource(`/api/events?game=${view.id}`);
+  S.events = backend.events(view.id);
   S.events.onmessage = onEvent;
   await new Promise((resolve) => { S.events.onopen = resolve; setTimeout(resolve, 1000); });
   afterChange();

@@ -61,7 +61,7 @@ async function startMatch() {
       Event: 'Kestrel GUI game against the computer', TimeControl: control ? `${control.base / 1000}+${control.inc / 1000}` : '-',
       WhiteElo: engine === 'w' && level !== 'max' ? level : '', BlackElo: engine === 'b' && level !== 'max' ? level : '' };
     await post('/api/tags', { tags });
-    S.clock = control ? { left: { w: control.base, b: control.base }, inc: control.inc, running: 'w', since: performance.now() } : null;
+    S.clock = control ? { left: { w: control.base, b: control.base }, inc: control.inc, running: null, plies: 0, since: performance.now() } : null;
     S.game = null;
     setGame(view);
     renderClocks();
@@ -80,12 +80,27 @@ function showPlayers() {
     if (levelSel && level && side === S.match.engine) {
       if (![...levelSel.options].some((o) => o.value === level)) levelSel.add(new Option(`Elo ${level}`, level));
       levelSel.value = level;
+    } else if (levelSel && S.match) {
+      levelSel.value = 'max'; // your side: no level left from the last game
     }
   }
 }
 
-// Leaves match mode (the players were changed by hand, a position loaded).
-function endMatchMode() {
+// The game against Kestrel ended: its record is for study now. Nobody is
+// an engine player any more (a variation tried in the finished game gets
+// no reply, and nothing takes the game up again), and resign and draw go.
+function finishMatch() {
+  S.players.w = 'human';
+  S.players.b = 'human';
+  showPlayers();
+  renderClocks();
+}
+
+// Leaves match mode (a position loaded; the players changed by hand, kept).
+function endMatchMode(keepPlayers = false) {
+  // The match's engine player goes with it: a position or game loaded
+  // next is for study, and Kestrel moves in it only when asked.
+  if (S.match && !keepPlayers) finishMatch();
   S.match = null;
   S.clock = null;
   renderClocks();
@@ -107,19 +122,38 @@ function clockText(ms) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 }
 
-// The game view changed: a move was made (charge the mover and add its
-// increment), taken back (the clock goes on for the side to move) or the
-// game ended (the clocks stop).
-function clockAfter(view, grew) {
+// The side to move at the end of the game's main line, and whether `side`
+// has moved in it yet: the clocks follow the game, not the move on view.
+function gameTurn(view) {
+  const n = view.plies.length;
+  return (n ? view.plies[n - 1].fen : view.nodes[0].fen).split(' ')[1];
+}
+function hasMoved(view, side) {
+  const first = view.nodes[0].fen.split(' ')[1];
+  return view.plies.length >= (first === side ? 1 : 2);
+}
+
+// The game changed: a move added to the main line charges the side whose
+// clock ran (with the increment), a takeback goes on with the side to move,
+// the end stops both. Stepping through the moves changes nothing. A side's
+// clock starts after its first move (lichess's rule), so neither the dialog
+// closing nor a first move's thought costs time.
+function clockAfter(view) {
   const c = S.clock;
   if (!c) return;
+  const n = view.plies.length;
+  const over = view.status.over;
+  // A clock restored after a reload takes the game as it finds it.
+  if (c.plies == null) c.plies = n;
+  if (n === c.plies && !(over && c.running)) return;
   const now = performance.now();
   if (c.running) {
-    // The side whose clock ran pays for its time; a move also earns the increment.
     const side = c.running;
-    c.left[side] = Math.max(0, c.left[side] - (now - c.since)) + (grew ? c.inc : 0);
+    c.left[side] = Math.max(0, c.left[side] - (now - c.since)) + (n > c.plies ? c.inc : 0);
   }
-  c.running = view.status.over ? null : view.turn;
+  c.plies = n;
+  const turn = gameTurn(view);
+  c.running = !over && hasMoved(view, turn) ? turn : null;
   c.since = now;
   renderClocks();
 }
@@ -135,7 +169,8 @@ function renderClocks() {
   const on = !!S.clock;
   top.classList.toggle('hidden', !on);
   bottom.classList.toggle('hidden', !on);
-  for (const b of document.querySelectorAll('.match-only')) b.classList.toggle('hidden', !S.match);
+  const playing = S.match && S.game && !S.game.status.over;
+  for (const b of document.querySelectorAll('.match-only')) b.classList.toggle('hidden', !playing);
   if (!on) return;
   const show = (el, side) => {
     const ms = timeLeft(side);

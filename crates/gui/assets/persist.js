@@ -60,9 +60,9 @@ async function saveGame() {
   if (!S.game) return;
   const id = S.game.id;
   try {
-    const res = await fetch(`/api/pgn?game=${encodeURIComponent(id)}`);
-    if (!res.ok) return;
-    writeSaved(id, { pgn: await res.text(), plies: S.game.plies.length, page: pageState(), savedAt: Date.now() });
+    const pgn = await backend.pgn(id);
+    if (pgn === null) return;
+    writeSaved(id, { pgn, plies: S.game.plies.length, page: pageState(), savedAt: Date.now() });
   } catch (e) { /* the server is gone: the last copy stays */ }
 }
 

@@ -454,24 +454,26 @@ fn not_hidden(session: &Session, what: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// `GET /api/options`: the engine options a side can set, and whether the engine has levels.
-pub async fn options() -> Json<Value> {
+/// `GET /api/options`: the engine options a side can set, whether the
+/// engine has levels and whether endgame tables are configured.
+pub async fn options(State(state): Shared) -> Json<Value> {
     // The list is the engine's and cannot change while the program runs.
     static OPTIONS: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    Json(
-        OPTIONS
-            .get_or_init(|| {
-                let engine_options = page_options();
-                let views: Vec<OptionView> =
-                    engine_options.iter().filter_map(OptionView::new).collect();
-                let has = |name: &str| views.iter().any(|o| o.name == name);
-                json!({
-                    "options": views,
-                    "levels": has("UCI_LimitStrength") && has("UCI_Elo"),
-                })
+    let mut out = OPTIONS
+        .get_or_init(|| {
+            let engine_options = page_options();
+            let views: Vec<OptionView> =
+                engine_options.iter().filter_map(OptionView::new).collect();
+            let has = |name: &str| views.iter().any(|o| o.name == name);
+            json!({
+                "options": views,
+                "levels": has("UCI_LimitStrength") && has("UCI_Elo"),
             })
-            .clone(),
-    )
+        })
+        .clone();
+    // The page asks the tables only when there are some.
+    out["tablebase"] = Value::Bool(state.tables.is_some());
+    Json(out)
 }
 
 /// `GET /api/book?game=ID`: the book's moves in the current position.

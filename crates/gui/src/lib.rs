@@ -15,6 +15,7 @@ pub mod game_end;
 pub mod host_guard;
 pub mod judgement;
 pub mod opening;
+pub mod page_event;
 pub mod record;
 pub mod review;
 pub mod search_run;

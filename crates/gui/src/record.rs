@@ -33,6 +33,14 @@ pub struct GameRecord {
     pub hide_eval: bool,
     /// A game against the engine: one line, no variations, until it ends.
     pub linear: bool,
+    /// How a game against the engine ended, fixed when it ended: studying
+    /// its record afterwards (variations promoted, moves deleted) neither
+    /// changes the result nor lets the game go on. Only a takeback reopens it.
+    pub concluded: Option<GameEnd>,
+    /// Which game this is: a new number for each new position or imported
+    /// PGN, so that what was found about one game (the analysis pass) is
+    /// never shown for another that shares its first moves.
+    pub serial: u64,
 }
 
 /// The longest comment the page may write on a move, in characters.
@@ -65,6 +73,8 @@ impl GameRecord {
             recorded_result: GameResult::Unknown,
             hide_eval: false,
             linear: false,
+            concluded: None,
+            serial: 0,
         }
     }
 
@@ -110,9 +120,13 @@ impl GameRecord {
         out
     }
 
-    /// How the game ended, if it did: the players' end, else the rules'
-    /// at the end of the main line (result and reason).
+    /// How the game ended, if it did: a played game's end as it happened,
+    /// else the players' end, else the rules' at the end of the main line
+    /// (result and reason).
     pub fn over(&self) -> Option<GameEnd> {
+        if let Some(end) = &self.concluded {
+            return Some(end.clone());
+        }
         self.ending.clone().or_else(|| {
             let game = self.tree.game(self.tree.mainline_end()).ok()?;
             game.outcome().map(|o| GameEnd {
@@ -136,8 +150,16 @@ impl GameRecord {
             )));
         }
         self.ending = Some(end);
+        self.conclude();
         self.version += 1;
         Ok(())
+    }
+
+    /// Fixes the end of a game against the engine the moment it ends.
+    fn conclude(&mut self) {
+        if self.linear && self.concluded.is_none() {
+            self.concluded = self.over();
+        }
     }
 
     /// Reads a move in UCI (`e2e4`, `e7e8q`) or SAN (`Nf3`, `O-O`) in the position on view.
@@ -190,6 +212,7 @@ impl GameRecord {
         })?;
         if self.tree.ids().count() > before {
             self.tree.set_time(id, time_ms)?;
+            self.conclude();
             self.version += 1;
         }
         Ok(id)
@@ -243,8 +266,9 @@ impl GameRecord {
         }
         if n > 0 {
             self.current = end;
-            // A takeback reopens a game the players had ended.
+            // A takeback reopens a game that had ended.
             self.ending = None;
+            self.concluded = None;
             self.version += 1;
         }
         n
@@ -336,6 +360,8 @@ impl GameRecord {
         self.tree = MoveTree::new(start);
         self.current = ROOT;
         self.ending = None;
+        self.concluded = None;
+        self.serial += 1;
         self.recorded_result = GameResult::Unknown;
         self.hide_eval = hide_eval;
         self.linear = linear;
@@ -377,6 +403,8 @@ impl GameRecord {
         self.tree = MoveTree::from_pgn(&imported).map_err(ApiError::bad_request)?;
         self.current = self.tree.mainline_end();
         self.ending = None;
+        self.concluded = None;
+        self.serial += 1;
         self.recorded_result = imported.result;
         // An imported game is for study: nothing is hidden, variations welcome.
         self.hide_eval = false;
@@ -440,6 +468,35 @@ impl GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_played_game_keeps_its_end_while_its_record_is_studied() {
+        let mut r = GameRecord::new(Position::startpos());
+        r.reset(Position::startpos(), false, true);
+        for san in ["e4", "e5"] {
+            let m = r.parse_move(san).expect("legal");
+            r.play(m, None).expect("plays");
+        }
+        r.end(GameEnd::new("0-1", "White resigns").expect("fine"))
+            .expect("ends");
+        let d4 = Position::startpos().parse_san("d4").expect("legal");
+        let side = r.play_from(ROOT, d4, None).expect("a variation");
+        r.promote(side, true).expect("made the main line");
+        let over = r.over().expect("still over");
+        assert_eq!(
+            (over.result, over.reason.as_str()),
+            ("0-1", "White resigns")
+        );
+        assert!(!r.in_match(), "the game does not go on");
+        let nf6 = r.node_position(side).parse_san("Nf6").expect("legal");
+        assert!(
+            r.play_from(side, nf6, None).is_err(),
+            "nor from the new main line's end"
+        );
+        // A takeback is the one way back into the game.
+        assert_eq!(r.undo(1), 1);
+        assert!(r.over().is_none());
+    }
 
     #[test]
     fn annotations_are_checked_written_and_exported() {

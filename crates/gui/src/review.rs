@@ -22,10 +22,10 @@ use std::time::Duration;
 use chess::{Color, Move, Position};
 use engine::{Limits, Score, SearchEvent};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use crate::error::ApiError;
 use crate::judgement::{capped_cp, summarise, win_percent, Judgement, SideSummary, CP_CAP};
+use crate::page_event::PageEvent;
 use crate::session::Session;
 use crate::settings::EngineSettings;
 use crate::view::ScoreView;
@@ -145,7 +145,9 @@ pub struct Review {
     state: PassState,
     message: Option<String>,
     limit: PassLimit,
-    /// The game the results belong to: its start and moves.
+    /// The game the results belong to: its serial (see
+    /// [`crate::record::GameRecord::serial`]), start and moves.
+    game: u64,
     start: Option<Position>,
     moves: Vec<Move>,
     /// Per position of that game (the start first), once searched.
@@ -168,14 +170,19 @@ impl Review {
 /// thread, so call it off the async threads.
 pub fn start(session: &Arc<Session>, limit: PassLimit) -> Result<ReviewView, ApiError> {
     let limit = limit.checked()?;
-    let (start, moves, positions) = {
+    let (game, start, moves, positions) = {
         let record = session.record();
         if record.eval_hidden() {
             return Err(ApiError::conflict(
                 "the evaluation of this game is hidden until it ends: analyse it afterwards",
             ));
         }
-        (record.start(), record.mainline_moves(), record.positions())
+        (
+            record.serial,
+            record.start(),
+            record.mainline_moves(),
+            record.positions(),
+        )
     };
     // One start or cancel at a time: the old thread ends before the new one begins.
     let serial = session
@@ -185,13 +192,14 @@ pub fn start(session: &Arc<Session>, limit: PassLimit) -> Result<ReviewView, Api
     stop_thread(session, None);
     let (pass, cancel) = {
         let mut review = session.review();
-        let keep = if review.start == Some(start) && review.limit == limit {
+        let keep = if review.game == game && review.start == Some(start) && review.limit == limit {
             common_prefix(&review.moves, &moves) + 1
         } else {
             0
         };
         review.evals.truncate(keep);
         review.evals.resize(positions.len(), None);
+        review.game = game;
         review.start = Some(start);
         review.moves = moves;
         review.limit = limit;
@@ -269,7 +277,9 @@ fn run(
         if !store(&session, pass, &positions, i, eval) {
             return;
         }
-        session.send(&json!({"type": "analysis", "analysis": view(&session)}));
+        session.send(&PageEvent::Analysis {
+            analysis: view(&session),
+        });
     }
     if let Some(session) = weak.upgrade() {
         {
@@ -278,7 +288,9 @@ fn run(
                 review.state = PassState::Done;
             }
         }
-        session.send(&json!({"type": "analysis", "analysis": view(&session)}));
+        session.send(&PageEvent::Analysis {
+            analysis: view(&session),
+        });
     }
 }
 
@@ -360,8 +372,12 @@ fn store(
     let still_there = {
         let record = session.record();
         let moves = record.mainline_moves();
-        let review_moves = session.review().moves.clone();
-        record.start() == positions[0]
+        let (review_game, review_moves) = {
+            let review = session.review();
+            (review.game, review.moves.clone())
+        };
+        record.serial == review_game
+            && record.start() == positions[0]
             && moves.len() >= i
             && review_moves.len() >= i
             && moves[..i] == review_moves[..i]
@@ -375,7 +391,9 @@ fn store(
         review.state = PassState::Cancelled;
         review.message = Some("the game changed".into());
         drop(review);
-        session.send(&json!({"type": "analysis", "analysis": view(session)}));
+        session.send(&PageEvent::Analysis {
+            analysis: view(session),
+        });
         return false;
     }
     if let Some(slot) = review.evals.get_mut(i) {
@@ -456,9 +474,10 @@ pub struct ReviewView {
 /// since taken back or replaced are left out; nothing while the evaluation
 /// is hidden.
 pub fn view(session: &Session) -> ReviewView {
-    let (positions, moves, hidden, mode) = {
+    let (game, positions, moves, hidden, mode) = {
         let record = session.record();
         (
+            record.serial,
             record.positions(),
             record.mainline_moves(),
             record.eval_hidden(),
@@ -466,9 +485,12 @@ pub fn view(session: &Session) -> ReviewView {
         )
     };
     let review = session.review();
+    // A pass over another game (this tab's before a new one was set up or
+    // imported) says nothing about this one.
+    let ours = review.game == game;
     let mut out = ReviewView {
-        state: review.state,
-        message: review.message.clone(),
+        state: if ours { review.state } else { PassState::Idle },
+        message: review.message.clone().filter(|_| ours),
         pass: review.pass,
         hidden,
         limit: review.limit,
@@ -481,7 +503,7 @@ pub fn view(session: &Session) -> ReviewView {
     if hidden {
         return out;
     }
-    let valid = if review.start == positions.first().copied() {
+    let valid = if ours && review.start == positions.first().copied() {
         common_prefix(&review.moves, &moves) + 1
     } else {
         0

@@ -8,9 +8,9 @@ use std::sync::{Arc, Weak};
 use std::time::Instant;
 
 use engine::{SearchEvent, SearchResult};
-use serde_json::json;
 
 use crate::error::ApiError;
+use crate::page_event::PageEvent;
 use crate::record::GameRecord;
 use crate::session::{AppState, Session};
 use crate::settings::EngineSettings;
@@ -100,6 +100,7 @@ pub fn start(
     // The number changes under the engine's lock (see `Session::search_seq`).
     let mut engine = session.engine();
     let seq = session.search_seq.fetch_add(1, Ordering::SeqCst) + 1;
+    session.started_seq.store(seq, Ordering::SeqCst);
     engine.stop();
     if play && settings.own_book() {
         let book_move = state
@@ -111,10 +112,13 @@ pub fn start(
             drop(engine);
             let mv = MoveView::new(&root, m, mode);
             let played = play_if_current(session, seq, version, node, m, None);
-            session.send(
-                &json!({"type": "bestmove", "search": seq, "move": (played || !hidden).then_some(mv), "book": true,
-                "played": played, "time_ms": 0}),
-            );
+            session.send(&PageEvent::BestMove {
+                search: seq,
+                book: true,
+                played,
+                time_ms: 0,
+                mv: (played || !hidden).then_some(mv),
+            });
             return Ok(seq);
         }
     }
@@ -130,31 +134,40 @@ pub fn start(
         match event {
             // Scores, lines and statistics are the evaluation: not sent.
             SearchEvent::Iteration(_) | SearchEvent::Stats { .. } if hidden => {}
+            // Stale lines stay here: a search stopped or replaced (the page
+            // moved on) says nothing the page should draw.
+            SearchEvent::Iteration(_) if session.search_seq.load(Ordering::SeqCst) != seq => {}
             SearchEvent::Iteration(info) => {
                 let ms = info.time.as_millis() as u64;
-                session.send(&json!({
-                    "type": "info",
-                    "search": seq,
-                    "fen": root_fen,
-                    "depth": info.depth,
-                    "seldepth": info.seldepth,
-                    "multipv": info.multipv,
-                    "score": ScoreView::white_view(info.user_score(), side),
-                    "bound": info.bound.name(),
-                    "nodes": info.nodes,
-                    "nps": info.nodes * 1000 / ms.max(1),
-                    "time_ms": ms,
-                    "tbhits": info.tbhits,
-                    "pv": line(&root, &info.pv, mode),
-                }));
+                session.send(&PageEvent::Info {
+                    search: seq,
+                    fen: root_fen.clone(),
+                    depth: info.depth,
+                    seldepth: info.seldepth,
+                    multipv: info.multipv,
+                    score: ScoreView::white_view(info.user_score(), side),
+                    bound: info.bound.name(),
+                    nodes: info.nodes,
+                    nps: info.nodes * 1000 / ms.max(1),
+                    time_ms: ms,
+                    tbhits: info.tbhits,
+                    pv: line(&root, &info.pv, mode),
+                });
             }
             SearchEvent::CurrMove { .. } => {}
+            // A stopped search's statistics still show (analysis turned
+            // off); a replaced one's are about a search nobody looks at.
+            SearchEvent::Stats { .. } if session.started_seq.load(Ordering::SeqCst) != seq => {}
             SearchEvent::Stats { stats, nodes, time } => {
                 let ms = time.as_millis() as u64;
-                session.send(&json!({
-                    "type": "stats", "search": seq, "fen": root_fen, "nodes": nodes,
-                    "nps": nodes * 1000 / ms.max(1), "time_ms": ms, "text": stats.to_string(),
-                }));
+                session.send(&PageEvent::Stats {
+                    search: seq,
+                    fen: root_fen.clone(),
+                    nodes,
+                    nps: nodes * 1000 / ms.max(1),
+                    time_ms: ms,
+                    text: stats.to_string(),
+                });
             }
             SearchEvent::BestMove(SearchResult { best, .. }) => {
                 let ms = started.elapsed().as_millis() as u64;
@@ -164,10 +177,13 @@ pub fn start(
                 };
                 // A move found but not played is advice: not sent while hidden.
                 let shown = best.filter(|_| played || !hidden);
-                session.send(&json!({
-                    "type": "bestmove", "search": seq, "book": false, "played": played, "time_ms": ms,
-                    "move": shown.map(|m| MoveView::new(&root, m, mode)),
-                }));
+                session.send(&PageEvent::BestMove {
+                    search: seq,
+                    book: false,
+                    played,
+                    time_ms: ms,
+                    mv: shown.map(|m| MoveView::new(&root, m, mode)),
+                });
             }
         }
     });
@@ -219,6 +235,6 @@ fn play_if_current(
         }
         GameView::new(&session.id, &record)
     };
-    session.send(&json!({"type": "state", "state": view}));
+    session.send(&PageEvent::State { state: view });
     true
 }

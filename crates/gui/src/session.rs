@@ -21,6 +21,7 @@ use tokio::sync::broadcast;
 
 use crate::book_source::BookSource;
 use crate::error::ApiError;
+use crate::page_event::PageEvent;
 use crate::record::GameRecord;
 use crate::review::Review;
 
@@ -50,8 +51,11 @@ pub struct Session {
     pub events: broadcast::Sender<String>,
     /// Open event streams.
     pub listeners: AtomicUsize,
+    /// Number of the latest search started ([`Self::search_seq`] moves on
+    /// a stop too): a search replaced by a newer one sends no statistics.
+    pub started_seq: AtomicU64,
     /// Number of the latest search: a search's move is played only while
-    /// it is the latest. Changed only while the engine is locked, so that
+    /// it is the latest, and its lines are sent only while it is. Changed only while the engine is locked, so that
     /// whoever holds the engine knows whether a search it started is still
     /// the latest (the game review pass relies on it).
     pub search_seq: AtomicU64,
@@ -65,7 +69,8 @@ pub struct Session {
     engine_bytes: usize,
 }
 
-/// The event a session's pages get when it is dropped; their streams end after it.
+/// The event a session's pages get when it is dropped; their streams end
+/// after it ([`PageEvent::Expired`] as sent).
 pub const EXPIRED_EVENT: &str = r#"{"type":"expired"}"#;
 
 impl Session {
@@ -82,6 +87,7 @@ impl Session {
             events: broadcast::channel(EVENT_BUFFER).0,
             listeners: AtomicUsize::new(0),
             search_seq: AtomicU64::new(0),
+            started_seq: AtomicU64::new(0),
             review: Mutex::new(Review::default()),
             review_start: Mutex::new(()),
             last_used: Mutex::new(Instant::now()),
@@ -122,8 +128,8 @@ impl Session {
     }
 
     /// Sends an event to the open streams (none open: dropped).
-    pub fn send(&self, event: &serde_json::Value) {
-        let _ = self.events.send(event.to_string());
+    pub fn send(&self, event: &PageEvent) {
+        let _ = self.events.send(event.to_json());
     }
 
     /// Stops the search, if one runs, and forgets its move.

@@ -364,8 +364,11 @@ async fn the_tables_answer_when_given() {
     let id = api.new_game().await;
     let (status, body) = api.get(&format!("/api/tablebase?game={id}")).await;
     assert_refused(status, &body, StatusCode::NOT_FOUND);
+    // The page reads from the options whether to ask at all.
+    assert_eq!(api.get("/api/options").await.1["tablebase"], false);
 
     let api = Api::with(BookSource::embedded(), Some(TABLES));
+    assert_eq!(api.get("/api/options").await.1["tablebase"], true);
     let (_, s) = api
         .post("/api/game", json!({"fen": "8/8/8/8/8/2k5/8/K6Q w - - 0 1"}))
         .await;
@@ -630,6 +633,43 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    served.server.abort();
+}
+
+/// The server owns staleness: a search replaced by a newer one sends no
+/// statistics, while a stopped one's still come (the page shows them when
+/// analysis is turned off).
+#[tokio::test(flavor = "multi_thread")]
+async fn stale_search_events_stay_on_the_server() {
+    let state = Arc::new(AppState::new(BookSource::embedded(), None));
+    let served = Served::new(&state).await;
+    let api = &served.api;
+    let id = api.new_game().await;
+    let mut stream = served.events(&id).await;
+    let endless = json!({"game": id, "settings": {"infinite": true, "own_book": false}});
+    let (_, first) = api.post("/api/go", endless.clone()).await;
+    let first = first["search"].as_u64().expect("a number");
+    read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "info")).await;
+    let (_, second) = api.post("/api/go", endless).await;
+    let second = second["search"].as_u64().expect("a number");
+    let events = read_events(&mut stream, |e| {
+        e.iter()
+            .any(|v| v["type"] == "info" && v["search"] == second)
+    })
+    .await;
+    assert!(
+        !events
+            .iter()
+            .any(|v| v["type"] == "stats" && v["search"] == first),
+        "the replaced search's statistics were sent: {events:?}"
+    );
+    // Stopped, not replaced: its statistics come.
+    api.post("/api/stop", json!({"game": id})).await;
+    read_events(&mut stream, |e| {
+        e.iter()
+            .any(|v| v["type"] == "stats" && v["search"] == second)
+    })
+    .await;
     served.server.abort();
 }
 

@@ -185,6 +185,42 @@ async fn a_pass_finds_the_blunder_of_legals_mate() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_pass_belongs_to_the_game_it_analysed() {
+    let api = Api::new();
+    let id = api.game("1. e4 e5 2. Nf3 d6 3. Bc4 *").await;
+    api.ok("/api/analysis", json!({"game": id, "depth": 4}))
+        .await;
+    let done = api.finished(&id).await;
+    assert_eq!(
+        (done["state"].as_str(), done["analysed"].as_u64()),
+        (Some("done"), Some(6)),
+        "{done}"
+    );
+    // Another game sharing its first moves, imported into the same tab.
+    api.ok(
+        "/api/pgn",
+        json!({"game": id, "pgn": "1. e4 e5 2. Nf3 d6 3. d4 *"}),
+    )
+    .await;
+    let v = api.review(&id).await;
+    assert_eq!(v["state"], "idle", "{v}");
+    assert_eq!(v["analysed"], 0, "{v}");
+    assert!(
+        v["summary"].is_null()
+            && v["moves"]
+                .as_array()
+                .expect("moves")
+                .iter()
+                .all(Value::is_null),
+        "{v}"
+    );
+    // Its own pass searches all of it.
+    api.ok("/api/analysis", json!({"game": id, "depth": 4}))
+        .await;
+    assert_eq!(api.finished(&id).await["analysed"], 6);
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_pass_is_cancelled_and_keeps_what_it_found() {
     let api = Api::new();
     let id = api.game(LEGAL).await;

@@ -106,16 +106,18 @@ fn write_line(w: &mut Words, mut pos: Position, moves: &[PgnMove]) {
             number_next = true;
         }
         let n = pos.fullmove_number();
-        match pos.turn() {
-            Color::White => w.word(&format!("{n}.")),
-            Color::Black if number_next => w.word(&format!("{n}...")),
-            Color::Black => {}
-        }
-        if m.mv.is_null() {
-            w.word("--");
+        let number = match pos.turn() {
+            Color::White => format!("{n}. "),
+            Color::Black if number_next => format!("{n}... "),
+            Color::Black => String::new(),
+        };
+        let san = if m.mv.is_null() {
+            "--".to_string()
         } else {
-            w.word(&pos.san(m.mv));
-        }
+            pos.san(m.mv)
+        };
+        // One word, so that a line never ends between a number and its move.
+        w.word(&format!("{number}{san}"));
         number_next = false;
         for nag in &m.nags {
             w.word(&format!("${nag}"));
@@ -207,5 +209,34 @@ mod tests {
             .expect("a game")
             .expect("valid");
         assert_eq!(back.moves, game.moves, "{written}");
+    }
+    #[test]
+    fn a_move_number_stays_with_its_move() {
+        // Comments of every length shift where the lines break.
+        for n in 1..=12 {
+            let text = format!(
+                "1. e4 {{{}}} d6 2. d4 Nf6 3. Nc3 g6 4. Be3 Bg7 5. Qd2 c6 6. f3 b5 7. Nge2 Nbd7 \
+                 8. Bh6 Bxh6 9. Qxh6 Bb7 10. a3 e5 11. O-O-O Qe7 12. Kb1 a6 13. Nc1 O-O-O \
+                 14. Nb3 exd4 15. Rxd4 c5 16. Rd1 Nb6 17. g3 Kb8 18. Na5 Ba8 19. Bh3 d5 *",
+                "x".repeat(n)
+            );
+            let game = PgnReader::new(text.as_bytes())
+                .next()
+                .expect("a game")
+                .expect("valid");
+            let written = write_game(&game);
+            for line in written.lines().filter(|l| !l.starts_with('[')) {
+                assert!(line.chars().count() <= LINE_WIDTH, "{line}");
+                assert!(
+                    !line.trim_end().ends_with('.'),
+                    "a line ends with a move number:\n{written}"
+                );
+            }
+            let back = PgnReader::new(written.as_bytes())
+                .next()
+                .expect("a game")
+                .expect("valid");
+            assert_eq!(back.moves, game.moves, "{written}");
+        }
     }
 }

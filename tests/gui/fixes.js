@@ -1,0 +1,235 @@
+// Bugs a player met in `kestrel gui` (issue 41), one scenario each, each
+// in a fresh page: every scenario failed before its fix.
+// Usage: node fixes.js URL [SCENARIO...]. Runs every scenario, prints
+// `ok:`/`FAILED:` for each and exits non-zero when one failed. Run by
+// tests/gui_browser.rs.
+'use strict';
+
+const { launch, check, waitPlies } = require('./browser');
+
+const url = process.argv[2];
+const only = process.argv.slice(3);
+
+// Légal's mate, and a game that shares its first three moves.
+const LEGAL = '1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0';
+const OTHER = '1. e4 e5 2. Nf3 d6 3. d4 Nf6 4. Nc3 *';
+// Kasparov-Topalov, Wijk aan Zee 1999.
+const KASPAROV = '1. e4 d6 2. d4 Nf6 3. Nc3 g6 4. Be3 Bg7 5. Qd2 c6 6. f3 b5 7. Nge2 Nbd7 8. Bh6 Bxh6 ' +
+  '9. Qxh6 Bb7 10. a3 e5 11. O-O-O Qe7 12. Kb1 a6 13. Nc1 O-O-O 14. Nb3 exd4 15. Rxd4 c5 16. Rd1 Nb6 ' +
+  '17. g3 Kb8 18. Na5 Ba8 19. Bh3 d5 20. Qf4+ Ka7 21. Rhe1 d4 22. Nd5 Nbxd5 23. exd5 Qd6 24. Rxd4 cxd4 ' +
+  '25. Re7+ Kb6 26. Qxd4+ Kxa5 27. b4+ Ka4 28. Qc3 Qxd5 29. Ra7 Bb7 30. Rxb7 Qc4 31. Qxf6 Kxa3 ' +
+  '32. Qxa6+ Kxb4 33. c3+ Kxc3 34. Qa1+ Kd2 35. Qb2+ Kd1 36. Bf1 Rd2 37. Rd7 Rxd7 38. Bxc4 bxc4 ' +
+  '39. Qxh8 Rd3 40. Qa8 c3 41. Qa4+ Ke1 42. f4 f5 43. Kc1 Rd2 44. Qa7 1-0';
+
+async function open(browser) {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="1"]');
+  return { context, page };
+}
+
+const plies = (page) => page.$$eval('#moves .mv[data-ply]', (els) => els.length);
+const clocks = (page) => page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
+
+async function loadPgn(page, pgn) {
+  await page.fill('#pgn', pgn);
+  await page.click('#loadpgn');
+}
+
+// A game against the computer as White at its lowest level.
+async function startMatch(page, time, hide) {
+  await page.click('#vsengine');
+  await page.waitForSelector('#match-dialog[open]');
+  await page.check('#match-dialog input[name="colour"][value="w"]');
+  const lowest = await page.$eval('#match-level', (el) => el.options[el.options.length > 1 ? 1 : 0].value);
+  await page.selectOption('#match-level', lowest);
+  await page.selectOption('#match-time', time);
+  await page.setChecked('#match-hide', hide);
+  await page.click('#match-start');
+  await page.waitForFunction(() => S.match && S.game && S.game.plies.length === 0);
+}
+
+async function move(page, from, to) {
+  await page.click(`[data-square="${from}"]`);
+  await page.click(`[data-square="${to}"]`);
+}
+
+const SCENARIOS = {
+  // Clocks follow the game: nobody's clock runs before their first move,
+  // and looking back at an earlier move charges the side to move in the
+  // game, never the other one.
+  async clocks(browser) {
+    const { context, page } = await open(browser);
+    await startMatch(page, '3+2', true);
+    await page.waitForTimeout(1500);
+    const start = await clocks(page);
+    check(start.w === 180000 && start.b === 180000, `no clock runs before White's first move (White ${start.w} ms, Black ${start.b} ms)`);
+    await move(page, 'e2', 'e4');
+    await waitPlies(page, 2);
+    await move(page, 'd2', 'd4');
+    await waitPlies(page, 4);
+    // White's move: its clock runs; Black's stands, whatever is on view.
+    const before = await clocks(page);
+    await page.click('#back');
+    await page.click('#back');
+    await page.waitForTimeout(2500);
+    const after = await clocks(page);
+    check(Math.abs(after.b - before.b) < 150, `looking back costs Black (not to move) nothing (${before.b} -> ${after.b} ms)`);
+    check(before.w - after.w > 2000, `White, to move in the game, keeps paying while looking back (${before.w} -> ${after.w} ms)`);
+    check(!(await page.$eval('#over-dialog', (d) => d.open)), 'and nobody loses on time for looking back');
+    await context.close();
+  },
+
+  // A game against the computer that ended (here by resignation) stays
+  // ended: a variation promoted to the main line keeps its result, and
+  // the computer does not take the game up again.
+  async finished(browser) {
+    const { context, page } = await open(browser);
+    await startMatch(page, '', false);
+    await move(page, 'e2', 'e4');
+    await waitPlies(page, 2);
+    await page.click('#resign');
+    await page.waitForSelector('#over-dialog[open]');
+    await page.click('#over-close');
+    check((await page.textContent('#status')).startsWith('0-1'), 'the resignation ends the game 0-1');
+    // Back to the start and another first move: a variation.
+    await page.click('#first');
+    await page.waitForFunction(() => S.game.current === 0);
+    await move(page, 'd2', 'd4');
+    await page.waitForFunction(() => document.querySelector('#moves .var .mv.cur'));
+    await page.click('#mainline');
+    await page.waitForFunction(() => S.game.plies[0].san === 'd4');
+    await page.waitForTimeout(2500);
+    check((await page.textContent('#status')).startsWith('0-1'), `the result stays after the variation is made the main line (${await page.textContent('#status')})`);
+    check(await plies(page) === 1, `the computer does not take the game up again (${await plies(page)} moves on the main line)`);
+    check(await page.evaluate(() => S.game.status.over && !S.game.linear), 'the server still has it over, and no game going on');
+    const pgn = await page.evaluate(() => fetch(`/api/pgn?game=${S.game.id}`).then((r) => r.text()));
+    check(pgn.includes('[Result "0-1"]'), 'its PGN keeps the result');
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
+  // A fresh page is an analysis board: a FEN with Black to move loaded
+  // into it brings no engine move.
+  async fen(browser) {
+    const { context, page } = await open(browser);
+    const fen = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
+    await page.fill('#fen', fen);
+    await page.press('#fen', 'Enter');
+    await page.waitForFunction((fen) => S.game.nodes[0].fen === fen, fen);
+    await page.waitForTimeout(2500);
+    check(await plies(page) === 0 && await page.textContent('#thinking') === '', 'a loaded FEN with Black to move makes no engine move');
+    check(await page.inputValue('#side-b [data-k="player"]') === 'human', 'both sides are people on a fresh page');
+    await context.close();
+  },
+
+  // A pass over one game gives no figures to another game that shares
+  // its first moves.
+  async review(browser) {
+    const { context, page } = await open(browser);
+    await page.selectOption('#side-b [data-k="player"]', 'human');
+    await loadPgn(page, LEGAL);
+    await waitPlies(page, 13);
+    await page.click('#review-start');
+    await page.waitForSelector('#review[data-state="done"]', { timeout: 60000 });
+    check(Number(await page.getAttribute('#review', 'data-analysed')) === 14, 'Légal\'s mate analysed');
+    await loadPgn(page, OTHER);
+    await page.waitForFunction(() => S.game.plies.length === 7);
+    await page.waitForTimeout(1000);
+    const shown = await page.evaluate(() => ({
+      analysed: document.getElementById('review').dataset.analysed,
+      summary: document.getElementById('review-summary').textContent,
+      graph: document.getElementById('graph').classList.contains('empty'),
+      marks: document.querySelectorAll('#moves .judg').length,
+    }));
+    check(shown.analysed === '0' && shown.summary === '' && shown.graph && shown.marks === 0,
+      `an imported game nobody analysed shows no review figures (${JSON.stringify(shown)})`);
+    await context.close();
+  },
+
+  // Without --syzygy-path the page asks nothing of the tables.
+  async tablebase(browser) {
+    const { context, page } = await open(browser);
+    const asked = [];
+    page.on('request', (r) => { if (r.url().includes('/api/tablebase')) asked.push(r.url()); });
+    await page.fill('#fen', '8/8/8/4k3/8/8/4K3/4R3 w - - 0 1');
+    await page.press('#fen', 'Enter');
+    await page.waitForFunction(() => S.game.fen.startsWith('8/8/8/4k3'));
+    await move(page, 'e1', 'a1');
+    await page.waitForFunction(() => S.game.plies.length === 1);
+    await page.waitForTimeout(1000);
+    check(asked.length === 0, `no /api/tablebase request without tables (${asked.length})`);
+    await context.close();
+  },
+
+  // The exported PGN never ends a line with a move number: the number
+  // stays with its move, whatever the comments before shift.
+  async pgn(browser) {
+    const { context, page } = await open(browser);
+    const broken = [];
+    for (let n = 0; n < 12; n++) {
+      const pgn = KASPAROV.replace('1. e4 d6', `1. e4 {${'x'.repeat(n + 1)}} d6`);
+      await loadPgn(page, pgn);
+      await page.waitForFunction(() => S.game.plies.length === 87);
+      const text = await page.evaluate(() => fetch(`/api/pgn?game=${S.game.id}`).then((r) => r.text()));
+      const lines = text.split('\n').filter((l) => !l.startsWith('['));
+      const bad = lines.filter((l) => /\d+\.+$/.test(l.trimEnd()));
+      if (bad.length) broken.push(`${n + 1}: ${bad[0]}`);
+    }
+    check(broken.length === 0, `no exported line ends with a move number (${broken.join(' | ')})`);
+    await context.close();
+  },
+
+  // At 1366x768 the board, the move list and the first engine line are
+  // on screen together on the analysis board, and the board, both clocks
+  // and the move list in a game against the computer, without scrolling.
+  async layout(browser) {
+    const { context, page } = await open(browser);
+    const inView = (sel) => page.$eval(sel, (el) => {
+      const r = el.getBoundingClientRect();
+      return { sel: el.id || el.className, top: Math.round(r.top), bottom: Math.round(r.bottom), right: Math.round(r.right),
+        ok: r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth };
+    });
+    await loadPgn(page, KASPAROV);
+    await waitPlies(page, 87);
+    await page.click('#moves .mv[data-ply="40"]');
+    await page.check('#analyse');
+    await page.waitForSelector('#lines .line');
+    const analysis = [await inView('#board'), await inView('#moves'), await inView('#lines .line')];
+    check(analysis.every((b) => b.ok), `analysis board at 1366x768: board, moves and first line in view (${JSON.stringify(analysis)})`);
+    await page.uncheck('#analyse');
+    await startMatch(page, '3+2', false);
+    await move(page, 'e2', 'e4');
+    await waitPlies(page, 2);
+    const play = [await inView('#board'), await inView('#clock-top'), await inView('#clock-bottom'), await inView('#moves')];
+    check(play.every((b) => b.ok), `game against the computer at 1366x768: board, both clocks and moves in view (${JSON.stringify(play)})`);
+    check(await page.evaluate(() => scrollY === 0), 'and the page is not scrolled');
+    await context.close();
+  },
+};
+
+async function main() {
+  const browser = await launch();
+  const failed = [];
+  for (const [name, run] of Object.entries(SCENARIOS)) {
+    if (only.length && !only.includes(name)) continue;
+    try {
+      await run(browser);
+      console.log(`passed: ${name}`);
+    } catch (e) {
+      console.log(`FAILED: ${name}: ${e.message.split('\n')[0]}`);
+      failed.push(name);
+    }
+  }
+  await browser.close();
+  if (failed.length) {
+    console.log(`failed: ${failed.join(', ')}`);
+    process.exit(1);
+  }
+  console.log('fixes done');
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
