@@ -46,7 +46,8 @@ fn searches_run_on_the_callers_thread_and_stop_when_the_host_says() {
         "no threads to offer"
     );
     let mut engine = Engine::new();
-    engine.set_option("Threads", "4").unwrap();
+    // More threads than the host offers are refused, not silently started.
+    assert!(engine.set_option("Threads", "4").is_err());
     let best = Arc::new(Mutex::new(None));
     let sink = best.clone();
     let caller = std::thread::current().id();
