@@ -101,8 +101,8 @@ fn short_mates_by_depth() {
     // futility pruning judges the position after the sacrifice by its
     // static evaluation. The two switches that mend this (off by default
     // until their non-regression SPRTs finish, docs/search.md) find it at
-    // depth 2, and the rest of the file (three black mates, an en passant
-    // mate, five that took 8 to 11 plies by default) by 2N+2.
+    // depth 2, and the rest of the file (six Black mates, an en passant
+    // mate; six of them took 8 to 11 plies by default) by 2N+2.
     let options = [("QSTableDepth", "true"), ("SacrificeSearch", "true")];
     let epd = include_str!("data/short_mates.epd");
     let mut late = Vec::new();
