@@ -379,6 +379,9 @@ function setGame(view) {
   // The new move has the highest id.
   if (grew) playSound(view.nodes[view.nodes.length - 1]);
   clockAfter(view); // match.js: the clocks follow the game
+  // Drawn on every view, not only when a clock changed: resign and draw
+  // belong to a game in progress, and a reload sets the game after its clocks.
+  renderClocks();
   render();
   // Against the computer the end is announced; elsewhere (analysis, set-up
   // positions) the header and the move list say it without interrupting.

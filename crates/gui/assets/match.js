@@ -155,7 +155,6 @@ function clockAfter(view) {
   const turn = gameTurn(view);
   c.running = !over && hasMoved(view, turn) ? turn : null;
   c.since = now;
-  renderClocks();
 }
 
 // The engine's limits on the clock, as UCI's wtime/btime/winc/binc.
