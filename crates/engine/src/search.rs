@@ -656,16 +656,21 @@ impl Worker {
         child
     }
 
-    /// True when the opponent's last move gave material away: its piece
-    /// can be taken for more than the move captured. Such a move is a
-    /// sacrifice made for a threat the static evaluation cannot see (WAC.001's
-    /// 1.Qg6, mate next move), or a blunder that the search refutes at once.
-    fn opponent_gave_material(&self, pos: &Position, ply: usize) -> bool {
+    /// True when the opponent's last move gave material away next to our
+    /// king: its piece landed within two squares of the king and can be
+    /// taken for more than the move captured. Such a move is a sacrifice
+    /// for an attack the static evaluation cannot see (WAC.001's 1.Qg6,
+    /// mate next move), or a blunder that the search refutes at once. Far
+    /// from the king it is almost always the blunder, and searching it
+    /// costs nodes for nothing.
+    fn opponent_sacrificed_near_king(&self, pos: &Position, ply: usize) -> bool {
         let Some(last) = ply.checked_sub(1).map(|p| &self.stack[p]) else {
             return false;
         };
         match last.piece_to.to() {
-            Some(to) if !last.null_move => gave_material_away(pos, to, last.captured),
+            Some(to) if !last.null_move => {
+                to.distance(pos.king(pos.turn())) <= 2 && gave_material_away(pos, to, last.captured)
+            }
             _ => false,
         }
     }
@@ -851,7 +856,7 @@ impl Worker {
                 && eval < MATE_BOUND
                 && !(self.params.sacrifice_search
                     && depth <= tuned::rfp_sacrifice_depth()
-                    && self.opponent_gave_material(pos, ply))
+                    && self.opponent_sacrificed_near_king(pos, ply))
             {
                 self.stats.rfp_cuts += 1;
                 return eval;
