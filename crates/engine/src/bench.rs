@@ -14,9 +14,9 @@ use chess::Position;
 
 use crate::engine::Engine;
 use crate::eval::EvalKind;
+use crate::events::SearchEvent;
 use crate::limits::Limits;
 use crate::params::SearchParams;
-use crate::thread::SearchEvent;
 
 /// The bench positions.
 pub const BENCH_FENS: [&str; 50] = [

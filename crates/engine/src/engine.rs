@@ -13,14 +13,15 @@ use crate::book_hint::BookHint;
 use crate::eval::nnue::Network;
 use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
+use crate::events::{Reporter, SearchResult};
 use crate::limits::Limits;
 use crate::option::{find_option, EngineOption, OptionKind, OptionValue};
 use crate::option_error::OptionError;
 use crate::params::{ParamError, ParamInfo, ParamKind, SearchParams};
 use crate::pool::{panic_message, Answer, Outcome, Panic, Pool, Search};
+use crate::shared::{SearchConfig, Shared};
 use crate::strength::{Level, Rng, DEFAULT_ELO, MAX_ELO, MIN_ELO};
 use crate::tablebase::Tablebase;
-use crate::thread::{Reporter, SearchResult, Shared};
 use crate::timeman::budget;
 use crate::tt::TranspositionTable;
 
@@ -373,29 +374,22 @@ impl Engine {
             root.turn() == chess::Color::White,
             self.move_overhead,
         );
-        let mut shared = Shared::new(
-            self.tt.clone(),
-            self.thread_count(),
-            limits,
-            self.params,
-            self.multipv,
-            budget,
-            reporter,
-        )
-        .with_tablebase(self.tablebase.clone(), root, history)
-        .with_level(self.level(), self.rng.next_u64());
+        let mut config = SearchConfig::new(limits, self.params, self.multipv, budget, reporter)
+            .with_tablebase(self.tablebase.clone(), root, history)
+            .with_level(self.level(), self.rng.next_u64());
         // The levels' node budgets were calibrated with the hand-crafted
         // evaluation, so a level plays with it whatever `Evaluator` says.
-        shared.eval_kind = if self.limit_strength {
+        config.eval_kind = if self.limit_strength {
             EvalKind::Full
         } else {
             self.eval_kind
         };
-        if shared.params.book_in_search {
-            shared.book = self.book.clone();
+        if config.params.book_in_search {
+            config.book = self.book.clone();
         }
-        shared.weights = self.weights.clone();
-        shared.net = self.net.clone();
+        config.weights = self.weights.clone();
+        config.net = self.net.clone();
+        let shared = Shared::new(config, self.tt.clone(), self.thread_count());
         (Arc::new(shared), budget)
     }
 
@@ -511,7 +505,7 @@ mod tests {
     fn shared_kind(engine: &mut Engine) -> EvalKind {
         let reporter: Reporter = Arc::new(|_| {});
         let (shared, _) = engine.shared(&Position::startpos(), &[], Limits::depth(1), reporter);
-        shared.eval_kind
+        shared.config.eval_kind
     }
 
     #[test]

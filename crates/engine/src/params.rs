@@ -163,9 +163,6 @@ search_params! {
     }
     numbers {
         qs_max_depth: "QSearchMaxDepth" = 0, 0..=64, "Maximum quiescence plies (0: unlimited; the seed program used 6).";
-        null_move_reduction: "NullMoveReduction" = 3, 1..=6, "Base depth reduction of the null-move search.";
-        null_verification_depth: "NullMoveVerifyDepth" = 12, 1..=64, "Depth from which null-move cut-offs are verified.";
-        aspiration_delta: "AspirationDelta" = 16, 1..=500, "Initial half-width of the aspiration window (centipawns).";
         contempt: "Contempt" = 0, -200..=200, "Value of avoiding a draw: positive avoids draws, negative seeks them (centipawns).";
         syzygy_probe_depth: "SyzygyProbeDepth" = 1, 1..=100, "Smallest depth at which the search probes the tablebases (with the most pieces they hold).";
         syzygy_probe_limit: "SyzygyProbeLimit" = 7, 0..=7, "Most pieces (kings included) of a position probed in the tablebases; 0 turns probing off.";
@@ -180,6 +177,8 @@ crate::tunable::tunables! {
     rfp_depth: "RfpDepth" = 8, 3..=14, step 0.5, "Reverse futility: the deepest depth at which it cuts.";
     rfp_margin: "RfpMargin" = 77, 30..=200, step 6.0, "Reverse futility: the margin above beta per ply of depth (centipawns).";
     rfp_sacrifice_depth: "RfpSacrificeDepth" = 1, 1..=14, step 0.5, "Reverse futility with SacrificeSearch: the deepest depth at which a node the opponent entered by giving material away is never cut.";
+    null_move_reduction: "NullMoveReduction" = 3, 1..=6, step 0.5, "Null move: the base depth reduction.";
+    null_verification_depth: "NullMoveVerifyDepth" = 12, 1..=64, step 1.0, "Null move: the depth from which its cut-offs are verified by a reduced normal search.";
     nmp_min_depth: "NmpMinDepth" = 3, 1..=8, step 0.5, "Null move: the shallowest depth at which it is tried.";
     nmp_depth_divisor: "NmpDepthDivisor" = 3, 2..=8, step 0.5, "Null move: one more ply of reduction per this many plies of depth.";
     nmp_eval_divisor: "NmpEvalDivisor" = 198, 50..=500, step 20.0, "Null move: one more ply of reduction per this many centipawns of evaluation above beta.";
@@ -200,6 +199,7 @@ crate::tunable::tunables! {
     singular_depth: "SingularDepth" = 8, 4..=14, step 0.5, "Singular extension: the shallowest depth at which it is tried.";
     singular_tt_depth: "SingularTtDepth" = 3, 1..=8, step 0.5, "Singular extension: how much shallower than the node the hash entry may be.";
     singular_margin: "SingularMargin" = 16, 4..=64, step 2.0, "Singular extension: the margin below the hash score, in eighths of a centipawn per ply of depth.";
+    lmr_min_depth: "LmrMinDepth" = 3, 1..=8, step 0.5, "Late move reductions: the shallowest depth at which a move is reduced.";
     lmr_base: "LmrBase" = 78, 0..=200, step 8.0, "Late move reductions: the table's constant, in hundredths of a ply.";
     lmr_divisor: "LmrDivisor" = 219, 100..=500, step 12.0, "Late move reductions: the divisor of ln(depth) * ln(move number), in hundredths.";
     lmr_cut_node: "LmrCutNode" = 0, 0..=3, step 0.5, "Late move reductions: plies added at a node expected to fail high (a cut node).";
@@ -207,6 +207,8 @@ crate::tunable::tunables! {
     correction_max: "CorrectionMax" = 64, 8..=200, step 6.0, "Correction history: the largest correction (centipawns).";
     correction_weight_max: "CorrectionWeightMax" = 16, 2..=64, step 2.0, "Correction history: the most weight (of 256) one search result gets.";
     qs_delta_margin: "QsDeltaMargin" = 214, 0..=600, step 20.0, "Quiescence delta pruning: the margin over the captured piece (centipawns).";
+    aspiration_depth: "AspirationDepth" = 4, 1..=10, step 0.5, "Aspiration windows: the shallowest depth searched in a window around the last score.";
+    aspiration_delta: "AspirationDelta" = 16, 1..=500, step 2.0, "Aspiration windows: the first half-width of the window around the last score (centipawns).";
     aspiration_growth: "AspirationGrowth" = 50, 10..=200, step 5.0, "Aspiration windows: how much the window widens after a failure, in percent.";
     history_bonus_quad: "HistoryBonusQuad" = 16, 0..=64, step 2.0, "History bonus: the factor of depth squared.";
     history_bonus_linear: "HistoryBonusLinear" = 31, 0..=256, step 8.0, "History bonus: the factor of depth.";

@@ -28,11 +28,18 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use chess::Position;
+use chess::{Move, Position};
 
-use crate::search::Worker;
-use crate::thread::{conclude, SearchEvent, SearchResult, Shared, SEARCH_STACK};
+use crate::events::{SearchEvent, SearchResult};
+use crate::score::Value;
+use crate::search::{RootMove, Worker};
+use crate::shared::{SearchConfig, Shared};
+use crate::stats::SearchStats;
+use crate::strength::{Rng, MIN_DEPTH};
 use crate::timeman::{TimeBudget, TimeManager};
+
+/// Stack size of every search thread.
+pub const SEARCH_STACK: usize = 64 << 20;
 
 /// What a panic left: its payload, as `catch_unwind` gives it.
 pub(crate) type Panic = Box<dyn Any + Send + 'static>;
@@ -255,7 +262,7 @@ fn lead(main: &mut Worker, search: Search, crew: &[Arc<Slot>]) -> Outcome {
         main.score_if_unsearched();
         // An infinite or pondering search answers only after stop or ponderhit.
         while !shared.stop.load(Ordering::Relaxed)
-            && (shared.limits.infinite || shared.ponder.load(Ordering::Relaxed))
+            && (shared.config.limits.infinite || shared.ponder.load(Ordering::Relaxed))
         {
             shared.poll_host();
             crate::host::pause(Duration::from_millis(1));
@@ -283,12 +290,12 @@ fn lead(main: &mut Worker, search: Search, crew: &[Arc<Slot>]) -> Outcome {
         Answer::Return => Outcome::Result(result),
         Answer::Report => {
             shared.finished.store(true, Ordering::Relaxed);
-            (shared.reporter)(SearchEvent::Stats {
+            (shared.config.reporter)(SearchEvent::Stats {
                 stats: result.stats,
                 nodes: result.nodes,
                 time: result.time,
             });
-            (shared.reporter)(SearchEvent::BestMove(result));
+            (shared.config.reporter)(SearchEvent::BestMove(result));
             Outcome::Reported
         }
     }
@@ -408,4 +415,77 @@ pub(crate) fn panic_message(panic: &Panic) -> &str {
         .copied()
         .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("no message")
+}
+
+/// The result of a search whose threads have all stopped: `workers` are
+/// their workers, the main thread's first. Chooses the thread to answer
+/// from, reports its line when the main thread's last report did not show
+/// it, and sums the counters.
+fn conclude(workers: &[&Worker], shared: &Shared, root: &Position) -> SearchResult {
+    // Prefer the main thread; a helper only when it got deeper with a result at least as good.
+    let mut chosen = 0;
+    for (i, w) in workers.iter().enumerate().skip(1) {
+        let (c, best) = (workers[chosen], w);
+        if let (Some(a), Some(b)) = (c.root_moves.first(), best.root_moves.first()) {
+            if best.completed_depth > c.completed_depth
+                && b.score >= a.score
+                && b.score > -crate::score::INFINITE
+            {
+                chosen = i;
+            }
+        }
+    }
+    let mut stats = SearchStats::default();
+    let mut nodes = 0;
+    for w in workers {
+        stats += w.stats;
+        nodes += w.nodes;
+    }
+    let w = workers[chosen];
+    let best = level_choice(&shared.config, w).or(w.root_moves.first());
+    if let Some(answer) = best {
+        w.report_answer(shared, answer, workers[0].reported());
+    }
+    let pv = best
+        .map(|rm| rm.shown_line(root, &shared.tt))
+        .unwrap_or_default();
+    let ponder = pv.get(1).copied().or_else(|| {
+        // No second move in the line: ask the table about the position after the best move.
+        let mv = best?.mv;
+        let mut after = *root;
+        after.play_unchecked(mv);
+        shared
+            .tt
+            .probe(after.key())
+            .map(|e| e.mv)
+            .filter(|m| after.is_legal(*m))
+    });
+    let score = best.map_or(0, |rm| rm.shown_score(rm.latest_score()));
+    SearchResult {
+        best: best.map(|rm| rm.mv),
+        ponder,
+        score,
+        depth: w.completed_depth,
+        pv,
+        nodes,
+        stats,
+        time: shared.time_since_start(),
+    }
+}
+
+/// With a playing level, the line it chooses from the main thread's last
+/// completed iteration (`None`: play the search's best move, as when time
+/// ran out before the level's minimum depth).
+fn level_choice<'a>(config: &SearchConfig, main: &'a Worker) -> Option<&'a RootMove> {
+    let level = config.level?;
+    if main.completed_depth < MIN_DEPTH || main.level_lines.is_empty() {
+        return None;
+    }
+    let lines: Vec<(Move, Value)> = main
+        .level_lines
+        .iter()
+        .map(|rm| (rm.mv, rm.score))
+        .collect();
+    let mut rng = Rng::new(config.level_seed);
+    main.level_lines.get(level.choose(&lines, &mut rng))
 }

@@ -11,17 +11,18 @@ use chess::{Move, Position};
 
 use crate::correction::CorrectionHistory;
 use crate::eval::{has_non_pawn_material, Evaluator};
+use crate::events::{IterationInfo, ScoreBound, SearchEvent};
 use crate::history::{piece_to, History, PieceTo, PrevMoves};
 use crate::mate_line::complete_mate_line;
 use crate::movepick::{is_noisy, MovePicker, OrderingContext};
-use crate::params::{tuned, SearchParams};
+use crate::params::tuned;
 use crate::score::{
     from_tt, is_mate, mate_in, mated_in, tb_loss_in, tb_win_in, to_tt, Value, INFINITE, MATE,
     MATE_BOUND, MAX_PLY, TB_WIN_BOUND,
 };
 use crate::see::{captured_value, gave_material_away, see_ge};
+use crate::shared::Shared;
 use crate::stats::SearchStats;
-use crate::thread::{IterationInfo, ScoreBound, SearchEvent, Shared};
 use crate::timeman::TimeManager;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 
@@ -121,8 +122,6 @@ pub struct Worker {
     pub history: History,
     /// Corrections of the static evaluation by pawn structure.
     pub correction: CorrectionHistory,
-    /// The parameters of the current search.
-    pub params: SearchParams,
     /// Counters of the last search.
     pub stats: SearchStats,
     /// Root moves, best first, after the last search.
@@ -236,7 +235,7 @@ fn refine_eval(eval: Value, entry: Option<TtEntry>, score: Option<Value>) -> Val
 impl Worker {
     /// The moves one, two and four plies before `ply` (for continuation history).
     #[inline]
-    fn previous_moves(&self, ply: usize) -> PrevMoves {
+    fn previous_moves(&self, s: &Shared, ply: usize) -> PrevMoves {
         let at = |back: usize| {
             if ply >= back {
                 self.stack[ply - back].piece_to
@@ -247,7 +246,7 @@ impl Worker {
         PrevMoves {
             ply1: at(1),
             ply2: at(2),
-            ply4: if self.params.continuation_ply4 {
+            ply4: if s.config.params.continuation_ply4 {
                 at(4)
             } else {
                 PieceTo::NONE
@@ -261,7 +260,6 @@ impl Worker {
             id,
             history: History::default(),
             correction: CorrectionHistory::default(),
-            params: SearchParams::default(),
             stats: SearchStats::default(),
             root_moves: Vec::new(),
             completed_depth: 0,
@@ -320,7 +318,7 @@ impl Worker {
     /// the best result (ranked by distance to zeroing when the fifty-move
     /// rule or a repetition threatens a win) and notes their scores.
     fn filter_root_by_tablebase(&mut self, s: &Shared) {
-        let Some(ranked) = &s.root_tb else {
+        let Some(ranked) = &s.config.root_tb else {
             return;
         };
         let rank_of = |mv: Move| ranked.iter().find(|r| r.mv == mv);
@@ -348,25 +346,25 @@ impl Worker {
         history: &[u64],
         mut tm: Option<&mut TimeManager>,
     ) {
-        self.params = s.params;
         if cfg!(feature = "tune") {
             // The tuner may have changed the table's constants since the last search.
             self.lmr = lmr_table();
         }
         self.evaluator
-            .configure(s.eval_kind, &s.weights, s.net.as_ref());
+            .configure(s.config.eval_kind, &s.config.weights, s.config.net.as_ref());
         self.evaluator.start(root);
-        self.prepare(root, history, &s.limits.searchmoves);
+        self.prepare(root, history, &s.config.limits.searchmoves);
         self.filter_root_by_tablebase(s);
         if self.root_moves.is_empty() {
             return;
         }
         let max_depth = s
+            .config
             .limits
             .depth
             .unwrap_or(MAX_PLY as i32 - 8)
             .clamp(1, MAX_PLY as i32 - 8);
-        let multipv = s.multipv.clamp(1, self.root_moves.len());
+        let multipv = s.config.multipv.clamp(1, self.root_moves.len());
         let game_ply = history.len() as i32;
         for depth in 1..=max_depth {
             if self.id > 0 && depth > 1 {
@@ -393,8 +391,8 @@ impl Worker {
             }
             self.completed_depth = depth;
             if let Some(tm) = tm.as_deref_mut() {
-                self.report_lines(s, multipv.min(s.shown_lines), ScoreBound::Exact);
-                if let Some(level) = s.level {
+                self.report_lines(s, multipv.min(s.config.shown_lines), ScoreBound::Exact);
+                if let Some(level) = s.config.level {
                     self.level_lines = self.root_moves[..multipv].to_vec();
                     if level.iteration_is_enough(depth, self.nodes) {
                         s.stop.store(true, Ordering::Relaxed);
@@ -404,10 +402,11 @@ impl Worker {
                 let best = &self.root_moves[0];
                 // The share of the effort the best move took: a move that
                 // needed most of the nodes is settled, one that needed few is not.
-                let best_share = (self.params.node_time_management && self.nodes > 0)
+                let best_share = (s.config.params.node_time_management && self.nodes > 0)
                     .then(|| best.nodes as f64 / self.nodes as f64);
                 tm.iteration_done(best.mv, best.score, best_share);
                 let mate_found = s
+                    .config
                     .limits
                     .mate
                     .is_some_and(|n| best.score >= mate_in(2 * n.max(0) as usize));
@@ -417,7 +416,7 @@ impl Worker {
                 // A mate within the depth searched is taken as settled: a
                 // search bounded by time or nodes answers now instead of
                 // iterating on (a fixed depth or an infinite search runs on).
-                let bounded = tm.budget().is_some() || s.limits.nodes.is_some();
+                let bounded = tm.budget().is_some() || s.config.limits.nodes.is_some();
                 let proven = bounded && mate_proven(best.score, depth);
                 if mate_found
                     || (!pondering && (tm.soft_limit_reached(elapsed) || forced || proven))
@@ -433,16 +432,18 @@ impl Worker {
     fn search_root_line(&mut self, s: &Shared, root: &Position, depth: i32, main: bool) {
         let pv_index = self.pv_index;
         let previous = self.root_moves[pv_index].previous_score;
-        let mut delta = self.params.aspiration_delta;
-        let (mut alpha, mut beta) =
-            if self.params.aspiration && depth >= 4 && previous.abs() < MATE_BOUND {
-                (
-                    (previous - delta).max(-INFINITE),
-                    (previous + delta).min(INFINITE),
-                )
-            } else {
-                (-INFINITE, INFINITE)
-            };
+        let mut delta = tuned::aspiration_delta();
+        let (mut alpha, mut beta) = if s.config.params.aspiration
+            && depth >= tuned::aspiration_depth()
+            && previous.abs() < MATE_BOUND
+        {
+            (
+                (previous - delta).max(-INFINITE),
+                (previous + delta).min(INFINITE),
+            )
+        } else {
+            (-INFINITE, INFINITE)
+        };
         loop {
             let v = self.search(s, root, alpha, beta, depth, 0, true, false);
             self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
@@ -459,7 +460,7 @@ impl Worker {
             } else {
                 return;
             };
-            if main && s.time_since_start().as_millis() > 3000 && pv_index < s.shown_lines {
+            if main && s.time_since_start().as_millis() > 3000 && pv_index < s.config.shown_lines {
                 self.report_lines(s, pv_index + 1, bound);
             }
             delta += delta * tuned::aspiration_growth() / 100;
@@ -491,7 +492,7 @@ impl Worker {
         if score == -INFINITE {
             return;
         }
-        (s.reporter)(SearchEvent::Iteration(IterationInfo {
+        (s.config.reporter)(SearchEvent::Iteration(IterationInfo {
             depth: self.root_depth,
             seldepth: rm.seldepth.max(1),
             multipv,
@@ -571,7 +572,7 @@ impl Worker {
     fn tick(&mut self, s: &Shared) -> bool {
         self.nodes += 1;
         if self.id == 0 {
-            if let Some(limit) = s.limits.nodes {
+            if let Some(limit) = s.config.limits.nodes {
                 if self.nodes >= limit {
                     s.stop.store(true, Ordering::Relaxed);
                 }
@@ -580,7 +581,7 @@ impl Worker {
         if self.nodes & 1023 == 0 {
             s.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
             if self.id == 0 {
-                if let Some(level) = s.level {
+                if let Some(level) = s.config.level {
                     if level.over_hard_budget(self.completed_depth, self.nodes) {
                         s.stop.store(true, Ordering::Relaxed);
                     }
@@ -590,7 +591,7 @@ impl Worker {
                 s.poll_host();
             }
             if self.id == 0 && !s.ponder.load(Ordering::Relaxed) {
-                if let Some(hard) = s.hard_limit {
+                if let Some(hard) = s.config.hard_limit {
                     if s.time_elapsed() >= hard {
                         s.stop.store(true, Ordering::Relaxed);
                     }
@@ -603,11 +604,11 @@ impl Worker {
     /// The draw score from the side to move's view: with contempt, a draw is
     /// worth less than zero to the side the engine plays.
     #[inline]
-    fn draw_value(&self, pos: &Position) -> Value {
+    fn draw_value(&self, s: &Shared, pos: &Position) -> Value {
         if pos.turn() == self.root.turn() {
-            -self.params.contempt
+            -s.config.params.contempt
         } else {
-            self.params.contempt
+            s.config.params.contempt
         }
     }
 
@@ -675,6 +676,29 @@ impl Worker {
         }
     }
 
+    /// Passes the move at `ply` (null-move pruning): the child position,
+    /// with the evaluator, the stack and the repetition keys following it
+    /// as `make_move` has them follow a move. `unmake_null_move` takes it
+    /// back.
+    #[inline]
+    fn make_null_move(&mut self, pos: &Position, ply: usize) -> Position {
+        let mut child = *pos;
+        self.evaluator.push_move(pos, Move::NULL);
+        child.play_null();
+        self.stack[ply].piece_to = PieceTo::NONE;
+        self.stack[ply].null_move = true;
+        self.keys.push(child.key());
+        child
+    }
+
+    /// Takes back what `make_null_move` did.
+    #[inline]
+    fn unmake_null_move(&mut self, ply: usize) {
+        self.keys.pop();
+        self.evaluator.pop();
+        self.stack[ply].null_move = false;
+    }
+
     /// Takes back what `make_move` did (the position itself is a copy).
     #[inline]
     fn unmake_move(&mut self) {
@@ -693,8 +717,8 @@ impl Worker {
     /// The static evaluation `raw` of `pos` as the search uses it: corrected
     /// by the correction history when it is on (not in check: no evaluation).
     #[inline]
-    fn corrected(&self, pos: &Position, raw: Value, in_check: bool) -> Value {
-        if self.params.correction && !in_check {
+    fn corrected(&self, s: &Shared, pos: &Position, raw: Value, in_check: bool) -> Value {
+        if s.config.params.correction && !in_check {
             self.correction.correct(pos, raw)
         } else {
             raw
@@ -718,7 +742,7 @@ impl Worker {
 
         // Step 1. At the horizon, resolve captures (or just evaluate).
         if depth <= 0 {
-            return if self.params.quiescence {
+            return if s.config.params.quiescence {
                 self.qsearch(s, pos, alpha, beta, ply, 0, pv_node)
             } else {
                 self.evaluator.evaluate(pos)
@@ -734,7 +758,7 @@ impl Worker {
         // Step 2. Draws, maximum ply, mate distance pruning.
         if !root {
             if self.is_draw(pos) {
-                return self.draw_value(pos);
+                return self.draw_value(s, pos);
             }
             if ply >= MAX_PLY - 1 {
                 return if in_check {
@@ -743,7 +767,7 @@ impl Worker {
                     self.evaluator.evaluate(pos)
                 };
             }
-            if self.params.mate_distance_pruning {
+            if s.config.params.mate_distance_pruning {
                 alpha = alpha.max(mated_in(ply));
                 beta = beta.min(mate_in(ply + 1));
                 if alpha >= beta {
@@ -755,11 +779,11 @@ impl Worker {
         // Step 2b. A book position near the root: not searched further, but
         // scored by quiescence plus a bonus for the side to move at the root.
         let excluded = self.stack[ply].excluded;
-        if !root && excluded.is_null() && ply <= self.params.book_search_ply as usize {
-            if let Some(book) = s.book.as_deref() {
+        if !root && excluded.is_null() && ply <= s.config.params.book_search_ply as usize {
+            if let Some(book) = s.config.book.as_deref() {
                 if book.knows(pos) {
                     self.stats.book_hits += 1;
-                    let bonus = self.params.book_bonus;
+                    let bonus = s.config.params.book_bonus;
                     let bonus = if ply & 1 == 0 { bonus } else { -bonus };
                     let v = self.qsearch(s, pos, alpha - bonus, beta - bonus, ply, 0, pv_node);
                     // Mates and tablebase results stay exact.
@@ -779,12 +803,12 @@ impl Worker {
         let fresh_eval = if in_check {
             None
         } else {
-            if self.params.tt && excluded.is_null() {
+            if s.config.params.tt && excluded.is_null() {
                 s.tt.prefetch(key);
             }
             Some(self.evaluator.evaluate(pos))
         };
-        let tt_entry = if self.params.tt && excluded.is_null() {
+        let tt_entry = if s.config.params.tt && excluded.is_null() {
             self.stats.tt_probes += 1;
             s.tt.probe(key)
         } else {
@@ -813,7 +837,7 @@ impl Worker {
         };
         // The table keeps the evaluation as computed; the search works with
         // it corrected by what earlier searches of its pawn structure found.
-        let corrected_eval = self.corrected(pos, static_eval, in_check);
+        let corrected_eval = self.corrected(s, pos, static_eval, in_check);
         let eval = if in_check {
             corrected_eval
         } else {
@@ -838,7 +862,7 @@ impl Worker {
 
         if !pv_node && !in_check && excluded.is_null() {
             // Step 5. Razoring: hopeless near the horizon, ask quiescence.
-            if self.params.razoring
+            if s.config.params.razoring
                 && depth <= tuned::razor_depth()
                 && eval + tuned::razor_margin() * depth < alpha
             {
@@ -850,11 +874,11 @@ impl Worker {
             }
 
             // Step 6. Reverse futility pruning (static null move).
-            if self.params.rfp
+            if s.config.params.rfp
                 && depth <= tuned::rfp_depth()
                 && eval - tuned::rfp_margin() * (depth - i32::from(improving)) >= beta
                 && eval < MATE_BOUND
-                && !(self.params.sacrifice_search
+                && !(s.config.params.sacrifice_search
                     && depth <= tuned::rfp_sacrifice_depth()
                     && self.opponent_sacrificed_near_king(pos, ply))
             {
@@ -864,7 +888,7 @@ impl Worker {
 
             // Step 7. Null move search with verification at high depth.
             let previous_was_null = ply > 0 && self.stack[ply - 1].null_move;
-            if self.params.null_move
+            if s.config.params.null_move
                 && depth >= tuned::nmp_min_depth()
                 && eval >= beta
                 && !previous_was_null
@@ -872,15 +896,10 @@ impl Worker {
                 && !is_mate(beta)
                 && has_non_pawn_material(pos, pos.turn())
             {
-                let r = self.params.null_move_reduction
+                let r = tuned::null_move_reduction()
                     + depth / tuned::nmp_depth_divisor()
                     + ((eval - beta) / tuned::nmp_eval_divisor()).min(tuned::nmp_eval_max());
-                let mut child = *pos;
-                self.evaluator.push_move(pos, Move::NULL);
-                child.play_null();
-                self.stack[ply].piece_to = PieceTo::NONE;
-                self.stack[ply].null_move = true;
-                self.keys.push(child.key());
+                let child = self.make_null_move(pos, ply);
                 self.stats.null_tries += 1;
                 let v = -self.search(
                     s,
@@ -892,15 +911,14 @@ impl Worker {
                     false,
                     !cut_node,
                 );
-                self.keys.pop();
-                self.evaluator.pop();
-                self.stack[ply].null_move = false;
+                self.unmake_null_move(ply);
                 if s.stop.load(Ordering::Relaxed) {
                     return 0;
                 }
                 if v >= beta {
                     let v = if v >= TB_WIN_BOUND { beta } else { v };
-                    if !self.params.null_verification || depth < self.params.null_verification_depth
+                    if !s.config.params.null_verification
+                        || depth < tuned::null_verification_depth()
                     {
                         self.stats.null_cuts += 1;
                         return v;
@@ -918,7 +936,10 @@ impl Worker {
 
             // Step 7b. ProbCut: a good capture whose reduced search beats
             // beta by a margin.
-            if self.params.probcut && depth >= tuned::probcut_depth() && beta.abs() < TB_WIN_BOUND {
+            if s.config.params.probcut
+                && depth >= tuned::probcut_depth()
+                && beta.abs() < TB_WIN_BOUND
+            {
                 let probcut_beta = beta + tuned::probcut_margin();
                 // Unless a table entry almost as deep already says the node falls short of it.
                 let refuted = matches!((tt_entry, tt_score),
@@ -941,7 +962,7 @@ impl Worker {
         }
 
         // Step 8. Internal iterative reduction: no hash move, likely a new node.
-        if self.params.iir
+        if s.config.params.iir
             && !root
             && depth >= tuned::iir_depth()
             && tt_move.is_null()
@@ -951,22 +972,22 @@ impl Worker {
         }
 
         // Step 9. The move loop.
-        let prev = self.previous_moves(ply);
+        let prev = self.previous_moves(s, ply);
         let ctx = OrderingContext {
-            killers: if self.params.killers {
+            killers: if s.config.params.killers {
                 self.history.killers(ply)
             } else {
                 [Move::NULL; 2]
             },
-            countermove: if self.params.countermoves {
+            countermove: if s.config.params.countermoves {
                 self.history.countermove(prev.ply1)
             } else {
                 Move::NULL
             },
             prev,
-            use_history: self.params.history,
+            use_history: s.config.params.history,
         };
-        let mut picker = MovePicker::new(pos, tt_move, ctx, self.params.see_ordering);
+        let mut picker = MovePicker::new(pos, tt_move, ctx, s.config.params.see_ordering);
         let mut best = -INFINITE;
         let mut best_move = Move::NULL;
         let mut move_count = 0usize;
@@ -997,7 +1018,7 @@ impl Worker {
             move_count += 1;
             let noisy = is_noisy(pos, m);
             if root && self.id == 0 && s.time_since_start().as_millis() > 3000 {
-                (s.reporter)(SearchEvent::CurrMove {
+                (s.config.reporter)(SearchEvent::CurrMove {
                     depth,
                     mv: m,
                     number: move_count + self.pv_index,
@@ -1008,7 +1029,7 @@ impl Worker {
             // Step 10. Shallow-depth pruning (never of the only sensible move).
             if !root && best > -MATE_BOUND && has_pieces {
                 if !noisy && !gives_check {
-                    if self.params.lmp
+                    if s.config.params.lmp
                         && depth <= tuned::lmp_depth()
                         && move_count as i32
                             > (tuned::lmp_base() + depth * depth) / (2 - i32::from(improving))
@@ -1017,7 +1038,7 @@ impl Worker {
                         self.stats.lmp_prunes += 1;
                         continue;
                     }
-                    if self.params.futility
+                    if s.config.params.futility
                         && !in_check
                         && depth <= tuned::futility_depth()
                         && eval + tuned::futility_base() + tuned::futility_margin() * depth <= alpha
@@ -1025,7 +1046,7 @@ impl Worker {
                         self.stats.futility_prunes += 1;
                         continue;
                     }
-                    if self.params.see_pruning
+                    if s.config.params.see_pruning
                         && depth <= tuned::see_quiet_depth()
                         && !see_ge(pos, m, -tuned::see_quiet_margin() * depth * depth)
                     {
@@ -1033,7 +1054,7 @@ impl Worker {
                         continue;
                     }
                 } else if noisy
-                    && self.params.see_pruning
+                    && s.config.params.see_pruning
                     && depth <= tuned::see_noisy_depth()
                     && !see_ge(pos, m, -tuned::see_noisy_margin() * depth)
                 {
@@ -1045,7 +1066,7 @@ impl Worker {
             // Step 11. Extensions: singular (hash move far better than the rest), check.
             let mut extension = 0;
             if !root
-                && self.params.singular_extension
+                && s.config.params.singular_extension
                 && depth >= tuned::singular_depth()
                 && m == tt_move
                 && excluded.is_null()
@@ -1083,7 +1104,7 @@ impl Worker {
                 }
             }
             if extension == 0
-                && self.params.check_extension
+                && s.config.params.check_extension
                 && gives_check
                 && (ply as i32) < 2 * self.root_depth
             {
@@ -1097,18 +1118,22 @@ impl Worker {
             let nodes_before = self.nodes;
             let child = self.make_move(pos, m, ply);
             let mut v;
-            if move_count == 1 || !self.params.pvs {
+            if move_count == 1 || !s.config.params.pvs {
                 v = -self.search(s, &child, -beta, -alpha, new_depth, ply + 1, pv_node, false);
             } else {
                 let mut r = 0;
-                if self.params.lmr && depth >= 3 && move_count > 1 + usize::from(root) && !noisy {
+                if s.config.params.lmr
+                    && depth >= tuned::lmr_min_depth()
+                    && move_count > 1 + usize::from(root)
+                    && !noisy
+                {
                     r = self.lmr[depth.min(63) as usize][move_count.min(63)];
                     r += i32::from(!pv_node);
                     r += tuned::lmr_cut_node() * i32::from(cut_node);
                     r -= i32::from(improving);
                     r -= i32::from(gives_check);
                     r -= i32::from(in_check);
-                    if self.params.history {
+                    if s.config.params.history {
                         r -= self
                             .history
                             .quiet_score(us, m, self.stack[ply].piece_to, prev)
@@ -1193,14 +1218,14 @@ impl Worker {
             }
         }
 
-        // Step 14. Mate or stalemate; history updates; store the result.
+        // Step 14. Mate or stalemate; history updates.
         if move_count == 0 {
             return if !excluded.is_null() {
                 alpha
             } else if in_check {
                 mated_in(ply)
             } else {
-                self.draw_value(pos)
+                self.draw_value(s, pos)
             };
         }
         // A PV node the tables bound searches on, but within their bounds.
@@ -1213,7 +1238,7 @@ impl Worker {
                 best_move,
                 &quiets[..quiet_count],
                 prev,
-                self.params.countermoves,
+                s.config.params.countermoves,
             );
         }
         let bound = if best >= beta {
@@ -1223,9 +1248,10 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        // The evaluation's error, learned where the result is a quiet one
-        // and its bound says which side of the evaluation it lies.
-        if self.params.correction
+        // Step 15. Correction history: the evaluation's error, learned where
+        // the result is a quiet one and its bound says which side of the
+        // evaluation it lies.
+        if s.config.params.correction
             && !in_check
             && excluded.is_null()
             && (best_move.is_null() || !is_noisy(pos, best_move))
@@ -1235,7 +1261,8 @@ impl Worker {
         {
             self.correction.update(pos, depth, best - static_eval);
         }
-        if self.params.tt && excluded.is_null() && !(root && self.pv_index > 0) {
+        // Step 16. Store the result.
+        if s.config.params.tt && excluded.is_null() && !(root && self.pv_index > 0) {
             s.tt.store(
                 key,
                 TtEntry {
@@ -1271,8 +1298,8 @@ impl Worker {
         let ctx = OrderingContext {
             killers: [Move::NULL; 2],
             countermove: Move::NULL,
-            prev: self.previous_moves(ply),
-            use_history: self.params.history,
+            prev: self.previous_moves(s, ply),
+            use_history: s.config.params.history,
         };
         let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx, false);
         while let Some(m) = picker.next(pos, &self.history) {
@@ -1307,7 +1334,7 @@ impl Worker {
             }
             if v >= probcut_beta {
                 self.stats.probcuts += 1;
-                if self.params.tt {
+                if s.config.params.tt {
                     s.tt.store(
                         pos.key(),
                         TtEntry {
@@ -1341,11 +1368,11 @@ impl Worker {
         static_eval: Value,
     ) -> TbProbe {
         let pieces = pos.piece_count();
-        let Some(tb) = s.tablebase.as_deref() else {
+        let Some(tb) = s.config.tablebase.as_deref() else {
             return TbProbe::Unknown;
         };
-        if pieces > s.tb_limit
-            || (pieces == s.tb_limit && depth < self.params.syzygy_probe_depth)
+        if pieces > s.config.tb_limit
+            || (pieces == s.config.tb_limit && depth < s.config.params.syzygy_probe_depth)
             || pos.halfmove_clock() != 0
             || !pos.castling_rights().is_empty()
         {
@@ -1359,16 +1386,16 @@ impl Worker {
         // With the fifty-move rule, cursed wins and blessed losses are draws
         // (a point either way, to prefer the side the tables favour).
         let w = wdl.as_i32();
-        let draw_margin = i32::from(self.params.syzygy_50_move_rule);
+        let draw_margin = i32::from(s.config.params.syzygy_50_move_rule);
         let (v, bound) = if w < -draw_margin {
             (tb_loss_in(ply), Bound::Upper)
         } else if w > draw_margin {
             (tb_win_in(ply), Bound::Lower)
         } else {
-            (self.draw_value(pos) + w * draw_margin, Bound::Exact)
+            (self.draw_value(s, pos) + w * draw_margin, Bound::Exact)
         };
         if bound_allows_cutoff(bound, v, alpha, beta) {
-            if self.params.tt {
+            if s.config.params.tt {
                 s.tt.store(
                     pos.key(),
                     TtEntry {
@@ -1401,6 +1428,7 @@ impl Worker {
         qdepth: i32,
         pv_node: bool,
     ) -> Value {
+        // Step 1. Time and stop, draws, maximum ply.
         self.pv_len[ply] = 0;
         if self.tick(s) {
             return 0;
@@ -1408,7 +1436,7 @@ impl Worker {
         self.stats.qnodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if self.is_draw(pos) {
-            return self.draw_value(pos);
+            return self.draw_value(s, pos);
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
@@ -1418,6 +1446,7 @@ impl Worker {
                 self.evaluator.evaluate(pos)
             };
         }
+        // Step 2. Transposition table lookup and cut-off.
         let key = pos.key();
         // The bucket is seldom in cache and waiting for it was the largest
         // single cost of the quiescence search: have it fetched while the
@@ -1425,12 +1454,12 @@ impl Worker {
         let fresh_eval = if in_check {
             None
         } else {
-            if self.params.tt {
+            if s.config.params.tt {
                 s.tt.prefetch(key);
             }
             Some(self.evaluator.evaluate(pos))
         };
-        let tt_entry = if self.params.tt {
+        let tt_entry = if s.config.params.tt {
             s.tt.probe(key)
         } else {
             None
@@ -1440,8 +1469,8 @@ impl Worker {
         // evasions) is not settled by a captures-only entry: without it the
         // mate a quiet check gives can go unseen (WAC.001: 1.Qg6 gxf6 2.Qh7#,
         // cut by the captures-only result of an earlier iteration).
-        let with_checks = self.params.qs_checks && qdepth == 0;
-        let tt_depth = qs_tt_depth(self.params.qs_table_depth && !in_check && !with_checks);
+        let with_checks = s.config.params.qs_checks && qdepth == 0;
+        let tt_depth = qs_tt_depth(s.config.params.qs_table_depth && !in_check && !with_checks);
         if !pv_node {
             if let (Some(e), Some(ts)) = (tt_entry, tt_score) {
                 if tt_cutoff(e.bound, e.depth, ts, tt_depth, alpha, beta) {
@@ -1450,6 +1479,8 @@ impl Worker {
             }
         }
 
+        // Step 3. Static evaluation and stand pat (none in check: every
+        // evasion is searched).
         let static_eval;
         let mut best;
         if in_check {
@@ -1459,41 +1490,41 @@ impl Worker {
             // The stored evaluation when there is one, as before (it can differ
             // from the fresh one only after a key collision).
             static_eval = tt_entry.map_or(fresh_eval.unwrap_or(-INFINITE), |e| e.eval);
-            let stand_pat =
-                refine_eval(self.corrected(pos, static_eval, false), tt_entry, tt_score);
+            let stand_pat = refine_eval(
+                self.corrected(s, pos, static_eval, false),
+                tt_entry,
+                tt_score,
+            );
             if stand_pat >= beta {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            if self.params.qs_max_depth > 0 && qdepth >= self.params.qs_max_depth {
+            if s.config.params.qs_max_depth > 0 && qdepth >= s.config.params.qs_max_depth {
                 return best;
             }
+            // Step 4. Null move (`QSNullMove`).
             let previous_was_null = ply > 0 && self.stack[ply - 1].null_move;
-            if self.params.qs_null_move
+            if s.config.params.qs_null_move
                 && !previous_was_null
                 && has_non_pawn_material(pos, pos.turn())
             {
-                let mut child = *pos;
-                self.evaluator.push_move(pos, Move::NULL);
-                child.play_null();
-                self.stack[ply].null_move = true;
-                self.keys.push(child.key());
+                let child = self.make_null_move(pos, ply);
                 let v = -self.qsearch(s, &child, -beta, -beta + 1, ply + 1, qdepth + 1, false);
-                self.keys.pop();
-                self.evaluator.pop();
-                self.stack[ply].null_move = false;
+                self.unmake_null_move(ply);
                 if v >= beta && !is_mate(v) {
                     return v;
                 }
             }
         }
 
+        // Step 5. The move loop: captures and promotions, quiet checks at
+        // the first ply, every evasion in check.
         let ctx = OrderingContext {
             killers: [Move::NULL; 2],
             countermove: Move::NULL,
-            prev: self.previous_moves(ply),
-            use_history: self.params.history,
+            prev: self.previous_moves(s, ply),
+            use_history: s.config.params.history,
         };
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
         let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx, with_checks);
@@ -1501,6 +1532,8 @@ impl Worker {
         let mut move_count = 0;
         while let Some(m) = picker.next(pos, &self.history) {
             move_count += 1;
+            // Step 6. Pruning: losing quiet checks, hopeless captures
+            // (delta), losing captures (static exchange).
             if !in_check && !is_noisy(pos, m) {
                 // A quiet check (first quiescence ply only): worth a look
                 // unless it simply loses the piece.
@@ -1508,7 +1541,7 @@ impl Worker {
                     continue;
                 }
             } else if !in_check {
-                if self.params.qs_delta && m.promotion_role().is_none() {
+                if s.config.params.qs_delta && m.promotion_role().is_none() {
                     let victim = captured_value(pos, m);
                     // A capture that checks may mate: never judge it by material.
                     if static_eval + victim + tuned::qs_delta_margin() <= alpha
@@ -1517,16 +1550,18 @@ impl Worker {
                         continue;
                     }
                 }
-                if self.params.qs_see && !see_ge(pos, m, 0) {
+                if s.config.params.qs_see && !see_ge(pos, m, 0) {
                     continue;
                 }
             }
+            // Step 7. Make the move and search it.
             let child = self.make_move(pos, m, ply);
             let v = -self.qsearch(s, &child, -beta, -alpha, ply + 1, qdepth + 1, pv_node);
             self.unmake_move();
             if s.stop.load(Ordering::Relaxed) {
                 return 0;
             }
+            // Step 8. A new best move.
             if v > best {
                 best = v;
                 if v > alpha {
@@ -1541,10 +1576,11 @@ impl Worker {
                 }
             }
         }
+        // Step 9. Mate; store the result.
         if in_check && move_count == 0 {
             return mated_in(ply);
         }
-        if self.params.tt {
+        if s.config.params.tt {
             let bound = if best >= beta {
                 Bound::Lower
             } else {
