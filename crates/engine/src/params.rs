@@ -147,7 +147,7 @@ search_params! {
         correction: "CorrectionHistory" = false, "Correct the static evaluation by what searches found in positions with the same pawn structure.";
         lmr: "LateMoveReductions" = true, "Search late, quiet moves to a reduced depth first.";
         rfp: "ReverseFutilityPruning" = true, "Cut when the static evaluation beats beta by a depth-dependent margin.";
-        sacrifice_search: "SacrificeSearch" = false, "Never cut by reverse futility pruning where the opponent's last move gave material away within two squares of our king: a sacrifice is searched, not judged by the static evaluation, which cannot see the attack it makes.";
+        sacrifice_search: "SacrificeSearch" = false, "Never cut by reverse futility pruning where the opponent's last move gave material away within three squares of our king: a sacrifice is searched, not judged by the static evaluation, which cannot see the attack it makes.";
         futility: "FutilityPruning" = true, "Skip quiet moves near the horizon when the evaluation is far below alpha.";
         lmp: "LateMovePruning" = true, "Stop trying quiet moves near the horizon after a move-count limit.";
         see_pruning: "SEEPruning" = true, "Skip moves that lose too much material (static exchange) near the horizon.";

@@ -657,11 +657,12 @@ impl Worker {
         child
     }
 
-    /// True when the opponent's last move gave material away next to our
-    /// king: its piece landed within two squares of the king and can be
+    /// True when the opponent's last move gave material away near our
+    /// king: its piece landed within three squares of the king and can be
     /// taken for more than the move captured. Such a move is a sacrifice
     /// for an attack the static evaluation cannot see (WAC.001's 1.Qg6,
-    /// mate next move), or a blunder that the search refutes at once. Far
+    /// two squares from the king, mate next move; WAC.104's 1.Qxh5, three
+    /// squares, mate in 3), or a blunder that the search refutes at once. Far
     /// from the king it is almost always the blunder, and searching it
     /// costs nodes for nothing.
     fn opponent_sacrificed_near_king(&self, pos: &Position, ply: usize) -> bool {
@@ -670,7 +671,7 @@ impl Worker {
         };
         match last.piece_to.to() {
             Some(to) if !last.null_move => {
-                to.distance(pos.king(pos.turn())) <= 2 && gave_material_away(pos, to, last.captured)
+                to.distance(pos.king(pos.turn())) <= 3 && gave_material_away(pos, to, last.captured)
             }
             _ => false,
         }
