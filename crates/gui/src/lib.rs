@@ -161,8 +161,13 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
             get(move || async move { assets::script(body) }),
         );
     }
+    for (name, body) in assets::STYLES {
+        router = router.route(
+            &format!("/{name}"),
+            get(move || async move { assets::style(body) }),
+        );
+    }
     let router = router
-        .route("/style.css", get(assets::style_css))
         .route("/pieces/{name}", get(assets::piece))
         .route("/pieces/{set}/{name}", get(assets::piece_of_set))
         .route("/api/game", post(api::new_game))

@@ -276,6 +276,8 @@ async fn the_page_and_its_files_are_served() {
         ("/keys.js", "SHORTCUTS"),
         ("/annotate.js", "/api/annotate"),
         ("/themes.js", "PIECE_THEMES"),
+        ("/chessground.js", "export{"),
+        ("/chessground.css", "cg-board"),
         ("/pieces/wK.svg", "<svg"),
         ("/pieces/cburnett/bQ.svg", "<svg"),
         ("/pieces/dejavu/wN.svg", "<svg"),
