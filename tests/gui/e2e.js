@@ -402,6 +402,7 @@ async function main() {
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-vs-computer.png') });
   check(await page.isDisabled('#delete') && await page.isDisabled('#mainline'), 'no variations to edit while you play the computer');
   await page.click('#resign');
+  await page.click('#confirm-yes'); // asked first, as on lichess
   await page.waitForSelector('#over-dialog[open]');
   check((await page.textContent('#over-dialog')).includes('Black resigns'), 'resigning ends the game with a dialog');
   check((await page.textContent('#moves')).includes('1-0 (Black resigns)'), 'the result is in the move list');

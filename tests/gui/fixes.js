@@ -72,6 +72,7 @@ const SCENARIOS = {
     await move(page, 'e2', 'e4');
     await waitPlies(page, 2);
     await page.click('#resign');
+    await page.click('#confirm-yes'); // asked first, as on lichess
     await page.waitForSelector('#over-dialog[open]');
     await page.click('#over-close');
     check((await page.textContent('#status')).startsWith('0-1'), 'the resignation ends the game 0-1');
@@ -202,6 +203,62 @@ const SCENARIOS = {
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => S.game.current === S.game.plies[6].node);
     check(await drawn() === 'e4 f8b4', `back at their position they are there again (${await drawn()})`);
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
+  // Play, Analysis and the Editor each at its own address; resigning, a
+  // draw offer and a takeback asked first; the result dialog's Rematch
+  // (colours swapped, the same clock) and "Analyse this game".
+  async pages(browser) {
+    const { context, page } = await open(browser);
+    const where = () => new URL(page.url()).pathname;
+    const over = () => page.evaluate(() => S.game.status.over);
+    check(where() === '/analysis' && await page.isVisible('#analysis-panel') && await page.isVisible('#players'),
+      `a fresh page is the analysis board, at ${where()}`);
+    await page.click('#pages a[data-page="editor"]');
+    check(where() === '/editor' && await page.isVisible('#editor') && await page.isHidden('#analysis-panel'), `the Editor is at ${where()}`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    check(where() === '/editor' && await page.isVisible('#editor'), 'a reload there opens the Editor again');
+    await page.click('#edit-cancel');
+    check(where() === '/analysis' && await page.isHidden('#editor'), 'leaving it is the analysis board again');
+    await startMatch(page, '5+3', true);
+    check(where() === '/play' && await page.isHidden('#players') && await page.isHidden('#analysis-panel') && await page.isVisible('#clock-top'),
+      `a game against Kestrel is at ${where()}: board, clocks and moves, no engine settings or lines`);
+    await move(page, 'e2', 'e4');
+    await waitPlies(page, 2);
+    await page.click('#resign');
+    check(await page.isVisible('#confirm') && !(await over()), `Resign asks first (${await page.textContent('#confirm-text')})`);
+    await page.click('#confirm-no');
+    check(await page.isHidden('#confirm') && !(await over()), 'No: the game goes on');
+    await page.click('#offerdraw');
+    check(await page.isVisible('#confirm') && (await page.textContent('#confirm-text')).includes('draw'), 'a draw offer is asked first');
+    await page.click('#confirm-no');
+    await page.click('#undo');
+    check(await page.isVisible('#confirm') && await plies(page) === 2, 'a takeback is asked first');
+    await page.click('#confirm-yes');
+    await page.waitForFunction(() => S.game.plies.length === 0);
+    check(true, 'Yes: your move and Kestrel\'s reply are taken back');
+    await move(page, 'd2', 'd4');
+    await waitPlies(page, 2);
+    await page.click('#resign');
+    await page.click('#confirm-yes');
+    await page.waitForSelector('#over-dialog[open]');
+    await page.click('#over-rematch');
+    await page.waitForFunction(() => S.match && S.match.human === 'b' && S.game.plies.length === 1 && !S.game.status.over, null, { timeout: 30000 });
+    const again = await page.evaluate(() => ({ base: S.match.control.base, inc: S.match.control.inc, hide: S.match.hideEval, flipped: S.flipped }));
+    check(again.base === 300000 && again.inc === 3000 && again.hide && again.flipped && where() === '/play',
+      `Rematch: you have Black now, at 5+3 again, Kestrel has moved (${JSON.stringify(again)})`);
+    await page.click('#resign');
+    await page.click('#confirm-yes');
+    await page.waitForSelector('#over-dialog[open]');
+    await page.click('#over-analyse');
+    await page.waitForFunction(() => location.pathname === '/analysis');
+    check(await page.isVisible('#analysis-panel') && await page.isVisible('#review') && await page.isHidden('#over-dialog'),
+      '"Analyse this game": the analysis board with the game');
+    await page.waitForFunction(() => document.getElementById('review').dataset.state !== 'idle', null, { timeout: 30000 });
+    check(true, `and its review started (${await page.$eval('#review', (el) => el.dataset.state)})`);
     check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
     await context.close();
   },

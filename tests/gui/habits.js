@@ -308,6 +308,7 @@ async function reload(browser) {
   check(seen.some((e) => e.type === 'state') && !seen.some((e) => e.type === 'info' || e.type === 'stats' || 'score' in e || 'pv' in e),
     `the event stream carries no evaluation while it is hidden (${seen.map((e) => e.type).join(', ')})`);
   await page.click('#offerdraw');
+  await page.click('#confirm-yes'); // asked first, as on lichess
   await page.waitForFunction(() => document.getElementById('status').textContent.includes('declines'));
   check(await page.evaluate(() => !window.seen.some((e) => 'score' in e)), 'a draw offer is weighed by the server and declined, no score sent');
   check(page.errors.length === 0, `no script errors (reload) ${page.errors.join('; ')}`);

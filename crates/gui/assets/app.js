@@ -606,6 +606,7 @@ async function refreshPanels() {
 
 function startEdit() {
   stopSearch();
+  setPage('editor'); // pages.js
   const { board, turn, castling, ep } = parseFen(shownFen());
   S.edit = { board, piece: 'P' };
   $('edit-turn').value = turn;
@@ -660,6 +661,7 @@ async function applyEdit() {
 function endEdit() {
   S.edit = null;
   $('editor').classList.add('hidden');
+  setPage(S.match && !S.game.status.over ? 'play' : 'analysis');
   render();
 }
 
@@ -689,6 +691,15 @@ async function loadPgn(pgn) {
   } catch (e) { $('ioerror').textContent = e.message; }
 }
 
+// Undo: one move, or against an engine your move and its reply, so that
+// it is your move again.
+async function takeBack() {
+  await stopSearch();
+  const vsEngine = S.players.w !== S.players.b;
+  const plies = vsEngine && S.players[S.game.turn] === 'human' && S.game.plies.length >= 2 ? 2 : 1;
+  try { setGame(await post('/api/undo', { plies })); refreshPanels(); restartAnalysis(); } catch (e) { showStatus(e.message); }
+}
+
 function wire() {
   $('first').onclick = () => goto(0);
   $('back').onclick = () => step(-1);
@@ -702,14 +713,14 @@ function wire() {
     $('morebtn').setAttribute('aria-expanded', String(open));
   };
   $('pvexit').onclick = () => { S.pv = null; render(); };
-  $('undo').onclick = async () => {
-    await stopSearch();
-    // Against an engine, take back its reply too so that it is your move again.
-    const vsEngine = S.players.w !== S.players.b;
-    const plies = vsEngine && S.players[S.game.turn] === 'human' && S.game.plies.length >= 2 ? 2 : 1;
-    try { setGame(await post('/api/undo', { plies })); refreshPanels(); restartAnalysis(); } catch (e) { showStatus(e.message); }
+  $('undo').onclick = () => {
+    // During a game against Kestrel a takeback is asked for first (pages.js).
+    if (S.match && !S.game.status.over) confirmThen('Take back your last move?', takeBack);
+    else takeBack();
   };
-  $('newgame').onclick = async () => { await stopSearch(); loadFen(undefined); };
+  // A new game is a fresh analysis board (a game against Kestrel starts
+  // from "Play the computer").
+  $('newgame').onclick = async () => { await stopSearch(); await loadFen(undefined); setPage('analysis'); };
   $('editbtn').onclick = startEdit;
   $('edit-cancel').onclick = endEdit;
   $('edit-apply').onclick = applyEdit;
@@ -754,6 +765,7 @@ async function main() {
   createBoard(Chessground); // board.js
   wire();
   wireMatch();
+  wirePages();
   wireReview();
   wireTree();
   wireKeys();
@@ -768,7 +780,9 @@ async function main() {
   if (opened.view) {
     restorePage(opened.saved, true); // persist.js: a reload
     await attach(opened.view);
+    restorePageFromUrl(); // pages.js: the page the address names
   } else {
+    setPage(pageInUrl() === 'editor' ? 'analysis' : pageInUrl(), true);
     showExpired(opened.expired);
   }
   document.body.dataset.readyMs = performance.now().toFixed(0);

@@ -7,13 +7,16 @@ use axum::response::{IntoResponse, Response};
 
 /// The page.
 pub const INDEX_HTML: &str = include_str!("../assets/index.html");
+/// The addresses the page answers at besides `/` (the analysis board):
+/// the same document, which shows the page its address names (pages.js).
+pub const PAGES: [&str; 3] = ["play", "analysis", "editor"];
 /// The page's scripts, by the path they are served at (`/app.js`...).
 /// app.js is the page's state and the API calls; the others are loaded
 /// before it and each does one thing with its state (see the comment atop
 /// each file). chessground.js is lichess's board (`@lichess-org/chessground`,
 /// GPL-3.0-or-later, vendored unchanged: assets/chessground/README.md),
 /// an ES module that app.js imports.
-pub const SCRIPTS: [(&str, &str); 11] = [
+pub const SCRIPTS: [(&str, &str); 12] = [
     ("app.js", include_str!("../assets/app.js")),
     ("match.js", include_str!("../assets/match.js")),
     ("review.js", include_str!("../assets/review.js")),
@@ -24,6 +27,7 @@ pub const SCRIPTS: [(&str, &str); 11] = [
     ("themes.js", include_str!("../assets/themes.js")),
     ("persist.js", include_str!("../assets/persist.js")),
     ("board.js", include_str!("../assets/board.js")),
+    ("pages.js", include_str!("../assets/pages.js")),
     (
         "chessground.js",
         include_str!("../assets/chessground/chessground.js"),

@@ -155,6 +155,10 @@ pub fn games_budget(asked: Option<usize>, available: Option<u64>) -> Result<usiz
 /// (see [`host_guard`]), every refusal a JSON error.
 pub fn router(state: Arc<AppState>, access: Access) -> Router {
     let mut router = Router::new().route("/", get(assets::index));
+    // The page's own pages (pages.js): one document, each with its address.
+    for page in assets::PAGES {
+        router = router.route(&format!("/{page}"), get(assets::index));
+    }
     for (name, body) in assets::SCRIPTS {
         router = router.route(
             &format!("/{name}"),
