@@ -263,6 +263,49 @@ const SCENARIOS = {
     await context.close();
   },
 
+  // A 390x844 phone: on the analysis board with analysis on, the board,
+  // its buttons, the engine line (a strip under them) and the move list
+  // are all on screen, none over another, the page unscrolled; in a game
+  // against Kestrel the board, both clocks and the moves; with "More"
+  // open, no panel covers another.
+  async phone(browser) {
+    const view = { width: 390, height: 844 };
+    const { context, page } = await openAt(browser, url, { viewport: view, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const boxes = (sels) => page.evaluate((sels) => sels.map((sel) => {
+      const el = document.querySelector(sel);
+      const r = el.getBoundingClientRect();
+      return { sel, x: r.x, y: r.y, w: r.width, h: r.height, shown: r.width > 0 && r.height > 0 };
+    }), sels);
+    const inside = (b) => b.shown && b.x >= 0 && b.y >= 0 && b.x + b.w <= view.width + 0.5 && b.y + b.h <= view.height + 0.5;
+    const overlap = (a, b) => Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x) > 0.5 && Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y) > 0.5;
+    const overlaps = (bs) => bs.flatMap((a, i) => bs.slice(i + 1).filter((b) => a.shown && b.shown && overlap(a, b)).map((b) => `${a.sel}/${b.sel}`));
+    const text = (bs) => bs.map((b) => `${b.sel} ${Math.round(b.y)}+${Math.round(b.h)}`).join(', ');
+    await page.evaluate((pgn) => { document.getElementById('pgn').value = pgn; }, KASPAROV);
+    await page.tap('#morebtn');
+    await page.tap('#loadpgn');
+    await waitPlies(page, 87);
+    await page.tap('#morebtn');
+    await page.tap('#moves .mv[data-ply="47"]');
+    await page.tap('#analyse');
+    await page.waitForSelector('#lines .line');
+    const analysis = await boxes(['#board', '#nav', '#lines .line', '#moves-panel']);
+    check(analysis.every(inside) && overlaps(analysis).length === 0 && await page.evaluate(() => scrollY === 0),
+      `analysis at 390x844: board, buttons, the engine line and the moves on screen, none over another (${text(analysis)})`);
+    await page.tap('#morebtn');
+    const panels = await boxes(['#board-wrap', '#nav', '#analysis-panel', '#moves-panel', '#review', '#players', '#book-panel', '#io-panel', '#look-panel']);
+    check(overlaps(panels).length === 0, `with More open no panel covers another (${overlaps(panels).join(' ') || 'none'})`);
+    await page.tap('#morebtn');
+    await page.tap('#analyse');
+    await startMatch(page, '5+3', true);
+    await move(page, 'e2', 'e4');
+    await waitPlies(page, 2);
+    const play = await boxes(['#clock-top', '#board', '#clock-bottom', '#nav', '#moves-panel']);
+    check(play.every(inside) && overlaps(play).length === 0 && await page.evaluate(() => scrollY === 0),
+      `a game against Kestrel at 390x844: both clocks, the board, its buttons and the moves on screen, none over another (${text(play)})`);
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
   // At 1366x768 the board, the move list and the first engine line are
   // on screen together on the analysis board, and the board, both clocks
   // and the move list in a game against the computer, without scrolling.
