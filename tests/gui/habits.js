@@ -158,7 +158,9 @@ async function phone(browser) {
   check(b.width >= 0.9 * view.width && inside(b, view), `the board is as wide as the screen (${b.width.toFixed(0)} of ${view.width} px)`);
   const list = await page.locator('#moves').boundingBox();
   const nav = await page.locator('#nav').boundingBox();
-  check(list.y >= b.y + b.height && list.y - (b.y + b.height) < nav.height + 60, 'the move list is right under the board (and its buttons)');
+  const strip = await page.locator('#analysis-panel').boundingBox(); // the engine line's strip (fixes.js phone)
+  check(list.y >= b.y + b.height && list.y - (b.y + b.height) < nav.height + strip.height + 60,
+    'the move list is right under the board (its buttons and the engine line\'s strip)');
   check(await page.isHidden('#players') && await page.isHidden('#io-panel') && await page.isHidden('#review'), 'players, PGN and game analysis are folded away');
   await page.tap('#morebtn');
   check(await page.isVisible('#players') && await page.isVisible('#analysis-panel'), '"More" unfolds them');
