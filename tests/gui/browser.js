@@ -1,5 +1,7 @@
 // What the browser tests share: Chromium launched headless as Debian
-// ships it, a check that prints what it checked, and reading the move list.
+// ships it, a page opened on the GUI, a check that prints what it checked,
+// reading the move list, and chessground's board (crates/gui/assets/board.js)
+// read and played on by its squares' places.
 'use strict';
 
 const path = require('path');
@@ -16,15 +18,17 @@ async function launch() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   const dir = process.env.KESTREL_GUI_ASSETS;
-  if (!dir) return browser;
   const fs = require('fs');
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
+    await context.addInitScript(installBoardProbe);
+    if (!dir) return context;
     await context.route(/\/([a-z]+\.(js|css)|)(\?.*)?$/, async (route) => {
       const name = new URL(route.request().url()).pathname.slice(1) || 'index.html';
-      const file = path.join(dir, name);
-      if (!fs.existsSync(file)) return route.continue();
+      // chessground's files are in a folder of their own (assets/chessground).
+      const file = [path.join(dir, name), path.join(dir, 'chessground', name)].find((f) => fs.existsSync(f));
+      if (!file) return route.continue();
       const type = name.endsWith('.js') ? 'text/javascript' : name.endsWith('.css') ? 'text/css' : 'text/html';
       return route.fulfill({ status: 200, contentType: type, body: fs.readFileSync(file) });
     });
@@ -32,6 +36,105 @@ async function launch() {
   };
   return browser;
 }
+
+// In every page, before its scripts: `cgProbe`, what the tests read of
+// chessground's board, from its DOM as it draws it (also inside
+// waitForFunction, which runs in the page).
+function installBoardProbe() {
+  const PIECES = { pawn: 'p', knight: 'n', bishop: 'b', rook: 'r', queen: 'q', king: 'k' };
+  const SQUARE = /^[a-h][1-8]$/;
+  // chessground hides (display: none) the squares it no longer needs, to use them again.
+  const shown = (sel) => [...document.querySelectorAll(sel)].filter((el) => el.style.display !== 'none');
+  window.cgProbe = {
+    orientation: () => (document.querySelector('#board').classList.contains('orientation-black') ? 'black' : 'white'),
+    // The piece on a square as a FEN letter, '' when empty (a dragged piece's ghost is not one).
+    piece(sq) {
+      const el = shown('#board cg-board piece').find((p) => p.cgKey === sq && !p.classList.contains('ghost'));
+      if (!el) return '';
+      const role = Object.keys(PIECES).find((r) => el.classList.contains(r));
+      return el.classList.contains('white') ? PIECES[role].toUpperCase() : PIECES[role];
+    },
+    // The highlights on a square (move-dest, last-move, check, current-premove...).
+    classes: (sq) => shown('#board cg-board square').filter((s) => s.cgKey === sq).map((s) => s.className).join(' '),
+    count: (cls) => shown(`#board cg-board square.${cls}`).length,
+    // The arrows and circles as { from, to, brush }: each shape's cgHash
+    // names its squares and its brush (engine lines: paleBlue for the best
+    // move, paleGrey the others; game review: paleGreen; yours: green...).
+    shapes() {
+      return [...document.querySelectorAll('#board svg.cg-shapes g[cgHash]')].map((g) => {
+        const parts = g.getAttribute('cgHash').split(',');
+        const i = parts.findIndex((p) => SQUARE.test(p));
+        const arrow = SQUARE.test(parts[i + 1]);
+        return { from: parts[i], to: arrow ? parts[i + 1] : parts[i], brush: parts[arrow ? i + 2 : i + 1] };
+      });
+    },
+    arrows: (brush) => window.cgProbe.shapes().filter((s) => s.from !== s.to && (!brush || s.brush === brush)),
+    // Where a square is on screen, from the board's box and its side.
+    centre(sq) {
+      const b = document.querySelector('#board cg-board').getBoundingClientRect();
+      const black = window.cgProbe.orientation() === 'black';
+      const file = sq.charCodeAt(0) - 97, rank = Number(sq[1]) - 1;
+      const col = black ? 7 - file : file, row = black ? rank : 7 - rank;
+      return { x: b.left + ((col + 0.5) * b.width) / 8, y: b.top + ((row + 0.5) * b.height) / 8 };
+    },
+  };
+}
+
+// chessground draws at the next animation frame: `fn` (run in the page)
+// reads the board after two of them.
+async function probe(page, fn, arg) {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return page.evaluate(fn, arg);
+}
+
+const squareCentre = (page, sq) => probe(page, (sq) => cgProbe.centre(sq), sq);
+const pieceOn = (page, sq) => probe(page, (sq) => cgProbe.piece(sq), sq);
+const orientation = (page) => probe(page, () => cgProbe.orientation());
+
+async function clickSquare(page, sq, options) {
+  const { x, y } = await squareCentre(page, sq);
+  await page.mouse.click(x, y, options);
+}
+
+async function tapSquare(page, sq) {
+  const { x, y } = await squareCentre(page, sq);
+  await page.touchscreen.tap(x, y);
+}
+
+// A move by two clicks, as a player makes it.
+async function move(page, from, to) {
+  await clickSquare(page, from);
+  await clickSquare(page, to);
+}
+
+// A right-button drag: an arrow (or a circle, from = to) drawn on the board.
+async function drawArrow(page, from, to) {
+  const a = await squareCentre(page, from), b = await squareCentre(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down({ button: 'right' });
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  await page.mouse.up({ button: 'right' });
+}
+
+// A fresh context and page on the GUI at `at`, ready (its game and event
+// stream); the page's script errors are kept in page.errors.
+async function open(browser, at, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(at);
+  await page.waitForSelector('body[data-ready="1"]');
+  return { context, page };
+}
+
+// Kasparov-Topalov, Wijk aan Zee 1999: 44 moves, no promotion.
+const KASPAROV = '1. e4 d6 2. d4 Nf6 3. Nc3 g6 4. Be3 Bg7 5. Qd2 c6 6. f3 b5 7. Nge2 Nbd7 8. Bh6 Bxh6 ' +
+  '9. Qxh6 Bb7 10. a3 e5 11. O-O-O Qe7 12. Kb1 a6 13. Nc1 O-O-O 14. Nb3 exd4 15. Rxd4 c5 16. Rd1 Nb6 ' +
+  '17. g3 Kb8 18. Na5 Ba8 19. Bh3 d5 20. Qf4+ Ka7 21. Rhe1 d4 22. Nd5 Nbxd5 23. exd5 Qd6 24. Rxd4 cxd4 ' +
+  '25. Re7+ Kb6 26. Qxd4+ Kxa5 27. b4+ Ka4 28. Qc3 Qxd5 29. Ra7 Bb7 30. Rxb7 Qc4 31. Qxf6 Kxa3 ' +
+  '32. Qxa6+ Kxb4 33. c3+ Kxc3 34. Qa1+ Kd2 35. Qb2+ Kd1 36. Bf1 Rd2 37. Rd7 Rxd7 38. Bxc4 bxc4 ' +
+  '39. Qxh8 Rd3 40. Qa8 c3 41. Qa4+ Ke1 42. f4 f5 43. Kc1 Rd2 44. Qa7 1-0';
 
 function check(cond, what) {
   if (!cond) throw new Error(`check failed: ${what}`);
@@ -50,4 +153,7 @@ async function current(page) {
   return page.$eval('#moves .mv.cur', (el) => Number(el.dataset.ply)).catch(() => 0);
 }
 
-module.exports = { launch, check, plyCount, waitPlies, current };
+module.exports = {
+  launch, open, check, plyCount, waitPlies, current, KASPAROV,
+  probe, squareCentre, pieceOn, orientation, clickSquare, tapSquare, move, drawArrow,
+};

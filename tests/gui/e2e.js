@@ -4,15 +4,12 @@
 'use strict';
 
 const path = require('path');
-const { launch, check, plyCount, waitPlies, current } = require('./browser');
+const {
+  launch, probe, check, plyCount, waitPlies, current, squareCentre, pieceOn, orientation, clickSquare, move,
+} = require('./browser');
 
 const url = process.argv[2];
 const shots = process.argv[3];
-
-async function squareCenter(page, sq) {
-  const box = await page.locator(`[data-square="${sq}"]`).boundingBox();
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-}
 
 async function setSide(page, side, player, depth, book) {
   const box = `#side-${side}`;
@@ -58,16 +55,17 @@ async function main() {
   if (levels) await page.selectOption('#side-b [data-k="level"]', { index: 1 });
 
   // A move by clicking, and the engine's reply.
-  await page.click('[data-square="e2"]');
-  check(await page.$eval('[data-square="e4"]', (el) => el.classList.contains('hint')), 'legal-move hints after picking a piece');
-  await page.click('[data-square="e4"]');
+  await clickSquare(page, 'e2');
+  check(await probe(page, () => cgProbe.classes('e4').includes('move-dest') && cgProbe.classes('e2').includes('selected')),
+    'legal-move hints after picking a piece');
+  await clickSquare(page, 'e4');
   await waitPlies(page, 2);
   check((await page.textContent('#moves')).includes('e4'), 'a move played by clicking');
   check(await page.$eval('#moves .mv[data-ply="2"] .t', (el) => /\d+ m?s$/.test(el.textContent)), 'the engine replied, with its move time');
 
   // A move by dragging.
-  const from = await squareCenter(page, 'g1');
-  const to = await squareCenter(page, 'f3');
+  const from = await squareCentre(page, 'g1');
+  const to = await squareCentre(page, 'f3');
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
   await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 5 });
@@ -75,14 +73,14 @@ async function main() {
   await page.mouse.up();
   await waitPlies(page, 4);
   check((await page.textContent('#moves')).includes('Nf3'), 'a move played by dragging, and the engine replied');
-  check(await page.$$eval('#board .sq.last', (els) => els.length) === 2, 'the last move is highlighted');
+  check(await probe(page, () => cgProbe.count('last-move')) === 2, 'the last move is highlighted');
 
   // Back and forward, by buttons and keys.
   await page.click('#back');
   check(await current(page) === 3, 'back one move');
   await page.keyboard.press('ArrowLeft');
   check(await current(page) === 2, 'back with the arrow key');
-  check(await page.$eval('[data-square="f3"]', (el) => !el.dataset.piece), 'the board shows the earlier position');
+  check(await pieceOn(page, 'f3') === '', 'the board shows the earlier position');
   await page.keyboard.press('ArrowRight');
   check(await current(page) === 3, 'forward with the arrow key');
   await page.click('#first');
@@ -92,9 +90,9 @@ async function main() {
 
   // Flip.
   await page.click('#flip');
-  check(await page.$eval('#board .sq', (el) => el.dataset.square) === 'h1', 'the flipped board starts at h1');
+  check(await orientation(page) === 'black', 'the flipped board has Black at the bottom');
   await page.click('#flip');
-  check(await page.$eval('#board .sq', (el) => el.dataset.square) === 'a8', 'flipped back');
+  check(await orientation(page) === 'white', 'flipped back');
 
   // Analysis with two lines; click a move of a line to see it on the board.
   await page.selectOption('#side-b [data-k="player"]', 'human');
@@ -147,7 +145,7 @@ async function main() {
   };
   check(await linesFor(2) === '2.', 'the position after 1... is analysed, its line numbered from 2.');
   check(await linesFor(3) === '2...', 'the next position too, numbered from 2...');
-  check(await page.$$eval('#board svg.arrows line.best', (els) => els.length) === 1, 'the best move has an arrow');
+  check(await probe(page, () => cgProbe.arrows('paleBlue').length) === 1, 'the best move has an arrow');
   const bar = await page.$eval('#evaltext', (el) => ({ text: el.textContent, size: parseFloat(getComputedStyle(el).fontSize) }));
   check(bar.text.length > 0 && bar.size >= 11, `the bar's figure is readable (${bar.text}, ${bar.size}px)`);
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-analysis.png') });
@@ -174,8 +172,7 @@ async function main() {
   await page.fill('#fen', '4k3/P7/8/8/8/8/8/4K3 w - - 0 1');
   await page.press('#fen', 'Enter'); // Enter in the FEN box loads it
   await page.waitForFunction(() => document.getElementById('status').textContent.includes('White to move') && !document.querySelector('#moves .mv'));
-  await page.click('[data-square="a7"]');
-  await page.click('[data-square="a8"]');
+  await move(page, 'a7', 'a8');
   await page.waitForSelector('#promotion:not(.hidden)');
   await page.click('#promotion img[data-role="n"]');
   await waitPlies(page, 1);
@@ -185,19 +182,19 @@ async function main() {
   await page.click('#editbtn');
   await page.click('#edit-clear');
   await page.click('#palette [data-piece="K"]');
-  await page.click('[data-square="e1"]');
+  await clickSquare(page, 'e1');
   await page.click('#edit-apply');
   await page.waitForFunction(() => document.getElementById('edit-error').textContent.length > 0);
   const editError = await page.textContent('#edit-error');
   check(/king/i.test(editError), `an impossible position is refused: "${editError}"`);
   await page.click('#palette [data-piece="k"]');
-  await page.click('[data-square="e8"]');
+  await clickSquare(page, 'e8');
   await page.click('#palette [data-piece="R"]');
-  await page.click('[data-square="a1"]');
+  await clickSquare(page, 'a1');
   await page.click('#palette [data-piece="P"]');
-  await page.click('[data-square="b5"]');
+  await clickSquare(page, 'b5');
   await page.click('#palette [data-piece="p"]');
-  await page.click('[data-square="c7"]');
+  await clickSquare(page, 'c7');
   await page.selectOption('#edit-turn', 'b');
   await page.check('#edit-Q');
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-edit.png') });
@@ -237,8 +234,7 @@ async function main() {
   // PGN export has the old one in parentheses.
   await page.click('#moves .mv[data-ply="4"]');
   await page.waitForFunction(() => S.game.legal.length > 0 && S.game.current === S.game.plies[3].node);
-  await page.click('[data-square="f1"]');
-  await page.click('[data-square="c4"]');
+  await move(page, 'f1', 'c4');
   await page.waitForFunction(() => document.querySelector('#moves .var .mv.cur'));
   check((await page.textContent('#moves .interrupt .var')).includes('3.Bc4') &&
     (await page.textContent('#moves .mv[data-ply="5"]')).startsWith('Bb5'), 'a move from an earlier position starts a variation, nested under the main line');
@@ -260,7 +256,7 @@ async function main() {
   check((await page.textContent('#moves .result')).includes('1/2-1/2'), 'the recorded result is shown');
   await page.click('#moves .var .sub .mv >> nth=1'); // 3. Qh5 in the nested variation
   await page.waitForFunction(() => S.game.legal.length > 0);
-  check(await page.$eval('[data-square="h5"]', (el) => el.dataset.piece === 'Q'), 'a nested variation\'s move is shown on the board');
+  check(await pieceOn(page, 'h5') === 'Q', 'a nested variation\'s move is shown on the board');
   await page.evaluate(() => window.scrollTo(0, 0));
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-variations.png') });
   // Right-click on a move: the menu deletes it and what follows.
@@ -331,11 +327,12 @@ async function main() {
   const reviewShown = async (ply) => {
     const want = reviewed[ply];
     await page.waitForFunction((want) => document.getElementById('evaltext').textContent === want.bar &&
-      (document.querySelector('#board svg.arrows[data-source="review"] line.best') || {}).dataset?.uci === want.uci,
+      cgProbe.arrows('paleGreen').map((a) => a.from + a.to).join() === want.uci.slice(0, 4),
     want, { timeout: 5000 }).catch(() => {});
     const bar = await page.textContent('#evaltext');
-    const arrow = await page.$eval('#board svg.arrows line.best', (el) => `${el.closest('svg').dataset.source} ${el.dataset.uci}`).catch(() => 'none');
-    check(bar === want.bar && arrow === `review ${want.uci}`,
+    // The review's arrow is green, the live lines' blue and grey (board.js).
+    const arrow = await probe(page, () => cgProbe.arrows().map((a) => `${a.brush === 'paleGreen' ? 'review' : 'live'} ${a.from}${a.to}`).join() || 'none');
+    check(bar === want.bar && arrow === `review ${want.uci.slice(0, 4)}`,
       `at ply ${ply} the bar shows the reviewed score (${bar}, reviewed ${want.bar}) and the arrow its best move (${arrow}, reviewed ${want.uci})`);
   };
   await reviewShown(10);
@@ -346,7 +343,7 @@ async function main() {
   const atEleven = await page.inputValue('#fen');
   await page.check('#analyse');
   await page.waitForFunction((fen) => document.getElementById('lines').dataset.fen === fen &&
-    document.querySelector('#board svg.arrows[data-source="live"]'), atEleven, { timeout: 30000 });
+    cgProbe.arrows('paleBlue').length === 1, atEleven, { timeout: 30000 });
   check(true, 'with live analysis on, its lines draw the arrows');
   await page.uncheck('#analyse');
   await reviewShown(11);
@@ -364,9 +361,9 @@ async function main() {
   await page.click('#nag-buttons button[data-nag="1"]');
   await page.waitForFunction(() => curNode().nags.includes(1), null, { timeout: 5000 });
   await page.waitForTimeout(300);
-  const during = await page.evaluate(() => ({
+  const during = await probe(page, () => ({
     bar: document.getElementById('evaltext').textContent,
-    arrow: !!document.querySelector('#board svg.arrows[data-source="review"] line.best'),
+    arrow: cgProbe.arrows('paleGreen').length === 1,
   }));
   check(asked > 0 && during.bar === barBefore && during.arrow,
     `a move judgement leaves the bar (${during.bar}, was ${barBefore}) and the arrow (${during.arrow}) while the pass is asked for again (${asked} requests)`);
@@ -387,15 +384,14 @@ async function main() {
   // The new game's clocks are up and Kestrel has made its first move.
   await page.waitForFunction(() => !document.getElementById('clock-top').classList.contains('hidden') &&
     document.querySelectorAll('#moves .mv[data-ply]').length === 1, null, { timeout: 30000 });
-  check(await page.$eval('#board .sq', (el) => el.dataset.square) === 'h1', 'playing Black flips the board');
+  check(await orientation(page) === 'black', 'playing Black flips the board');
   check((await page.textContent('#lines')).includes('hidden'), 'the evaluation is hidden while you play');
   check(await page.isDisabled('#review-start') && await page.$eval('#graph', (el) => el.classList.contains('empty')),
     'no game analysis or graph while the evaluation is hidden');
-  check(await page.$$eval('#board svg.arrows', (els) => els.length) === 0 && await page.textContent('#evaltext') === '',
+  check(await probe(page, () => cgProbe.arrows().length) === 0 && await page.textContent('#evaltext') === '',
     'and no arrow or figure on the bar');
   check(!(await page.isHidden('#clock-top')) && !(await page.isHidden('#resign')), 'clocks, resign and draw are shown');
-  await page.click('[data-square="e7"]');
-  await page.click('[data-square="e5"]');
+  await move(page, 'e7', 'e5');
   await waitPlies(page, 3);
   const clocks = await page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
   // A side's clock starts after its first move (lichess's rule): White's
@@ -406,6 +402,7 @@ async function main() {
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-vs-computer.png') });
   check(await page.isDisabled('#delete') && await page.isDisabled('#mainline'), 'no variations to edit while you play the computer');
   await page.click('#resign');
+  await page.click('#confirm-yes'); // asked first, as on lichess
   await page.waitForSelector('#over-dialog[open]');
   check((await page.textContent('#over-dialog')).includes('Black resigns'), 'resigning ends the game with a dialog');
   check((await page.textContent('#moves')).includes('1-0 (Black resigns)'), 'the result is in the move list');
@@ -422,8 +419,7 @@ async function main() {
   await page.click('#match-start');
   // No clock runs before a side's first move: White plays one, Kestrel answers, White waits.
   await page.waitForFunction(() => S.match && S.game.plies.length === 0);
-  await page.click('[data-square="e2"]');
-  await page.click('[data-square="e4"]');
+  await move(page, 'e2', 'e4');
   await page.waitForSelector('#over-dialog[open]', { timeout: 20000 });
   check((await page.textContent('#over-dialog')).includes('White lost on time'), 'the flag falls: White lost on time');
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-game-over.png') });

@@ -5,7 +5,7 @@
 // tests/gui_browser.rs.
 'use strict';
 
-const { launch, check, waitPlies } = require('./browser');
+const { launch, probe, open: openAt, check, waitPlies, KASPAROV, move, drawArrow } = require('./browser');
 
 const url = process.argv[2];
 const only = process.argv.slice(3);
@@ -13,23 +13,8 @@ const only = process.argv.slice(3);
 // Légal's mate, and a game that shares its first three moves.
 const LEGAL = '1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0';
 const OTHER = '1. e4 e5 2. Nf3 d6 3. d4 Nf6 4. Nc3 *';
-// Kasparov-Topalov, Wijk aan Zee 1999.
-const KASPAROV = '1. e4 d6 2. d4 Nf6 3. Nc3 g6 4. Be3 Bg7 5. Qd2 c6 6. f3 b5 7. Nge2 Nbd7 8. Bh6 Bxh6 ' +
-  '9. Qxh6 Bb7 10. a3 e5 11. O-O-O Qe7 12. Kb1 a6 13. Nc1 O-O-O 14. Nb3 exd4 15. Rxd4 c5 16. Rd1 Nb6 ' +
-  '17. g3 Kb8 18. Na5 Ba8 19. Bh3 d5 20. Qf4+ Ka7 21. Rhe1 d4 22. Nd5 Nbxd5 23. exd5 Qd6 24. Rxd4 cxd4 ' +
-  '25. Re7+ Kb6 26. Qxd4+ Kxa5 27. b4+ Ka4 28. Qc3 Qxd5 29. Ra7 Bb7 30. Rxb7 Qc4 31. Qxf6 Kxa3 ' +
-  '32. Qxa6+ Kxb4 33. c3+ Kxc3 34. Qa1+ Kd2 35. Qb2+ Kd1 36. Bf1 Rd2 37. Rd7 Rxd7 38. Bxc4 bxc4 ' +
-  '39. Qxh8 Rd3 40. Qa8 c3 41. Qa4+ Ke1 42. f4 f5 43. Kc1 Rd2 44. Qa7 1-0';
 
-async function open(browser) {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="1"]');
-  return { context, page };
-}
+const open = (browser) => openAt(browser, url, { viewport: { width: 1366, height: 768 } });
 
 const plies = (page) => page.$$eval('#moves .mv[data-ply]', (els) => els.length);
 const clocks = (page) => page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
@@ -39,22 +24,17 @@ async function loadPgn(page, pgn) {
   await page.click('#loadpgn');
 }
 
-// A game against the computer as White at its lowest level.
-async function startMatch(page, time, hide) {
+// A game against the computer as White, at its lowest level unless `top`.
+async function startMatch(page, time, hide, top = false) {
   await page.click('#vsengine');
   await page.waitForSelector('#match-dialog[open]');
   await page.check('#match-dialog input[name="colour"][value="w"]');
-  const lowest = await page.$eval('#match-level', (el) => el.options[el.options.length > 1 ? 1 : 0].value);
-  await page.selectOption('#match-level', lowest);
+  const level = await page.$eval('#match-level', (el, top) => el.options[top ? 0 : el.options.length > 1 ? 1 : 0].value, top);
+  await page.selectOption('#match-level', level);
   await page.selectOption('#match-time', time);
   await page.setChecked('#match-hide', hide);
   await page.click('#match-start');
   await page.waitForFunction(() => S.match && S.game && S.game.plies.length === 0);
-}
-
-async function move(page, from, to) {
-  await page.click(`[data-square="${from}"]`);
-  await page.click(`[data-square="${to}"]`);
 }
 
 const SCENARIOS = {
@@ -92,6 +72,7 @@ const SCENARIOS = {
     await move(page, 'e2', 'e4');
     await waitPlies(page, 2);
     await page.click('#resign');
+    await page.click('#confirm-yes'); // asked first, as on lichess
     await page.waitForSelector('#over-dialog[open]');
     await page.click('#over-close');
     check((await page.textContent('#status')).startsWith('0-1'), 'the resignation ends the game 0-1');
@@ -180,6 +161,148 @@ const SCENARIOS = {
       if (bad.length) broken.push(`${n + 1}: ${bad[0]}`);
     }
     check(broken.length === 0, `no exported line ends with a move number (${broken.join(' | ')})`);
+    await context.close();
+  },
+
+  // A premove (chessground's): a move made while Kestrel thinks is kept,
+  // marked on the board, and played the moment Kestrel's move arrives.
+  async premove(browser) {
+    const { context, page } = await open(browser);
+    // Kestrel searches its reply (no book, full strength, 1 s a move):
+    // time for the premove.
+    await page.setChecked('#side-b [data-k="book"]', false);
+    await startMatch(page, '', true, true);
+    await move(page, 'e2', 'e4');
+    await move(page, 'd2', 'd4');
+    const kept = await page.waitForFunction(() => cgProbe.count('current-premove') === 2 && { plies: S.game.plies.length }, null, { timeout: 3000 })
+      .then((h) => h.jsonValue(), () => ({ plies: 'none' }));
+    check(kept.plies <= 1, `a move made while Kestrel thinks is kept as a premove, its squares marked (at ${kept.plies} plies)`);
+    await waitPlies(page, 3);
+    const third = await page.textContent('#moves .mv[data-ply="3"]');
+    const unmarked = await page.waitForFunction(() => cgProbe.count('current-premove') === 0, null, { timeout: 3000 }).then(() => true, () => false);
+    check(third.startsWith('d4') && unmarked, `and played as soon as Kestrel has moved (2. ${third}), its mark gone (${unmarked})`);
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
+  // Arrows and circles drawn with the right button (chessground's) belong
+  // to their position: gone when another is on view, back with it.
+  async arrows(browser) {
+    const { context, page } = await open(browser);
+    await loadPgn(page, OTHER);
+    await waitPlies(page, 7);
+    await page.click('h1'); // the focus away from the PGN box, for the arrow keys
+    const drawn = () => probe(page, () => cgProbe.shapes().filter((s) => s.brush === 'green')
+      .map((s) => (s.from === s.to ? s.from : s.from + s.to)).sort().join(' '));
+    await drawArrow(page, 'f8', 'b4');
+    await drawArrow(page, 'e4', 'e4');
+    check(await drawn() === 'e4 f8b4', `a right-button drag draws an arrow, a right click a circle (${await drawn()})`);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => S.game.current === S.game.plies[5].node);
+    check(await drawn() === '', `another position shows none of them (${await drawn()})`);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => S.game.current === S.game.plies[6].node);
+    check(await drawn() === 'e4 f8b4', `back at their position they are there again (${await drawn()})`);
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
+  // Play, Analysis and the Editor each at its own address; resigning, a
+  // draw offer and a takeback asked first; the result dialog's Rematch
+  // (colours swapped, the same clock) and "Analyse this game".
+  async pages(browser) {
+    const { context, page } = await open(browser);
+    const where = () => new URL(page.url()).pathname;
+    const over = () => page.evaluate(() => S.game.status.over);
+    check(where() === '/analysis' && await page.isVisible('#analysis-panel') && await page.isVisible('#players'),
+      `a fresh page is the analysis board, at ${where()}`);
+    await page.click('#pages a[data-page="editor"]');
+    check(where() === '/editor' && await page.isVisible('#editor') && await page.isHidden('#analysis-panel'), `the Editor is at ${where()}`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    check(where() === '/editor' && await page.isVisible('#editor'), 'a reload there opens the Editor again');
+    await page.click('#edit-cancel');
+    check(where() === '/analysis' && await page.isHidden('#editor'), 'leaving it is the analysis board again');
+    await startMatch(page, '5+3', true);
+    check(where() === '/play' && await page.isHidden('#players') && await page.isHidden('#analysis-panel') && await page.isVisible('#clock-top'),
+      `a game against Kestrel is at ${where()}: board, clocks and moves, no engine settings or lines`);
+    await move(page, 'e2', 'e4');
+    await waitPlies(page, 2);
+    await page.click('#resign');
+    check(await page.isVisible('#confirm') && !(await over()), `Resign asks first (${await page.textContent('#confirm-text')})`);
+    await page.click('#confirm-no');
+    check(await page.isHidden('#confirm') && !(await over()), 'No: the game goes on');
+    await page.click('#offerdraw');
+    check(await page.isVisible('#confirm') && (await page.textContent('#confirm-text')).includes('draw'), 'a draw offer is asked first');
+    await page.click('#confirm-no');
+    await page.click('#undo');
+    check(await page.isVisible('#confirm') && await plies(page) === 2, 'a takeback is asked first');
+    await page.click('#confirm-yes');
+    await page.waitForFunction(() => S.game.plies.length === 0);
+    check(true, 'Yes: your move and Kestrel\'s reply are taken back');
+    await move(page, 'd2', 'd4');
+    await waitPlies(page, 2);
+    await page.click('#resign');
+    await page.click('#confirm-yes');
+    await page.waitForSelector('#over-dialog[open]');
+    await page.click('#over-rematch');
+    await page.waitForFunction(() => S.match && S.match.human === 'b' && S.game.plies.length === 1 && !S.game.status.over, null, { timeout: 30000 });
+    const again = await page.evaluate(() => ({ base: S.match.control.base, inc: S.match.control.inc, hide: S.match.hideEval, flipped: S.flipped }));
+    check(again.base === 300000 && again.inc === 3000 && again.hide && again.flipped && where() === '/play',
+      `Rematch: you have Black now, at 5+3 again, Kestrel has moved (${JSON.stringify(again)})`);
+    await page.click('#resign');
+    await page.click('#confirm-yes');
+    await page.waitForSelector('#over-dialog[open]');
+    await page.click('#over-analyse');
+    await page.waitForFunction(() => location.pathname === '/analysis');
+    check(await page.isVisible('#analysis-panel') && await page.isVisible('#review') && await page.isHidden('#over-dialog'),
+      '"Analyse this game": the analysis board with the game');
+    await page.waitForFunction(() => document.getElementById('review').dataset.state !== 'idle', null, { timeout: 30000 });
+    check(true, `and its review started (${await page.$eval('#review', (el) => el.dataset.state)})`);
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
+  // A 390x844 phone: on the analysis board with analysis on, the board,
+  // its buttons, the engine line (a strip under them) and the move list
+  // are all on screen, none over another, the page unscrolled; in a game
+  // against Kestrel the board, both clocks and the moves; with "More"
+  // open, no panel covers another.
+  async phone(browser) {
+    const view = { width: 390, height: 844 };
+    const { context, page } = await openAt(browser, url, { viewport: view, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const boxes = (sels) => page.evaluate((sels) => sels.map((sel) => {
+      const el = document.querySelector(sel);
+      const r = el.getBoundingClientRect();
+      return { sel, x: r.x, y: r.y, w: r.width, h: r.height, shown: r.width > 0 && r.height > 0 };
+    }), sels);
+    const inside = (b) => b.shown && b.x >= 0 && b.y >= 0 && b.x + b.w <= view.width + 0.5 && b.y + b.h <= view.height + 0.5;
+    const overlap = (a, b) => Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x) > 0.5 && Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y) > 0.5;
+    const overlaps = (bs) => bs.flatMap((a, i) => bs.slice(i + 1).filter((b) => a.shown && b.shown && overlap(a, b)).map((b) => `${a.sel}/${b.sel}`));
+    const text = (bs) => bs.map((b) => `${b.sel} ${Math.round(b.y)}+${Math.round(b.h)}`).join(', ');
+    await page.evaluate((pgn) => { document.getElementById('pgn').value = pgn; }, KASPAROV);
+    await page.tap('#morebtn');
+    await page.tap('#loadpgn');
+    await waitPlies(page, 87);
+    await page.tap('#morebtn');
+    await page.tap('#moves .mv[data-ply="47"]');
+    await page.tap('#analyse');
+    await page.waitForSelector('#lines .line');
+    const analysis = await boxes(['#board', '#nav', '#lines .line', '#moves-panel']);
+    check(analysis.every(inside) && overlaps(analysis).length === 0 && await page.evaluate(() => scrollY === 0),
+      `analysis at 390x844: board, buttons, the engine line and the moves on screen, none over another (${text(analysis)})`);
+    await page.tap('#morebtn');
+    const panels = await boxes(['#board-wrap', '#nav', '#analysis-panel', '#moves-panel', '#review', '#players', '#book-panel', '#io-panel', '#look-panel']);
+    check(overlaps(panels).length === 0, `with More open no panel covers another (${overlaps(panels).join(' ') || 'none'})`);
+    await page.tap('#morebtn');
+    await page.tap('#analyse');
+    await startMatch(page, '5+3', true);
+    await move(page, 'e2', 'e4');
+    await waitPlies(page, 2);
+    const play = await boxes(['#clock-top', '#board', '#clock-bottom', '#nav', '#moves-panel']);
+    check(play.every(inside) && overlaps(play).length === 0 && await page.evaluate(() => scrollY === 0),
+      `a game against Kestrel at 390x844: both clocks, the board, its buttons and the moves on screen, none over another (${text(play)})`);
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
     await context.close();
   },
 

@@ -7,22 +7,16 @@
 'use strict';
 
 const path = require('path');
-const { launch, check, waitPlies, current } = require('./browser');
+const {
+  launch, probe, open: openAt, check, waitPlies, current, KASPAROV, orientation, move, tapSquare,
+} = require('./browser');
 
 const url = process.argv[2];
 const shots = process.argv[3];
 
 const RUY = '[Event "Keys"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *\n';
 
-async function open(browser, options = {}, at = url) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(at);
-  await page.waitForSelector('body[data-ready="1"]');
-  return { context, page };
-}
+const open = (browser, options = {}, at = url) => openAt(browser, at, options);
 
 async function loadPgn(page, pgn, plies) {
   await page.fill('#pgn', pgn);
@@ -30,13 +24,6 @@ async function loadPgn(page, pgn, plies) {
   await page.waitForFunction((n) => document.querySelectorAll('#moves .mv[data-ply]').length === n, plies);
 }
 
-// Kasparov-Topalov, Wijk aan Zee 1999: 44 moves, no promotion.
-const KASPAROV = '1. e4 d6 2. d4 Nf6 3. Nc3 g6 4. Be3 Bg7 5. Qd2 c6 6. f3 b5 7. Nge2 Nbd7 8. Bh6 Bxh6 ' +
-  '9. Qxh6 Bb7 10. a3 e5 11. O-O-O Qe7 12. Kb1 a6 13. Nc1 O-O-O 14. Nb3 exd4 15. Rxd4 c5 16. Rd1 Nb6 ' +
-  '17. g3 Kb8 18. Na5 Ba8 19. Bh3 d5 20. Qf4+ Ka7 21. Rhe1 d4 22. Nd5 Nbxd5 23. exd5 Qd6 24. Rxd4 cxd4 ' +
-  '25. Re7+ Kb6 26. Qxd4+ Kxa5 27. b4+ Ka4 28. Qc3 Qxd5 29. Ra7 Bb7 30. Rxb7 Qc4 31. Qxf6 Kxa3 ' +
-  '32. Qxa6+ Kxb4 33. c3+ Kxc3 34. Qa1+ Kd2 35. Qb2+ Kd1 36. Bf1 Rd2 37. Rd7 Rxd7 38. Bxc4 bxc4 ' +
-  '39. Qxh8 Rd3 40. Qa8 c3 41. Qa4+ Ke1 42. f4 f5 43. Kc1 Rd2 44. Qa7 1-0';
 
 // The game's moves in UCI, as the server reads them (a game of its own).
 async function ucis(pgn) {
@@ -50,7 +37,6 @@ async function ucis(pgn) {
 
 const inside = (box, view) => box.x >= 0 && box.y >= 0 && box.x + box.width <= view.width + 0.5 && box.y + box.height <= view.height + 0.5;
 
-const firstSquare = (page) => page.$eval('#board .sq', (el) => el.dataset.square);
 
 // ←/→, Home/End, f, Space, l, x, ?, and the wheel over the board.
 async function keys(browser) {
@@ -68,12 +54,12 @@ async function keys(browser) {
   check(await current(page) === 8, '→ goes forward a move');
 
   await page.keyboard.press('f');
-  check(await firstSquare(page) === 'h1', 'f flips the board');
+  check(await orientation(page) === 'black', 'f flips the board');
   await page.keyboard.press('f');
-  check(await firstSquare(page) === 'a8', 'f again flips it back');
+  check(await orientation(page) === 'white', 'f again flips it back');
   await page.focus('#fen');
   await page.keyboard.press('f');
-  check(await firstSquare(page) === 'a8', 'f typed in a field flips nothing');
+  check(await orientation(page) === 'white', 'f typed in a field flips nothing');
   await page.click('h1');
 
   // The wheel over the board: up goes back, down forward, a burst of
@@ -111,14 +97,15 @@ async function keys(browser) {
   await page.keyboard.press('l');
   check(await page.isChecked('#analyse'), 'l turns analysis on');
   await page.waitForFunction(() => document.querySelectorAll('#lines .line').length >= 1 &&
-    document.querySelectorAll('#board svg.arrows line.best').length === 1, null, { timeout: 30000 });
+    cgProbe.arrows('paleBlue').length === 1, null, { timeout: 30000 });
   check(true, 'the lines and the best move arrow come');
   await page.keyboard.press('x');
-  check(await page.$$eval('#board svg.arrows line', (els) => els.length) === 0, 'x hides the arrows');
+  const arrowCount = () => probe(page, () => cgProbe.arrows().length);
+  check(await arrowCount() === 0, 'x hides the arrows');
   await page.waitForTimeout(400); // more depths arrive: still hidden
-  check(await page.$$eval('#board svg.arrows line', (els) => els.length) === 0, 'and they stay hidden while the search goes on');
+  check(await arrowCount() === 0, 'and they stay hidden while the search goes on');
   await page.keyboard.press('x');
-  await page.waitForSelector('#board svg.arrows line.best');
+  await page.waitForFunction(() => cgProbe.arrows('paleBlue').length === 1);
   check(true, 'x shows them again');
   await page.keyboard.press('l');
   check(!(await page.isChecked('#analyse')), 'l turns analysis off');
@@ -128,7 +115,7 @@ async function keys(browser) {
   await page.waitForFunction(() => document.getElementById('stats').textContent.includes('nodes'), null, { timeout: 30000 });
   check(true, 'the stopped search shows its statistics');
   check(await page.$$eval('#lines .line', (els) => els.length) === 0 &&
-    await page.$$eval('#board svg.arrows[data-source="live"] line', (els) => els.length) === 0, 'and the lines go, a late one too');
+    await probe(page, () => cgProbe.arrows().filter((a) => a.brush === 'paleBlue' || a.brush === 'paleGrey').length) === 0, 'and the lines go, a late one too');
 
   // Analysis on and off again before the server has answered the start: the
   // search it then starts is stopped (its statistics come) and draws nothing.
@@ -149,7 +136,7 @@ async function keys(browser) {
   check(['Space', 'Home', 'flip', 'analysis', 'arrows', 'wheel'].every((w) => help.includes(w)), '? opens the list of keys');
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-keys.png') });
   await page.keyboard.press('f');
-  check(await firstSquare(page) === 'a8', 'keys do nothing under the list');
+  check(await orientation(page) === 'white', 'keys do nothing under the list');
   await page.keyboard.press('Escape');
   await page.waitForSelector('#help-dialog:not([open])', { state: 'attached' });
   check(true, 'Esc closes it');
@@ -171,7 +158,9 @@ async function phone(browser) {
   check(b.width >= 0.9 * view.width && inside(b, view), `the board is as wide as the screen (${b.width.toFixed(0)} of ${view.width} px)`);
   const list = await page.locator('#moves').boundingBox();
   const nav = await page.locator('#nav').boundingBox();
-  check(list.y >= b.y + b.height && list.y - (b.y + b.height) < nav.height + 60, 'the move list is right under the board (and its buttons)');
+  const strip = await page.locator('#analysis-panel').boundingBox(); // the engine line's strip (fixes.js phone)
+  check(list.y >= b.y + b.height && list.y - (b.y + b.height) < nav.height + strip.height + 60,
+    'the move list is right under the board (its buttons and the engine line\'s strip)');
   check(await page.isHidden('#players') && await page.isHidden('#io-panel') && await page.isHidden('#review'), 'players, PGN and game analysis are folded away');
   await page.tap('#morebtn');
   check(await page.isVisible('#players') && await page.isVisible('#analysis-panel'), '"More" unfolds them');
@@ -180,8 +169,8 @@ async function phone(browser) {
   check(await page.isHidden('#players'), 'and folds them again');
 
   for (let i = 0; i < moves.length; i++) {
-    await page.tap(`[data-square="${moves[i].slice(0, 2)}"]`);
-    await page.tap(`[data-square="${moves[i].slice(2, 4)}"]`);
+    await tapSquare(page, moves[i].slice(0, 2));
+    await tapSquare(page, moves[i].slice(2, 4));
     await waitPlies(page, i + 1);
     if ((i + 1) % 10 !== 0) continue;
     b = await board();
@@ -201,16 +190,24 @@ async function phone(browser) {
 // Board colours and piece sets: switched in the Look panel, kept for the next visit.
 async function themes(browser) {
   const { context, page } = await open(browser);
-  const look = () => page.evaluate(() => {
-    const dark = document.querySelector('#board .sq.dark');
-    const img = document.querySelector('#board .sq img');
-    return { dark: getComputedStyle(dark).backgroundColor, src: img.getAttribute('src'), loaded: img.complete && img.naturalWidth > 0 };
+  // The dark squares' colour is the board gradient's first; the white
+  // king's image is its piece element's background, loaded here again.
+  const look = () => page.evaluate(async () => {
+    const squares = getComputedStyle(document.querySelector('#board cg-board')).backgroundImage;
+    const king = getComputedStyle(document.querySelector('#board cg-board piece.king.white')).backgroundImage;
+    const url = (/url\("([^"]+)"\)/.exec(king) || [])[1] || '';
+    const loaded = await new Promise((done) => {
+      const img = new Image();
+      img.onload = () => done(img.naturalWidth > 0);
+      img.onerror = () => done(false);
+      img.src = url;
+    });
+    return { dark: (/rgb\([^)]*\)/.exec(squares) || [''])[0], src: url && new URL(url).pathname, loaded };
   });
   const before = await look();
-  check(before.dark === 'rgb(181, 136, 99)' && before.src.startsWith('/pieces/cburnett/'), `brown board, Cburnett pieces by default (${before.dark}, ${before.src})`);
+  check(before.dark === 'rgb(181, 136, 99)' && before.src.startsWith('/pieces/cburnett/') && before.loaded, `brown board, Cburnett pieces by default (${before.dark}, ${before.src})`);
   await page.selectOption('#theme-board', 'blue');
   await page.selectOption('#theme-pieces', 'dejavu');
-  await page.waitForFunction(() => [...document.querySelectorAll('#board .sq img')].every((i) => i.complete && i.naturalWidth > 0));
   const after = await look();
   check(after.dark === 'rgb(140, 162, 173)', `the board turns blue (${after.dark})`);
   check(after.src.startsWith('/pieces/dejavu/') && after.loaded, `the pieces are DejaVu's (${after.src})`);
@@ -257,8 +254,7 @@ async function playE4AgainstTheComputer(page) {
   await page.selectOption('#match-time', '3+2');
   await page.click('#match-start');
   await page.waitForFunction(() => !document.getElementById('clock-top').classList.contains('hidden'));
-  await page.click('[data-square="e2"]');
-  await page.click('[data-square="e4"]');
+  await move(page, 'e2', 'e4');
   await waitPlies(page, 2);
 }
 
@@ -273,8 +269,7 @@ async function reload(browser) {
   await loadPgn(page, RUY, 8);
   await page.click('#moves .mv[data-ply="4"]');
   await page.waitForFunction(() => S.game.legal.length > 0 && S.game.current === S.game.plies[3].node);
-  await page.click('[data-square="f1"]');
-  await page.click('[data-square="c4"]'); // 3. Bc4, a variation
+  await move(page, 'f1', 'c4'); // 3. Bc4, a variation
   await page.waitForFunction(() => document.querySelector('#moves .var .mv.cur'));
   await page.click('#flip');
   await page.reload();
@@ -286,7 +281,7 @@ async function reload(browser) {
   const onView = await page.waitForFunction(() => ((document.querySelector('#moves .mv.cur') || {}).textContent || '').startsWith('Bc4'), null, { timeout: 5000 })
     .then(() => true, () => false);
   check(onView, 'with the move that was on view');
-  check(await firstSquare(page) === 'h1', 'the board is still turned');
+  check(await orientation(page) === 'black', 'the board is still turned');
   check(await page.inputValue('#side-b [data-k="player"]') === 'human', 'and the players are as they were');
 
   // A game against the computer on a clock, the evaluation hidden.
@@ -308,14 +303,14 @@ async function reload(browser) {
     window.seen = [];
     S.events.addEventListener('message', (ev) => window.seen.push(JSON.parse(ev.data)));
   });
-  await page.click('[data-square="d2"]');
-  await page.click('[data-square="d4"]');
+  await move(page, 'd2', 'd4');
   await waitPlies(page, 4);
   await page.waitForFunction(() => window.seen.some((e) => e.type === 'bestmove'));
   const seen = await page.evaluate(() => window.seen);
   check(seen.some((e) => e.type === 'state') && !seen.some((e) => e.type === 'info' || e.type === 'stats' || 'score' in e || 'pv' in e),
     `the event stream carries no evaluation while it is hidden (${seen.map((e) => e.type).join(', ')})`);
   await page.click('#offerdraw');
+  await page.click('#confirm-yes'); // asked first, as on lichess
   await page.waitForFunction(() => document.getElementById('status').textContent.includes('declines'));
   check(await page.evaluate(() => !window.seen.some((e) => 'score' in e)), 'a draw offer is weighed by the server and declined, no score sent');
   check(page.errors.length === 0, `no script errors (reload) ${page.errors.join('; ')}`);
@@ -386,8 +381,7 @@ async function expiredMatch(browser) {
   check(!(await again.isHidden('#clock-top')) && Math.abs(ms.b - kept.b) < 1000 && kept.w - ms.w < 1000,
     `with its clocks as kept (White ${kept.w} -> ${ms.w} ms, Black ${kept.b} -> ${ms.b} ms)`);
   check((await again.textContent('#lines')).includes('hidden') && !(await again.isHidden('#resign')), 'the evaluation still hidden, resign there');
-  await again.click('[data-square="d2"]');
-  await again.click('[data-square="d4"]');
+  await move(again, 'd2', 'd4');
   await waitPlies(again, 4);
   check(true, 'and Kestrel answers the next move');
   check(again.errors.length === 0, `no script errors (expired match) ${again.errors.join('; ')}`);

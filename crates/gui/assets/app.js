@@ -10,7 +10,6 @@ const S = {
   game: null,          // the server's GameView
   ply: 0,              // the main-line ply on view, or before the variation on view (variations.js)
   flipped: false,
-  selected: null,      // square name picked by a click
   players: { w: 'human', b: 'human' }, // an analysis board: the engine plays a side only when asked
   settings: { w: null, b: null },
   paused: false,
@@ -109,7 +108,6 @@ function boardToPlacement(board) {
 
 const escapeHtml = (t) => String(t).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const timeText = (ms) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
-const sqName = (i) => FILES[i % 8] + (Math.floor(i / 8) + 1);
 const sqIndex = (name) => FILES.indexOf(name[0]) + (Number(name[1]) - 1) * 8;
 // Moves can be made in the position on view (the server lists them).
 const live = () => !S.pv && S.game && S.game.legal.length > 0;
@@ -125,190 +123,23 @@ function viewedFen() {
   return S.game.fen;
 }
 
-// ---------- board ----------
-
-function squareOrder() {
-  const order = [];
-  for (let row = 0; row < 8; row++) {
-    for (let col = 0; col < 8; col++) {
-      const rank = S.flipped ? row : 7 - row;
-      const file = S.flipped ? 7 - col : col;
-      order.push(rank * 8 + file);
-    }
-  }
-  return order;
-}
-
-function renderBoard() {
-  const boardEl = $('board');
-  boardEl.innerHTML = '';
-  const fen = S.edit ? boardToPlacement(S.edit.board) + ' w - - 0 1' : shownFen();
-  const { board } = parseFen(fen);
-  let last = null;
-  if (S.pv && S.pv.idx > 0) last = S.pv.moves[S.pv.idx - 1];
-  else if (!S.pv && S.game.current !== 0) last = curNode();
-  const checkSq = !S.edit && isCheck() ? kingSquare(board, fen.split(' ')[1]) : null;
-  const hints = new Set(S.selected && live() ? movesFrom(S.selected).map((m) => m.to) : []);
-  const order = squareOrder();
-  order.forEach((i, n) => {
-    const name = sqName(i);
-    const el = document.createElement('div');
-    const light = (i % 8 + Math.floor(i / 8)) % 2 === 1;
-    el.className = 'sq ' + (light ? 'light' : 'dark');
-    el.dataset.square = name;
-    if (last && !S.edit && (last.from === name || last.to === name)) el.classList.add('last');
-    if (S.selected === name) el.classList.add('sel');
-    if (checkSq === name) el.classList.add('check');
-    if (hints.has(name)) el.classList.add('hint');
-    const p = board[i];
-    if (p) {
-      el.classList.add('occupied');
-      const img = document.createElement('img');
-      img.src = pieceImg(p);
-      img.alt = p;
-      img.draggable = false;
-      el.appendChild(img);
-      el.dataset.piece = p;
-    }
-    if (n % 8 === 0) addCoord(el, 'rank', name[1]);
-    if (n >= 56) addCoord(el, 'file', name[0]);
-    boardEl.appendChild(el);
-  });
-  if (!S.edit && !S.pv) drawArrows(boardEl);
-}
-
-function refreshArrows() {
-  const boardEl = $('board');
-  const old = boardEl.querySelector('svg.arrows');
-  if (old) old.remove();
-  if (!S.edit && !S.pv) drawArrows(boardEl);
-}
-
-// The first move of each engine line as an arrow, the best one boldest;
-// without lines, the game analysis's best move (review.js).
-function drawArrows(boardEl) {
-  if (hideEval() || S.hideArrows) return;
-  const keys = Object.keys(S.lines).map(Number).sort((a, b) => a - b);
-  let moves = S.linesFen === viewedFen() ? keys.map((k) => S.lines[k].pv[0]).filter(Boolean) : [];
-  let source = 'live';
-  const reviewed = moves.length ? null : reviewedHere();
-  if (reviewed && reviewed.best_uci) {
-    const uci = reviewed.best_uci;
-    moves = [{ uci, from: uci.slice(0, 2), to: uci.slice(2, 4) }];
-    source = 'review';
-  }
-  if (!moves.length) return;
-  const NS = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(NS, 'svg');
-  svg.setAttribute('viewBox', '0 0 8 8');
-  svg.setAttribute('class', 'arrows');
-  svg.dataset.source = source;
-  const head = (id, colour) => `<marker id="${id}" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="2.6" markerHeight="2.6" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="${colour}"/></marker>`;
-  svg.innerHTML = `<defs>${head('head-best', 'rgba(21,120,27,.8)')}${head('head-other', 'rgba(0,48,136,.45)')}</defs>`;
-  const centre = (name) => {
-    const i = sqIndex(name);
-    const file = i % 8, rank = Math.floor(i / 8);
-    return S.flipped ? [7 - file + 0.5, rank + 0.5] : [file + 0.5, 7 - rank + 0.5];
-  };
-  const seen = new Set();
-  moves.forEach((m, n) => {
-    if (seen.has(m.uci)) return;
-    seen.add(m.uci);
-    const [x1, y1] = centre(m.from), [x2, y2] = centre(m.to);
-    // Stop short of the centre so that the head sits on the target square.
-    const len = Math.hypot(x2 - x1, y2 - y1), cut = 0.3 / len;
-    const line = document.createElementNS(NS, 'line');
-    line.setAttribute('x1', x1); line.setAttribute('y1', y1);
-    line.setAttribute('x2', x2 - (x2 - x1) * cut); line.setAttribute('y2', y2 - (y2 - y1) * cut);
-    line.setAttribute('class', n === 0 ? 'best' : 'other');
-    line.setAttribute('marker-end', `url(#head-${n === 0 ? 'best' : 'other'})`);
-    line.dataset.uci = m.uci;
-    svg.appendChild(line);
-  });
-  boardEl.appendChild(svg);
-}
-
-function addCoord(el, kind, text) {
-  const c = document.createElement('span');
-  c.className = 'coord ' + kind;
-  c.textContent = text;
-  el.appendChild(c);
-}
-
-function isCheck() {
-  if (S.pv) return S.pv.idx > 0 && S.pv.moves[S.pv.idx - 1].san.match(/[+#]$/);
-  return S.game.check;
-}
-
-function kingSquare(board, turn) {
-  const k = turn === 'w' ? 'K' : 'k';
-  const i = board.indexOf(k);
-  return i < 0 ? null : sqName(i);
-}
+// ---------- moving (the board itself is board.js) ----------
 
 const movesFrom = (sq) => S.game.legal.filter((m) => m.from === sq);
 const humanToMove = () => live() && !S.edit && S.players[S.game.turn] === 'human';
 
-// ---------- moving: click-click and drag ----------
-
-let drag = null;
-
-function onPointerDown(ev) {
-  const sqEl = ev.target.closest('.sq');
-  if (!sqEl) return;
-  const name = sqEl.dataset.square;
-  if (S.edit) { editSquare(name); return; }
-  if (!humanToMove()) return;
-  if (S.selected && S.selected !== name && movesFrom(S.selected).some((m) => m.to === name)) {
-    tryMove(S.selected, name);
-    return;
-  }
-  if (movesFrom(name).length) {
-    S.selected = name;
-    renderBoard();
-    const img = document.createElement('img');
-    img.id = 'drag';
-    img.src = pieceImg(sqEl.dataset.piece);
-    document.body.appendChild(img);
-    drag = { from: name, img, moved: false };
-    moveDrag(ev);
-    const src = $('board').querySelector(`[data-square="${name}"] img`);
-    if (src) src.style.opacity = '0.3';
-  } else {
-    S.selected = null;
-    renderBoard();
-  }
-}
-
-function moveDrag(ev) {
-  if (!drag) return;
-  const size = drag.img.getBoundingClientRect().width || 60;
-  drag.img.style.left = ev.clientX - size / 2 + 'px';
-  drag.img.style.top = ev.clientY - size / 2 + 'px';
-  drag.moved = true;
-}
-
-function onPointerUp(ev) {
-  if (!drag) return;
-  const { from, img } = drag;
-  drag = null;
-  img.remove();
-  const target = document.elementFromPoint(ev.clientX, ev.clientY);
-  const sqEl = target && target.closest('.sq');
-  const to = sqEl && sqEl.dataset.square;
-  if (to && to !== from && movesFrom(from).some((m) => m.to === to)) tryMove(from, to);
-  else renderBoard(); // a click: keep the piece selected for click-click
-}
-
+// A move made on the board (chessground has moved the piece already): a
+// promotion asks for its piece; a move the server does not list (none
+// should come) puts the board back.
 function tryMove(from, to) {
   const moves = movesFrom(from).filter((m) => m.to === to);
-  S.selected = null;
   if (moves.length > 1 || (moves[0] && moves[0].promotion)) {
     choosePromotion(moves, (m) => sendMove(m.uci));
   } else if (moves.length === 1) {
     sendMove(moves[0].uci);
+  } else {
+    renderBoard();
   }
-  renderBoard();
 }
 
 function choosePromotion(moves, done) {
@@ -374,7 +205,6 @@ function setGame(view) {
   S.game = view;
   gameChanged(view); // persist.js: kept for a reload
   indexTree(view); // variations.js
-  S.selected = null;
   S.pv = null;
   // The new move has the highest id.
   if (grew) playSound(view.nodes[view.nodes.length - 1]);
@@ -383,6 +213,7 @@ function setGame(view) {
   // belong to a game in progress, and a reload sets the game after its clocks.
   renderClocks();
   render();
+  playPremove(); // board.js: the move you made while the engine thought
   // Against the computer the end is announced; elsewhere (analysis, set-up
   // positions) the header and the move list say it without interrupting.
   if (ended && S.match) {
@@ -775,6 +606,7 @@ async function refreshPanels() {
 
 function startEdit() {
   stopSearch();
+  setPage('editor'); // pages.js
   const { board, turn, castling, ep } = parseFen(shownFen());
   S.edit = { board, piece: 'P' };
   $('edit-turn').value = turn;
@@ -829,6 +661,7 @@ async function applyEdit() {
 function endEdit() {
   S.edit = null;
   $('editor').classList.add('hidden');
+  setPage(S.match && !S.game.status.over ? 'play' : 'analysis');
   render();
 }
 
@@ -858,11 +691,16 @@ async function loadPgn(pgn) {
   } catch (e) { $('ioerror').textContent = e.message; }
 }
 
+// Undo: one move, or against an engine your move and its reply, so that
+// it is your move again.
+async function takeBack() {
+  await stopSearch();
+  const vsEngine = S.players.w !== S.players.b;
+  const plies = vsEngine && S.players[S.game.turn] === 'human' && S.game.plies.length >= 2 ? 2 : 1;
+  try { setGame(await post('/api/undo', { plies })); refreshPanels(); restartAnalysis(); } catch (e) { showStatus(e.message); }
+}
+
 function wire() {
-  const board = $('board');
-  board.addEventListener('pointerdown', onPointerDown);
-  window.addEventListener('pointermove', moveDrag);
-  window.addEventListener('pointerup', onPointerUp);
   $('first').onclick = () => goto(0);
   $('back').onclick = () => step(-1);
   $('forward').onclick = () => step(1);
@@ -875,14 +713,14 @@ function wire() {
     $('morebtn').setAttribute('aria-expanded', String(open));
   };
   $('pvexit').onclick = () => { S.pv = null; render(); };
-  $('undo').onclick = async () => {
-    await stopSearch();
-    // Against an engine, take back its reply too so that it is your move again.
-    const vsEngine = S.players.w !== S.players.b;
-    const plies = vsEngine && S.players[S.game.turn] === 'human' && S.game.plies.length >= 2 ? 2 : 1;
-    try { setGame(await post('/api/undo', { plies })); refreshPanels(); restartAnalysis(); } catch (e) { showStatus(e.message); }
+  $('undo').onclick = () => {
+    // During a game against Kestrel a takeback is asked for first (pages.js).
+    if (S.match && !S.game.status.over) confirmThen('Take back your last move?', takeBack);
+    else takeBack();
   };
-  $('newgame').onclick = async () => { await stopSearch(); loadFen(undefined); };
+  // A new game is a fresh analysis board (a game against Kestrel starts
+  // from "Play the computer").
+  $('newgame').onclick = async () => { await stopSearch(); await loadFen(undefined); setPage('analysis'); };
   $('editbtn').onclick = startEdit;
   $('edit-cancel').onclick = endEdit;
   $('edit-apply').onclick = applyEdit;
@@ -921,8 +759,13 @@ function wire() {
 }
 
 async function main() {
+  // lichess's board, an ES module (assets/chessground): imported here so
+  // that the page's other scripts stay classic ones.
+  const { Chessground } = await import('/chessground.js');
+  createBoard(Chessground); // board.js
   wire();
   wireMatch();
+  wirePages();
   wireReview();
   wireTree();
   wireKeys();
@@ -937,7 +780,9 @@ async function main() {
   if (opened.view) {
     restorePage(opened.saved, true); // persist.js: a reload
     await attach(opened.view);
+    restorePageFromUrl(); // pages.js: the page the address names
   } else {
+    setPage(pageInUrl() === 'editor' ? 'analysis' : pageInUrl(), true);
     showExpired(opened.expired);
   }
   document.body.dataset.readyMs = performance.now().toFixed(0);

@@ -35,14 +35,34 @@ function parseControl(text) {
   return m ? { base: Math.round(Number(m[1]) * 60000), inc: Number(m[2]) * 1000, text } : null;
 }
 
-async function startMatch() {
+// The dialog's choices: a game against Kestrel.
+function startMatch() {
   const colour = new FormData($('match-form')).get('colour');
   const human = colour === 'random' ? (Math.random() < 0.5 ? 'w' : 'b') : colour;
+  beginMatch({ human, level: $('match-level').value, control: parseControl($('match-time').value), hideEval: $('match-hide').checked });
+}
+
+// The result dialog's Rematch: the same level, clock and hiding, the
+// colours swapped (as lichess's rematch).
+function rematch() {
+  $('over-dialog').close();
+  const m = S.match;
+  if (!m) { openMatchDialog(); return; }
+  beginMatch({ human: m.engine, level: m.level, control: m.control, hideEval: m.hideEval });
+}
+
+// The result dialog's "Analyse this game": the analysis board with the
+// game, and the game review started (the evaluation is no longer hidden).
+function analyseThisGame() {
+  $('over-dialog').close();
+  setPage('analysis');
+  if (S.game.plies.length) startReview(); // review.js
+}
+
+async function beginMatch({ human, level, control, hideEval }) {
   const engine = human === 'w' ? 'b' : 'w';
-  const level = $('match-level').value;
-  const control = parseControl($('match-time').value);
   await stopSearch();
-  S.match = { human, engine, level, control, hideEval: $('match-hide').checked };
+  S.match = { human, engine, level, control, hideEval };
   S.players[human] = 'human';
   S.players[engine] = 'engine';
   S.paused = false;
@@ -50,6 +70,7 @@ async function startMatch() {
   S.flipped = human === 'b'; // your side at the bottom
   $('ioerror').textContent = '';
   if (S.match.hideEval) $('analyse').checked = false;
+  setPage('play'); // pages.js
   try {
     // The server keeps a hidden evaluation to itself too (no game analysis until the end).
     // One line until it ends: a takeback undoes moves, no variations.
@@ -90,6 +111,7 @@ function showPlayers() {
 // an engine player any more (a variation tried in the finished game gets
 // no reply, and nothing takes the game up again), and resign and draw go.
 function finishMatch() {
+  closeConfirm(); // a resignation or draw offer asked about goes with the game
   S.players.w = 'human';
   S.players.b = 'human';
   showPlayers();
@@ -104,6 +126,7 @@ function endMatchMode(keepPlayers = false) {
   S.match = null;
   S.clock = null;
   renderClocks();
+  if (document.body.dataset.page === 'play') setPage('analysis');
 }
 
 // ---------- clocks ----------
@@ -251,9 +274,12 @@ function hideEval() {
 function wireMatch() {
   $('vsengine').onclick = openMatchDialog;
   $('match-dialog').addEventListener('close', () => { if ($('match-dialog').returnValue === 'start') startMatch(); });
-  $('resign').onclick = resign;
-  $('offerdraw').onclick = offerDraw;
+  // Asked first, as lichess asks (pages.js).
+  $('resign').onclick = () => confirmThen('Resign this game?', resign);
+  $('offerdraw').onclick = () => confirmThen('Offer Kestrel a draw?', offerDraw);
   $('over-close').onclick = () => $('over-dialog').close();
   $('over-again').onclick = () => { $('over-dialog').close(); openMatchDialog(); };
+  $('over-rematch').onclick = rematch;
+  $('over-analyse').onclick = analyseThisGame;
   setInterval(tickClock, 100);
 }

@@ -1,8 +1,9 @@
 // Board colours and piece sets, picked in the "Look" panel and kept in
 // localStorage for the next visit. The colours are CSS variables that
 // body[data-board] switches (style.css); the pieces are the server's SVG
-// sets (/pieces/SET/wK.svg). Loaded before app.js, which draws pieces
-// with pieceImg and calls wireThemes.
+// sets (/pieces/SET/wK.svg), given to chessground's piece elements by a
+// style sheet written here. Loaded before app.js, which draws the palette
+// and the promotion chooser with pieceImg and calls wireThemes.
 'use strict';
 
 const BOARD_THEMES = { brown: 'Brown', blue: 'Blue', green: 'Green' };
@@ -24,9 +25,22 @@ function saveTheme() {
 
 const pieceImg = (p) => `/pieces/${THEME.pieces}/${p === p.toUpperCase() ? 'w' : 'b'}${p.toUpperCase()}.svg`;
 
+// chessground draws a piece as <piece class="ROLE COLOUR">, its image the
+// element's background: one rule per piece for the set chosen.
+function pieceStyle() {
+  const rules = [];
+  for (const [letter, role] of Object.entries(ROLES)) {
+    for (const [p, colour] of [[letter.toUpperCase(), 'white'], [letter, 'black']]) {
+      rules.push(`.cg-wrap piece.${role}.${colour} { background-image: url("${pieceImg(p)}"); }`);
+    }
+  }
+  return rules.join('\n');
+}
+
 function applyTheme() {
   document.body.dataset.board = THEME.board;
   document.body.dataset.pieces = THEME.pieces;
+  $('piece-style').textContent = pieceStyle();
   $('theme-board').value = THEME.board;
   $('theme-pieces').value = THEME.pieces;
   if (!S.game) return;

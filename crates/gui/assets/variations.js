@@ -48,7 +48,6 @@ function gotoNode(id) {
   const before = S.game.current;
   Object.assign(S.game, { current: id, fen: n.fen, turn: n.fen.split(' ')[1], check: n.check, legal: [] });
   S.ply = mainlinePly(id);
-  S.selected = null;
   render();
   const seq = ++TREE.navSeq;
   TREE.navChain = TREE.navChain.then(async () => {

@@ -7,10 +7,16 @@ use axum::response::{IntoResponse, Response};
 
 /// The page.
 pub const INDEX_HTML: &str = include_str!("../assets/index.html");
+/// The addresses the page answers at besides `/` (the analysis board):
+/// the same document, which shows the page its address names (pages.js).
+pub const PAGES: [&str; 3] = ["play", "analysis", "editor"];
 /// The page's scripts, by the path they are served at (`/app.js`...).
-/// app.js is the board and the API calls; the others are loaded before it
-/// and each does one thing with its state (see the comment atop each file).
-pub const SCRIPTS: [(&str, &str); 9] = [
+/// app.js is the page's state and the API calls; the others are loaded
+/// before it and each does one thing with its state (see the comment atop
+/// each file). chessground.js is lichess's board (`@lichess-org/chessground`,
+/// GPL-3.0-or-later, vendored unchanged: assets/chessground/README.md),
+/// an ES module that app.js imports.
+pub const SCRIPTS: [(&str, &str); 12] = [
     ("app.js", include_str!("../assets/app.js")),
     ("match.js", include_str!("../assets/match.js")),
     ("review.js", include_str!("../assets/review.js")),
@@ -20,8 +26,23 @@ pub const SCRIPTS: [(&str, &str); 9] = [
     ("annotate.js", include_str!("../assets/annotate.js")),
     ("themes.js", include_str!("../assets/themes.js")),
     ("persist.js", include_str!("../assets/persist.js")),
+    ("board.js", include_str!("../assets/board.js")),
+    ("pages.js", include_str!("../assets/pages.js")),
+    (
+        "chessground.js",
+        include_str!("../assets/chessground/chessground.js"),
+    ),
 ];
-const STYLE_CSS: &str = include_str!("../assets/style.css");
+/// The page's style sheets by the path they are served at: chessground's
+/// own (its layout: assets/chessground) and the page's (colours, pieces,
+/// panels).
+pub const STYLES: [(&str, &str); 2] = [
+    (
+        "chessground.css",
+        include_str!("../assets/chessground/chessground.css"),
+    ),
+    ("style.css", include_str!("../assets/style.css")),
+];
 
 /// The twelve pieces of the set in `assets/pieces/$dir`, by the name the
 /// page asks for: colour letter then piece letter.
@@ -111,9 +132,9 @@ pub fn script(body: &'static str) -> Response {
     file("text/javascript; charset=utf-8", body)
 }
 
-/// `GET /style.css`.
-pub async fn style_css() -> Response {
-    file("text/css; charset=utf-8", STYLE_CSS)
+/// `GET /NAME.css`: one of [`STYLES`].
+pub fn style(body: &'static str) -> Response {
+    file("text/css; charset=utf-8", body)
 }
 
 /// `GET /pieces/{name}.svg`: a Cburnett piece (the page's icon; the

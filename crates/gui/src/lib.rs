@@ -155,14 +155,23 @@ pub fn games_budget(asked: Option<usize>, available: Option<u64>) -> Result<usiz
 /// (see [`host_guard`]), every refusal a JSON error.
 pub fn router(state: Arc<AppState>, access: Access) -> Router {
     let mut router = Router::new().route("/", get(assets::index));
+    // The page's own pages (pages.js): one document, each with its address.
+    for page in assets::PAGES {
+        router = router.route(&format!("/{page}"), get(assets::index));
+    }
     for (name, body) in assets::SCRIPTS {
         router = router.route(
             &format!("/{name}"),
             get(move || async move { assets::script(body) }),
         );
     }
+    for (name, body) in assets::STYLES {
+        router = router.route(
+            &format!("/{name}"),
+            get(move || async move { assets::style(body) }),
+        );
+    }
     let router = router
-        .route("/style.css", get(assets::style_css))
         .route("/pieces/{name}", get(assets::piece))
         .route("/pieces/{set}/{name}", get(assets::piece_of_set))
         .route("/api/game", post(api::new_game))

@@ -269,6 +269,11 @@ async fn the_page_and_its_files_are_served() {
     let api = Api::new();
     for (path, needle) in [
         ("/", "<title>Kestrel</title>"),
+        ("/play", "<title>Kestrel</title>"),
+        ("/analysis", "<title>Kestrel</title>"),
+        ("/editor", "<title>Kestrel</title>"),
+        ("/pages.js", "setPage"),
+        ("/board.js", "Chessground"),
         ("/app.js", "EventSource"),
         ("/match.js", "wtime_ms"),
         ("/variations.js", "renderMoveTree"),
@@ -276,6 +281,8 @@ async fn the_page_and_its_files_are_served() {
         ("/keys.js", "SHORTCUTS"),
         ("/annotate.js", "/api/annotate"),
         ("/themes.js", "PIECE_THEMES"),
+        ("/chessground.js", "export{"),
+        ("/chessground.css", "cg-board"),
         ("/pieces/wK.svg", "<svg"),
         ("/pieces/cburnett/bQ.svg", "<svg"),
         ("/pieces/dejavu/wN.svg", "<svg"),
