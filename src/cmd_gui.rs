@@ -12,9 +12,11 @@ pub struct GuiArgs {
     #[arg(long, default_value_t = 8080)]
     port: u16,
     /// Address to listen on. Other machines can reach the GUI only if you
-    /// change it: there is no login. Requests must name the server by a
-    /// loopback name (127.0.0.1, localhost, [::1]) or this address, with the
-    /// port; 0.0.0.0 or :: lets any IP address in, never a foreign name.
+    /// change it; then every request needs the token printed once at start
+    /// in the page's URL (`?token=...`; scripts send it as the
+    /// X-Kestrel-Token header). Requests must name the server by a loopback
+    /// name (127.0.0.1, localhost, [::1]) or this address, with the port;
+    /// 0.0.0.0 or :: lets any IP address in, never a foreign name.
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
     /// Open the page in the default browser.
@@ -28,11 +30,16 @@ pub struct GuiArgs {
     #[arg(long, value_name = "DIR")]
     syzygy_path: Option<String>,
     /// Memory for open games, MiB (each holds an engine with a 16 MiB
-    /// table, about 18 MiB a game): past it the server drops games, those
-    /// no page shows first, then the least recently used. Default 2048, or
-    /// half the memory available if that is less.
+    /// table, about 18 MiB a game): past it the server drops games left
+    /// idle for --games-idle, those no page shows first, then the least
+    /// recently used; a new game is refused (503) while games in use fill
+    /// it. Default 2048, or half the memory available if that is less.
     #[arg(long, value_name = "MIB")]
     games_memory: Option<usize>,
+    /// Seconds a game must be left alone (no request naming it) before it
+    /// may be dropped to make room for others. Default 300.
+    #[arg(long, value_name = "SECONDS")]
+    games_idle: Option<u64>,
 }
 
 /// Runs the server until Ctrl-C.
@@ -43,6 +50,7 @@ pub fn run(args: GuiArgs) -> Result<()> {
         book: args.book,
         syzygy_path: args.syzygy_path,
         games_memory_mib: args.games_memory,
+        games_idle: args.games_idle.map(std::time::Duration::from_secs),
     };
     let open = args.open;
     gui::run(config, |url| {

@@ -142,6 +142,46 @@ fn devices_fifos_and_directories_are_refused_at_once() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `kestrel pgn stats /dev/zero` read for ever (in bounded memory): the
+/// PGN readers now take a file or a pipe and refuse a device at once.
+#[test]
+fn pgn_readers_refuse_devices_and_read_pipes() {
+    let dir = scratch("pgn-devices");
+    let limit = Duration::from_secs(20);
+    let book = dir.join("book.bin");
+    let records = dir.join("records.bin");
+    for args in [
+        vec!["pgn", "stats", "/dev/zero"],
+        vec!["book", "build", "--pgn", "/dev/zero", "--out", s(&book)],
+        vec!["datagen", "from-pgn", "--out", s(&records), "/dev/zero"],
+    ] {
+        let (out, in_time) = run(&args, "", limit);
+        assert!(in_time && !out.status.success(), "{args:?}: {out:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("a character device") && stderr.contains("/dev/zero"),
+            "{args:?}: {stderr}"
+        );
+    }
+    // A pipe is a stream to read to its end, as `<(zcat games.pgn.gz)` gives one.
+    let fifo = dir.join("games.pgn");
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::write(&fifo, "1. e4 e5 *\n\n1. d4 d5 *\n"))
+        };
+        let (out, in_time) = run(&["pgn", "stats", s(&fifo)], "", limit);
+        writer.join().expect("writer").expect("written");
+        assert!(in_time && out.status.success(), "{out:?}");
+        assert!(text(&out.stdout).contains("games      2"), "{out:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn train_refuses_non_finite_numbers() {
     let dir = scratch("train");

@@ -109,14 +109,15 @@ fn the_gui_works_in_chromium() {
 /// The habits of tests/gui/habits.js: keyboard shortcuts and the wheel,
 /// the phone layout, themes, a game kept across reloads and one that
 /// expired. The server keeps little memory for games (`--games-memory
-/// 64`, three games), so that a few new games push an old one out.
+/// 64`, three games) and counts a game idle at once (`--games-idle 0`),
+/// so that a few new games push an old one out.
 #[test]
 fn the_gui_keeps_habits_in_chromium() {
     if let Some(why) = missing_tool() {
         common::tools::missing(&why);
         return;
     }
-    let (server, url) = start_server(&["--games-memory", "64"]);
+    let (server, url) = start_server(&["--games-memory", "64", "--games-idle", "0"]);
     let text = run_script("habits.js", &url);
     assert!(text.contains("habits done"), "{text}");
     drop(server);

@@ -1,6 +1,6 @@
 // End-to-end test of the page's habits in Chromium: keyboard shortcuts and
 // the mouse wheel, the phone layout, themes, a game kept across reloads
-// and one the server dropped. Run against `kestrel gui --games-memory 64`
+// and one the server dropped. Run against `kestrel gui --games-memory 64 --games-idle 0`
 // (room for three games), so that a few new games push an old one out. Usage: node habits.js URL [SCREENSHOT_DIR]. Each flow
 // runs in a fresh browser context (its own storage, its own game); exits
 // non-zero on the first failed check. Run by tests/gui_browser.rs.

@@ -61,7 +61,8 @@ pub async fn new_game(
         Some(fen) => parse_fen(fen)?,
         None => Position::startpos(),
     };
-    Ok(view(&state.create(start)))
+    let session = state.create(start)?;
+    Ok(view(&session))
 }
 
 /// `GET /api/state?game=ID`.
@@ -168,11 +169,16 @@ pub async fn annotate(
     ApiJson(body): ApiJson<AnnotateBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
+    let before = session.record().clone();
     session
         .record()
         .annotate(body.node, body.comment.as_deref(), body.nags.as_deref())?;
-    // A long comment counts against the games' memory like a long game.
-    state.trim(&session.id);
+    // A long comment counts against the games' memory like a long game:
+    // refused, and the game left as it was, when games in use fill it.
+    if let Err(full) = state.trim(&session.id) {
+        *session.record() = before;
+        return Err(full);
+    }
     Ok(view(&session))
 }
 
@@ -347,9 +353,13 @@ pub async fn import_pgn(
     }
     session.cancel_search();
     session.engine().new_game();
-    *session.record() = imported;
-    // A long game may put the games over their memory: others make room.
-    state.trim(&session.id);
+    let before = std::mem::replace(&mut *session.record(), imported);
+    // A long game may put the games over their memory: idle others make
+    // room; when games in use fill it, the import is refused.
+    if let Err(full) = state.trim(&session.id) {
+        *session.record() = before;
+        return Err(full);
+    }
     Ok(view(&session))
 }
 

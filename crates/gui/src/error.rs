@@ -18,7 +18,8 @@ use serde::de::DeserializeOwned;
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct ApiError {
-    /// The HTTP status (always 4xx: the server's own faults are not errors of the request).
+    /// The HTTP status: 4xx (the server's own faults are not errors of the
+    /// request), or 503 when the server is full for now.
     pub status: StatusCode,
     /// The message shown to the user.
     pub message: String,
@@ -41,10 +42,27 @@ impl ApiError {
         }
     }
 
+    /// 401: the server needs its token and the request has not got it.
+    pub fn unauthorized(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::UNAUTHORIZED,
+            message: message.into(),
+        }
+    }
+
     /// 403: the request comes from somewhere the server does not serve.
     pub fn forbidden(message: impl Into<String>) -> ApiError {
         ApiError {
             status: StatusCode::FORBIDDEN,
+            message: message.into(),
+        }
+    }
+
+    /// 503: the request is right but the server has no room for it now
+    /// (its memory for games is full with games in use).
+    pub fn busy(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
             message: message.into(),
         }
     }

@@ -9,6 +9,13 @@
 //! resolving to 127.0.0.1) would let it read them too. Both carry a foreign
 //! name: rebinding in `Host`, a cross-site request in `Origin`. Requests
 //! without `Origin` (curl, scripts) are not from a page and are let through.
+//!
+//! A server that other machines can reach (`--host` not a loopback address)
+//! also needs its token, made at start and printed once in the page's URL
+//! (`/?token=...`): a request carries it in the `X-Kestrel-Token` header, in
+//! the `kestrel_token` cookie (which the page gets when it is opened with
+//! the token in its URL, so that the page's own requests carry it), or in
+//! the `token` query parameter. Without it the answer is 401.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
@@ -34,6 +41,26 @@ pub struct Access {
     port: u16,
     /// The URL to name in messages.
     url: String,
+    /// The token every request must carry, when one is needed.
+    token: Option<String>,
+}
+
+/// The header that carries the token.
+pub const TOKEN_HEADER: &str = "x-kestrel-token";
+/// The cookie (and query parameter `token`) that carries the token.
+pub const TOKEN_COOKIE: &str = "kestrel_token";
+
+/// A new random token: 128 bits from the system's generator, in hex.
+pub fn new_token() -> String {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::from_os_rng();
+    format!("{:032x}", rng.random::<u128>())
+}
+
+/// Whether two texts are equal, in a time that does not depend on where
+/// they first differ (a token guessed byte by byte learns nothing).
+fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }
 
 /// The loopback names always allowed.
@@ -77,7 +104,44 @@ impl Access {
             any_ip,
             port,
             url: format!("http://{shown}:{port}/"),
+            token: None,
         }
+    }
+
+    /// The same access, requiring `token` on every request (see the
+    /// module's comment).
+    pub fn with_token(mut self, token: String) -> Access {
+        self.token = Some(token);
+        self
+    }
+
+    /// Whether a request with these `X-Kestrel-Token` header, `Cookie`
+    /// header and query string carries the token (always, when none is
+    /// needed); `Some(true)` when it came in the query, so that the answer
+    /// sets the cookie.
+    fn token_check(
+        &self,
+        header: Option<&str>,
+        cookies: &[&str],
+        query: Option<&str>,
+    ) -> Option<bool> {
+        let Some(token) = &self.token else {
+            return Some(false);
+        };
+        let in_cookie = cookies
+            .iter()
+            .flat_map(|c| c.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .any(|(name, value)| name == TOKEN_COOKIE && same_secret(value, token));
+        if header.is_some_and(|h| same_secret(h.trim(), token)) || in_cookie {
+            return Some(false);
+        }
+        let in_query = query
+            .into_iter()
+            .flat_map(|q| q.split('&'))
+            .filter_map(|pair| pair.split_once('='))
+            .any(|(name, value)| name == "token" && same_secret(value, token));
+        in_query.then_some(true)
     }
 
     /// Whether a `Host` header value names this server.
@@ -167,16 +231,81 @@ pub async fn guard(State(access): State<Arc<Access>>, req: Request, next: Next) 
                 .or_else(|| access.check(req.method(), host.as_deref(), origin.as_deref()))
         }
     };
+    if let Some(refusal) = refusal {
+        return refusal.into_response();
+    }
+    let token = {
+        let header = req
+            .headers()
+            .get(TOKEN_HEADER)
+            .and_then(|v| v.to_str().ok());
+        let cookies: Vec<&str> = req
+            .headers()
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect();
+        access.token_check(header, &cookies, req.uri().query())
+    };
     // The checks borrow the request, which is not Sync: they end before the await.
-    match refusal {
-        Some(refusal) => refusal.into_response(),
-        None => next.run(req).await,
+    match token {
+        None => ApiError::unauthorized(format!(
+            "this server can be reached from other machines, so it needs its token: open the \
+             URL that kestrel gui printed when it started (it ends in ?token=...), or send the \
+             token in the {TOKEN_HEADER} header"
+        ))
+        .into_response(),
+        Some(false) => next.run(req).await,
+        Some(true) => {
+            let mut response = next.run(req).await;
+            let token = access.token.as_deref().unwrap_or_default();
+            if let Ok(cookie) = header::HeaderValue::from_str(&format!(
+                "{TOKEN_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict"
+            )) {
+                response.headers_mut().append(header::SET_COOKIE, cookie);
+            }
+            response
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_token_comes_in_a_header_a_cookie_or_the_query() {
+        let open = Access::new("127.0.0.1", 8080);
+        assert_eq!(
+            open.token_check(None, &[], None),
+            Some(false),
+            "no token needed"
+        );
+        let a = Access::new("0.0.0.0", 8080).with_token("s3cret".into());
+        assert_eq!(a.token_check(Some("s3cret"), &[], None), Some(false));
+        assert_eq!(
+            a.token_check(None, &["theme=dark; kestrel_token=s3cret"], None),
+            Some(false)
+        );
+        assert_eq!(
+            a.token_check(None, &[], Some("game=1&token=s3cret")),
+            Some(true)
+        );
+        for (header, cookie, query) in [
+            (None, "", None),
+            (Some("s3cre"), "", None),
+            (Some("s3cretx"), "kestrel_token=nope", Some("token=")),
+            (None, "other_token=s3cret", Some("xtoken=s3cret")),
+        ] {
+            assert_eq!(
+                a.token_check(header, &[cookie], query),
+                None,
+                "{header:?} {cookie} {query:?}"
+            );
+        }
+        let (t1, t2) = (new_token(), new_token());
+        assert!(t1.len() == 32 && t1 != t2);
+    }
 
     #[test]
     fn loopback_names_with_the_port_only() {

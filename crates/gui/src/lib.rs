@@ -67,6 +67,9 @@ pub struct Config {
     /// The memory all games together may hold, MiB (`None`: the default,
     /// [`session::DEFAULT_BUDGET_MIB`] or half the memory available, if less).
     pub games_memory_mib: Option<usize>,
+    /// How long a game must be left alone before it may be dropped to make
+    /// room (`None`: [`session::KEEP_USED_WITHIN`]).
+    pub games_idle: Option<Duration>,
 }
 
 /// Why the server cannot start.
@@ -114,7 +117,9 @@ pub fn state(config: &Config) -> Result<Arc<AppState>, StartError> {
         None => None,
     };
     let budget = games_budget(config.games_memory_mib, engine::memory::available_mib())?;
-    Ok(Arc::new(AppState::with_budget(book, tables, budget)))
+    let state = AppState::with_budget(book, tables, budget)
+        .keeping_games_used_within(config.games_idle.unwrap_or(session::KEEP_USED_WITHIN));
+    Ok(Arc::new(state))
 }
 
 /// The memory for games in bytes: `asked` MiB, checked against one game's
@@ -223,8 +228,9 @@ pub fn guarded(router: Router, access: Access) -> Router {
         ))
 }
 
-/// A loud warning for a `--host` that other machines can reach (the server
-/// has no login), `None` for a loopback address.
+/// A loud warning for a `--host` that other machines can reach, `None`
+/// for a loopback address. Such a server needs its token (see
+/// [`host_guard`]); the warning says so.
 pub fn exposure_warning(host: &str) -> Option<String> {
     let bare = host.trim().trim_start_matches('[').trim_end_matches(']');
     let loopback = bare.eq_ignore_ascii_case("localhost")
@@ -233,9 +239,10 @@ pub fn exposure_warning(host: &str) -> Option<String> {
             .is_ok_and(|ip| ip.is_loopback());
     (!loopback).then(|| {
         format!(
-            "WARNING: --host {host} lets other machines use this GUI, and it has no login: \
-             anyone who can reach this address can play, read and replace your games and \
-             run the engine. Use it only on a network you trust."
+            "WARNING: --host {host} lets other machines reach this GUI. It has no login, only the \
+             token in the URL above: anyone who has that URL (or can read this traffic: it is \
+             plain HTTP) can play, read and replace your games and run the engine. Use it only \
+             on a network you trust."
         )
     })
 }
@@ -349,11 +356,17 @@ pub fn run(config: Config, on_ready: impl FnOnce(&str)) -> Result<(), StartError
         } else {
             host
         };
-        on_ready(&format!("http://{host}:{}/", local.port()));
-        if let Some(warning) = exposure_warning(&config.host) {
-            eprintln!("{warning}");
+        let mut access = Access::new(&config.host, local.port());
+        match exposure_warning(&config.host) {
+            // Reachable from other machines: a token, printed once, in the URL.
+            Some(warning) => {
+                let token = host_guard::new_token();
+                on_ready(&format!("http://{host}:{}/?token={token}", local.port()));
+                eprintln!("{warning}");
+                access = access.with_token(token);
+            }
+            None => on_ready(&format!("http://{host}:{}/", local.port())),
         }
-        let access = Access::new(&config.host, local.port());
         serve(
             listener,
             router(state, access),

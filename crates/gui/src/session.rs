@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use chess::Position;
 use engine::Engine;
@@ -30,6 +30,9 @@ use crate::review::Review;
 pub const DEFAULT_BUDGET_MIB: usize = 2048;
 /// The least memory for games that makes sense, MiB: one game and its engine.
 pub const MIN_BUDGET_MIB: usize = 32;
+/// A game used (any request naming it) this recently is never dropped to
+/// make room for others.
+pub const KEEP_USED_WITHIN: Duration = Duration::from_secs(5 * 60);
 /// An engine's memory besides its table, bytes: one search thread's
 /// history tables, stacks and evaluation accumulators (measured: see the
 /// README's figures for 100 open games).
@@ -156,6 +159,7 @@ pub struct AppState {
     pub tables: Option<Arc<SyzygyTablebase>>,
     rng: Mutex<rand::rngs::SmallRng>,
     budget: usize,
+    keep_used_within: Duration,
 }
 
 impl AppState {
@@ -177,7 +181,15 @@ impl AppState {
             tables,
             rng: Mutex::new(rand::rngs::SmallRng::from_os_rng()),
             budget,
+            keep_used_within: KEEP_USED_WITHIN,
         }
+    }
+
+    /// The same state, never dropping a game used within `within` to make
+    /// room (default [`KEEP_USED_WITHIN`]; tests shorten it).
+    pub fn keeping_games_used_within(mut self, within: Duration) -> AppState {
+        self.keep_used_within = within;
+        self
     }
 
     fn sessions(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
@@ -186,8 +198,9 @@ impl AppState {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// A new session from `start`; others go if the games are over budget.
-    pub fn create(&self, start: Position) -> Arc<Session> {
+    /// A new session from `start`; idle others go if the games are over
+    /// budget. Refused (and nothing kept) when games in use fill it.
+    pub fn create(&self, start: Position) -> Result<Arc<Session>, ApiError> {
         let id = {
             let mut rng = self
                 .rng
@@ -196,16 +209,23 @@ impl AppState {
             format!("{:016x}", rng.random::<u64>())
         };
         let session = Arc::new(Session::new(id.clone(), start, self.tables.clone()));
-        self.sessions().insert(id, session.clone());
-        self.trim(&session.id);
-        session
+        self.sessions().insert(id.clone(), session.clone());
+        if let Err(full) = self.trim(&id) {
+            self.sessions().remove(&id);
+            return Err(full);
+        }
+        Ok(session)
     }
 
-    /// Drops sessions while the games hold more than the budget: first
+    /// Drops idle sessions while the games hold more than the budget: first
     /// those no page watches, then the least recently used; never `keep`
-    /// (the one just made or grown). Their searches stop and their pages
-    /// get [`EXPIRED_EVENT`]. The ids dropped.
-    pub fn trim(&self, keep: &str) -> Vec<String> {
+    /// (the one just made or grown) nor one used within the last
+    /// [`KEEP_USED_WITHIN`]. Their searches stop and their pages get
+    /// [`EXPIRED_EVENT`]. The ids dropped; an error (503, with what to do)
+    /// when the games are still over budget and games in use other than
+    /// `keep` hold the room (`keep` alone over it is kept: there is nothing
+    /// better to do).
+    pub fn trim(&self, keep: &str) -> Result<Vec<String>, ApiError> {
         // Sizes are read outside the map's lock: each locks its game.
         let all: Vec<Arc<Session>> = self.sessions().values().cloned().collect();
         let mut sized: Vec<(Arc<Session>, usize)> = all
@@ -217,12 +237,16 @@ impl AppState {
             .collect();
         let mut total: usize = sized.iter().map(|(_, b)| b).sum();
         if total <= self.budget {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         sized.retain(|(s, _)| s.id != keep);
-        sized.sort_by_key(|(s, _)| (s.listeners.load(Ordering::SeqCst) > 0, s.last_used()));
+        let (idle, in_use): (Vec<_>, Vec<_>) = sized
+            .into_iter()
+            .partition(|(s, _)| s.last_used().elapsed() >= self.keep_used_within);
+        let mut idle = idle;
+        idle.sort_by_key(|(s, _)| (s.listeners.load(Ordering::SeqCst) > 0, s.last_used()));
         let mut dropped = Vec::new();
-        for (session, bytes) in sized {
+        for (session, bytes) in idle {
             if total <= self.budget {
                 break;
             }
@@ -233,7 +257,15 @@ impl AppState {
             }
             total -= bytes;
         }
-        dropped
+        if total > self.budget && !in_use.is_empty() {
+            return Err(ApiError::busy(format!(
+                "the server's memory for games ({} MiB) is full with {} games used in the last {}                  minutes; try again when one has been left idle that long, or start kestrel gui                  with a larger --games-memory",
+                self.budget / MIB,
+                in_use.len(),
+                self.keep_used_within.as_secs().div_ceil(60),
+            )));
+        }
+        Ok(dropped)
     }
 
     /// The session `id`.
@@ -271,12 +303,19 @@ impl AppState {
 mod tests {
     use super::*;
 
+    /// State whose games all count as idle at once (the order of
+    /// eviction is tested; [`KEEP_USED_WITHIN`] has its own tests).
     fn state(budget: usize) -> AppState {
         AppState::with_budget(BookSource::embedded(), None, budget)
+            .keeping_games_used_within(Duration::ZERO)
+    }
+
+    fn new_game(s: &AppState) -> Arc<Session> {
+        s.create(Position::startpos()).expect("room")
     }
 
     fn one_game_bytes() -> usize {
-        state(usize::MAX).create(Position::startpos()).bytes()
+        new_game(&state(usize::MAX)).bytes()
     }
 
     #[test]
@@ -284,7 +323,7 @@ mod tests {
         let bytes = one_game_bytes();
         assert!((16 * MIB..24 * MIB).contains(&bytes), "{bytes}");
         let s = state(usize::MAX);
-        let session = s.create(Position::startpos());
+        let session = new_game(&s);
         let before = session.bytes();
         let moves = "1. e4 e5 2. Nf3 {a comment that takes room} Nc6 (2... d6 3. d4) 3. Bb5 a6 *";
         session.record().import_pgn(moves).expect("reads");
@@ -295,23 +334,23 @@ mod tests {
     #[test]
     fn games_past_the_budget_go_unwatched_first_then_least_recently_used() {
         let s = state(3 * one_game_bytes() + MIB);
-        let a = s.create(Position::startpos());
-        let b = s.create(Position::startpos());
-        let c = s.create(Position::startpos());
+        let a = new_game(&s);
+        let b = new_game(&s);
+        let c = new_game(&s);
         assert_eq!(s.session_count(), 3, "three games fit");
         let mut to_a = a.events.subscribe();
         // b is the oldest after a is used again; c has a page watching it.
         std::thread::sleep(std::time::Duration::from_millis(5));
         s.get(&a.id).expect("a lives");
         c.listeners.fetch_add(1, Ordering::SeqCst);
-        let d = s.create(Position::startpos());
+        let d = new_game(&s);
         assert!(
             s.get(&b.id).is_err(),
             "the least recently used unwatched game went"
         );
         assert!(s.get(&a.id).is_ok() && s.get(&c.id).is_ok() && s.get(&d.id).is_ok());
         // Next goes a (unwatched), though c was used longer ago.
-        let e = s.create(Position::startpos());
+        let e = new_game(&s);
         assert!(s.get(&a.id).is_err() && s.get(&c.id).is_ok() && s.get(&e.id).is_ok());
         assert_eq!(
             to_a.try_recv().as_deref(),
@@ -324,9 +363,9 @@ mod tests {
     #[test]
     fn the_newest_game_stays_even_alone_over_the_budget() {
         let s = state(MIB);
-        let a = s.create(Position::startpos());
+        let a = new_game(&s);
         assert!(s.get(&a.id).is_ok());
-        let b = s.create(Position::startpos());
+        let b = new_game(&s);
         assert!(s.get(&a.id).is_err() && s.get(&b.id).is_ok());
         assert_eq!(s.session_count(), 1);
     }
@@ -334,8 +373,8 @@ mod tests {
     #[test]
     fn a_game_that_grows_pushes_others_out() {
         let s = state(2 * one_game_bytes() + 64 * 1024);
-        let old = s.create(Position::startpos());
-        let big = s.create(Position::startpos());
+        let old = new_game(&s);
+        let big = new_game(&s);
         assert_eq!(s.session_count(), 2);
         // Many comments: a long game read from PGN.
         let comment = "x".repeat(1000);
@@ -344,7 +383,32 @@ mod tests {
             .collect::<String>()
             + "1. e4 *";
         big.record().import_pgn(&pgn).expect("reads");
-        assert_eq!(s.trim(&big.id), vec![old.id.clone()]);
+        assert_eq!(s.trim(&big.id).expect("room"), vec![old.id.clone()]);
         assert!(s.get(&big.id).is_ok());
+    }
+
+    #[test]
+    fn games_used_lately_are_never_dropped_and_a_new_game_is_refused_instead() {
+        let one = one_game_bytes();
+        let s = AppState::with_budget(BookSource::embedded(), None, 2 * one + MIB)
+            .keeping_games_used_within(Duration::from_millis(300));
+        let a = new_game(&s);
+        let b = new_game(&s);
+        let Err(full) = s.create(Position::startpos()) else {
+            panic!("a third game fits");
+        };
+        assert_eq!(full.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        assert!(full.message.contains("--games-memory"), "{}", full.message);
+        assert_eq!(s.session_count(), 2, "the refused game is not kept");
+        assert!(s.get(&a.id).is_ok() && s.get(&b.id).is_ok());
+        // Once b has been left alone long enough, it makes room; a, used
+        // again meanwhile, stays.
+        std::thread::sleep(Duration::from_millis(200));
+        s.get(&a.id).expect("a lives");
+        std::thread::sleep(Duration::from_millis(150));
+        let c = new_game(&s);
+        assert!(s.get(&b.id).is_err(), "the idle game went");
+        assert!(s.get(&a.id).is_ok() && s.get(&c.id).is_ok());
+        assert!(s.memory_used() <= s.budget());
     }
 }

@@ -242,7 +242,7 @@ fn a_host_other_than_loopback_is_warned_about() {
     for host in ["0.0.0.0", "::", "192.168.1.5", "example.com"] {
         let warning = gui::exposure_warning(host).expect(host);
         assert!(
-            warning.starts_with("WARNING") && warning.contains("no login"),
+            warning.starts_with("WARNING") && warning.contains("token"),
             "{warning}"
         );
     }
@@ -271,4 +271,102 @@ async fn importing_a_game_takes_time_linear_in_its_length() {
         times[0],
         times[1]
     );
+}
+
+/// A body that stops coming is cut off after [`gui::BODY_TIMEOUT`] (30 s,
+/// on a paused clock that tokio moves on when nothing else can run): an
+/// error, not a connection held for good.
+#[tokio::test(start_paused = true)]
+async fn a_body_that_stops_coming_is_refused_after_the_body_timeout() {
+    use futures_util::StreamExt;
+    let r = router();
+    let (_, v) = post(&r, "/api/game", "{}".into()).await;
+    let id = v["id"].as_str().expect("id").to_string();
+    let head = format!("{{\"game\":\"{id}\",\"pgn\":\"1. e4");
+    let body = futures_util::stream::iter([Ok::<_, std::io::Error>(axum::body::Bytes::from(head))])
+        .chain(futures_util::stream::pending());
+    let req = Request::post("/api/pgn")
+        .header("host", format!("127.0.0.1:{PORT}"))
+        .header("content-type", "application/json")
+        .body(Body::from_stream(body))
+        .expect("request");
+    let start = tokio::time::Instant::now();
+    let res = tokio::time::timeout(2 * gui::BODY_TIMEOUT, r.oneshot(req))
+        .await
+        .expect("answered before twice the body timeout")
+        .expect("answers");
+    let took = start.elapsed();
+    assert!(res.status().is_client_error(), "{}", res.status());
+    assert!(
+        (gui::BODY_TIMEOUT..gui::BODY_TIMEOUT + Duration::from_secs(1)).contains(&took),
+        "{took:?}"
+    );
+    let bytes = res.into_body().collect().await.expect("body").to_bytes();
+    let answer: Value = serde_json::from_slice(&bytes).expect("JSON");
+    assert!(answer["error"].is_string(), "{answer}");
+}
+
+/// A server reachable from other machines answers only requests that carry
+/// its token: in a header (scripts), a cookie (the page), or the page's URL,
+/// whose answer sets the cookie.
+#[tokio::test]
+async fn a_server_open_to_other_machines_needs_its_token() {
+    let state = Arc::new(AppState::new(BookSource::embedded(), None));
+    let r = gui::router(
+        state,
+        Access::new("0.0.0.0", PORT).with_token("t0ken".into()),
+    );
+    let get = |path: &str, extra: Option<(&str, &str)>| {
+        let mut req = Request::get(path).header("host", format!("192.0.2.7:{PORT}"));
+        if let Some((name, value)) = extra {
+            req = req.header(name, value);
+        }
+        r.clone().oneshot(req.body(Body::empty()).expect("request"))
+    };
+    for (path, extra) in [
+        ("/api/options", None),
+        ("/", None),
+        ("/api/options", Some(("x-kestrel-token", "t0ke"))),
+        ("/api/options?token=nope", None),
+        ("/api/options", Some(("cookie", "kestrel_token=T0KEN"))),
+    ] {
+        let res = get(path, extra).await.expect("answers");
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "{path} {extra:?}");
+        let bytes = res.into_body().collect().await.expect("body").to_bytes();
+        let answer: Value = serde_json::from_slice(&bytes).expect("JSON");
+        assert!(
+            answer["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("?token=")),
+            "{answer}"
+        );
+    }
+    let res = get("/?token=t0ken", None).await.expect("answers");
+    assert_eq!(res.status(), StatusCode::OK);
+    let cookie = res.headers()["set-cookie"]
+        .to_str()
+        .expect("text")
+        .to_string();
+    assert!(
+        cookie.starts_with("kestrel_token=t0ken;") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
+    for extra in [
+        ("x-kestrel-token", "t0ken"),
+        ("cookie", "kestrel_token=t0ken"),
+    ] {
+        let res = get("/api/options", Some(extra)).await.expect("answers");
+        assert_eq!(res.status(), StatusCode::OK, "{extra:?}");
+    }
+    // On loopback no token is asked for.
+    let res = router()
+        .oneshot(
+            Request::get("/api/options")
+                .header("host", format!("127.0.0.1:{PORT}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await
+        .expect("answers");
+    assert_eq!(res.status(), StatusCode::OK);
 }

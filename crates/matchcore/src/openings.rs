@@ -3,8 +3,6 @@
 //! a small set compiled in. `kestrel match`, SPSA, the arena, ablation, the
 //! GA and datagen's `--openings` all read their openings here.
 
-use std::fs;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use chess::{Move, Position};
@@ -190,12 +188,18 @@ pub fn parse_positions(text: &str, name: &str) -> Result<Vec<Position>, Openings
 
 /// Reads a file of EPD/FEN positions (see [`parse_positions`]).
 pub fn read_positions(path: &Path) -> Result<Vec<Position>, OpeningsError> {
-    let text = fs::read_to_string(path).map_err(|source| OpeningsError::Read {
-        file: path.display().to_string(),
-        source,
+    let text = types::file::read_regular_text(path, MAX_EPD_FILE_LEN).map_err(|source| {
+        OpeningsError::Read {
+            file: path.display().to_string(),
+            source,
+        }
     })?;
     parse_positions(&text, &path.display().to_string())
 }
+
+/// The longest EPD openings file read (a regular file; about four million
+/// positions), so that a device or a runaway file cannot fill the memory.
+pub const MAX_EPD_FILE_LEN: u64 = 256 << 20;
 
 const EMBEDDED: &str = include_str!("../data/openings.epd");
 
@@ -238,12 +242,13 @@ pub fn load(spec: &OpeningsSpec, seed: u64) -> Result<Vec<Opening>, OpeningsErro
 /// The games of a PGN file, each cut to `spec.plies`; never empty.
 fn read_pgn(spec: &OpeningsSpec) -> Result<Vec<Opening>, OpeningsError> {
     let name = spec.file.display().to_string();
-    let file = fs::File::open(&spec.file).map_err(|source| OpeningsError::Read {
+    // A file or a pipe, compressed or not; a device is refused at once.
+    let reader = pgn::open(&spec.file).map_err(|source| OpeningsError::Read {
         file: name.clone(),
         source,
     })?;
     let mut openings = Vec::new();
-    for game in pgn::PgnReader::new(BufReader::new(file)) {
+    for game in pgn::PgnReader::new(reader) {
         let game = game.map_err(|e| OpeningsError::BadGame {
             file: name.clone(),
             reason: e.to_string(),
@@ -269,6 +274,17 @@ fn read_pgn(spec: &OpeningsSpec) -> Result<Vec<Opening>, OpeningsError> {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_refused_at_once_as_epd_and_as_pgn() {
+        let e = super::read_positions(std::path::Path::new("/dev/zero")).expect_err("a device");
+        assert!(e.to_string().contains("a character device"), "{e}");
+        let mut spec = super::OpeningsSpec::file("/dev/zero".into());
+        spec.format = super::OpeningFormat::Pgn;
+        let e = super::load(&spec, 1).expect_err("a device");
+        assert!(e.to_string().contains("a character device"), "{e}");
+    }
+
     use super::*;
 
     fn spec(file: &str, format: OpeningFormat, order: OpeningOrder) -> OpeningsSpec {
@@ -284,7 +300,7 @@ mod tests {
     fn temp(name: &str, text: &str) -> String {
         let path =
             std::env::temp_dir().join(format!("kestrel-matchcore-{}-{name}", std::process::id()));
-        fs::write(&path, text).unwrap();
+        std::fs::write(&path, text).unwrap();
         path.display().to_string()
     }
 

@@ -4,7 +4,6 @@
 //! a compressed input whose feature is off is refused with
 //! [`DecompressorMissing`], not read as text.
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -104,12 +103,14 @@ fn decompressor_missing(compression: Compression) -> io::Error {
     )
 }
 
-/// Opens `path` for reading PGN (`-` is standard input), decompressing as needed.
+/// Opens `path` for reading PGN (`-` is standard input), decompressing as
+/// needed: a regular file or a pipe. A device (`/dev/zero` would be read
+/// for ever), a directory or a socket is refused at once.
 pub fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
     if path.as_os_str() == "-" {
         return decompress(io::stdin());
     }
-    let file = File::open(path)
+    let file = types::file::open_stream(path)
         .map_err(|e| io::Error::new(e.kind(), format!("cannot open {}: {e}", path.display())))?;
     decompress(file)
 }
@@ -125,6 +126,18 @@ mod tests {
         let mut r = r;
         r.read_to_string(&mut s).expect("decompress");
         s
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_and_directories_are_refused_at_once() {
+        for (path, what) in [("/dev/zero", "a character device"), ("/", "a directory")] {
+            let Err(e) = open(Path::new(path)) else {
+                panic!("{path} opened");
+            };
+            let text = e.to_string();
+            assert!(text.contains(path) && text.contains(what), "{text}");
+        }
     }
 
     #[test]

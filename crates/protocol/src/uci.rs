@@ -650,6 +650,30 @@ mod tests {
         }
     }
 
+    /// What docs/protocols.md says of `Hash`: refused while a search runs
+    /// (the table stays as it was), taken between searches.
+    #[test]
+    fn hash_is_refused_during_a_search_and_resized_between_searches() {
+        let buf = Buffer::default();
+        let mut uci = Uci::new(Box::new(buf.clone()));
+        uci.handle("go infinite");
+        uci.handle("setoption name Hash value 32");
+        assert_eq!(uci.engine.hash_mib(), 16);
+        uci.handle("stop");
+        uci.engine.wait();
+        uci.handle("setoption name Hash value 32");
+        assert_eq!(uci.engine.hash_mib(), 32);
+        let out = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            out.matches(
+                "info string error: option 'Hash' cannot change during a search; send stop first"
+            )
+            .count(),
+            1,
+            "{out}"
+        );
+    }
+
     #[test]
     fn no_legal_move_gives_0000() {
         let out = session("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\n");

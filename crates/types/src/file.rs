@@ -58,6 +58,40 @@ fn too_long(len: u64, max: u64) -> io::Error {
     )
 }
 
+/// Opens `path` for reading as a stream: a regular file or a FIFO (a
+/// pipe, as `<(zcat games.pgn.gz)` names one), which a reader may follow
+/// to its end. A device (`/dev/zero` never ends), a directory or a socket
+/// is refused at once, its kind named.
+pub fn open_stream(path: &Path) -> io::Result<File> {
+    let refuse = |file_type: FileType| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("it is {}, not a file or a pipe", kind(file_type)),
+        )
+    };
+    let stream = |file_type: FileType| {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if file_type.is_fifo() {
+                return true;
+            }
+        }
+        file_type.is_file()
+    };
+    let file_type = std::fs::metadata(path)?.file_type();
+    if !stream(file_type) {
+        return Err(refuse(file_type));
+    }
+    let file = File::open(path)?;
+    // The path may have changed between the check and the open.
+    let file_type = file.metadata()?.file_type();
+    if !stream(file_type) {
+        return Err(refuse(file_type));
+    }
+    Ok(file)
+}
+
 /// Opens `path` for reading when it is a regular file of at most `max_len`
 /// bytes (see [`check_regular`]).
 pub fn open_regular(path: &Path, max_len: Option<u64>) -> io::Result<File> {
@@ -124,6 +158,51 @@ mod tests {
         let e = open_regular(&path, None).expect_err("a FIFO");
         assert!(e.to_string().contains("a FIFO (named pipe)"), "{e}");
         std::fs::remove_file(&path).ok();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_stream_is_a_file_or_a_pipe_never_a_device_or_a_directory() {
+        for (path, what) in [
+            ("/dev/zero", "a character device"),
+            ("/dev/urandom", "a character device"),
+            ("/", "a directory"),
+        ] {
+            let e = open_stream(Path::new(path)).expect_err(path);
+            assert!(e.to_string().contains(what), "{path}: {e}");
+        }
+        let path =
+            std::env::temp_dir().join(format!("kestrel-types-stream-{}", std::process::id()));
+        std::fs::write(&path, b"1. e4 *").expect("temporary file");
+        let mut text = String::new();
+        open_stream(&path)
+            .expect("a regular file")
+            .read_to_string(&mut text)
+            .expect("read");
+        assert_eq!(text, "1. e4 *");
+        std::fs::remove_file(&path).ok();
+        // A FIFO is opened (for reading, the open waits for a writer).
+        let fifo = std::env::temp_dir().join(format!("kestrel-types-sfifo-{}", std::process::id()));
+        if !std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            eprintln!("mkfifo is missing: skipped");
+            return;
+        }
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::write(&fifo, b"1. d4 *"))
+        };
+        let mut text = String::new();
+        open_stream(&fifo)
+            .expect("a FIFO")
+            .read_to_string(&mut text)
+            .expect("read");
+        writer.join().expect("writer").expect("written");
+        assert_eq!(text, "1. d4 *");
+        std::fs::remove_file(&fifo).ok();
     }
 
     #[test]
