@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Result};
 use clap::Args;
-use experiment::plot::{line_chart, LineChart, Point, Series};
+use charts::{line_chart, LineChart, Point, Series};
 use lab::history::rating_history;
 use std::path::PathBuf;
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use experiment::plot::{line_chart, LineChart, Point, Series};
+use charts::{line_chart, LineChart, Point, Series};
 use lab::engine_spec::EngineSpec;
 use lab::spsa::{self, Schedule, SpsaConfig, SpsaParam};
 use matchcore::adjudication::{DrawRule, ResignRule};

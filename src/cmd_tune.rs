@@ -10,7 +10,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use engine::eval::weights::Weights;
 use matchcore::progress;
-use tune::dataset::{from_pgn, read_text, write_text, LabelledPosition};
+use datagen::dataset::{from_pgn, read_text, write_text, LabelledPosition};
 use tune::texel::{tune, TexelConfig, TexelData};
 
 /// Tuning commands.

@@ -13,7 +13,7 @@ use engine::params::{ParamKind, SearchParams};
 use stats::Estimate;
 
 use crate::arena::{self, ArenaConfig, Contender, MoveLimit, Tally};
-use crate::plot::{Bar, BarChart, LineChart, Point, Series};
+use charts::{Bar, BarChart, LineChart, Point, Series};
 
 /// One on/off search technique.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

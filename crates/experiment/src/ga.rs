@@ -16,7 +16,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::arena::{self, ArenaConfig, Contender, MoveLimit, Pairing, Tally};
-use crate::plot::{LineChart, Point, Series};
+use charts::{LineChart, Point, Series};
 use matchcore::openings;
 
 /// How the losers of a generation are replaced.

@@ -8,4 +8,3 @@ pub mod ablation;
 pub mod arena;
 pub mod engine_player;
 pub mod ga;
-pub mod plot;
