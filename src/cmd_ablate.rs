@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
+use arena::ablation::{self, DepthRun, Row};
+use arena::pairs::{ArenaConfig, MoveLimit};
 use clap::Args;
-use experiment::ablation::{self, DepthRun, Row};
-use experiment::arena::{ArenaConfig, MoveLimit};
 use indicatif::ProgressBar;
 use matchcore::{openings, progress};
 

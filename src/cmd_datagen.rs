@@ -9,6 +9,11 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
+use datagen::data_stats::DataStats;
+use datagen::dataset::write_text;
+use datagen::genfens::{BOOK_PLIES, STARTPOS_PLIES};
+use datagen::selfplay::{self, generate, DatagenConfig};
+use datagen::shuffle::DEFAULT_MAX_IN_MEMORY;
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::ending::Ending;
 use matchcore::game_loop::{CapVerdict, GameRules};
@@ -20,11 +25,6 @@ use trainingdata::PositionFilter;
 use trainingdata::RecordWriter;
 use trainingdata::SkipCounts;
 use trainingdata::{bullet, viriformat};
-use datagen::data_stats::DataStats;
-use datagen::selfplay::{self, generate, DatagenConfig};
-use datagen::dataset::write_text;
-use datagen::genfens::{BOOK_PLIES, STARTPOS_PLIES};
-use datagen::shuffle::DEFAULT_MAX_IN_MEMORY;
 
 /// `kestrel datagen [OPTIONS] -o FILE` plays self-play games; its
 /// subcommands work on the files it writes.

@@ -5,12 +5,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
+use arena::pairs::{ArenaConfig, MoveLimit};
 use clap::{Args, ValueEnum};
 use engine::eval::weights::Weights;
-use experiment::arena::{ArenaConfig, MoveLimit};
-use experiment::ga::{self, GaConfig, Mode};
 use matchcore::game_loop::{CapVerdict, GameRules};
 use matchcore::{openings, progress};
+use tune::ga::{self, GaConfig, Mode};
 
 /// How the losers of a generation are replaced.
 #[derive(Clone, Copy, ValueEnum)]

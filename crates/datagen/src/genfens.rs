@@ -18,7 +18,7 @@ use matchcore::openings::OpeningsError;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
-use crate::soft_nodes;
+use arena::soft_nodes;
 use matchcore::random_openings::OpeningSource;
 
 /// Random plies after the start position.

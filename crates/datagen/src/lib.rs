@@ -15,6 +15,5 @@ pub mod quiet;
 pub mod record_error;
 pub mod selfplay;
 pub mod shuffle;
-pub mod soft_nodes;
 
 pub use dataset::{DataError, LabelledPosition};

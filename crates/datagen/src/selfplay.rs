@@ -20,7 +20,7 @@ use rand::SeedableRng;
 use trainingdata::{viriformat, GameResult, TrainingRecord};
 
 use crate::dataset::LabelledPosition;
-use crate::soft_nodes;
+use arena::engine_player::{EnginePlayer, PlayerLimit};
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::ending::Ending;
 use matchcore::engine_process::EngineError;
@@ -163,19 +163,18 @@ pub fn engine_with(options: &[(String, String)]) -> Result<Engine, engine::Optio
     Ok(engine)
 }
 
-/// Datagen's player: one engine for both sides (one table and one history
-/// for the whole game), searching at a soft node limit until `halted`.
-struct SoftNodesPlayer<'a> {
-    engine: &'a mut Engine,
-    nodes: u64,
+/// Datagen's seat: the one engine player for both sides (one table and
+/// one history for the whole game), at the run's soft node limit, waiting
+/// while the pause file exists and giving up once `halted`.
+struct Pausable<'a> {
+    player: &'a mut EnginePlayer,
     halted: &'a (dyn Fn() -> bool + Sync),
     pause_file: Option<&'a Path>,
 }
 
-impl Player for SoftNodesPlayer<'_> {
-    fn new_game(&mut self, _start: &Position) -> Result<(), EngineError> {
-        self.engine.new_game();
-        Ok(())
+impl Player for Pausable<'_> {
+    fn new_game(&mut self, start: &Position) -> Result<(), EngineError> {
+        self.player.new_game(start)
     }
 
     fn go(&mut self, request: &MoveRequest) -> Result<(Reply, Thought), EngineError> {
@@ -186,21 +185,25 @@ impl Player for SoftNodesPlayer<'_> {
             // No move ends the game loop at once.
             return Err(EngineError::NoMove);
         }
-        let found = soft_nodes::search(self.engine, request.position, request.history, self.nodes);
-        let best = found.best.ok_or(EngineError::NoMove)?;
-        Ok((
-            Reply::Move(best),
-            Thought::searched(found.user_score(), found.depth),
-        ))
+        self.player.go(request)
     }
 
     fn quit(self: Box<Self>) {}
 }
 
+/// The player datagen's games are played by: an engine with `config`'s
+/// options at its soft node limit.
+pub fn player(config: &DatagenConfig) -> Result<EnginePlayer, engine::OptionError> {
+    Ok(EnginePlayer::with_limit(
+        engine_with(&config.options)?,
+        PlayerLimit::SoftNodes(config.nodes),
+    ))
+}
+
 /// Plays game `index`; `None` when `halted()` became true during it (or,
 /// never in practice, when no opening could be made).
 pub fn play_game(
-    engine: &mut Engine,
+    player: &mut EnginePlayer,
     config: &DatagenConfig,
     index: u64,
     halted: &(dyn Fn() -> bool + Sync),
@@ -209,9 +212,8 @@ pub fn play_game(
     let opening = config.openings.generate(&mut rng)?;
     let mut samples = Vec::new();
     let mut skipped = SkipCounts::default();
-    let mut player = SoftNodesPlayer {
-        engine,
-        nodes: config.nodes,
+    let mut player = Pausable {
+        player,
         halted,
         pause_file: config.pause_file.as_deref(),
     };
@@ -275,7 +277,7 @@ pub fn generate(
     sink: impl FnMut(GameRecord) -> bool + Send,
 ) -> Result<(), engine::OptionError> {
     // Refuse bad options before any thread starts.
-    engine_with(&config.options)?;
+    player(config)?;
     let next = AtomicU64::new(0);
     let sink = Mutex::new(sink);
     let enough = AtomicBool::new(false);
@@ -291,9 +293,9 @@ pub fn generate(
             config.games.is_none_or(|n| index < n).then_some(index)
         },
         |indices| {
-            let mut engine = engine_with(&config.options).expect("options checked above");
+            let mut player = player(config).expect("options checked above");
             for index in indices {
-                let Some(game) = play_game(&mut engine, config, index, &halted) else {
+                let Some(game) = play_game(&mut player, config, index, &halted) else {
                     continue;
                 };
                 let mut sink = sink.lock().expect("no sink panics");

@@ -207,13 +207,13 @@ pub fn crosstable(r: &RunResults) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stats::{Pentanomial, Wdl};
+    use elo::{Pentanomial, WdlCounts};
 
     fn h(w: u64, d: u64, l: u64, penta: [u64; 5]) -> HeadToHead {
         HeadToHead {
             first: "A".into(),
             second: "B".into(),
-            wdl: Wdl::new(w, d, l),
+            wdl: WdlCounts::new(w, d, l),
             penta: Pentanomial { counts: penta },
             paired: true,
         }

@@ -4,12 +4,12 @@
 //! Pairs cancel most of the opening's bias, so their variance is smaller
 //! than that of single games, and the Elo error and the SPRT use it.
 
-use crate::elo::{from_mean_and_stderr, Estimate};
+use crate::estimate::{from_mean_and_stderr, Estimate};
 use crate::normal::cdf;
 
 /// The result of one game for the player being counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
+pub enum PlayerResult {
     /// The player won.
     Win,
     /// The game was drawn.
@@ -18,13 +18,13 @@ pub enum GameResult {
     Loss,
 }
 
-impl GameResult {
+impl PlayerResult {
     /// Half-points: 2 for a win, 1 for a draw, 0 for a loss.
     pub fn half_points(self) -> usize {
         match self {
-            GameResult::Win => 2,
-            GameResult::Draw => 1,
-            GameResult::Loss => 0,
+            PlayerResult::Win => 2,
+            PlayerResult::Draw => 1,
+            PlayerResult::Loss => 0,
         }
     }
 }
@@ -42,7 +42,7 @@ pub struct Pentanomial {
 
 impl Pentanomial {
     /// Counts one pair.
-    pub fn add_pair(&mut self, first: GameResult, second: GameResult) {
+    pub fn add_pair(&mut self, first: PlayerResult, second: PlayerResult) {
         self.counts[first.half_points() + second.half_points()] += 1;
     }
 
@@ -98,7 +98,7 @@ impl Pentanomial {
     pub fn nelo(&self) -> Estimate {
         let n = self.pairs() as f64;
         let (mean, var) = self.mean_and_variance();
-        crate::elo::normalized(mean, (2.0 * var).sqrt(), (var / n).sqrt())
+        crate::estimate::normalized(mean, (2.0 * var).sqrt(), (var / n).sqrt())
     }
 
     /// Likelihood of superiority from the pairs' normal approximation.
@@ -135,7 +135,7 @@ impl Pentanomial {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use GameResult::*;
+    use PlayerResult::*;
 
     #[test]
     fn pairs_land_in_their_bins() {
@@ -158,7 +158,7 @@ mod tests {
         };
         // The same 200 games as W/D/L under one assignment of the pairs.
         // LL: 0-0-2, LD: 0-1-1, WL or DD (half each): 45 -> 22 WL + 23 DD, WD, WW.
-        let wdl = crate::Wdl::new(22 + 22 + 16, 20 + 46 + 22, 10 + 20 + 22);
+        let wdl = crate::WdlCounts::new(22 + 22 + 16, 20 + 46 + 22, 10 + 20 + 22);
         assert!((p.score() - wdl.score()).abs() < 1e-12);
         let (pe, we) = (p.elo(), wdl.elo());
         assert!((pe.elo - we.elo).abs() < 1e-9);

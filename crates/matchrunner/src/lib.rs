@@ -1,4 +1,4 @@
-//! Kestrel's lab: engine-vs-engine matches and tournaments over UCI and
+//! Kestrel's match runner: engine-vs-engine matches and tournaments over UCI and
 //! xboard with cutechess-cli's command line, adjudication, PGN output,
 //! Elo/LOS/SPRT results, and EPD test suites.
 
@@ -16,6 +16,5 @@ pub mod resume;
 pub mod run_config;
 pub mod runner;
 pub mod schedule;
-pub mod spsa;
 pub mod uci_player;
 pub mod xboard_player;

@@ -3,17 +3,17 @@
 //! probability ratio test, and ratings for a whole tournament.
 //!
 //! The conventions follow the tools engine authors use (cutechess-cli,
-//! fastchess, fishtest), so that numbers printed by Kestrel's lab can be
+//! fastchess, fishtest), so that numbers printed by Kestrel's match runner can be
 //! compared with theirs.
 
-mod elo;
+mod estimate;
 mod normal;
 mod pentanomial;
 pub mod ratings;
 mod sprt;
-mod wdl;
+mod wdl_counts;
 
-pub use elo::{elo_to_score, score_to_elo, Estimate};
-pub use pentanomial::{GameResult, Pentanomial};
+pub use estimate::{elo_to_score, score_to_elo, Estimate};
+pub use pentanomial::{Pentanomial, PlayerResult};
 pub use sprt::{Sprt, SprtDecision, SprtError, SprtModel};
-pub use wdl::Wdl;
+pub use wdl_counts::WdlCounts;

@@ -8,9 +8,9 @@
 //! frequencies (maximum likelihood) among those whose mean score matches
 //! the hypothesis, and the log ratio of the two likelihoods.
 
-use crate::elo::elo_to_score;
+use crate::estimate::elo_to_score;
 use crate::pentanomial::BIN_SCORES;
-use crate::{Pentanomial, Wdl};
+use crate::{Pentanomial, WdlCounts};
 use std::fmt;
 
 /// How `elo0`/`elo1` are read.
@@ -157,7 +157,7 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of single games (when games are not paired).
-    pub fn llr_wdl(&self, w: &Wdl) -> f64 {
+    pub fn llr_wdl(&self, w: &WdlCounts) -> f64 {
         let counts = [w.losses as f64, w.draws as f64, w.wins as f64];
         self.llr_of(&counts, &[0.0, 0.5, 1.0], 1.0)
     }
@@ -405,7 +405,7 @@ mod tests {
             // The reference adds its pseudo-count to every bin: agree to 0.1%.
             assert!((got / v - 1.0).abs() < 1e-3, "[{e0}, {e1}]: {got} vs {v}");
         }
-        let w = Wdl::new(60, 88, 52);
+        let w = WdlCounts::new(60, 88, 52);
         let got = logistic(0.0, 5.0).llr_wdl(&w);
         assert!((got / W_0_5 - 1.0).abs() < 1e-3, "wdl: {got}");
     }

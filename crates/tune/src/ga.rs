@@ -15,7 +15,7 @@ use engine::eval::weights::{Term, Weights, TERMS};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::arena::{self, ArenaConfig, Contender, MoveLimit, Pairing, Tally};
+use arena::pairs::{self, ArenaConfig, Contender, MoveLimit, Pairing, Tally};
 use charts::{LineChart, Point, Series};
 use matchcore::openings;
 
@@ -190,9 +190,9 @@ fn round_robin(
             }
         }
     }
-    let played = arena::play_pairs(&players, &pairings, &config.tournament, progress);
+    let played = pairs::play_pairs(&players, &pairings, &config.tournament, progress);
     (0..players.len())
-        .map(|i| arena::tally(&played, i).wdl.score())
+        .map(|i| pairs::tally(&played, i).wdl.score())
         .collect()
 }
 
@@ -217,7 +217,7 @@ pub fn versus(
             ..Contender::new("b", limit)
         },
     ];
-    arena::head_to_head(&players, pairs, openings, config, progress)
+    pairs::head_to_head(&players, pairs, openings, config, progress)
 }
 
 /// Games one generation plays: the round robin and the match against the

@@ -3,7 +3,7 @@
 //! one engine per side with one search thread, at fixed nodes or depth.
 //! The game loop is matchcore's `game_loop::play`, shared with datagen; the
 //! engines play in it as [`EnginePlayer`]s, through the `Player` trait the
-//! lab's child-process engines implement too.
+//! match runner's child-process engines implement too.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -128,24 +128,24 @@ pub struct Pairing {
 }
 
 /// A game result from one player's point of view.
-pub use stats::GameResult;
+pub use elo::PlayerResult;
 
-fn from_points(points: f64) -> GameResult {
+fn from_points(points: f64) -> PlayerResult {
     if points > 0.75 {
-        GameResult::Win
+        PlayerResult::Win
     } else if points < 0.25 {
-        GameResult::Loss
+        PlayerResult::Loss
     } else {
-        GameResult::Draw
+        PlayerResult::Draw
     }
 }
 
 /// The opponent's view of a result.
-pub fn reversed(s: GameResult) -> GameResult {
+pub fn reversed(s: PlayerResult) -> PlayerResult {
     match s {
-        GameResult::Win => GameResult::Loss,
-        GameResult::Draw => GameResult::Draw,
-        GameResult::Loss => GameResult::Win,
+        PlayerResult::Win => PlayerResult::Loss,
+        PlayerResult::Draw => PlayerResult::Draw,
+        PlayerResult::Loss => PlayerResult::Win,
     }
 }
 
@@ -157,7 +157,7 @@ pub struct GameRecord {
     /// Black's player index.
     pub black: usize,
     /// White's result.
-    pub white_score: GameResult,
+    pub white_score: PlayerResult,
     /// Why it ended.
     pub ending: Ending,
     /// The game.
@@ -175,7 +175,7 @@ pub struct PairRecord {
 
 impl PairRecord {
     /// The first player's results in the two games.
-    pub fn first_scores(&self) -> [GameResult; 2] {
+    pub fn first_scores(&self) -> [PlayerResult; 2] {
         [
             self.games[0].white_score,
             reversed(self.games[1].white_score),
@@ -314,9 +314,9 @@ pub fn tally(pairs: &[PairRecord], player: usize) -> Tally {
         };
         for s in [a, b] {
             match s {
-                GameResult::Win => t.wdl.wins += 1,
-                GameResult::Draw => t.wdl.draws += 1,
-                GameResult::Loss => t.wdl.losses += 1,
+                PlayerResult::Win => t.wdl.wins += 1,
+                PlayerResult::Draw => t.wdl.draws += 1,
+                PlayerResult::Loss => t.wdl.losses += 1,
             }
         }
         t.pairs.add_pair(a, b);
@@ -328,9 +328,9 @@ pub fn tally(pairs: &[PairRecord], player: usize) -> Tally {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Games won, drawn, lost.
-    pub wdl: stats::Wdl,
+    pub wdl: elo::WdlCounts,
     /// Pairs by the points they brought.
-    pub pairs: stats::Pentanomial,
+    pub pairs: elo::Pentanomial,
 }
 
 #[cfg(test)]
@@ -376,11 +376,11 @@ mod tests {
                     pos.play_unchecked(m);
                 }
                 if let Ending::Rules(outcome) = &g.ending {
-                    let expected = outcome.winner().map_or(GameResult::Draw, |c| {
+                    let expected = outcome.winner().map_or(PlayerResult::Draw, |c| {
                         if c == Color::White {
-                            GameResult::Win
+                            PlayerResult::Win
                         } else {
-                            GameResult::Loss
+                            PlayerResult::Loss
                         }
                     });
                     assert_eq!(g.white_score, expected);
@@ -409,10 +409,10 @@ mod tests {
 
     #[test]
     fn scores_reverse() {
-        assert_eq!(reversed(GameResult::Win), GameResult::Loss);
-        assert_eq!(reversed(GameResult::Draw), GameResult::Draw);
-        assert_eq!(from_points(1.0), GameResult::Win);
-        assert_eq!(from_points(0.5), GameResult::Draw);
-        assert_eq!(from_points(0.0), GameResult::Loss);
+        assert_eq!(reversed(PlayerResult::Win), PlayerResult::Loss);
+        assert_eq!(reversed(PlayerResult::Draw), PlayerResult::Draw);
+        assert_eq!(from_points(1.0), PlayerResult::Win);
+        assert_eq!(from_points(0.5), PlayerResult::Draw);
+        assert_eq!(from_points(0.0), PlayerResult::Loss);
     }
 }

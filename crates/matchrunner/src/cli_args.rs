@@ -63,13 +63,13 @@ pub struct SprtSpec {
     /// How elo0 and elo1 are read (`model=normalized|logistic|bayesian`,
     /// fastchess's models; normalized by default).
     #[serde(default, with = "model_name")]
-    pub model: stats::SprtModel,
+    pub model: elo::SprtModel,
 }
 
 /// `SprtModel` as its fastchess name in JSON.
 mod model_name {
+    use elo::SprtModel;
     use serde::{Deserialize, Deserializer, Serializer};
-    use stats::SprtModel;
 
     // serde's `with` passes a reference.
     #[allow(clippy::trivially_copy_pass_by_ref)]
@@ -475,7 +475,7 @@ impl MatchArgs {
         if self.games != 2
             || self
                 .sprt
-                .is_some_and(|s| s.model == stats::SprtModel::Bayesian)
+                .is_some_and(|s| s.model == elo::SprtModel::Bayesian)
         {
             self.report_penta = false;
         }
@@ -557,12 +557,12 @@ fn sprt(o: &str, values: &[String]) -> Result<SprtSpec, ArgsError> {
         elo1: f64::NAN,
         alpha: 0.05,
         beta: 0.05,
-        model: stats::SprtModel::Normalized,
+        model: elo::SprtModel::Normalized,
     };
     for word in values {
         match key_value(o, word)? {
             ("model", v) => {
-                s.model = stats::SprtModel::from_name(v).ok_or_else(|| {
+                s.model = elo::SprtModel::from_name(v).ok_or_else(|| {
                     bad(
                         o,
                         format!("model={v}: use normalized, logistic or bayesian"),
@@ -761,7 +761,7 @@ mod tests {
         let a = parse("-noswap -reverse").unwrap();
         assert!(a.colours.noswap && a.colours.reverse);
         let a = parse("-sprt elo0=0 elo1=5 model=logistic").unwrap();
-        assert_eq!(a.sprt.unwrap().model, stats::SprtModel::Logistic);
+        assert_eq!(a.sprt.unwrap().model, elo::SprtModel::Logistic);
         assert!(a.report_penta);
         let a = parse("-sprt elo0=0 elo1=5 model=bayesian").unwrap();
         assert!(!a.report_penta, "the bayesian model counts games");

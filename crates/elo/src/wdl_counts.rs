@@ -1,11 +1,11 @@
 //! Win/draw/loss counts of a match and what they say about the Elo difference.
 
-use crate::elo::{from_mean_and_stderr, Estimate};
+use crate::estimate::{from_mean_and_stderr, Estimate};
 use crate::normal::erf;
 
 /// Wins, draws and losses from the first player's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Wdl {
+pub struct WdlCounts {
     /// Games the first player won.
     pub wins: u64,
     /// Drawn games.
@@ -14,10 +14,10 @@ pub struct Wdl {
     pub losses: u64,
 }
 
-impl Wdl {
+impl WdlCounts {
     /// Counts from wins, draws, losses.
-    pub fn new(wins: u64, draws: u64, losses: u64) -> Wdl {
-        Wdl {
+    pub fn new(wins: u64, draws: u64, losses: u64) -> WdlCounts {
+        WdlCounts {
             wins,
             draws,
             losses,
@@ -75,11 +75,11 @@ impl Wdl {
     pub fn nelo(&self) -> Estimate {
         let n = self.games() as f64;
         let (s, var) = self.mean_and_variance();
-        crate::elo::normalized(s, var.sqrt(), (var / n).sqrt())
+        crate::estimate::normalized(s, var.sqrt(), (var / n).sqrt())
     }
 
     /// Likelihood of superiority from the score's normal approximation, as
-    /// fastchess computes it (cutechess-cli's [`Wdl::los`] uses wins and
+    /// fastchess computes it (cutechess-cli's [`WdlCounts::los`] uses wins and
     /// losses alone).
     pub fn normal_los(&self) -> f64 {
         let n = self.games() as f64;
@@ -111,12 +111,12 @@ impl Wdl {
     }
 
     /// The same games from the second player's view.
-    pub fn flipped(&self) -> Wdl {
-        Wdl::new(self.losses, self.draws, self.wins)
+    pub fn flipped(&self) -> WdlCounts {
+        WdlCounts::new(self.losses, self.draws, self.wins)
     }
 
     /// Adds the counts of `other`.
-    pub fn merge(&mut self, other: &Wdl) {
+    pub fn merge(&mut self, other: &WdlCounts) {
         self.wins += other.wins;
         self.draws += other.draws;
         self.losses += other.losses;
@@ -139,7 +139,7 @@ mod tests {
             (30, 40, 30, 0.0, 53.159, 0.5),
         ];
         for (w, d, l, elo, err, los) in cases {
-            let wdl = Wdl::new(w, d, l);
+            let wdl = WdlCounts::new(w, d, l);
             let e = wdl.elo();
             assert!((e.elo - elo).abs() < 1e-3, "{w}-{d}-{l}: elo {}", e.elo);
             // The reference rounds the 95% quantile to 1.96.
@@ -158,15 +158,15 @@ mod tests {
 
     #[test]
     fn perfect_scores_are_unbounded() {
-        assert_eq!(Wdl::new(10, 0, 0).elo().elo, f64::INFINITY);
-        assert_eq!(Wdl::new(0, 0, 10).elo().elo, f64::NEG_INFINITY);
-        assert_eq!(Wdl::default().score(), 0.5);
-        assert_eq!(Wdl::new(3, 4, 1).flipped(), Wdl::new(1, 4, 3));
-        assert!((Wdl::new(3, 4, 1).draw_ratio() - 0.5).abs() < 1e-12);
+        assert_eq!(WdlCounts::new(10, 0, 0).elo().elo, f64::INFINITY);
+        assert_eq!(WdlCounts::new(0, 0, 10).elo().elo, f64::NEG_INFINITY);
+        assert_eq!(WdlCounts::default().score(), 0.5);
+        assert_eq!(WdlCounts::new(3, 4, 1).flipped(), WdlCounts::new(1, 4, 3));
+        assert!((WdlCounts::new(3, 4, 1).draw_ratio() - 0.5).abs() < 1e-12);
     }
 
     #[test]
     fn games_and_split_read_wins_draws_losses() {
-        assert_eq!(Wdl::new(8, 5, 7).games_and_split(), "20 (8-5-7)");
+        assert_eq!(WdlCounts::new(8, 5, 7).games_and_split(), "20 (8-5-7)");
     }
 }

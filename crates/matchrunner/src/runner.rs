@@ -280,7 +280,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
     if let (Some(spec), 2) = (args.sprt, names.len()) {
         if !args.report_penta {
             // fastchess falls back in silence; say why the test counts games.
-            let why = if spec.model == stats::SprtModel::Bayesian {
+            let why = if spec.model == elo::SprtModel::Bayesian {
                 "the bayesian model counts games"
             } else if args.games != 2 {
                 "one game a round: no game pairs (give -games 2 or -repeat for pairs)"

@@ -19,13 +19,13 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use thiserror::Error;
 
-use crate::engine_spec::EngineSpec;
-use crate::game_play::play_game;
-use crate::player;
 use matchcore::engine_process::EngineProcess;
 use matchcore::game_loop::GameRules;
 use matchcore::openings::Opening;
 use matchcore::worker_pool::WorkerPool;
+use matchrunner::engine_spec::EngineSpec;
+use matchrunner::game_play::play_game;
+use matchrunner::player;
 use pgn::GameResult;
 
 /// Why a tuning run cannot start or go on.

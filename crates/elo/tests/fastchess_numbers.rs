@@ -8,7 +8,7 @@
 //! fastchess's code stays in fastchess; to make them again, build those
 //! files from a fastchess checkout with a driver that prints the same lines.
 
-use stats::{Estimate, Pentanomial, Sprt, SprtModel, Wdl};
+use elo::{Estimate, Pentanomial, Sprt, SprtModel, WdlCounts};
 
 /// Absolute agreement: fastchess prints two decimals; this is far finer.
 const CLOSE: f64 = 5e-6;
@@ -38,7 +38,7 @@ fn elo_and_llr_match_fastchess_for_fixed_results() {
     enum Case {
         None,
         Penta(Pentanomial),
-        Wdl(Wdl),
+        WdlCounts(WdlCounts),
     }
     let mut case = Case::None;
     let mut checked = 0;
@@ -53,7 +53,7 @@ fn elo_and_llr_match_fastchess_for_fixed_results() {
         match fields[..] {
             ["penta" | "wdl", "elo", ..] => match &case {
                 Case::Penta(p) => elo_line(line, &fields, p.elo(), p.nelo(), p.los()),
-                Case::Wdl(w) => elo_line(line, &fields, w.elo(), w.nelo(), w.normal_los()),
+                Case::WdlCounts(w) => elo_line(line, &fields, w.elo(), w.nelo(), w.normal_los()),
                 Case::None => panic!("no case before {line}"),
             },
             ["penta", ..] => {
@@ -65,7 +65,7 @@ fn elo_and_llr_match_fastchess_for_fixed_results() {
             }
             ["wdl", ..] => {
                 let c = ints(1);
-                case = Case::Wdl(Wdl::new(c[0], c[1], c[2]));
+                case = Case::WdlCounts(WdlCounts::new(c[0], c[1], c[2]));
             }
             ["llr", model, e0, e1, want] => {
                 let model = SprtModel::from_name(model).unwrap();
@@ -73,7 +73,7 @@ fn elo_and_llr_match_fastchess_for_fixed_results() {
                     Sprt::new(e0.parse().unwrap(), e1.parse().unwrap(), 0.05, 0.05, model).unwrap();
                 let got = match &case {
                     Case::Penta(p) => t.llr(p),
-                    Case::Wdl(w) => t.llr_wdl(w),
+                    Case::WdlCounts(w) => t.llr_wdl(w),
                     Case::None => panic!("no case before {line}"),
                 };
                 close(line, got, want.parse().unwrap());

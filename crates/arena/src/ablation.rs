@@ -7,12 +7,12 @@
 use std::time::Duration;
 
 use chess::Position;
+use elo::Estimate;
 use engine::bench;
 use engine::eval::EvalKind;
 use engine::params::{ParamKind, SearchParams};
-use stats::Estimate;
 
-use crate::arena::{self, ArenaConfig, Contender, MoveLimit, Tally};
+use crate::pairs::{self, ArenaConfig, Contender, MoveLimit, Tally};
 use charts::{Bar, BarChart, LineChart, Point, Series};
 
 /// One on/off search technique.
@@ -125,7 +125,7 @@ pub fn elo_match(
             ..Contender::new(format!("{} off", switch.name), limit)
         },
     ];
-    arena::head_to_head(&players, pairs, openings, config, progress)
+    pairs::head_to_head(&players, pairs, openings, config, progress)
 }
 
 fn ratio(a: f64, b: f64) -> String {

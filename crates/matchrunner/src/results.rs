@@ -1,11 +1,11 @@
 //! The results of a match or tournament as data: every game in order (what
 //! the JSON file holds, and what shards are merged from), and the statistics
-//! computed from them with `stats`.
+//! computed from them with `elo`.
 
 use crate::cli_args::{SprtSpec, TournamentKind};
+use elo::{Estimate, Pentanomial, PlayerResult, Sprt, SprtDecision, WdlCounts};
 use matchcore::ending::Termination;
 use serde::{Deserialize, Serialize};
-use stats::{Estimate, GameResult, Pentanomial, Sprt, SprtDecision, Wdl};
 use std::collections::BTreeMap;
 
 /// One finished game.
@@ -43,7 +43,7 @@ impl GameEntry {
     }
 
     /// The result for `name`, if it played.
-    pub fn result_for(&self, name: &str) -> Option<GameResult> {
+    pub fn result_for(&self, name: &str) -> Option<PlayerResult> {
         let s = self.white_score()?;
         let s = if self.white == name {
             s
@@ -53,11 +53,11 @@ impl GameEntry {
             return None;
         };
         Some(if s == 1.0 {
-            GameResult::Win
+            PlayerResult::Win
         } else if s == 0.0 {
-            GameResult::Loss
+            PlayerResult::Loss
         } else {
-            GameResult::Draw
+            PlayerResult::Draw
         })
     }
 }
@@ -96,7 +96,7 @@ pub struct HeadToHead {
     /// Second player's name.
     pub second: String,
     /// Wins, draws, losses.
-    pub wdl: Wdl,
+    pub wdl: WdlCounts,
     /// Complete game pairs (none counted when the statistics are not on
     /// pairs).
     pub penta: Pentanomial,
@@ -115,8 +115,8 @@ impl HeadToHead {
     /// games only (fastchess without `report_penta`: `-games 1`,
     /// `-report penta=false`, the bayesian model).
     pub fn count_as(first: &str, second: &str, games: &[GameEntry], paired: bool) -> HeadToHead {
-        let mut wdl = Wdl::new(0, 0, 0);
-        let mut pairs: BTreeMap<usize, Vec<GameResult>> = BTreeMap::new();
+        let mut wdl = WdlCounts::new(0, 0, 0);
+        let mut pairs: BTreeMap<usize, Vec<PlayerResult>> = BTreeMap::new();
         for g in games {
             let between =
                 (g.white == first && g.black == second) || (g.white == second && g.black == first);
@@ -127,9 +127,9 @@ impl HeadToHead {
                 continue;
             };
             match r {
-                GameResult::Win => wdl.wins += 1,
-                GameResult::Draw => wdl.draws += 1,
-                GameResult::Loss => wdl.losses += 1,
+                PlayerResult::Win => wdl.wins += 1,
+                PlayerResult::Draw => wdl.draws += 1,
+                PlayerResult::Loss => wdl.losses += 1,
             }
             pairs.entry(g.pair).or_default().push(r);
         }
@@ -354,10 +354,9 @@ pub fn standings(
         .iter()
         .filter_map(|(n, e)| index(n).map(|i| (i, *e)))
         .collect();
-    for (s, est) in
-        table
-            .iter_mut()
-            .zip(stats::ratings::fit(engines.len(), &fit_games, &anchor_idx))
+    for (s, est) in table
+        .iter_mut()
+        .zip(elo::ratings::fit(engines.len(), &fit_games, &anchor_idx))
     {
         s.elo = finite(est.elo);
         s.error = finite(est.error);
@@ -458,7 +457,7 @@ mod tests {
                 elo1: 5.0,
                 alpha: 0.05,
                 beta: 0.05,
-                model: stats::SprtModel::Normalized,
+                model: elo::SprtModel::Normalized,
             }),
             true,
         );

@@ -1,10 +1,10 @@
-//! `kestrel match`, `kestrel tournament` and `kestrel epd`: the lab's
+//! `kestrel match`, `kestrel tournament` and `kestrel epd`: the match runner's
 //! commands. Match and tournament take cutechess-cli's single-dash options,
-//! which `lab::cli_args` reads; clap only collects the words and gives `--help`.
+//! which `matchrunner::cli_args` reads; clap only collects the words and gives `--help`.
 
 use anyhow::{Context, Result};
 use clap::Args;
-use lab::cli_args::MatchArgs;
+use matchrunner::cli_args::MatchArgs;
 use std::path::PathBuf;
 
 const MATCH_HELP: &str = "\
@@ -79,16 +79,16 @@ fn resolve_self(args: &mut MatchArgs) -> Result<()> {
 pub fn run_match(command: MatchCommand) -> Result<()> {
     let mut args = MatchArgs::parse(&command.words)?;
     if !args.merge.is_empty() {
-        let results = lab::merge::merge(&args.merge, args.pgn_out.as_deref())?;
-        print!("{}", lab::report::report(&results));
+        let results = matchrunner::merge::merge(&args.merge, args.pgn_out.as_deref())?;
+        print!("{}", matchrunner::report::report(&results));
         if let Some(path) = &args.json_out {
-            lab::runner::write_json(path, &results)?;
+            matchrunner::runner::write_json(path, &results)?;
         }
         return Ok(());
     }
     resolve_self(&mut args)?;
-    let results = lab::runner::run(&args)?;
-    print!("{}", lab::report::report(&results));
+    let results = matchrunner::runner::run(&args)?;
+    print!("{}", matchrunner::report::report(&results));
     Ok(())
 }
 
@@ -120,12 +120,12 @@ pub struct EpdCommand {
 
 /// Runs the test suite.
 pub fn run_epd(command: EpdCommand) -> Result<()> {
-    let positions = lab::epd_suite::load(&command.file)?;
+    let positions = matchrunner::epd_suite::load(&command.file)?;
     let limit = match (command.movetime, command.depth, command.nodes) {
-        (_, Some(d), _) => lab::epd_suite::Limit::Depth(d),
-        (_, _, Some(n)) => lab::epd_suite::Limit::Nodes(n),
-        (Some(ms), _, _) => lab::epd_suite::Limit::MoveTime(ms),
-        (None, None, None) => lab::epd_suite::Limit::MoveTime(1000),
+        (_, Some(d), _) => matchrunner::epd_suite::Limit::Depth(d),
+        (_, _, Some(n)) => matchrunner::epd_suite::Limit::Nodes(n),
+        (Some(ms), _, _) => matchrunner::epd_suite::Limit::MoveTime(ms),
+        (None, None, None) => matchrunner::epd_suite::Limit::MoveTime(1000),
     };
     let mut options = Vec::new();
     for o in &command.options {
@@ -142,13 +142,13 @@ pub fn run_epd(command: EpdCommand) -> Result<()> {
     };
     let mut runs = Vec::new();
     for cmd in &engines {
-        let run = lab::epd_suite::run(cmd, &options, &positions, limit, |line| {
+        let run = matchrunner::epd_suite::run(cmd, &options, &positions, limit, |line| {
             if command.verbose {
                 println!("{line}");
             }
         })?;
         runs.push(run);
     }
-    print!("{}", lab::epd_suite::summary(&positions, &runs));
+    print!("{}", matchrunner::epd_suite::summary(&positions, &runs));
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! The lab's players: engines in child processes, started by the protocol
+//! The match runner's players: engines in child processes, started by the protocol
 //! their spec names, behind matchcore's [`Player`] trait (which the game
 //! loop drives, and which in-process searchers implement too).
 

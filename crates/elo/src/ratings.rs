@@ -2,7 +2,7 @@
 //! (the Bradley-Terry model on the Elo scale, as BayesElo and Ordo fit
 //! it): the ratings that make the observed scores most probable.
 
-use crate::elo::Estimate;
+use crate::estimate::Estimate;
 use crate::normal::Z95;
 
 const LOG10_OVER_400: f64 = std::f64::consts::LN_10 / 400.0;
@@ -227,7 +227,7 @@ fn is_laplacian(a: &[Vec<f64>]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::elo::score_to_elo;
+    use crate::estimate::score_to_elo;
 
     fn games(pairs: &[(usize, usize, usize, usize, usize)]) -> Vec<(usize, usize, f64)> {
         // (a, b, a's wins, draws, a's losses), alternating colours.
