@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use chess::Color;
 use engine::Score;
 use pgn::{PgnGame, PgnReader, ReadOptions};
-use trainingdata::{GameResult, RecordWriter, TrainingRecord};
+use trainingdata::{RecordResult, RecordWriter, TrainingRecord};
 
 use trainingdata::PositionFilter;
 use trainingdata::SkipCounts;
@@ -41,9 +41,9 @@ pub fn game_records(
     counts: &mut PgnConversion,
 ) -> Vec<TrainingRecord> {
     let result = match game.result {
-        pgn::GameResult::WhiteWins => GameResult::WhiteWin,
-        pgn::GameResult::BlackWins => GameResult::BlackWin,
-        pgn::GameResult::Draw => GameResult::Draw,
+        pgn::GameResult::WhiteWins => RecordResult::WhiteWin,
+        pgn::GameResult::BlackWins => RecordResult::BlackWin,
+        pgn::GameResult::Draw => RecordResult::Draw,
         pgn::GameResult::Unknown => {
             counts.games_without_result += 1;
             return Vec::new();

@@ -17,7 +17,7 @@ use chess::{Color, Position};
 use engine::Engine;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
-use trainingdata::{viriformat, GameResult, TrainingRecord};
+use trainingdata::{viriformat, RecordResult, TrainingRecord};
 
 use crate::dataset::LabelledPosition;
 use arena::engine_player::{EnginePlayer, PlayerLimit};
@@ -110,7 +110,7 @@ pub struct GameRecord {
     /// The positions the filter kept, in game order.
     pub samples: Vec<Sample>,
     /// The game's result.
-    pub result: GameResult,
+    pub result: RecordResult,
     /// How it ended.
     pub ending: Ending,
     /// Plies played (random ones included).
@@ -250,7 +250,7 @@ pub fn play_game(
         pgn::GameResult::BlackWins => Some(Color::Black),
         pgn::GameResult::Draw | pgn::GameResult::Unknown => None,
     };
-    let result = GameResult::from_winner(winner);
+    let result = RecordResult::from_winner(winner);
     Some(GameRecord {
         index,
         game: viriformat::Game {
