@@ -4,10 +4,9 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
+use arena::ablation::{self, DepthRun, Row};
+use arena::pairs::{ArenaConfig, MoveLimit};
 use clap::Args;
-use experiment::ablation::{self, DepthRun, Row};
-use experiment::arena::{ArenaConfig, MoveLimit};
-use experiment::plot;
 use indicatif::ProgressBar;
 use matchcore::{openings, progress};
 
@@ -135,11 +134,11 @@ pub fn run(args: AblateArgs) -> Result<()> {
     std::fs::write(&md, format!("Command: `{command}`\n\n{table}"))
         .with_context(|| format!("cannot write {}", md.display()))?;
     let nodes_png = args.out.join("ablation_nodes.png");
-    plot::line_chart(&ablation::nodes_chart(&default, &rows), &nodes_png)?;
+    charts::line_chart(&ablation::nodes_chart(&default, &rows), &nodes_png)?;
     let mut written = vec![md.display().to_string(), nodes_png.display().to_string()];
     if pairs > 0 {
         let elo_png = args.out.join("ablation_elo.png");
-        plot::bar_chart(&ablation::elo_chart(&rows, limit), &elo_png)?;
+        charts::bar_chart(&ablation::elo_chart(&rows, limit), &elo_png)?;
         written.push(elo_png.display().to_string());
     }
     eprintln!("wrote {}", written.join(", "));

@@ -9,6 +9,11 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
+use datagen::data_stats::DataStats;
+use datagen::dataset::write_text;
+use datagen::genfens::{BOOK_PLIES, STARTPOS_PLIES};
+use datagen::selfplay::{self, generate, DatagenConfig};
+use datagen::shuffle::DEFAULT_MAX_IN_MEMORY;
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::ending::Ending;
 use matchcore::game_loop::{CapVerdict, GameRules};
@@ -20,11 +25,6 @@ use trainingdata::PositionFilter;
 use trainingdata::RecordWriter;
 use trainingdata::SkipCounts;
 use trainingdata::{bullet, viriformat};
-use tune::data_stats::DataStats;
-use tune::datagen::{self, generate, DatagenConfig};
-use tune::dataset::write_text;
-use tune::genfens::{BOOK_PLIES, STARTPOS_PLIES};
-use tune::shuffle::DEFAULT_MAX_IN_MEMORY;
 
 /// `kestrel datagen [OPTIONS] -o FILE` plays self-play games; its
 /// subcommands work on the files it writes.
@@ -343,23 +343,23 @@ struct PlayArgs {
     random_plies: Option<String>,
     /// Adjudicate a win when both sides' scores put one side this far ahead
     /// (centipawns) for --win-plies plies in a row.
-    #[arg(long, default_value_t = datagen::WIN_SCORE)]
+    #[arg(long, default_value_t = selfplay::WIN_SCORE)]
     win_score: i32,
     /// See --win-score.
-    #[arg(long, default_value_t = datagen::WIN_PLIES)]
+    #[arg(long, default_value_t = selfplay::WIN_PLIES)]
     win_plies: u32,
     /// Adjudicate a draw when, from this ply on, the scores stay within
     /// --draw-score of zero for --draw-plies plies in a row.
-    #[arg(long, default_value_t = datagen::DRAW_FROM_PLY)]
+    #[arg(long, default_value_t = selfplay::DRAW_FROM_PLY)]
     draw_from_ply: u32,
     /// See --draw-from-ply.
-    #[arg(long, default_value_t = datagen::DRAW_SCORE)]
+    #[arg(long, default_value_t = selfplay::DRAW_SCORE)]
     draw_score: i32,
     /// See --draw-from-ply.
-    #[arg(long, default_value_t = datagen::DRAW_PLIES)]
+    #[arg(long, default_value_t = selfplay::DRAW_PLIES)]
     draw_plies: u32,
     /// Games reaching this many plies are drawn.
-    #[arg(long, default_value_t = datagen::MAX_PLIES)]
+    #[arg(long, default_value_t = selfplay::MAX_PLIES)]
     max_plies: usize,
     /// Games played at once (one search thread each).
     #[arg(long, default_value_t = 1)]
@@ -403,7 +403,7 @@ pub fn run(command: DatagenCommand) -> Result<()> {
     match command.tool {
         None => generate_games(command.generate),
         Some(DatagenTool::Merge { out, inputs }) => {
-            let report = tune::merge::merge(&out, &inputs)?;
+            let report = datagen::merge::merge(&out, &inputs)?;
             for (path, count, trailing) in &report.inputs {
                 let note = if *trailing > 0 {
                     format!(" (partial last record: {trailing} bytes dropped)")
@@ -422,7 +422,7 @@ pub fn run(command: DatagenCommand) -> Result<()> {
             max_in_memory,
         }) => {
             let t0 = Instant::now();
-            let report = tune::shuffle::shuffle(&input, &out, seed, max_in_memory)?;
+            let report = datagen::shuffle::shuffle(&input, &out, seed, max_in_memory)?;
             let how = match report.buckets {
                 0 => "in memory".to_string(),
                 n => format!("through {n} bucket files"),
@@ -909,7 +909,7 @@ struct Summary {
 }
 
 impl Summary {
-    fn add(&mut self, game: &tune::datagen::GameRecord) {
+    fn add(&mut self, game: &datagen::selfplay::GameRecord) {
         self.games += 1;
         self.positions += game.samples.len() as u64;
         self.plies += game.plies as u64;
@@ -965,7 +965,7 @@ fn from_pgn(
         RecordWriter::create(out)
     }
     .with_context(|| format!("cannot open {}", out.display()))?;
-    let counts = tune::pgn_records::convert(inputs, &filter, &mut writer, |path, e| {
+    let counts = datagen::pgn_records::convert(inputs, &filter, &mut writer, |path, e| {
         eprintln!("warning: {}: {e}; game skipped", path.display());
     })?;
     writer

@@ -5,13 +5,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
+use arena::pairs::{ArenaConfig, MoveLimit};
 use clap::{Args, ValueEnum};
 use engine::eval::weights::Weights;
-use experiment::arena::{ArenaConfig, MoveLimit};
-use experiment::ga::{self, GaConfig, Mode};
-use experiment::plot;
 use matchcore::game_loop::{CapVerdict, GameRules};
 use matchcore::{openings, progress};
+use tune::ga::{self, GaConfig, Mode};
 
 /// How the losers of a generation are replaced.
 #[derive(Clone, Copy, ValueEnum)]
@@ -259,7 +258,7 @@ pub fn run(args: GaArgs) -> Result<()> {
         "GA ({:?}, population {}, {limit}): best vs start",
         config.mode, config.population
     );
-    plot::line_chart(&ga::elo_chart(&generations, &title), &args.plot)?;
+    charts::line_chart(&ga::elo_chart(&generations, &title), &args.plot)?;
     eprintln!(
         "wrote {} (load it with: setoption name EvalFile value {}) and {}",
         args.out.display(),

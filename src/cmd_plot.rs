@@ -2,9 +2,9 @@
 //! `kestrel match` or `kestrel tournament` (several shards are merged first).
 
 use anyhow::{bail, Result};
+use charts::{line_chart, LineChart, Point, Series};
 use clap::Args;
-use experiment::plot::{line_chart, LineChart, Point, Series};
-use lab::history::rating_history;
+use matchrunner::history::rating_history;
 use std::path::PathBuf;
 
 /// Arguments of `kestrel plot`.
@@ -23,7 +23,7 @@ pub struct PlotArgs {
 
 /// Draws the chart.
 pub fn run(args: PlotArgs) -> Result<()> {
-    let results = lab::merge::merge(&args.results, None)?;
+    let results = matchrunner::merge::merge(&args.results, None)?;
     if results.games.is_empty() {
         bail!("no finished games in the results: nothing to plot");
     }

@@ -8,16 +8,16 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use charts::{line_chart, LineChart, Point, Series};
 use clap::Args;
-use experiment::plot::{line_chart, LineChart, Point, Series};
-use lab::engine_spec::EngineSpec;
-use lab::spsa::{self, Schedule, SpsaConfig, SpsaParam};
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::game_loop::{CapVerdict, GameRules};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 use matchcore::progress;
 use matchcore::search_limits::SearchLimits;
 use matchcore::time_control::TimeControl;
+use matchrunner::engine_spec::EngineSpec;
+use tune::spsa::{self, Schedule, SpsaConfig, SpsaParam};
 
 /// Options of `kestrel tune spsa`.
 #[derive(Args)]

@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
+use datagen::dataset::{from_pgn, read_text, write_text, LabelledPosition};
 use engine::eval::weights::Weights;
 use matchcore::progress;
-use tune::dataset::{from_pgn, read_text, write_text, LabelledPosition};
 use tune::texel::{tune, TexelConfig, TexelData};
 
 /// Tuning commands.

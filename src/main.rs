@@ -17,7 +17,7 @@ mod cmd_datagen;
 mod cmd_eval;
 mod cmd_ga;
 mod cmd_gui;
-mod cmd_lab;
+mod cmd_match;
 mod cmd_pgn;
 mod cmd_play;
 mod cmd_plot;
@@ -104,11 +104,11 @@ enum Command {
     #[command(subcommand)]
     Tb(cmd_tb::TbCommand),
     /// Engine-vs-engine games with cutechess-cli's options: PGN, Elo, SPRT.
-    Match(cmd_lab::MatchCommand),
+    Match(cmd_match::MatchCommand),
     /// A round-robin (or -tournament gauntlet) tournament with a crosstable and ratings.
-    Tournament(cmd_lab::MatchCommand),
+    Tournament(cmd_match::MatchCommand),
     /// Run an EPD test suite (bm/am or STS c0 points) with Kestrel or any UCI engine.
-    Epd(cmd_lab::EpdCommand),
+    Epd(cmd_match::EpdCommand),
     /// Chart the Elo estimates of a match or tournament over its games,
     /// from the results `-json FILE` wrote.
     Plot(cmd_plot::PlotArgs),
@@ -208,9 +208,9 @@ fn run() -> Result<()> {
         Some(Command::Train(args)) => cmd_train::run(args)?,
         Some(Command::Datagen(command)) => cmd_datagen::run(command)?,
         Some(Command::Tb(command)) => cmd_tb::run(command)?,
-        Some(Command::Match(command)) => cmd_lab::run_match(command)?,
-        Some(Command::Tournament(command)) => cmd_lab::run_match(command)?,
-        Some(Command::Epd(command)) => cmd_lab::run_epd(command)?,
+        Some(Command::Match(command)) => cmd_match::run_match(command)?,
+        Some(Command::Tournament(command)) => cmd_match::run_match(command)?,
+        Some(Command::Epd(command)) => cmd_match::run_epd(command)?,
         Some(Command::Plot(args)) => cmd_plot::run(args)?,
         Some(Command::Ablate(args)) => cmd_ablate::run(args)?,
     }

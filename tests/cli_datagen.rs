@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{kestrel, stdout};
-use trainingdata::{read_file, GameResult, TrainingRecord};
+use trainingdata::{read_file, RecordResult, TrainingRecord};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("kestrel-datagen-{}-{name}", std::process::id()));
@@ -222,7 +222,7 @@ fn merge_shuffle_and_stats() {
     );
     let count = |result| all.iter().filter(|r| r.result() == result).count();
     assert!(
-        text.contains(&format!("white won {} ", count(GameResult::WhiteWin))),
+        text.contains(&format!("white won {} ", count(RecordResult::WhiteWin))),
         "{text}"
     );
     assert!(text.contains("score (cp, White's view)") && text.contains("pieces on the board"));
@@ -271,7 +271,7 @@ a6 {-0.55/10, 0.1s} 4. Bxc6 {+0.30/12} Nf6 {-M5/9} 0-1
         .map(trainingdata::TrainingRecord::score)
         .collect();
     assert_eq!(scores, [35, 20, 40, 55]);
-    assert!(recs.iter().all(|r| r.result() == GameResult::BlackWin));
+    assert!(recs.iter().all(|r| r.result() == RecordResult::BlackWin));
     assert_eq!(
         recs[0].to_fen(),
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2"

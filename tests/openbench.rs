@@ -17,7 +17,7 @@ fn the_tunables_are_uci_options_and_their_spsa_input_passes_openbench() {
     assert!(out.status.success(), "{out:?}");
     let input = stdout(&out);
     assert!(!input.ends_with('\n'), "no newline after the last line");
-    lab::spsa::check_openbench_input(&input).unwrap_or_else(|e| panic!("{e:?}\n{input}"));
+    tune::spsa::check_openbench_input(&input).unwrap_or_else(|e| panic!("{e:?}\n{input}"));
     let lines: Vec<&str> = input.split('\n').collect();
     assert_eq!(lines.len(), engine::params::TUNABLES.len());
 

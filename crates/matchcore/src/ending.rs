@@ -1,8 +1,11 @@
 //! How a game ended, in every form the tools that play games need it: the
 //! result, the PGN `Termination` tag, the reason in words (cutechess-cli's
-//! wording, which PGN readers and people know), and which engine, if any,
-//! broke and must be restarted.
+//! wording, which PGN readers and people know), the words shown to a person
+//! at the board (`Display`), and which engine, if any, broke and must be
+//! restarted. The one vocabulary of the match runner, the arena, datagen and
+//! the terminal game.
 
+use std::fmt;
 use std::time::Duration;
 
 use chess::{Color, Outcome};
@@ -20,6 +23,8 @@ pub enum Ending {
         /// Who resigned.
         loser: Color,
     },
+    /// The players agreed to a draw.
+    DrawAgreed,
     /// Both players' scores agreed on a win long enough (resign adjudication).
     ScoreWin {
         /// The side the scores favoured.
@@ -41,8 +46,9 @@ pub enum Ending {
     TimeForfeit {
         /// Who lost on time.
         loser: Color,
-        /// By how much.
-        over: Duration,
+        /// By how much, where the clock measured it (a person's clock in
+        /// the terminal game only says that it fell).
+        over: Option<Duration>,
     },
     /// A player could not answer: it failed to start, crashed, stalled, said
     /// something it should not have, or (in process) found no move.
@@ -124,7 +130,7 @@ impl Ending {
         match self {
             Ending::Rules(outcome) => won_by(outcome.winner()),
             Ending::ScoreWin { winner } => won_by(Some(*winner)),
-            Ending::ScoreDraw => GameResult::Draw,
+            Ending::ScoreDraw | Ending::DrawAgreed => GameResult::Draw,
             Ending::Tablebase { winner } | Ending::MoveCap { winner } => won_by(*winner),
             Ending::Resigned { loser }
             | Ending::TimeForfeit { loser, .. }
@@ -145,7 +151,7 @@ impl Ending {
     /// The PGN `Termination` tag's meaning.
     pub fn termination(&self) -> Termination {
         match self {
-            Ending::Rules(_) | Ending::Resigned { .. } => Termination::Normal,
+            Ending::Rules(_) | Ending::Resigned { .. } | Ending::DrawAgreed => Termination::Normal,
             Ending::ScoreWin { .. }
             | Ending::ScoreDraw
             | Ending::Tablebase { .. }
@@ -181,6 +187,7 @@ impl Ending {
                 Outcome::InsufficientMaterial => "Draw by insufficient mating material".to_string(),
             },
             Ending::Resigned { loser } => format!("{} resigns", name(*loser)),
+            Ending::DrawAgreed => "Draw by agreement".to_string(),
             Ending::ScoreWin { winner } => format!("{} wins by adjudication", name(*winner)),
             Ending::ScoreDraw => "Draw by adjudication".to_string(),
             Ending::Tablebase { winner: Some(c) } => {
@@ -191,11 +198,15 @@ impl Ending {
                 format!("{} wins by adjudication: maximum moves", name(*c))
             }
             Ending::MoveCap { winner: None } => "Draw by adjudication: maximum moves".to_string(),
-            Ending::TimeForfeit { loser, over } => format!(
+            Ending::TimeForfeit {
+                loser,
+                over: Some(over),
+            } => format!(
                 "{} loses on time (by {} ms)",
                 name(*loser),
                 over.as_millis()
             ),
+            Ending::TimeForfeit { loser, over: None } => format!("{} loses on time", name(*loser)),
             Ending::Illegal { loser, text } => {
                 format!("{} makes an illegal move: {text}", name(*loser))
             }
@@ -216,6 +227,21 @@ impl Ending {
                     EngineError::NoMove => format!("{side} returns no move"),
                 }
             }
+        }
+    }
+}
+
+/// The words shown to a person at the board: the rules' outcome as the
+/// rules say it, "White resigns", "Draw agreed", "Black lost on time";
+/// the adjudications and failures as [`Ending::reason`] says them.
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ending::Rules(outcome) => write!(f, "{outcome}"),
+            Ending::Resigned { loser } => write!(f, "{} resigns", name(*loser)),
+            Ending::DrawAgreed => f.write_str("Draw agreed"),
+            Ending::TimeForfeit { loser, .. } => write!(f, "{} lost on time", name(*loser)),
+            _ => f.write_str(&self.reason()),
         }
     }
 }
@@ -246,7 +272,7 @@ mod tests {
     fn each_ending_has_its_result_tag_and_words() {
         let forfeit = Ending::TimeForfeit {
             loser: Color::White,
-            over: Duration::from_millis(120),
+            over: Some(Duration::from_millis(120)),
         };
         assert_eq!(forfeit.result(), GameResult::BlackWins);
         assert_eq!(forfeit.termination(), Termination::TimeForfeit);
@@ -273,5 +299,41 @@ mod tests {
         assert_eq!(mate.result(), GameResult::BlackWins);
         assert_eq!(mate.termination(), Termination::Normal);
         assert_eq!(mate.reason(), "Black mates");
+    }
+
+    #[test]
+    fn the_players_ends_have_their_results_tags_and_words() {
+        let agreed = Ending::DrawAgreed;
+        assert_eq!(agreed.result(), GameResult::Draw);
+        assert_eq!(agreed.termination(), Termination::Normal);
+        assert_eq!(
+            (agreed.reason().as_str(), agreed.to_string().as_str()),
+            ("Draw by agreement", "Draw agreed")
+        );
+        let resigned = Ending::Resigned {
+            loser: Color::Black,
+        };
+        assert_eq!(resigned.result(), GameResult::WhiteWins);
+        assert_eq!(resigned.termination().tag(), None);
+        assert_eq!(resigned.to_string(), "Black resigns");
+        let flag = Ending::TimeForfeit {
+            loser: Color::Black,
+            over: None,
+        };
+        assert_eq!(flag.result(), GameResult::WhiteWins);
+        assert_eq!(flag.termination().tag(), Some("time forfeit"));
+        assert_eq!(flag.to_string(), "Black lost on time");
+        assert_eq!(flag.reason(), "Black loses on time");
+        let mate = Ending::Rules(Outcome::Checkmate {
+            winner: Color::White,
+        });
+        assert_eq!(mate.to_string(), "White mates");
+        let stalemate = Ending::Rules(Outcome::Stalemate);
+        assert_eq!(stalemate.to_string(), "Draw by stalemate");
+        assert_eq!(
+            Ending::ScoreDraw.to_string(),
+            Ending::ScoreDraw.reason(),
+            "an adjudication reads the same everywhere"
+        );
     }
 }

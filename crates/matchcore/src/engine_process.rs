@@ -1,7 +1,7 @@
 //! An engine as a child process over pipes. A reader thread turns its output
 //! into lines on a channel, so the runner waits for a line with a deadline and
 //! never blocks on an engine that hangs. The one way to run an engine
-//! process: the lab's players, SPSA, EPD suites and the integration tests.
+//! process: the match runner's players, SPSA, EPD suites and the integration tests.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -224,7 +224,10 @@ pub fn play(
             _ => None,
         };
         if let Some(over) = late {
-            break Ending::TimeForfeit { loser: side, over };
+            break Ending::TimeForfeit {
+                loser: side,
+                over: Some(over),
+            };
         }
         let mv = match reply {
             Reply::Move(mv) => mv,

@@ -1,5 +1,5 @@
 //! What a game loop asks of a player, whatever kind it is: an engine in a
-//! child process speaking UCI or xboard (the lab's players) or a search in
+//! child process speaking UCI or xboard (the match runner's players) or a search in
 //! this process (the arena's and datagen's). A player sets up a new game,
 //! answers a request to move with its move and the thinking behind it, and
 //! quits. How long it thinks is the player's own setting, given when it is

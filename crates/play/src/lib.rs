@@ -9,7 +9,6 @@ mod board_edit;
 mod board_view;
 pub mod clock;
 mod command;
-mod ending;
 pub mod line_input;
 mod move_input;
 mod player;

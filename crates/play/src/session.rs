@@ -5,13 +5,13 @@ use crate::board_edit::{EditStep, Editor};
 use crate::board_view::{self, BoardStyle};
 use crate::clock::Clock;
 use crate::command::{self, ClockSetting, Command, PvStep, Setting, Sides, HELP};
-use crate::ending::Ending;
 use crate::line_input::LineSource;
 use crate::move_input::{self, CaseTolerant};
 use crate::player::{EngineSettings, Player};
 use book::OwnBook;
 use chess::{Color, Game, Move, Outcome, Position, Role};
 use engine::{accepts_draw, Engine, IterationInfo, Limits, Score, SearchEvent, SearchResult};
+use matchcore::ending::Ending;
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::{mpsc, Arc, Mutex};
@@ -372,8 +372,8 @@ impl<W: Write> Session<W> {
     /// What ends the game: the players' or the clock's end, or the rules'
     /// outcome given the claim setting.
     fn game_over(&self) -> Option<Ending> {
-        if let Some(ending) = self.ended {
-            return Some(ending);
+        if let Some(ending) = &self.ended {
+            return Some(ending.clone());
         }
         let outcome = self.game.outcome()?;
         let claimable = matches!(
@@ -400,7 +400,10 @@ impl<W: Write> Session<W> {
         let turn = self.game.position().turn();
         let flagged = self.clock.as_ref().is_some_and(|c| c.flagged(turn));
         if flagged && self.game_over().is_none() && !self.sides[index(turn)].engine {
-            self.ended = Some(Ending::OutOfTime(turn));
+            self.ended = Some(Ending::TimeForfeit {
+                loser: turn,
+                over: None,
+            });
             self.unsaved = true;
             self.say_game_over()?;
         }
@@ -495,7 +498,10 @@ impl<W: Write> Session<W> {
         let mover = self.game.position().turn();
         if let Some(clock) = &mut self.clock {
             if !clock.moved(mover) {
-                self.ended = Some(Ending::OutOfTime(mover));
+                self.ended = Some(Ending::TimeForfeit {
+                    loser: mover,
+                    over: None,
+                });
                 self.unsaved = true;
                 self.show_board()?;
                 return Ok(false);
@@ -660,7 +666,7 @@ impl<W: Write> Session<W> {
             (true, false) => Color::Black,
             _ => turn,
         };
-        self.ended = Some(Ending::Resigned(loser));
+        self.ended = Some(Ending::Resigned { loser });
         self.unsaved = true;
         self.say_game_over()
     }
@@ -924,12 +930,14 @@ impl<W: Write> Session<W> {
             .iter()
             .map(|&m| pgn::PgnMove::new(m))
             .collect();
-        let ending = self.ended.or(self.game.outcome().map(Ending::Rules));
-        game.result = match ending {
-            Some(e) => pgn::GameResult::from_tag(e.result()),
-            None => pgn::GameResult::Unknown,
-        };
-        if let Some(termination) = ending.and_then(Ending::termination) {
+        let ending = self
+            .ended
+            .clone()
+            .or_else(|| self.game.outcome().map(Ending::Rules));
+        game.result = ending
+            .as_ref()
+            .map_or(pgn::GameResult::Unknown, Ending::result);
+        if let Some(termination) = ending.as_ref().and_then(|e| e.termination().tag()) {
             game.set_tag("Termination", termination);
         }
         if let Some(clock) = &self.clock {

@@ -41,7 +41,7 @@ pub enum TrainError {
     },
     /// The loss chart could not be drawn.
     #[error(transparent)]
-    Plot(#[from] experiment::plot::PlotError),
+    Plot(#[from] charts::PlotError),
     /// The options do not make a run.
     #[error("{0}")]
     Config(String),

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use experiment::plot::{line_chart, LineChart, Point, Series};
+use charts::{line_chart, LineChart, Point, Series};
 
 use crate::error::TrainError;
 

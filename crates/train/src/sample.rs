@@ -83,14 +83,14 @@ impl Sample {
 mod tests {
     use super::*;
     use chess::Position;
-    use trainingdata::GameResult;
+    use trainingdata::RecordResult;
 
     #[test]
     fn target_blends_result_and_score_from_the_side_to_move() {
         let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
             .unwrap();
         // White won; the search says +400 for White; Black to move.
-        let record = TrainingRecord::from_position(&pos, 400, GameResult::WhiteWin);
+        let record = TrainingRecord::from_position(&pos, 400, RecordResult::WhiteWin);
         let s = Sample::from_record(&record, 0.0, 400.0);
         assert!((s.target - sigmoid(-1.0)).abs() < 1e-6);
         let s = Sample::from_record(&record, 1.0, 400.0);
@@ -106,7 +106,7 @@ mod tests {
         let twin = "r2k3r/1bpqpp1p/1pnp2nb/3NP3/3P2p1/p1Q2N2/PPPBBPPP/R2K3R b - - 0 1";
         let sample = |fen: &str| {
             let pos = Position::from_fen(fen).unwrap();
-            let record = TrainingRecord::from_position(&pos, 50, GameResult::Draw);
+            let record = TrainingRecord::from_position(&pos, 50, RecordResult::Draw);
             Sample::from_record(&record, 0.3, 400.0)
         };
         let sorted = |f: &[u16]| {

@@ -4,7 +4,7 @@
 
 use chess::{Color, Position};
 use engine::strength::Rng;
-use trainingdata::{GameResult, TrainingRecord};
+use trainingdata::{RecordResult, TrainingRecord};
 
 /// `n` records from random games: each position's score is the
 /// hand-crafted evaluation (White's view), its result the score's sign
@@ -43,9 +43,9 @@ pub fn playouts(
                 -stm
             };
             let result = match white {
-                s if s > margin => GameResult::WhiteWin,
-                s if s < -margin => GameResult::BlackWin,
-                _ => GameResult::Draw,
+                s if s > margin => RecordResult::WhiteWin,
+                s if s < -margin => RecordResult::BlackWin,
+                _ => RecordResult::Draw,
             };
             out.push(TrainingRecord::from_position(&pos, white, result));
             if out.len() == n {

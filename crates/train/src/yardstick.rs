@@ -40,7 +40,7 @@ pub fn hand_crafted_loss(records: &[TrainingRecord], wdl: f32, scale: f32) -> f6
 mod tests {
     use super::*;
     use chess::Position;
-    use trainingdata::GameResult;
+    use trainingdata::RecordResult;
 
     #[test]
     fn zero_when_the_search_agrees_and_larger_as_it_disagrees() {
@@ -61,7 +61,7 @@ mod tests {
                     } else {
                         -stm
                     };
-                    TrainingRecord::from_position(&pos, white as i16, GameResult::Draw)
+                    TrainingRecord::from_position(&pos, white as i16, RecordResult::Draw)
                 })
                 .collect()
         };

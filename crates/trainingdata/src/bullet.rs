@@ -20,7 +20,7 @@
 use chess::{Color, Piece, Position, Role};
 
 use crate::record::board_fen;
-use crate::{GameResult, TrainingRecord};
+use crate::{RecordResult, TrainingRecord};
 
 /// The size of one `ChessBoard` record.
 pub const CHESSBOARD_SIZE: usize = 32;
@@ -100,7 +100,7 @@ pub fn from_chessboard(bytes: &[u8; CHESSBOARD_SIZE]) -> Result<TrainingRecord, 
     if occ.count_ones() > 32 {
         return Err(ChessBoardError::TooManyPieces(occ.count_ones()));
     }
-    let result = GameResult::from_byte(bytes[26]).ok_or(ChessBoardError::Result(bytes[26]))?;
+    let result = RecordResult::from_byte(bytes[26]).ok_or(ChessBoardError::Result(bytes[26]))?;
     let mut board: [Option<Piece>; 64] = [None; 64];
     let mut kings = [None, None];
     let mut bits = occ;
@@ -139,9 +139,9 @@ pub fn from_chessboard(bytes: &[u8; CHESSBOARD_SIZE]) -> Result<TrainingRecord, 
 /// centipawns and the result (1.0, 0.5, 0.0) both from White's view.
 pub fn to_text(record: &TrainingRecord) -> String {
     let result = match record.result() {
-        GameResult::WhiteWin => "1.0",
-        GameResult::Draw => "0.5",
-        GameResult::BlackWin => "0.0",
+        RecordResult::WhiteWin => "1.0",
+        RecordResult::Draw => "0.5",
+        RecordResult::BlackWin => "0.0",
     };
     format!("{} | {} | {result}", record.to_fen(), record.score())
 }
@@ -176,9 +176,9 @@ pub fn from_text(line: &str) -> Result<TrainingRecord, TextError> {
     };
     let score: i16 = score.parse().map_err(|_| TextError::Score(score.into()))?;
     let result = match result.trim_matches(|c| c == '[' || c == ']') {
-        "1.0" | "1" => GameResult::WhiteWin,
-        "0.5" | "1/2" => GameResult::Draw,
-        "0.0" | "0" => GameResult::BlackWin,
+        "1.0" | "1" => RecordResult::WhiteWin,
+        "0.5" | "1/2" => RecordResult::Draw,
+        "0.0" | "0" => RecordResult::BlackWin,
         _ => return Err(TextError::Result(result.into())),
     };
     let pos = Position::from_fen(fen).map_err(TextError::Fen)?;
@@ -192,7 +192,7 @@ mod tests {
     #[test]
     fn text_lines_round_trip() {
         let pos = Position::from_fen("r3k2r/8/8/3q4/8/8/8/R3K2R b - - 4 30").unwrap();
-        let record = TrainingRecord::from_position(&pos, -250, GameResult::BlackWin);
+        let record = TrainingRecord::from_position(&pos, -250, RecordResult::BlackWin);
         let line = to_text(&record);
         assert_eq!(line, "r3k2r/8/8/3q4/8/8/8/R3K2R b - - 4 30 | -250 | 0.0");
         assert_eq!(from_text(&line), Ok(record));
@@ -202,11 +202,14 @@ mod tests {
     #[test]
     fn chessboards_round_trip_as_the_side_to_move_sees_them() {
         let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1").unwrap();
-        let record = TrainingRecord::from_position(&pos, 120, GameResult::WhiteWin);
+        let record = TrainingRecord::from_position(&pos, 120, RecordResult::WhiteWin);
         let bytes = to_chessboard(&record);
         let back = from_chessboard(&bytes).unwrap();
         // Black to move becomes White to move on a mirrored board.
         assert_eq!(back.to_fen(), "4k3/4p3/8/8/8/8/8/4K3 w - - 0 1");
-        assert_eq!((back.score(), back.result()), (-120, GameResult::BlackWin));
+        assert_eq!(
+            (back.score(), back.result()),
+            (-120, RecordResult::BlackWin)
+        );
     }
 }

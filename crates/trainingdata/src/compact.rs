@@ -171,7 +171,7 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Game>, CompactError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::GameResult;
+    use crate::RecordResult;
 
     #[test]
     fn zigzag_round_trips_every_difference() {
@@ -197,7 +197,7 @@ mod tests {
         ] {
             let start = Position::from_fen(fen).unwrap();
             let mut pos = start;
-            let mut game = Game::new(start, GameResult::BlackWin);
+            let mut game = Game::new(start, RecordResult::BlackWin);
             for (i, text) in moves.iter().enumerate() {
                 let m = pos.parse_uci_move(text, pos.castling_mode()).unwrap();
                 pos.play_unchecked(m);

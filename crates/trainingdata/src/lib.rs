@@ -37,6 +37,6 @@ pub mod viriformat;
 
 pub use filter::{PositionFilter, Skip, SkipCounts};
 pub use record::{
-    read_file, GameResult, ReadError, RecordError, RecordFile, RecordReader, RecordWriter,
+    read_file, ReadError, RecordError, RecordFile, RecordReader, RecordResult, RecordWriter,
     TrainingRecord, RECORD_SIZE,
 };

@@ -14,7 +14,7 @@ const MAX_PIECES: u32 = 32;
 
 /// A game's result, from White's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
+pub enum RecordResult {
     /// Black won.
     BlackWin = 0,
     /// A draw.
@@ -23,22 +23,22 @@ pub enum GameResult {
     WhiteWin = 2,
 }
 
-impl GameResult {
+impl RecordResult {
     /// The result of a game won by `winner` (`None`: a draw).
-    pub fn from_winner(winner: Option<Color>) -> GameResult {
+    pub fn from_winner(winner: Option<Color>) -> RecordResult {
         match winner {
-            Some(Color::White) => GameResult::WhiteWin,
-            Some(Color::Black) => GameResult::BlackWin,
-            None => GameResult::Draw,
+            Some(Color::White) => RecordResult::WhiteWin,
+            Some(Color::Black) => RecordResult::BlackWin,
+            None => RecordResult::Draw,
         }
     }
 
     /// The result stored as `byte` (0, 1 or 2).
-    pub fn from_byte(byte: u8) -> Option<GameResult> {
+    pub fn from_byte(byte: u8) -> Option<RecordResult> {
         match byte {
-            0 => Some(GameResult::BlackWin),
-            1 => Some(GameResult::Draw),
-            2 => Some(GameResult::WhiteWin),
+            0 => Some(RecordResult::BlackWin),
+            1 => Some(RecordResult::Draw),
+            2 => Some(RecordResult::WhiteWin),
             _ => None,
         }
     }
@@ -56,18 +56,18 @@ impl GameResult {
     /// The PGN result tag: `1-0`, `1/2-1/2` or `0-1`.
     pub fn pgn(self) -> &'static str {
         match self {
-            GameResult::WhiteWin => "1-0",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::BlackWin => "0-1",
+            RecordResult::WhiteWin => "1-0",
+            RecordResult::Draw => "1/2-1/2",
+            RecordResult::BlackWin => "0-1",
         }
     }
 
     /// The result for a PGN result tag; `None` for `*` or anything else.
-    pub fn from_pgn(tag: &str) -> Option<GameResult> {
+    pub fn from_pgn(tag: &str) -> Option<RecordResult> {
         match tag.trim() {
-            "1-0" => Some(GameResult::WhiteWin),
-            "1/2-1/2" => Some(GameResult::Draw),
-            "0-1" => Some(GameResult::BlackWin),
+            "1-0" => Some(RecordResult::WhiteWin),
+            "1/2-1/2" => Some(RecordResult::Draw),
+            "0-1" => Some(RecordResult::BlackWin),
             _ => None,
         }
     }
@@ -128,7 +128,7 @@ pub struct TrainingRecord {
     occupancy: u64,
     pieces: [u8; 16],
     score: i16,
-    result: GameResult,
+    result: RecordResult,
     turn: Color,
     fullmove: u16,
     halfmove: u8,
@@ -139,7 +139,7 @@ impl TrainingRecord {
     /// centipawns) and the game's `result`. Castling rights and the
     /// en-passant square are dropped; the fullmove number saturates at
     /// 65535 and the halfmove clock at 255.
-    pub fn from_position(pos: &Position, score_white: i16, result: GameResult) -> TrainingRecord {
+    pub fn from_position(pos: &Position, score_white: i16, result: RecordResult) -> TrainingRecord {
         let mut occupancy = 0u64;
         let mut pieces = [0u8; 16];
         // A valid position has at most 16 pieces a side, so `take` never
@@ -201,7 +201,7 @@ impl TrainingRecord {
                 black: kings[1],
             });
         }
-        let result = GameResult::from_byte(bytes[26]).ok_or(RecordError::Result(bytes[26]))?;
+        let result = RecordResult::from_byte(bytes[26]).ok_or(RecordError::Result(bytes[26]))?;
         let turn = match bytes[27] {
             0 => Color::White,
             1 => Color::Black,
@@ -277,12 +277,12 @@ impl TrainingRecord {
     }
 
     /// The game's result.
-    pub fn result(&self) -> GameResult {
+    pub fn result(&self) -> RecordResult {
         self.result
     }
 
     /// Sets the game's result (known only once the game has ended).
-    pub fn set_result(&mut self, result: GameResult) {
+    pub fn set_result(&mut self, result: RecordResult) {
         self.result = result;
     }
 
@@ -643,14 +643,14 @@ impl<W: Write> Drop for RecordWriter<W> {
 mod tests {
     use super::*;
 
-    fn record(fen: &str, score: i16, result: GameResult) -> TrainingRecord {
+    fn record(fen: &str, score: i16, result: RecordResult) -> TrainingRecord {
         TrainingRecord::from_position(&Position::from_fen(fen).unwrap(), score, result)
     }
 
     #[test]
     fn start_position_has_the_documented_bytes() {
-        let bytes =
-            TrainingRecord::from_position(&Position::startpos(), -17, GameResult::Draw).to_bytes();
+        let bytes = TrainingRecord::from_position(&Position::startpos(), -17, RecordResult::Draw)
+            .to_bytes();
         assert_eq!(bytes[0..8], 0xffff_0000_0000_ffffu64.to_le_bytes());
         // a1 R, b1 N, c1 B, d1 Q, e1 K, f1 B, g1 N, h1 R: low nibble first.
         assert_eq!(bytes[8..12], [0x13, 0x42, 0x25, 0x31]);
@@ -668,30 +668,30 @@ mod tests {
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
                 0,
-                GameResult::Draw,
+                RecordResult::Draw,
             ),
             // Black to move, a negative score.
             (
                 "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R b - - 3 9",
                 -250,
-                GameResult::BlackWin,
+                RecordResult::BlackWin,
             ),
             // Few pieces, extreme scores and counters.
             (
                 "8/8/4k3/8/8/3QK3/8/8 w - - 99 187",
                 i16::MAX,
-                GameResult::WhiteWin,
+                RecordResult::WhiteWin,
             ),
             (
                 "8/5k2/8/8/8/8/1K6/8 b - - 200 300",
                 i16::MIN,
-                GameResult::Draw,
+                RecordResult::Draw,
             ),
             // Promoted pieces: three white knights, two black queens.
             (
                 "1q2k2q/8/8/8/8/8/8/NNN1K3 w - - 0 60",
                 -32000,
-                GameResult::BlackWin,
+                RecordResult::BlackWin,
             ),
         ];
         for (fen, score, result) in cases {
@@ -714,27 +714,31 @@ mod tests {
         let mut pos =
             Position::from_fen("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3")
                 .unwrap();
-        let rec = TrainingRecord::from_position(&pos, 30, GameResult::WhiteWin);
+        let rec = TrainingRecord::from_position(&pos, 30, RecordResult::WhiteWin);
         assert_eq!(
             rec.to_fen(),
             "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w - - 0 3"
         );
         pos = Position::from_fen("8/5k2/8/8/8/8/1K6/8 b - - 1000 65000").unwrap();
-        let rec = TrainingRecord::from_position(&pos, 0, GameResult::Draw);
+        let rec = TrainingRecord::from_position(&pos, 0, RecordResult::Draw);
         assert_eq!((rec.halfmove_clock(), rec.fullmove_number()), (255, 65000));
     }
 
     #[test]
     fn score_from_the_side_to_move() {
-        let rec = record("8/5k2/8/8/8/8/1K6/8 b - - 0 1", -40, GameResult::Draw);
+        let rec = record("8/5k2/8/8/8/8/1K6/8 b - - 0 1", -40, RecordResult::Draw);
         assert_eq!(rec.score_stm(), 40);
-        let rec = record("8/5k2/8/8/8/8/1K6/8 b - - 0 1", i16::MIN, GameResult::Draw);
+        let rec = record(
+            "8/5k2/8/8/8/8/1K6/8 b - - 0 1",
+            i16::MIN,
+            RecordResult::Draw,
+        );
         assert_eq!(rec.score_stm(), i16::MAX);
     }
 
     #[test]
     fn damaged_bytes_are_refused_with_the_field_named() {
-        let good = record("8/5k2/8/8/8/8/1K6/8 b - - 0 1", 0, GameResult::Draw).to_bytes();
+        let good = record("8/5k2/8/8/8/8/1K6/8 b - - 0 1", 0, RecordResult::Draw).to_bytes();
         let mut bad = good;
         bad[26] = 3;
         assert_eq!(
@@ -803,15 +807,19 @@ mod tests {
 
     #[test]
     fn result_conversions() {
-        for r in [GameResult::BlackWin, GameResult::Draw, GameResult::WhiteWin] {
-            assert_eq!(GameResult::from_byte(r.to_byte()), Some(r));
-            assert_eq!(GameResult::from_pgn(r.pgn()), Some(r));
+        for r in [
+            RecordResult::BlackWin,
+            RecordResult::Draw,
+            RecordResult::WhiteWin,
+        ] {
+            assert_eq!(RecordResult::from_byte(r.to_byte()), Some(r));
+            assert_eq!(RecordResult::from_pgn(r.pgn()), Some(r));
         }
         assert_eq!(
-            GameResult::from_winner(Some(Color::Black)),
-            GameResult::BlackWin
+            RecordResult::from_winner(Some(Color::Black)),
+            RecordResult::BlackWin
         );
-        assert_eq!(GameResult::WhiteWin.white_score(), 1.0);
-        assert_eq!(GameResult::from_pgn("*"), None);
+        assert_eq!(RecordResult::WhiteWin.white_score(), 1.0);
+        assert_eq!(RecordResult::from_pgn("*"), None);
     }
 }

@@ -488,7 +488,7 @@ pub fn verify(store: &Store, deep: bool) -> Result<Verified, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::GameResult;
+    use crate::RecordResult;
     use chess::Position;
 
     fn origin(seed: u64) -> ShardOrigin {
@@ -503,7 +503,7 @@ mod tests {
 
     fn game() -> Game {
         let mut pos = Position::startpos();
-        let mut game = Game::new(pos, GameResult::WhiteWin);
+        let mut game = Game::new(pos, RecordResult::WhiteWin);
         for text in ["e2e4", "e7e5", "g1f3", "b8c6"] {
             let m = pos.parse_uci_move(text, pos.castling_mode()).unwrap();
             pos.play_unchecked(m);

@@ -33,7 +33,7 @@ use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::record::board_fen;
-use crate::GameResult;
+use crate::RecordResult;
 use types::Score;
 
 /// The size of the packed start position.
@@ -75,14 +75,14 @@ pub struct Game {
     /// opening plies, which are not recorded).
     pub start: Position,
     /// The game's result.
-    pub result: GameResult,
+    pub result: RecordResult,
     /// Each move, with its position's score (centipawns, White's view).
     pub moves: Vec<(Move, i16)>,
 }
 
 impl Game {
     /// A game from `start` with no moves yet.
-    pub fn new(start: Position, result: GameResult) -> Game {
+    pub fn new(start: Position, result: RecordResult) -> Game {
         Game {
             start,
             result,
@@ -120,7 +120,7 @@ impl Game {
 }
 
 /// The 32 packed bytes of `pos` with `score` and the game's `result`.
-pub fn pack(pos: &Position, score: i16, result: GameResult) -> [u8; PACKED_SIZE] {
+pub fn pack(pos: &Position, score: i16, result: RecordResult) -> [u8; PACKED_SIZE] {
     let mut bytes = [0u8; PACKED_SIZE];
     let occupied = pos.occupied();
     let occupancy = occupied
@@ -188,7 +188,7 @@ pub enum PackedError {
 }
 
 /// The position, score and result packed in `bytes`.
-pub fn unpack(bytes: &[u8; PACKED_SIZE]) -> Result<(Position, i16, GameResult), PackedError> {
+pub fn unpack(bytes: &[u8; PACKED_SIZE]) -> Result<(Position, i16, RecordResult), PackedError> {
     let occupancy = u64::from_le_bytes(bytes[0..8].try_into().expect("8 bytes"));
     if occupancy.count_ones() > 32 {
         return Err(PackedError::TooManyPieces(occupancy.count_ones()));
@@ -224,7 +224,7 @@ pub fn unpack(bytes: &[u8; PACKED_SIZE]) -> Result<(Position, i16, GameResult), 
         };
         board[square.index()] = Some(Piece::new(color, role));
     }
-    let result = GameResult::from_byte(bytes[30]).ok_or(PackedError::Result(bytes[30]))?;
+    let result = RecordResult::from_byte(bytes[30]).ok_or(PackedError::Result(bytes[30]))?;
     let turn = if bytes[24] >> 7 == 0 { 'w' } else { 'b' };
     let ep = bytes[24] & 0x7f;
     let ep = match ep {
@@ -531,7 +531,7 @@ mod tests {
     fn game_from(fen: &str, uci: &[&str]) -> Game {
         let start = Position::from_fen(fen).unwrap();
         let mut pos = start;
-        let mut game = Game::new(start, GameResult::Draw);
+        let mut game = Game::new(start, RecordResult::Draw);
         for (i, text) in uci.iter().enumerate() {
             let m = pos
                 .parse_uci_move(text, pos.castling_mode())
@@ -561,10 +561,10 @@ mod tests {
             "8/8/8/8/8/5k2/8/4K3 b - - 99 300",
         ] {
             let pos = Position::from_fen(fen).unwrap();
-            let bytes = pack(&pos, -123, GameResult::WhiteWin);
+            let bytes = pack(&pos, -123, RecordResult::WhiteWin);
             let (back, score, result) = unpack(&bytes).unwrap();
             assert_eq!(back.fen(), pos.fen(), "{fen}");
-            assert_eq!((score, result), (-123, GameResult::WhiteWin));
+            assert_eq!((score, result), (-123, RecordResult::WhiteWin));
         }
     }
 

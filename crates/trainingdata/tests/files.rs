@@ -4,7 +4,7 @@
 use chess::{CastlingMode, Position};
 use std::io::Write;
 use trainingdata::{
-    read_file, GameResult, RecordReader, RecordWriter, TrainingRecord, RECORD_SIZE,
+    read_file, RecordReader, RecordResult, RecordWriter, TrainingRecord, RECORD_SIZE,
 };
 
 /// Records of a short game: every position after each move.
@@ -13,7 +13,7 @@ fn game_records() -> Vec<TrainingRecord> {
     let mut records = vec![TrainingRecord::from_position(
         &pos,
         20,
-        GameResult::WhiteWin,
+        RecordResult::WhiteWin,
     )];
     for (i, uci) in [
         "e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6",
@@ -31,7 +31,7 @@ fn game_records() -> Vec<TrainingRecord> {
         records.push(TrainingRecord::from_position(
             &pos,
             score,
-            GameResult::WhiteWin,
+            RecordResult::WhiteWin,
         ));
     }
     records

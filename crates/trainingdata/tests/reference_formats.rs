@@ -8,7 +8,7 @@ use ::viriformat::chess::chessmove::Move as ViriMove;
 use ::viriformat::dataformat::{Filter, Game as ViriGame, WDL};
 use chess::Position;
 use trainingdata::viriformat::{self as vf, Game, GameReader};
-use trainingdata::{bullet, GameResult, TrainingRecord};
+use trainingdata::{bullet, RecordResult, TrainingRecord};
 
 const STARTS: [&str; 4] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -37,7 +37,11 @@ fn games() -> Vec<Game> {
     let mut games = Vec::new();
     for i in 0..120 {
         let start = Position::from_fen(STARTS[i % STARTS.len()]).unwrap();
-        let result = [GameResult::BlackWin, GameResult::Draw, GameResult::WhiteWin][i % 3];
+        let result = [
+            RecordResult::BlackWin,
+            RecordResult::Draw,
+            RecordResult::WhiteWin,
+        ][i % 3];
         let mut game = Game::new(start, result);
         let mut pos = start;
         for _ in 0..(rng.next() % 160) {
@@ -62,11 +66,11 @@ fn reference_board(pos: &Position) -> Board {
     board
 }
 
-fn outcome(result: GameResult) -> GameOutcome {
+fn outcome(result: RecordResult) -> GameOutcome {
     match result {
-        GameResult::WhiteWin => GameOutcome::WhiteWin(WinType::Adjudication),
-        GameResult::Draw => GameOutcome::Draw(DrawType::Adjudication),
-        GameResult::BlackWin => GameOutcome::BlackWin(WinType::Adjudication),
+        RecordResult::WhiteWin => GameOutcome::WhiteWin(WinType::Adjudication),
+        RecordResult::Draw => GameOutcome::Draw(DrawType::Adjudication),
+        RecordResult::BlackWin => GameOutcome::BlackWin(WinType::Adjudication),
     }
 }
 
@@ -91,9 +95,9 @@ fn games_written_by_kestrel_read_back_with_the_reference_crate() {
         let theirs = ViriGame::deserialise_from(&mut reader, Vec::new()).unwrap();
         assert_eq!(theirs.len(), g.moves.len());
         let result = match theirs.outcome() {
-            WDL::Win => GameResult::WhiteWin,
-            WDL::Draw => GameResult::Draw,
-            WDL::Loss => GameResult::BlackWin,
+            WDL::Win => RecordResult::WhiteWin,
+            WDL::Draw => RecordResult::Draw,
+            WDL::Loss => RecordResult::BlackWin,
         };
         assert_eq!(result, g.result);
         let mut board = theirs.initial_position();

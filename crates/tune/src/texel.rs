@@ -11,7 +11,7 @@ use engine::eval::trace::Coefficients;
 use engine::eval::weights::{Weights, COUNT};
 use engine::eval::{evaluate_traced, pair::pair, EvalKind, MAX_PHASE};
 
-use crate::dataset::LabelledPosition;
+use datagen::LabelledPosition;
 
 /// One position, ready for the tuner.
 #[derive(Clone, Copy, Debug)]

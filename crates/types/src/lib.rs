@@ -1,10 +1,10 @@
 //! What the engine and the tools around it share without the search: the
 //! tablebase interface (a prober such as `syzygy` implements [`Tablebase`];
-//! the engine's search and the lab's adjudication ask it), the opening
+//! the engine's search and the match runner's adjudication ask it), the opening
 //! book as the search asks it ([`BookHint`]), the one vocabulary for
 //! on/off values ([`parse_bool`]) and the one score type people and
 //! protocols see ([`Score`]). Sitting below `engine`,
-//! it lets `syzygy` and `lab` leave the search crate out; `engine`
+//! it lets `syzygy` and `matchrunner` leave the search crate out; `engine`
 //! re-exports all of it, so `engine::Tablebase` and friends still work.
 
 pub mod book_hint;

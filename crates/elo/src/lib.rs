@@ -1,0 +1,19 @@
+//! Match statistics for engine testing: Elo estimates with their error, the
+//! likelihood of superiority, pentanomial (game-pair) counts, the sequential
+//! probability ratio test, and ratings for a whole tournament.
+//!
+//! The conventions follow the tools engine authors use (cutechess-cli,
+//! fastchess, fishtest), so that numbers printed by Kestrel's match runner can be
+//! compared with theirs.
+
+mod estimate;
+mod normal;
+mod pentanomial;
+pub mod ratings;
+mod sprt;
+mod wdl_counts;
+
+pub use estimate::{elo_to_score, score_to_elo, Estimate};
+pub use pentanomial::{Pentanomial, PlayerResult};
+pub use sprt::{Sprt, SprtDecision, SprtError, SprtModel};
+pub use wdl_counts::WdlCounts;

@@ -1,0 +1,776 @@
+//! cutechess-cli's command line (`-engine cmd=a name=b -each tc=10+0.1
+//! -games 100 ...`) read into a [`MatchArgs`]. Its single-dash options take
+//! several `key=value` words, which no argument parser supports, so this small
+//! reader groups the words under their option first and then interprets each
+//! group.
+
+use crate::engine_spec::{EngineSpec, Protocol};
+use crate::schedule::Colours;
+use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
+use matchcore::time_control::TimeControl;
+use std::path::PathBuf;
+use std::time::Duration;
+use thiserror::Error;
+
+/// A command line that cannot be used, with what to change.
+#[derive(Debug, Error, PartialEq)]
+pub enum ArgsError {
+    /// An option nobody knows.
+    #[error("unknown option '-{0}' (see kestrel match --help)")]
+    UnknownOption(String),
+    /// A word outside any option.
+    #[error("'{0}' belongs to no option; options start with '-'")]
+    Stray(String),
+    /// A value that cannot be read.
+    #[error("-{option}: {message}")]
+    Bad {
+        /// The option.
+        option: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+fn bad(option: &str, message: impl Into<String>) -> ArgsError {
+    ArgsError::Bad {
+        option: option.to_string(),
+        message: message.into(),
+    }
+}
+
+/// How games are paired among the engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TournamentKind {
+    /// Everyone plays everyone.
+    RoundRobin,
+    /// The first engine plays each of the others.
+    Gauntlet,
+}
+
+/// SPRT settings (`-sprt`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SprtSpec {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+    /// How elo0 and elo1 are read (`model=normalized|logistic|bayesian`,
+    /// fastchess's models; normalized by default).
+    #[serde(default, with = "model_name")]
+    pub model: elo::SprtModel,
+}
+
+/// `SprtModel` as its fastchess name in JSON.
+mod model_name {
+    use elo::SprtModel;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    // serde's `with` passes a reference.
+    #[allow(clippy::trivially_copy_pass_by_ref)]
+    pub fn serialize<S: Serializer>(m: &SprtModel, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(m.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<SprtModel, D::Error> {
+        let name = String::deserialize(d)?;
+        SprtModel::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown SPRT model '{name}'")))
+    }
+}
+
+/// Everything `kestrel match` and `kestrel tournament` are asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchArgs {
+    /// The engines, in command-line order.
+    pub engines: Vec<EngineSpec>,
+    /// Games per encounter per round, 1 or 2 (`-games`, `-repeat [N]`; 2 by
+    /// default, as in fastchess). Two games form a pair: one opening, both
+    /// colours.
+    pub games: u32,
+    /// Rounds (`-rounds`; 2 by default, as in fastchess).
+    pub rounds: u32,
+    /// How colours are given (`-noswap`, `-reverse`).
+    pub colours: Colours,
+    /// Whether the statistics count game pairs (pentanomial) when games come
+    /// in pairs (`-report penta=true|false`, on by default; off by itself
+    /// with one game a round or the bayesian SPRT model, as in fastchess).
+    pub report_penta: bool,
+    /// Games played at once (`-concurrency`).
+    pub concurrency: usize,
+    /// Where openings come from; the standard position when `None`.
+    pub openings: Option<OpeningsSpec>,
+    /// PGN output file (`-pgnout`).
+    pub pgn_out: Option<PathBuf>,
+    /// Minimal PGN: no move comments (`-pgnout FILE min`).
+    pub pgn_min: bool,
+    /// Each game's final position as an EPD line (fastchess's `-epdout
+    /// file=F`), appended to.
+    pub epd_out: Option<PathBuf>,
+    /// SPRT settings.
+    pub sprt: Option<SprtSpec>,
+    /// Draw adjudication (`-draw movenumber=N movecount=M score=CP`: both
+    /// engines' scores within CP for M moves each, from move N on).
+    pub draw: Option<DrawRule>,
+    /// Resign adjudication (`-resign movecount=M score=CP [twosided=B]`: a
+    /// side whose score is at most -CP for M moves loses; two-sided, only
+    /// when the winner's scores agree over the same moves).
+    pub resign: Option<ResignRule>,
+    /// Games longer than this many full moves are drawn (`-maxmoves`).
+    pub max_moves: Option<u32>,
+    /// Seed for the opening order (`-srand`).
+    pub seed: Option<u64>,
+    /// Syzygy tablebase directories for adjudication (`-tb`).
+    pub tb: Option<String>,
+    /// The most pieces for tablebase adjudication (`-tbpieces`).
+    pub tb_pieces: Option<u32>,
+    /// Results are printed every this many games (`-ratinginterval`; 0: only at the end).
+    pub rating_interval: u32,
+    /// Pause between games (`-wait`, ms).
+    pub wait: Duration,
+    /// The pairing scheme (`-tournament`).
+    pub tournament: TournamentKind,
+    /// Known ratings (`-rating NAME=ELO`, repeatable) for the tournament fit.
+    pub anchors: Vec<(String, f64)>,
+    /// JSON results file (`-json`).
+    pub json_out: Option<PathBuf>,
+    /// Result files of earlier runs to combine (`-merge`).
+    pub merge: Vec<PathBuf>,
+    /// The PGN `Event` tag (`-event`).
+    pub event: String,
+    /// How long a silent engine is waited for when no clock bounds it
+    /// (`-hangtimeout`, seconds).
+    pub hang_timeout: Duration,
+    /// Whether the progress bar is drawn (`-noprogress` turns it off).
+    pub progress: bool,
+    /// Go on with a stopped run: the games already in the `-pgnout` file
+    /// count and are not played again (`-resume`; needs the same arguments).
+    pub resume: bool,
+}
+
+impl Default for MatchArgs {
+    fn default() -> MatchArgs {
+        MatchArgs {
+            engines: Vec::new(),
+            games: 2,
+            rounds: 2,
+            colours: Colours::default(),
+            report_penta: true,
+            concurrency: 1,
+            openings: None,
+            pgn_out: None,
+            pgn_min: false,
+            epd_out: None,
+            sprt: None,
+            draw: None,
+            resign: None,
+            max_moves: None,
+            seed: None,
+            tb: None,
+            tb_pieces: None,
+            rating_interval: 10,
+            wait: Duration::ZERO,
+            tournament: TournamentKind::RoundRobin,
+            anchors: Vec::new(),
+            json_out: None,
+            merge: Vec::new(),
+            event: "?".to_string(),
+            hang_timeout: Duration::from_secs(60),
+            progress: true,
+            resume: false,
+        }
+    }
+}
+
+/// Whether a word starts an option: a dash followed by a letter (so that
+/// `-5` or `arg=-x` stay values).
+fn is_option(word: &str) -> bool {
+    let name = word.strip_prefix("--").or_else(|| word.strip_prefix('-'));
+    name.and_then(|n| n.chars().next())
+        .is_some_and(|c| c.is_ascii_alphabetic())
+}
+
+/// The words grouped under their options: `("engine", ["cmd=a", "name=b"])`.
+pub fn group(words: &[String]) -> Result<Vec<(String, Vec<String>)>, ArgsError> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for word in words {
+        if is_option(word) {
+            let name = word.trim_start_matches('-').to_string();
+            groups.push((name, Vec::new()));
+        } else {
+            match groups.last_mut() {
+                Some((_, values)) => values.push(word.clone()),
+                None => return Err(ArgsError::Stray(word.clone())),
+            }
+        }
+    }
+    Ok(groups)
+}
+
+fn key_value<'a>(option: &str, word: &'a str) -> Result<(&'a str, &'a str), ArgsError> {
+    word.split_once('=')
+        .ok_or_else(|| bad(option, format!("'{word}' must be KEY=VALUE")))
+}
+
+fn one<'a>(option: &str, values: &'a [String]) -> Result<&'a str, ArgsError> {
+    match values {
+        [v] => Ok(v),
+        [] => Err(bad(option, "needs a value")),
+        _ => Err(bad(
+            option,
+            format!("takes one value, got {}", values.join(" ")),
+        )),
+    }
+}
+
+fn number<T: std::str::FromStr>(option: &str, text: &str) -> Result<T, ArgsError> {
+    text.parse()
+        .map_err(|_| bad(option, format!("'{text}' is not a valid number")))
+}
+
+/// Applies one `key=value` of `-engine` or `-each` to `spec`.
+fn engine_key(
+    spec: &mut EngineSpec,
+    option: &str,
+    key: &str,
+    value: &str,
+) -> Result<(), ArgsError> {
+    if let Some(name) = key.strip_prefix("option.") {
+        spec.options.retain(|(n, _)| n != name);
+        spec.options.push((name.to_string(), value.to_string()));
+        return Ok(());
+    }
+    match key {
+        "cmd" => spec.cmd = value.to_string(),
+        "name" => spec.name = value.to_string(),
+        "dir" => spec.dir = Some(PathBuf::from(value)),
+        "arg" => spec.args.push(value.to_string()),
+        // fastchess: all arguments in one word, split at spaces.
+        "args" => spec.args.extend(value.split_whitespace().map(String::from)),
+        "initstr" => spec.init.push(value.to_string()),
+        "proto" => {
+            spec.protocol = match value {
+                "uci" => Protocol::Uci,
+                "xboard" | "cecp" => Protocol::Xboard,
+                _ => return Err(bad(option, format!("proto={value}: use uci or xboard"))),
+            }
+        }
+        "tc" => {
+            spec.limits.tc =
+                TimeControl::parse_seconds(value).map_err(|e| bad(option, e.to_string()))?;
+        }
+        "st" => {
+            let s: f64 = number(option, value)?;
+            if !(s > 0.0 && s.is_finite()) {
+                return Err(bad(option, format!("st={value}: give seconds above 0")));
+            }
+            spec.limits.movetime = Some(Duration::from_secs_f64(s));
+        }
+        // fastchess also calls the depth limit plies=.
+        "depth" | "plies" => spec.limits.depth = Some(number(option, value)?),
+        "nodes" => spec.limits.nodes = Some(number(option, value)?),
+        "timemargin" => spec.time_margin = Duration::from_millis(number(option, value)?),
+        // Accepted for scripts' sake; they change nothing here (see docs/lab.md).
+        "restart" | "trust" | "stderr" | "whitepov" | "ponder" => {}
+        _ => {
+            return Err(bad(
+                option,
+                format!("unknown key '{key}' (use cmd, name, dir, arg, args, proto, tc, st, depth, nodes, timemargin, initstr, option.NAME)"),
+            ))
+        }
+    }
+    Ok(())
+}
+
+fn engine_group(option: &str, values: &[String], spec: &mut EngineSpec) -> Result<(), ArgsError> {
+    for word in values {
+        let (k, v) = key_value(option, word)?;
+        engine_key(spec, option, k, v)?;
+    }
+    Ok(())
+}
+
+impl MatchArgs {
+    /// Reads cutechess-cli style words (the command line after `kestrel match`).
+    pub fn parse(words: &[String]) -> Result<MatchArgs, ArgsError> {
+        let groups = group(words)?;
+        let mut args = MatchArgs::default();
+        let mut norepeat = false;
+        // -each applies to every engine wherever it is written; each engine's own keys win.
+        let mut each = EngineSpec::new("");
+        for (option, values) in groups.iter().filter(|(o, _)| o == "each") {
+            engine_group(option, values, &mut each)?;
+        }
+        for (option, values) in &groups {
+            let o = option.as_str();
+            match o {
+                "each" => {}
+                "engine" => {
+                    let mut spec = each.clone();
+                    engine_group(o, values, &mut spec)?;
+                    args.engines.push(spec);
+                }
+                "games" => args.games = number(o, one(o, values)?)?,
+                "rounds" => args.rounds = number(o, one(o, values)?)?,
+                // fastchess: `-repeat` is `-games 2`, `-repeat N` is `-games N`.
+                "repeat" => {
+                    args.games = match values.as_slice() {
+                        [] => 2,
+                        _ => number(o, one(o, values)?)?,
+                    }
+                }
+                // cutechess's: every game its own opening (below).
+                "norepeat" => norepeat = true,
+                "noswap" => args.colours.noswap = true,
+                "reverse" => args.colours.reverse = true,
+                "report" => {
+                    for word in values {
+                        match key_value(o, word)? {
+                            ("penta", v) => {
+                                args.report_penta = types::parse_bool(v)
+                                    .map_err(|e| bad(o, format!("penta: {e}")))?;
+                            }
+                            (k, _) => return Err(bad(o, format!("unknown key '{k}' (use penta)"))),
+                        }
+                    }
+                }
+                "concurrency" => args.concurrency = number(o, one(o, values)?)?,
+                "openings" => args.openings = Some(openings(o, values)?),
+                "pgnout" => {
+                    let (file, min) = pgn_out(o, values)?;
+                    args.pgn_out = Some(file);
+                    args.pgn_min = min;
+                }
+                "epdout" => {
+                    for word in values {
+                        match key_value(o, word)? {
+                            ("file", v) => args.epd_out = Some(PathBuf::from(v)),
+                            // Kestrel appends, as to -pgnout.
+                            ("append", v) => {
+                                types::parse_bool(v).map_err(|e| bad(o, format!("append: {e}")))?;
+                            }
+                            (k, _) => return Err(bad(o, format!("unknown key '{k}' (use file=)"))),
+                        }
+                    }
+                    if args.epd_out.is_none() {
+                        return Err(bad(o, "give file=F"));
+                    }
+                }
+                "sprt" => args.sprt = Some(sprt(o, values)?),
+                "draw" => args.draw = Some(draw(o, values)?),
+                "resign" => args.resign = Some(resign(o, values)?),
+                "maxmoves" => args.max_moves = Some(number(o, one(o, values)?)?),
+                "srand" => args.seed = Some(number(o, one(o, values)?)?),
+                "tb" => args.tb = Some(one(o, values)?.to_string()),
+                "tbpieces" => args.tb_pieces = Some(number(o, one(o, values)?)?),
+                "ratinginterval" => args.rating_interval = number(o, one(o, values)?)?,
+                "wait" => args.wait = Duration::from_millis(number(o, one(o, values)?)?),
+                "tournament" => {
+                    args.tournament = match one(o, values)? {
+                        "round-robin" | "roundrobin" => TournamentKind::RoundRobin,
+                        "gauntlet" => TournamentKind::Gauntlet,
+                        t => return Err(bad(o, format!("'{t}': use round-robin or gauntlet"))),
+                    }
+                }
+                "rating" => {
+                    for word in values {
+                        let (name, elo) = key_value(o, word)?;
+                        args.anchors.push((name.to_string(), number(o, elo)?));
+                    }
+                }
+                "json" => args.json_out = Some(PathBuf::from(one(o, values)?)),
+                "merge" => {
+                    if values.is_empty() {
+                        return Err(bad(o, "give the JSON files to merge"));
+                    }
+                    args.merge.extend(values.iter().map(PathBuf::from));
+                }
+                "event" => args.event = values.join(" "),
+                "hangtimeout" => {
+                    args.hang_timeout = Duration::from_secs_f64(number(o, one(o, values)?)?);
+                }
+                "noprogress" => args.progress = false,
+                "resume" => args.resume = true,
+                // Crashed engines are always restarted; no other mode exists.
+                "recover" => {}
+                _ => return Err(ArgsError::UnknownOption(option.clone())),
+            }
+        }
+        // fastchess's fixConfig: more than 2 games a round is read as games
+        // and rounds written the wrong way round; still more is an error.
+        if args.games > 2 {
+            std::mem::swap(&mut args.games, &mut args.rounds);
+            if args.games > 2 {
+                return Err(bad(
+                    "games",
+                    format!(
+                        "at most 2 games a round (fastchess's rule: 2 is a game pair, one \
+                         opening with both colours); ask for more with -rounds, e.g. \
+                         -games 2 -rounds {}",
+                        (u64::from(args.games) * u64::from(args.rounds)).div_ceil(2)
+                    ),
+                ));
+            }
+        }
+        if norepeat {
+            // Every game its own opening, colours alternating: fastchess's -games 1.
+            args.rounds *= args.games;
+            args.games = 1;
+        }
+        args.check()?;
+        Ok(args)
+    }
+
+    fn check(&mut self) -> Result<(), ArgsError> {
+        if !self.merge.is_empty() {
+            return Ok(());
+        }
+        if self.resume && self.pgn_out.is_none() {
+            return Err(bad(
+                "resume",
+                "it reads the finished games back from -pgnout FILE: give the run's PGN file",
+            ));
+        }
+        if self.engines.len() < 2 {
+            return Err(bad("engine", "give at least two engines"));
+        }
+        for (i, e) in self.engines.iter_mut().enumerate() {
+            if e.cmd.is_empty() {
+                return Err(bad("engine", format!("engine {} has no cmd=", i + 1)));
+            }
+            if e.name.is_empty() {
+                e.name = e.cmd.rsplit('/').next().unwrap_or(&e.cmd).to_string();
+            }
+            if !e.limits.is_bounded() {
+                return Err(bad(
+                    "engine",
+                    format!(
+                        "{}: give a limit (tc=, st=, depth= or nodes=), with -each or -engine",
+                        e.name
+                    ),
+                ));
+            }
+        }
+        let mut names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+        names.sort_unstable();
+        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+            return Err(bad(
+                "engine",
+                format!("two engines are named '{}': give name=", w[0]),
+            ));
+        }
+        if self.games == 0 || self.rounds == 0 || self.concurrency == 0 {
+            return Err(bad(
+                "games",
+                "-games, -rounds and -concurrency must be at least 1",
+            ));
+        }
+        // fastchess's fixConfig and SPRT::isValid: pairs are counted only
+        // with two games a round, and never by the bayesian model.
+        if self.games != 2
+            || self
+                .sprt
+                .is_some_and(|s| s.model == elo::SprtModel::Bayesian)
+        {
+            self.report_penta = false;
+        }
+        for (name, _) in &self.anchors {
+            if !self.engines.iter().any(|e| &e.name == name) {
+                return Err(bad("rating", format!("no engine is named '{name}'")));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn openings(o: &str, values: &[String]) -> Result<OpeningsSpec, ArgsError> {
+    let mut file = None;
+    let mut format = None;
+    let mut order = OpeningOrder::Sequential;
+    let mut plies = None;
+    let mut start = 1;
+    for word in values {
+        match key_value(o, word)? {
+            ("file", v) => file = Some(PathBuf::from(v)),
+            ("format", "epd") => format = Some(OpeningFormat::Epd),
+            ("format", "pgn") => format = Some(OpeningFormat::Pgn),
+            ("format", v) => return Err(bad(o, format!("format={v}: use epd or pgn"))),
+            ("order", "random") => order = OpeningOrder::Random,
+            ("order", "sequential") => order = OpeningOrder::Sequential,
+            ("order", v) => return Err(bad(o, format!("order={v}: use random or sequential"))),
+            ("plies", v) => plies = Some(number(o, v)?),
+            ("start", v) => start = number::<usize>(o, v)?.max(1),
+            // cutechess's policy=default|encounter|round: every pair shares its opening here.
+            ("policy", _) => {}
+            (k, _) => {
+                return Err(bad(
+                    o,
+                    format!("unknown key '{k}' (use file, format, order, plies, start)"),
+                ))
+            }
+        }
+    }
+    let file = file.ok_or_else(|| bad(o, "give file=PATH"))?;
+    let format = format.unwrap_or_else(|| OpeningFormat::of_file(&file));
+    Ok(OpeningsSpec {
+        file,
+        format,
+        order,
+        plies,
+        start,
+    })
+}
+
+fn pgn_out(o: &str, values: &[String]) -> Result<(PathBuf, bool), ArgsError> {
+    // cutechess: `-pgnout FILE [min]`; fastchess: `-pgnout file=FILE [min=true]`.
+    let mut file = None;
+    let mut min = false;
+    for word in values {
+        match word.split_once('=') {
+            Some(("file", v)) => file = Some(PathBuf::from(v)),
+            Some(("min", v)) => {
+                min = types::parse_bool(v).map_err(|e| bad(o, format!("min: {e}")))?;
+            }
+            Some((k, _)) => return Err(bad(o, format!("unknown key '{k}' (use file= and min=)"))),
+            None if word == "min" => min = true,
+            None if word == "fi" => {
+                return Err(bad(
+                    o,
+                    "'fi' (a FEN per ply) is not supported; leave it out",
+                ))
+            }
+            None if file.is_none() => file = Some(PathBuf::from(word)),
+            None => return Err(bad(o, format!("'{word}': give one file"))),
+        }
+    }
+    Ok((file.ok_or_else(|| bad(o, "give a file"))?, min))
+}
+
+fn sprt(o: &str, values: &[String]) -> Result<SprtSpec, ArgsError> {
+    let mut s = SprtSpec {
+        elo0: f64::NAN,
+        elo1: f64::NAN,
+        alpha: 0.05,
+        beta: 0.05,
+        model: elo::SprtModel::Normalized,
+    };
+    for word in values {
+        match key_value(o, word)? {
+            ("model", v) => {
+                s.model = elo::SprtModel::from_name(v).ok_or_else(|| {
+                    bad(
+                        o,
+                        format!("model={v}: use normalized, logistic or bayesian"),
+                    )
+                })?;
+            }
+            ("elo0", v) => s.elo0 = number(o, v)?,
+            ("elo1", v) => s.elo1 = number(o, v)?,
+            ("alpha", v) => s.alpha = number(o, v)?,
+            ("beta", v) => s.beta = number(o, v)?,
+            (k, _) => {
+                return Err(bad(
+                    o,
+                    format!("unknown key '{k}' (use elo0, elo1, alpha, beta, model)"),
+                ))
+            }
+        }
+    }
+    if s.elo0.is_nan() || s.elo1.is_nan() || s.elo0 >= s.elo1 {
+        return Err(bad(o, "give elo0= and elo1= with elo0 < elo1"));
+    }
+    let rate = |r: f64| r > 0.0 && r < 0.5;
+    if !rate(s.alpha) || !rate(s.beta) {
+        return Err(bad(o, "alpha and beta must lie between 0 and 0.5"));
+    }
+    Ok(s)
+}
+
+fn draw(o: &str, values: &[String]) -> Result<DrawRule, ArgsError> {
+    let (mut move_number, mut move_count, mut score) = (0, 0, 0);
+    let mut seen = (false, false, false);
+    for word in values {
+        match key_value(o, word)? {
+            ("movenumber", v) => (move_number, seen.0) = (number(o, v)?, true),
+            ("movecount", v) => (move_count, seen.1) = (number(o, v)?, true),
+            ("score", v) => (score, seen.2) = (number(o, v)?, true),
+            (k, _) => {
+                return Err(bad(
+                    o,
+                    format!("unknown key '{k}' (use movenumber, movecount, score)"),
+                ))
+            }
+        }
+    }
+    if seen != (true, true, true) || move_count == 0 {
+        return Err(bad(
+            o,
+            "give movenumber=, movecount= (at least 1) and score=",
+        ));
+    }
+    Ok(DrawRule::cutechess(move_number, move_count, score))
+}
+
+fn resign(o: &str, values: &[String]) -> Result<ResignRule, ArgsError> {
+    let (mut move_count, mut score, mut two_sided) = (0, 0, false);
+    for word in values {
+        match key_value(o, word)? {
+            ("movecount", v) => move_count = number(o, v)?,
+            ("score", v) => score = number(o, v)?,
+            ("twosided", v) => {
+                two_sided = types::parse_bool(v).map_err(|e| bad(o, format!("twosided: {e}")))?;
+            }
+            (k, _) => {
+                return Err(bad(
+                    o,
+                    format!("unknown key '{k}' (use movecount, score, twosided)"),
+                ))
+            }
+        }
+    }
+    if move_count == 0 || score <= 0 {
+        return Err(bad(o, "give movecount= (at least 1) and score= (above 0)"));
+    }
+    Ok(ResignRule::cutechess(move_count, score, two_sided))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn a_cutechess_command_line_reads_as_written() {
+        let a = MatchArgs::parse(&words(
+            "-engine cmd=./new name=new option.Hash=64 arg=-x \
+             -engine cmd=/usr/games/fairymax proto=xboard st=0.5 \
+             -each tc=40/60+0.6 option.Threads=1 \
+             -games 2 -rounds 50 -repeat -concurrency 4 \
+             -openings file=book.pgn order=random plies=8 \
+             -pgnout out.pgn min -sprt elo0=0 elo1=5 alpha=0.05 beta=0.1 \
+             -draw movenumber=40 movecount=8 score=10 \
+             -resign movecount=3 score=600 twosided=true \
+             -maxmoves 200 -srand 7 -recover -ratinginterval 20 -wait 5",
+        ))
+        .unwrap();
+        let new = &a.engines[0];
+        assert_eq!(new.name, "new");
+        assert_eq!(new.args, ["-x"]);
+        assert_eq!(
+            new.options,
+            [
+                ("Threads".to_string(), "1".to_string()),
+                ("Hash".to_string(), "64".to_string())
+            ]
+        );
+        assert_eq!(new.limits.tc.unwrap().moves, Some(40));
+        let fm = &a.engines[1];
+        assert_eq!(fm.name, "fairymax");
+        assert_eq!(fm.protocol, Protocol::Xboard);
+        assert_eq!(fm.limits.movetime, Some(Duration::from_millis(500)));
+        assert_eq!((a.games, a.rounds, a.concurrency), (2, 50, 4));
+        let o = a.openings.unwrap();
+        assert_eq!(
+            (o.format, o.order, o.plies),
+            (OpeningFormat::Pgn, OpeningOrder::Random, Some(8))
+        );
+        assert_eq!(a.pgn_out, Some(PathBuf::from("out.pgn")));
+        assert!(a.pgn_min);
+        assert_eq!(a.sprt.unwrap().beta, 0.1);
+        assert_eq!(a.draw, Some(DrawRule::cutechess(40, 8, 10)));
+        assert_eq!(a.resign, Some(ResignRule::cutechess(3, 600, true)));
+        assert_eq!(
+            (a.max_moves, a.seed, a.rating_interval),
+            (Some(200), Some(7), 20)
+        );
+        assert_eq!(a.wait, Duration::from_millis(5));
+    }
+
+    #[test]
+    fn negative_values_and_double_dashes_are_read() {
+        let a = MatchArgs::parse(&words(
+            "--engine cmd=a depth=2 arg=-v --engine cmd=b nodes=1000 -tournament gauntlet -json r.json",
+        ))
+        .unwrap();
+        assert_eq!(a.engines[0].args, ["-v"]);
+        assert_eq!(a.engines[1].limits.nodes, Some(1000));
+        assert_eq!(a.tournament, TournamentKind::Gauntlet);
+        assert_eq!(a.json_out, Some(PathBuf::from("r.json")));
+    }
+
+    #[test]
+    fn mistakes_are_reported_with_what_to_fix() {
+        let err = |s: &str| MatchArgs::parse(&words(s)).unwrap_err().to_string();
+        assert!(err("stray -engine cmd=a").contains("belongs to no option"));
+        assert!(err("-engine cmd=a tc=1 -engine cmd=b tc=1 -frobnicate")
+            .contains("unknown option '-frobnicate'"));
+        assert!(err("-engine cmd=a -engine cmd=b tc=1").contains("give a limit"));
+        assert!(err("-engine cmd=a tc=1").contains("at least two engines"));
+        assert!(err("-engine cmd=a tc=x -engine cmd=b").contains("bad time control"));
+        assert!(err("-engine cmd=a tc=1 -engine cmd=a tc=1").contains("two engines are named 'a'"));
+        assert!(
+            err("-each tc=1 -engine cmd=a -engine cmd=b -sprt elo0=5 elo1=0")
+                .contains("elo0 < elo1")
+        );
+        assert!(
+            err("-each tc=1 -engine cmd=a -engine cmd=b -games ten").contains("not a valid number")
+        );
+        assert!(
+            err("-each tc=1 -engine cmd=a color=red -engine cmd=b").contains("unknown key 'color'")
+        );
+        assert!(err("-each tc=1 -engine cmd=a -engine cmd=b -rating c=1500")
+            .contains("no engine is named 'c'"));
+    }
+
+    #[test]
+    fn games_rounds_and_repeat_mean_what_they_mean_to_fastchess() {
+        let parse = |extra: &str| {
+            MatchArgs::parse(&words(&format!(
+                "-engine cmd=a -engine cmd=b -each nodes=200 {extra}"
+            )))
+        };
+        let shape = |extra: &str| {
+            let a = parse(extra).unwrap();
+            (a.games, a.rounds, a.report_penta)
+        };
+        // fastchess's defaults: -games 2 -rounds 2, pairs counted.
+        assert_eq!(shape(""), (2, 2, true));
+        assert_eq!(shape("-rounds 3"), (2, 3, true));
+        assert_eq!(shape("-rounds 2 -repeat"), (2, 2, true));
+        assert_eq!(shape("-games 1 -rounds 5"), (1, 5, false));
+        assert_eq!(shape("-games 1 -repeat -rounds 5"), (2, 5, true));
+        assert_eq!(shape("-repeat 1 -rounds 5"), (1, 5, false));
+        // More than 2 games a round: games and rounds swapped, as fastchess does.
+        assert_eq!(shape("-games 10 -rounds 1"), (1, 10, false));
+        assert_eq!(shape("-games 4"), (2, 4, true));
+        assert!(parse("-games 5 -rounds 3")
+            .unwrap_err()
+            .to_string()
+            .contains("at most 2 games a round"));
+        // cutechess's -norepeat: every game its own opening.
+        assert_eq!(shape("-games 2 -rounds 3 -norepeat"), (1, 6, false));
+        assert_eq!(shape("-rounds 3 -report penta=false"), (2, 3, false));
+        let a = parse("-noswap -reverse").unwrap();
+        assert!(a.colours.noswap && a.colours.reverse);
+        let a = parse("-sprt elo0=0 elo1=5 model=logistic").unwrap();
+        assert_eq!(a.sprt.unwrap().model, elo::SprtModel::Logistic);
+        assert!(a.report_penta);
+        let a = parse("-sprt elo0=0 elo1=5 model=bayesian").unwrap();
+        assert!(!a.report_penta, "the bayesian model counts games");
+        assert!(parse("-sprt elo0=0 elo1=5 model=gaussian").is_err());
+    }
+
+    #[test]
+    fn merge_needs_no_engines() {
+        let a = MatchArgs::parse(&words("-merge a.json b.json -pgnout all.pgn")).unwrap();
+        assert_eq!(a.merge.len(), 2);
+    }
+}

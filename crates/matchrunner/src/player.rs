@@ -1,0 +1,21 @@
+//! The match runner's players: engines in child processes, started by the protocol
+//! their spec names, behind matchcore's [`Player`] trait (which the game
+//! loop drives, and which in-process searchers implement too).
+
+use crate::engine_spec::{EngineSpec, Protocol};
+use crate::uci_player::UciPlayer;
+use crate::xboard_player::XboardPlayer;
+use matchcore::engine_process::EngineError;
+use matchcore::player::Player;
+use std::time::Duration;
+
+/// How long an engine may take to start and to answer a ping.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Starts `spec`'s engine and does its protocol's handshake.
+pub fn start(spec: &EngineSpec) -> Result<Box<dyn Player>, EngineError> {
+    Ok(match spec.protocol {
+        Protocol::Uci => Box::new(UciPlayer::start(spec)?),
+        Protocol::Xboard => Box::new(XboardPlayer::start(spec)?),
+    })
+}

@@ -1,0 +1,440 @@
+//! Runs a match or tournament: K worker threads each own their engine
+//! processes and take games from a shared queue; the calling thread collects
+//! the results, writes the PGN, prints progress and results, and stops the
+//! run when the SPRT decides.
+
+use crate::cli_args::MatchArgs;
+use crate::game_play::{play_game, GameRecord};
+use crate::pgn_record::{self, GameTags, GameTimes};
+use crate::player;
+use crate::report;
+use crate::results::{GameEntry, HeadToHead, RunResults};
+use crate::resume;
+use crate::run_config;
+use crate::schedule::{schedule, GameJob};
+use anyhow::{Context, Result};
+use chess::Color;
+use matchcore::ending::Termination;
+use matchcore::game_loop::{CapVerdict, GameRules};
+use matchcore::openings::{self, Opening};
+use matchcore::player::Player;
+use matchcore::progress;
+use matchcore::worker_pool::WorkerPool;
+use pgn::GameResult;
+use std::collections::VecDeque;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+/// A finished game as a worker hands it back.
+struct Done {
+    job: GameJob,
+    record: GameRecord,
+    /// When it started and ended.
+    times: GameTimes,
+    /// Engines (by index) that failed and were restarted, with why.
+    failures: Vec<(usize, String)>,
+}
+
+/// What the workers share.
+struct Shared<'a> {
+    args: &'a MatchArgs,
+    openings: Vec<Opening>,
+    rules: GameRules,
+    queue: Mutex<VecDeque<GameJob>>,
+    stop: AtomicBool,
+}
+
+/// A game lost before it started, because an engine could not be started.
+fn unplayed(opening: &Opening, loser: Color, why: &str) -> GameRecord {
+    let winner = !loser;
+    GameRecord {
+        start: opening.start,
+        moves: opening
+            .moves
+            .iter()
+            .map(|&m| pgn::PgnMove::new(m))
+            .collect(),
+        book_plies: opening.moves.len(),
+        result: winner.fold(GameResult::WhiteWins, GameResult::BlackWins),
+        termination: Termination::Abandoned,
+        reason: format!("{} disconnects ({why})", loser.fold("White", "Black")),
+        broken: [loser == Color::White, loser == Color::Black],
+    }
+}
+
+/// The next game to play; `None` when all are started or the run stops.
+fn next_job(shared: &Shared) -> Option<GameJob> {
+    if shared.stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    shared.queue.lock().expect("queue lock").pop_front()
+}
+
+/// One worker: plays `jobs` with engines it starts when first needed (and
+/// again after one breaks), sending each result to `tx`.
+fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Sender<Done>) {
+    let specs = &shared.args.engines;
+    let mut players: Vec<Option<Box<dyn Player>>> = specs.iter().map(|_| None).collect();
+    for job in jobs {
+        let opening = &shared.openings[job.opening % shared.openings.len()];
+        let mut failures = Vec::new();
+        let mut start_error = None;
+        let mut times = GameTimes::start();
+        for (idx, color) in [(job.white, Color::White), (job.black, Color::Black)] {
+            if players[idx].is_none() && start_error.is_none() {
+                match player::start(&specs[idx]) {
+                    Ok(p) => players[idx] = Some(p),
+                    Err(e) => start_error = Some((color, e.to_string())),
+                }
+            }
+        }
+        let record = if let Some((color, why)) = start_error {
+            let idx = color.fold(job.white, job.black);
+            failures.push((idx, why.clone()));
+            unplayed(opening, color, &why)
+        } else {
+            let mut white = players[job.white].take().expect("started above");
+            let mut black = players[job.black].take().expect("started above");
+            let record = play_game(
+                [white.as_mut(), black.as_mut()],
+                [&specs[job.white], &specs[job.black]],
+                opening,
+                &shared.rules,
+            );
+            // A broken engine is killed (by dropping it) and started afresh next game.
+            for (p, idx, broken) in [
+                (white, job.white, record.broken[0]),
+                (black, job.black, record.broken[1]),
+            ] {
+                if broken {
+                    failures.push((idx, record.reason.clone()));
+                } else {
+                    players[idx] = Some(p);
+                }
+            }
+            record
+        };
+        times.end();
+        if tx
+            .send(Done {
+                job,
+                record,
+                times,
+                failures,
+            })
+            .is_err()
+        {
+            break;
+        }
+        if !shared.args.wait.is_zero() {
+            thread::sleep(shared.args.wait);
+        }
+    }
+    for p in players.into_iter().flatten() {
+        p.quit();
+    }
+}
+
+fn open_tablebase(args: &MatchArgs) -> Result<Option<(Arc<dyn types::Tablebase>, u32)>> {
+    let Some(path) = &args.tb else {
+        return Ok(None);
+    };
+    let (tb, _problems) =
+        syzygy::SyzygyTablebase::open(path).map_err(|e| anyhow::anyhow!("-tb {path}: {e}"))?;
+    let pieces = args.tb_pieces.unwrap_or(u32::MAX);
+    Ok(Some((Arc::new(tb), pieces)))
+}
+
+/// Starts each engine once and quits it, so that a wrong command or a
+/// broken engine is reported before any game.
+fn check_engines(args: &MatchArgs) -> Result<()> {
+    for spec in &args.engines {
+        let p = player::start(spec)
+            .with_context(|| format!("engine '{}' ({})", spec.name, spec.cmd))?;
+        p.quit();
+    }
+    Ok(())
+}
+
+fn entry(job: &GameJob, record: &GameRecord, args: &MatchArgs) -> GameEntry {
+    GameEntry {
+        number: job.number + 1,
+        round: job.round,
+        pair: job.pair,
+        white: args.engines[job.white].name.clone(),
+        black: args.engines[job.black].name.clone(),
+        result: record.result.as_str().to_string(),
+        termination: record.termination,
+        reason: record.reason.clone(),
+        plies: record.moves.len(),
+    }
+}
+
+/// A game's final position as fastchess's `-epdout` writes it: the first
+/// four FEN fields, then `hmvc N; fmvn M;`.
+fn final_epd(record: &GameRecord) -> String {
+    let mut pos = record.start;
+    for m in &record.moves {
+        pos.play_unchecked(m.mv);
+    }
+    let fen = pos.fen();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    format!(
+        "{} hmvc {}; fmvn {};",
+        fields[..4].join(" "),
+        pos.halfmove_clock(),
+        pos.fullmove_number()
+    )
+}
+
+/// Runs the games `args` describes and returns the results (also printed,
+/// and written to `-pgnout`/`-json` when asked).
+pub fn run(args: &MatchArgs) -> Result<RunResults> {
+    // A resumed run without -srand takes the seed its first sitting drew.
+    let stored_seed = match (&args.pgn_out, args.resume) {
+        (Some(path), true) => run_config::stored_seed(path),
+        _ => None,
+    };
+    let seed = args.seed.or(stored_seed).unwrap_or_else(|| {
+        rand::RngCore::next_u64(&mut <rand::rngs::StdRng as rand::SeedableRng>::from_os_rng())
+    });
+    if let Some(path) = &args.pgn_out {
+        let config = run_config::of(args, seed);
+        if args.resume {
+            run_config::check_resume(path, &config)?;
+        }
+        run_config::write(&run_config::path_for(path), &config)?;
+    }
+    let mut openings = match &args.openings {
+        Some(spec) => openings::load(spec, seed)?,
+        None => vec![Opening::startpos()],
+    };
+    // fastchess keeps only the first `-rounds` openings (after start= and
+    // the shuffle), and each encounter takes the next of those in turn:
+    // one opening a round with two engines, and openings shared among the
+    // encounters of a tournament's rounds.
+    openings.truncate(args.rounds as usize);
+    check_engines(args)?;
+    let rules = GameRules {
+        draw: args.draw,
+        resign: args.resign,
+        // cutechess-cli's -maxmoves counts full moves.
+        max_plies: args.max_moves.map(|moves| 2 * moves as usize),
+        at_cap: CapVerdict::Draw,
+        hang_timeout: args.hang_timeout,
+        tablebase: open_tablebase(args)?,
+    };
+    let jobs = schedule(
+        args.engines.len(),
+        args.tournament,
+        args.games,
+        args.rounds,
+        args.colours,
+    );
+    let total = jobs.len();
+    let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
+    // With -resume the games the PGN already holds count and are not played.
+    let resumed = match (&args.pgn_out, args.resume) {
+        (Some(path), true) => resume::read_played(path, &jobs, &names)?,
+        _ => resume::Resumed::default(),
+    };
+    let jobs: Vec<GameJob> = {
+        let done: std::collections::HashSet<usize> =
+            resumed.games.iter().map(|(j, _)| j.number).collect();
+        jobs.into_iter()
+            .filter(|j| !done.contains(&j.number))
+            .collect()
+    };
+    let mut games: Vec<GameEntry> = resumed.games.into_iter().map(|(_, e)| e).collect();
+    // cutechess appends, so that several runs can share one file.
+    let appender = |path: &Option<std::path::PathBuf>, option: &str| -> Result<_> {
+        path.as_ref()
+            .map(|path| {
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map(BufWriter::new)
+                    .with_context(|| format!("cannot open {option} {}", path.display()))
+            })
+            .transpose()
+    };
+    let mut pgn_out = appender(&args.pgn_out, "-pgnout")?;
+    let mut epd_out = appender(&args.epd_out, "-epdout")?;
+    let shared = Shared {
+        args,
+        openings,
+        rules,
+        queue: Mutex::new(jobs.into()),
+        stop: AtomicBool::new(false),
+    };
+    let bar = progress::bar_if(
+        args.progress,
+        total as u64,
+        "{bar:30} {pos}/{len} games {msg} [{elapsed_precise}, eta {eta}]",
+    );
+    if let (Some(spec), 2) = (args.sprt, names.len()) {
+        if !args.report_penta {
+            // fastchess falls back in silence; say why the test counts games.
+            let why = if spec.model == elo::SprtModel::Bayesian {
+                "the bayesian model counts games"
+            } else if args.games != 2 {
+                "one game a round: no game pairs (give -games 2 or -repeat for pairs)"
+            } else {
+                "-report penta=false"
+            };
+            println!("SPRT on single games (trinomial), not on game pairs: {why}");
+        }
+    }
+    let date = pgn_record::today();
+    let mut since_report = 0;
+    let say = |line: &str| bar.suspend(|| println!("{line}"));
+    bar.inc(games.len() as u64);
+    if args.resume {
+        say(&format!(
+            "Resumed: {} finished games read back from the PGN{}; {} to play",
+            games.len(),
+            match resumed.unreadable {
+                0 => String::new(),
+                n => format!(" ({n} unreadable, played again)"),
+            },
+            shared.queue.lock().map_or(0, |q| q.len())
+        ));
+        if names.len() == 2 {
+            if let Some(spec) = args.sprt {
+                // Where the test stands; decided before this sitting, nothing more is played.
+                let s = HeadToHead::count_as(&names[0], &names[1], &games, args.report_penta)
+                    .sprt(spec);
+                say(&report::sprt_line(&s));
+                if s.decision != "continue" {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+    thread::scope(|scope| -> Result<()> {
+        let (tx, rx) = mpsc::channel();
+        let shared = &shared;
+        // The pool runs beside this thread, which writes the results as
+        // they come; `tx` goes when the last worker ends, and so does `rx`.
+        scope.spawn(move || {
+            WorkerPool::new(args.concurrency.min(total.max(1)))
+                .run(|| next_job(shared), |jobs| worker(shared, jobs, tx.clone()));
+        });
+        for done in rx {
+            let Done {
+                job,
+                record,
+                times,
+                failures,
+            } = done;
+            let white = &args.engines[job.white];
+            let black = &args.engines[job.black];
+            say(&format!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                job.number + 1,
+                white.name,
+                black.name,
+                record.result,
+                record.reason
+            ));
+            for (idx, why) in failures {
+                say(&format!(
+                    "Warning: engine {} failed ({why}); it is restarted for its next game",
+                    names[idx]
+                ));
+            }
+            if let Some(out) = &mut pgn_out {
+                let tags = GameTags {
+                    event: &args.event,
+                    round: format!("{}.{}", job.round, job.number + 1),
+                    white: &white.name,
+                    black: &black.name,
+                    time_control: white.limits.pgn_tag(),
+                    date: &date,
+                    times: Some(&times),
+                };
+                let mut game = pgn_record::to_pgn(&record, &tags);
+                if args.pgn_min {
+                    for m in &mut game.moves {
+                        m.comments.clear();
+                    }
+                }
+                out.write_all(pgn::write_game(&game).as_bytes())
+                    .and_then(|()| out.flush())
+                    .context("writing the PGN output")?;
+            }
+            if let Some(out) = &mut epd_out {
+                writeln!(out, "{}", final_epd(&record))
+                    .and_then(|()| out.flush())
+                    .context("writing the EPD output")?;
+            }
+            games.push(entry(&job, &record, args));
+            bar.inc(1);
+            if names.len() == 2 {
+                let h = HeadToHead::count_as(&names[0], &names[1], &games, args.report_penta);
+                let e = h.elo();
+                bar.set_message(format!(
+                    "{}-{}-{} [{:.3}] Elo {:+.1} +/- {:.1}",
+                    h.wdl.wins,
+                    h.wdl.losses,
+                    h.wdl.draws,
+                    h.wdl.score(),
+                    e.elo,
+                    e.error
+                ));
+                if let Some(spec) = args.sprt {
+                    let s = h.sprt(spec);
+                    if s.decision != "continue" && !shared.stop.swap(true, Ordering::Relaxed) {
+                        say(&format!(
+                            "{}; no new games are started",
+                            report::sprt_line(&s)
+                        ));
+                    }
+                }
+            }
+            since_report += 1;
+            if since_report == args.rating_interval && games.len() < total {
+                since_report = 0;
+                let r = RunResults::compute(
+                    names.clone(),
+                    args.tournament,
+                    None,
+                    games.clone(),
+                    args.anchors.clone(),
+                    args.sprt,
+                    args.report_penta,
+                );
+                say(report::report(&r).trim_end());
+            }
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let pgn = args.pgn_out.as_ref().map(|p| p.display().to_string());
+    let results = RunResults::compute(
+        names,
+        args.tournament,
+        pgn,
+        games,
+        args.anchors.clone(),
+        args.sprt,
+        args.report_penta,
+    );
+    if let Some(path) = &args.json_out {
+        write_json(path, &results)?;
+    }
+    Ok(results)
+}
+
+/// Writes `results` as pretty JSON.
+pub fn write_json(path: &std::path::Path, results: &RunResults) -> Result<()> {
+    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    serde_json::to_writer_pretty(BufWriter::new(file), results)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
