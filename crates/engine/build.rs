@@ -49,7 +49,11 @@ pub fn check(bytes: &[u8]) -> Result<(), String> {
             "format version {version}; this build reads versions 1 to {FORMAT_VERSION}"
         ));
     }
-    let header_len = if version >= 2 { HEADER_LEN + 4 } else { HEADER_LEN };
+    let header_len = if version >= 2 {
+        HEADER_LEN + 4
+    } else {
+        HEADER_LEN
+    };
     if bytes.len() < header_len {
         return Err(format!(
             "{} bytes, fewer than the {header_len}-byte header of version {version}",

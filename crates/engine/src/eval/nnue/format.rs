@@ -288,7 +288,7 @@ impl Header {
         };
         let u64_at = |at: usize| u64::from(u32_at(at)) | u64::from(u32_at(at + 4)) << 32;
         let version = u32_at(8);
-        let buckets = if version >= 2 {
+        let buckets = if version == 2 {
             if bytes.len() < header_len(version) {
                 return Err(NetError::TooShort { len: bytes.len() });
             }

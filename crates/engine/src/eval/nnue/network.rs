@@ -3,9 +3,7 @@
 
 use std::path::Path;
 
-use super::format::{
-    fnv1a64, header_len, payload_len, Header, FORMAT_VERSION, MAX_BUCKETS,
-};
+use super::format::{fnv1a64, header_len, payload_len, Header, FORMAT_VERSION, MAX_BUCKETS};
 use super::{NetError, HIDDEN_ALIGN, INPUTS};
 
 /// Quantisation of the feature layer: a float weight `w` is stored as
@@ -459,10 +457,7 @@ pub(crate) mod tests {
                 assert!(err.to_string().contains("output buckets"), "{err}");
             } else {
                 // A count in range that the payload does not match.
-                assert!(
-                    matches!(err, NetError::WrongPayloadLength { .. }),
-                    "{err}"
-                );
+                assert!(matches!(err, NetError::WrongPayloadLength { .. }), "{err}");
             }
         }
         let parts = |buckets: usize| {
