@@ -82,7 +82,9 @@ impl Checkpoint {
         let u64_at = |at: usize| u64::from(u32_at(at)) | u64::from(u32_at(at + 4)) << 32;
         let version = u32_at(8);
         if !(1..=VERSION).contains(&version) {
-            return Err(format!("version {version}; this build reads 1 to {VERSION}"));
+            return Err(format!(
+                "version {version}; this build reads 1 to {VERSION}"
+            ));
         }
         let header = header_len(version);
         if body.len() < header {
@@ -98,7 +100,9 @@ impl Checkpoint {
             (1, 24)
         };
         if !(1..=MAX_BUCKETS).contains(&buckets) {
-            return Err(format!("{buckets} output buckets: must be 1 to {MAX_BUCKETS}"));
+            return Err(format!(
+                "{buckets} output buckets: must be 1 to {MAX_BUCKETS}"
+            ));
         }
         let step = u64_at(rest);
         let n = u64_at(rest + 8);

@@ -83,7 +83,10 @@ impl FloatNet {
     /// single output (to start a bucketed run from a one-output net: it
     /// then plays as that net did until the buckets learn apart).
     pub fn with_copied_buckets(&self, buckets: usize) -> FloatNet {
-        assert_eq!(self.buckets, 1, "copies the single output of a one-output net");
+        assert_eq!(
+            self.buckets, 1,
+            "copies the single output of a one-output net"
+        );
         let out = self.output_at();
         let h2 = 2 * self.hidden;
         let mut params = self.params[..out].to_vec();

@@ -116,15 +116,18 @@ mod tests {
             / (255 * i64::from(net.qb()))
     }
 
-    /// Positions from 32 pieces down to 2, so that every bucket of an
-    /// 8-bucket net is used, each with either side to move.
-    const FENS: [&str; 8] = [
+    /// Positions from 32 pieces down to 2 (32, 32, 28, 22, 18, 14, 12, 7,
+    /// 5, 2), so that every bucket of an 8-bucket net is used, each with
+    /// either side to move.
+    const FENS: [&str; 10] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
         "r1bq1rk1/pp3ppp/2n1pn2/3p4/3P4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
         "r4rk1/pp3ppp/2n1pn2/8/8/2N1PN2/PP3PPP/R4RK1 w - - 0 15",
         "4r1k1/pp3ppp/4pn2/8/8/4PN2/PP3PPP/4R1K1 w - - 0 20",
+        "r5k1/pp3ppp/8/8/8/8/PP3PPP/R5K1 w - - 0 25",
         "6k1/pp3ppp/8/8/8/8/PP3PPP/6K1 w - - 0 30",
+        "8/5pk1/6p1/8/8/6P1/5PK1/4R3 w - - 0 40",
         "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
         "8/8/1k6/8/8/8/5K2/8 w - - 0 1",
     ];
