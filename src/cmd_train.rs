@@ -101,6 +101,13 @@ pub struct TrainArgs {
     /// castling rights, which records do not carry. Helps small data sets.
     #[arg(long)]
     mirror: bool,
+    /// Output buckets chosen by the number of pieces on the board, 1 to 8
+    /// (bullet's `MaterialCount`: with 8, `(pieces - 2) / 4`) [default: 1,
+    /// or the --init net's]. A one-output --init net has its output copied
+    /// into every bucket. Nets with more than one bucket are written in
+    /// format version 2.
+    #[arg(long)]
+    output_buckets: Option<usize>,
 }
 
 /// Runs `kestrel train`.
@@ -126,6 +133,16 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let activation = activation
         .or(start.as_ref().map(Network::activation))
         .unwrap_or(Activation::SCReLU);
+    let output_buckets = args
+        .output_buckets
+        .or(start.as_ref().map(Network::output_buckets))
+        .unwrap_or(1);
+    if !(1..=engine::eval::nnue::MAX_BUCKETS).contains(&output_buckets) {
+        bail!(
+            "--output-buckets {output_buckets}: use 1 to {}",
+            engine::eval::nnue::MAX_BUCKETS
+        );
+    }
     if args.qb < 0 || args.qb > engine::eval::nnue::MAX_QB {
         bail!(
             "--qb {}: use 1 to {} (0: automatic)",
@@ -165,11 +182,17 @@ pub fn run(args: TrainArgs) -> Result<()> {
         check_positions: args.check_positions,
         qb: args.qb,
         mirror: args.mirror,
+        output_buckets,
     };
     eprintln!(
-        "training {}x{} ({}{}), {} epochs, batch {}, lr {} {}, wdl {}, into {}",
+        "training {}x{}{} ({}{}), {} epochs, batch {}, lr {} {}, wdl {}, into {}",
         engine::eval::nnue::INPUTS,
         config.hidden,
+        if output_buckets > 1 {
+            format!(" with {output_buckets} output buckets")
+        } else {
+            String::new()
+        },
         activation.name(),
         config
             .init

@@ -9,8 +9,10 @@ use std::path::{Path, PathBuf};
 
 /// The format's fixed numbers (`src/eval/nnue/format.rs`).
 const MAGIC: &[u8; 8] = b"KESTNNUE";
-const FORMAT_VERSION: u32 = 1;
+const FORMAT_VERSION: u32 = 2;
+/// Version 1's header; version 2 adds the output-bucket count.
 const HEADER_LEN: usize = 52;
+const MAX_BUCKETS: u64 = 8;
 const INPUTS: u64 = 768;
 
 fn u32_at(bytes: &[u8], at: usize) -> u32 {
@@ -42,9 +44,30 @@ pub fn check(bytes: &[u8]) -> Result<(), String> {
         return Err("it does not start with KESTNNUE: not a Kestrel network (see docs/nnue.md for the format)".into());
     }
     let version = u32_at(bytes, 8);
-    if version != FORMAT_VERSION {
+    if !(1..=FORMAT_VERSION).contains(&version) {
         return Err(format!(
-            "format version {version}; this build reads version {FORMAT_VERSION}"
+            "format version {version}; this build reads versions 1 to {FORMAT_VERSION}"
+        ));
+    }
+    let header_len = if version >= 2 {
+        HEADER_LEN + 4
+    } else {
+        HEADER_LEN
+    };
+    if bytes.len() < header_len {
+        return Err(format!(
+            "{} bytes, fewer than the {header_len}-byte header of version {version}",
+            bytes.len()
+        ));
+    }
+    let buckets = if version >= 2 {
+        u64::from(u32_at(bytes, HEADER_LEN))
+    } else {
+        1
+    };
+    if buckets == 0 || buckets > MAX_BUCKETS {
+        return Err(format!(
+            "{buckets} output buckets: must be 1 to {MAX_BUCKETS}"
         ));
     }
     let inputs = u32_at(bytes, 12);
@@ -57,15 +80,15 @@ pub fn check(bytes: &[u8]) -> Result<(), String> {
             "hidden size {hidden}: must be a positive multiple of 32"
         ));
     }
-    let expected = 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4;
+    let expected = 2 * (INPUTS * hidden + hidden + 2 * buckets * hidden) + 4 * buckets;
     let stated = u64_at(bytes, 36);
-    let present = (bytes.len() - HEADER_LEN) as u64;
+    let present = (bytes.len() - header_len) as u64;
     if stated != expected || present != expected {
         return Err(format!(
-            "the payload is {present} bytes and the header says {stated}; hidden size {hidden} needs {expected}"
+            "the payload is {present} bytes and the header says {stated}; hidden size {hidden} with {buckets} output buckets needs {expected}"
         ));
     }
-    let (stored, computed) = (u64_at(bytes, 44), fnv1a64(&bytes[HEADER_LEN..]));
+    let (stored, computed) = (u64_at(bytes, 44), fnv1a64(&bytes[header_len..]));
     if stored != computed {
         return Err(format!(
             "the payload's checksum is {computed:016x}, the header's {stored:016x}: the file is damaged"

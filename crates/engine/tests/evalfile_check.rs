@@ -27,4 +27,22 @@ fn the_default_network_passes_and_damaged_ones_are_refused() {
     let mut damaged = DEFAULT.to_vec();
     damaged[1000] ^= 0x10;
     refused(&damaged, "checksum");
+
+    // Version 2 (output buckets): the bucket count follows the 52 bytes of
+    // version 1 and sets the payload's length.
+    let v2 = |buckets: u32| {
+        let mut bytes = DEFAULT[..52].to_vec();
+        bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+        bytes.extend_from_slice(&buckets.to_le_bytes());
+        bytes.extend_from_slice(&DEFAULT[52..]);
+        bytes
+    };
+    build_script::check(&v2(1)).unwrap();
+    refused(&v2(0), "0 output buckets");
+    refused(&v2(9), "9 output buckets");
+    refused(&v2(2), "with 2 output buckets needs");
+    refused(&v2(1)[..54], "fewer than the 56-byte header");
+    let mut v3 = DEFAULT.to_vec();
+    v3[8..12].copy_from_slice(&3u32.to_le_bytes());
+    refused(&v3, "format version 3");
 }

@@ -30,7 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build_global()?;
     let records = read_file(path)?.records;
     let n = records.len();
-    let net = FloatNet::new(hidden, Activation::SCReLU, 1);
+    let net = FloatNet::new(hidden, Activation::SCReLU, 1, 1);
     let per_s = |t: Instant| n as f64 / t.elapsed().as_secs_f64();
     let cpu_rate = |c0: f64| {
         let used = cpu_seconds() - c0;

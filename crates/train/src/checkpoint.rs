@@ -1,22 +1,31 @@
 //! Float checkpoints: everything needed to resume a run (weights and the
 //! optimiser's moments), written after every epoch.
 //!
-//! Format, little-endian: magic `KESTCKPT`, then `u32` version (1), hidden
-//! size, activation code and epochs done, `u64` optimiser steps and
-//! parameter count N, then N `f32` parameters, N first moments, N second
-//! moments, and last the FNV-1a 64 hash of every byte before it.
+//! Format, little-endian: magic `KESTCKPT`, then `u32` version (2), hidden
+//! size, activation code, epochs done and output buckets, `u64` optimiser
+//! steps and parameter count N, then N `f32` parameters, N first moments,
+//! N second moments, and last the FNV-1a 64 hash of every byte before it.
+//! Version 1 (before output buckets) lacks the bucket count: one bucket.
 
 use std::path::Path;
 
-use engine::eval::nnue::{fnv1a64, Activation};
+use engine::eval::nnue::{fnv1a64, Activation, INPUTS, MAX_BUCKETS};
 
 use crate::adamw::AdamW;
 use crate::error::TrainError;
 use crate::model::FloatNet;
 
 const MAGIC: [u8; 8] = *b"KESTCKPT";
-const VERSION: u32 = 1;
-const HEADER: usize = 8 + 4 * 4 + 8 * 2;
+const VERSION: u32 = 2;
+
+/// Bytes before the parameters in a checkpoint of `version`.
+const fn header_len(version: u32) -> usize {
+    if version >= 2 {
+        8 + 5 * 4 + 8 * 2
+    } else {
+        8 + 4 * 4 + 8 * 2
+    }
+}
 
 /// The longest checkpoint read: one of the largest network (1,024
 /// neurons) with its two AdamW moments is about 10 MB.
@@ -37,13 +46,14 @@ impl Checkpoint {
     /// The checkpoint as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let n = self.net.params.len();
-        let mut out = Vec::with_capacity(HEADER + 12 * n + 8);
+        let mut out = Vec::with_capacity(header_len(VERSION) + 12 * n + 8);
         out.extend_from_slice(&MAGIC);
         for v in [
             VERSION,
             self.net.hidden as u32,
             self.net.activation.code(),
             self.epochs_done as u32,
+            self.net.buckets as u32,
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -62,7 +72,7 @@ impl Checkpoint {
     /// A checkpoint from bytes (`weight_decay` is the run's setting, not
     /// stored); a damaged or foreign file is an error, never a panic.
     pub fn from_bytes(bytes: &[u8], weight_decay: f32) -> Result<Checkpoint, String> {
-        if bytes.len() < HEADER + 8 || bytes[..8] != MAGIC {
+        if bytes.len() < header_len(1) + 8 || bytes[..8] != MAGIC {
             return Err("not a Kestrel training checkpoint (no KESTCKPT header)".into());
         }
         let (body, tail) = bytes.split_at(bytes.len() - 8);
@@ -71,27 +81,45 @@ impl Checkpoint {
             |at: usize| u32::from_le_bytes([body[at], body[at + 1], body[at + 2], body[at + 3]]);
         let u64_at = |at: usize| u64::from(u32_at(at)) | u64::from(u32_at(at + 4)) << 32;
         let version = u32_at(8);
-        if version != VERSION {
-            return Err(format!("version {version}; this build reads {VERSION}"));
+        if !(1..=VERSION).contains(&version) {
+            return Err(format!(
+                "version {version}; this build reads 1 to {VERSION}"
+            ));
+        }
+        let header = header_len(version);
+        if body.len() < header {
+            return Err(format!("{} bytes: truncated header", bytes.len()));
         }
         let hidden = u32_at(12) as usize;
         let activation = Activation::from_code(u32_at(16))
             .ok_or_else(|| format!("unknown activation code {}", u32_at(16)))?;
         let epochs_done = u32_at(20) as usize;
-        let step = u64_at(24);
-        let n = u64_at(32);
-        if n != FloatNet::param_count(hidden) as u64 {
+        let (buckets, rest) = if version >= 2 {
+            (u32_at(24) as usize, 28)
+        } else {
+            (1, 24)
+        };
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(format!(
-                "{n} parameters; hidden size {hidden} needs {}",
-                FloatNet::param_count(hidden)
+                "{buckets} output buckets: must be 1 to {MAX_BUCKETS}"
+            ));
+        }
+        let step = u64_at(rest);
+        let n = u64_at(rest + 8);
+        // `hidden` is not checked yet: the count is computed in 128 bits.
+        let needed = u128::from(hidden as u32) * (INPUTS as u128 + 1 + 2 * buckets as u128)
+            + buckets as u128;
+        if u128::from(n) != needed {
+            return Err(format!(
+                "{n} parameters; hidden size {hidden} with {buckets} output buckets needs {needed}"
             ));
         }
         let n = n as usize;
-        if body.len() != HEADER + 12 * n {
+        if body.len() as u128 != header as u128 + 12 * n as u128 {
             return Err(format!(
                 "{} bytes; hidden size {hidden} needs {}: truncated",
                 bytes.len(),
-                HEADER + 12 * n + 8
+                header as u128 + 12 * n as u128 + 8
             ));
         }
         let computed = fnv1a64(body);
@@ -101,7 +129,7 @@ impl Checkpoint {
             ));
         }
         let floats = |k: usize| -> Vec<f32> {
-            body[HEADER + 4 * n * k..HEADER + 4 * n * (k + 1)]
+            body[header + 4 * n * k..header + 4 * n * (k + 1)]
                 .chunks_exact(4)
                 .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                 .collect()
@@ -114,6 +142,7 @@ impl Checkpoint {
             net: FloatNet {
                 hidden,
                 activation,
+                buckets,
                 params: floats(0),
             },
             adam,
@@ -144,7 +173,37 @@ mod tests {
 
     #[test]
     fn round_trips_and_refuses_damage() {
-        let net = FloatNet::new(32, Activation::SCReLU, 1);
+        for buckets in [1, 8] {
+            round_trip(buckets);
+        }
+    }
+
+    /// A version 1 checkpoint (no bucket count) still resumes, as one bucket.
+    #[test]
+    fn version_1_reads_as_one_bucket() {
+        let net = FloatNet::new(32, Activation::SCReLU, 1, 1);
+        let ckpt = Checkpoint {
+            adam: AdamW::new(net.params.len(), 0.01),
+            net,
+            epochs_done: 2,
+        };
+        let v2 = ckpt.to_bytes();
+        let mut v1 = v2[..8].to_vec();
+        v1.extend_from_slice(&1u32.to_le_bytes());
+        v1.extend_from_slice(&v2[12..24]);
+        v1.extend_from_slice(&v2[28..v2.len() - 8]);
+        let hash = fnv1a64(&v1);
+        v1.extend_from_slice(&hash.to_le_bytes());
+        assert_eq!(Checkpoint::from_bytes(&v1, 0.01).unwrap(), ckpt);
+        let mut nine = v2.clone();
+        nine[24..28].copy_from_slice(&9u32.to_le_bytes());
+        assert!(Checkpoint::from_bytes(&nine, 0.01)
+            .unwrap_err()
+            .contains("output buckets"));
+    }
+
+    fn round_trip(buckets: usize) {
+        let net = FloatNet::new(32, Activation::SCReLU, buckets, 1);
         let mut adam = AdamW::new(net.params.len(), 0.01);
         adam.step = 17;
         adam.m[3] = 0.25;
@@ -157,11 +216,11 @@ mod tests {
         let bytes = ckpt.to_bytes();
         assert_eq!(Checkpoint::from_bytes(&bytes, 0.01).unwrap(), ckpt);
         let mut damaged = bytes.clone();
-        damaged[HEADER + 100] ^= 1;
+        damaged[header_len(VERSION) + 100] ^= 1;
         assert!(Checkpoint::from_bytes(&damaged, 0.01)
             .unwrap_err()
             .contains("checksum"));
-        for len in [0, 10, HEADER + 8, bytes.len() - 1] {
+        for len in [0, 10, header_len(VERSION) + 8, bytes.len() - 1] {
             assert!(Checkpoint::from_bytes(&bytes[..len], 0.01).is_err());
         }
     }

@@ -5,7 +5,7 @@
 //! the forward pass adds 2 x 32 rows of H weights and the backward pass
 //! adds the hidden gradient into the same 2 x 32 rows of the gradient.
 
-use engine::eval::nnue::{Activation, INPUTS};
+use engine::eval::nnue::{output_bucket, Activation, INPUTS};
 
 use crate::sample::{sigmoid, Sample};
 
@@ -16,14 +16,16 @@ pub const CLIP: f32 = 1.98;
 
 /// The parameters, in one flat vector so that the optimiser and the
 /// gradient reduction are single loops: feature weights (`INPUTS` rows of
-/// H), feature biases (H), output weights (2H, side to move's half first),
-/// output bias (1).
+/// H), feature biases (H), output weights (2H per output bucket, side to
+/// move's half first), output biases (one per bucket).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
     /// The hidden size H.
     pub hidden: usize,
     /// The hidden layer's activation.
     pub activation: Activation,
+    /// Output buckets B, chosen by piece count (`nnue::output_bucket`).
+    pub buckets: usize,
     /// All parameters, laid out as described above.
     pub params: Vec<f32>,
 }
@@ -46,30 +48,56 @@ impl Scratch {
 }
 
 impl FloatNet {
-    /// The number of parameters for hidden size `hidden`.
-    pub fn param_count(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    /// The number of parameters for hidden size `hidden` and `buckets`
+    /// output buckets.
+    pub fn param_count(hidden: usize, buckets: usize) -> usize {
+        INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
     }
 
     /// A freshly initialised network: feature weights uniform in
     /// ±1/sqrt(32) (about 32 inputs are active), output weights uniform in
-    /// ±1/sqrt(2H), biases 0. The same seed gives the same network.
-    pub fn new(hidden: usize, activation: Activation, seed: u64) -> FloatNet {
+    /// ±1/sqrt(2H), biases 0. The same seed gives the same network (and,
+    /// for one bucket, the network this code made before buckets).
+    pub fn new(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> FloatNet {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-        let mut params = vec![0.0f32; FloatNet::param_count(hidden)];
+        let mut params = vec![0.0f32; FloatNet::param_count(hidden, buckets)];
         let feature_range = 1.0 / (32f32).sqrt();
         for p in &mut params[..INPUTS * hidden] {
             *p = rng.random_range(-feature_range..feature_range);
         }
         let output_range = 1.0 / ((2 * hidden) as f32).sqrt();
         let out = INPUTS * hidden + hidden;
-        for p in &mut params[out..out + 2 * hidden] {
+        for p in &mut params[out..out + 2 * hidden * buckets] {
             *p = rng.random_range(-output_range..output_range);
         }
         FloatNet {
             hidden,
             activation,
+            buckets,
+            params,
+        }
+    }
+
+    /// The same network with every output bucket a copy of this one's
+    /// single output (to start a bucketed run from a one-output net: it
+    /// then plays as that net did until the buckets learn apart).
+    pub fn with_copied_buckets(&self, buckets: usize) -> FloatNet {
+        assert_eq!(
+            self.buckets, 1,
+            "copies the single output of a one-output net"
+        );
+        let out = self.output_at();
+        let h2 = 2 * self.hidden;
+        let mut params = self.params[..out].to_vec();
+        for _ in 0..buckets {
+            params.extend_from_slice(&self.params[out..out + h2]);
+        }
+        params.extend(std::iter::repeat_n(self.output_bias(0), buckets));
+        FloatNet {
+            hidden: self.hidden,
+            activation: self.activation,
+            buckets,
             params,
         }
     }
@@ -92,9 +120,25 @@ impl FloatNet {
         &self.params[self.bias_at()..self.output_at()]
     }
 
-    /// The output weights (2H).
+    fn output_bias_at(&self) -> usize {
+        self.output_at() + 2 * self.hidden * self.buckets
+    }
+
+    /// Every bucket's output weights (2H per bucket).
     pub fn output_weights(&self) -> &[f32] {
-        &self.params[self.output_at()..self.output_at() + 2 * self.hidden]
+        &self.params[self.output_at()..self.output_bias_at()]
+    }
+
+    /// Bucket `bucket`'s output weights (2H).
+    pub fn bucket_weights(&self, bucket: usize) -> &[f32] {
+        let at = self.output_at() + 2 * self.hidden * bucket;
+        &self.params[at..at + 2 * self.hidden]
+    }
+
+    /// The output bucket `sample` is scored with.
+    #[inline]
+    pub fn bucket_of(&self, sample: &Sample) -> usize {
+        output_bucket(sample.len as u32, self.buckets)
     }
 
     /// The clip of parameter `i` when the net is to be quantised with output
@@ -102,7 +146,7 @@ impl FloatNet {
     /// ±`CLIP`, and the output weights also within ±127/`qb`, so that a
     /// fixed fine `qb` never saturates them.
     pub fn clip_of(&self, qb: i32) -> impl Fn(usize) -> f32 + Sync {
-        let output = self.output_at()..self.output_at() + 2 * self.hidden;
+        let output = self.output_at()..self.output_bias_at();
         let output_clip = if qb > 0 {
             (127.0 / qb as f32).min(CLIP)
         } else {
@@ -117,9 +161,14 @@ impl FloatNet {
         }
     }
 
-    /// The output bias.
-    pub fn output_bias(&self) -> f32 {
-        self.params[self.params.len() - 1]
+    /// Every bucket's output bias.
+    pub fn output_biases(&self) -> &[f32] {
+        &self.params[self.output_bias_at()..]
+    }
+
+    /// Bucket `bucket`'s output bias.
+    pub fn output_bias(&self, bucket: usize) -> f32 {
+        self.params[self.output_bias_at() + bucket]
     }
 
     /// The accumulators of `sample` into the scratch buffers.
@@ -142,10 +191,11 @@ impl FloatNet {
         }
     }
 
-    /// The raw output (1.0 = `scale` centipawns) from the accumulators.
+    /// The raw output (1.0 = `scale` centipawns) of bucket `bucket` from
+    /// the accumulators.
     #[inline]
-    fn output(&self, scratch: &Scratch) -> f32 {
-        let (w_ours, w_theirs) = self.output_weights().split_at(self.hidden);
+    fn output(&self, scratch: &Scratch, bucket: usize) -> f32 {
+        let (w_ours, w_theirs) = self.bucket_weights(bucket).split_at(self.hidden);
         let act = self.activation;
         let dot = |acc: &[f32], w: &[f32]| -> f32 {
             acc.iter()
@@ -153,13 +203,13 @@ impl FloatNet {
                 .map(|(&a, &w)| activate(act, a) * w)
                 .sum::<f32>()
         };
-        dot(&scratch.ours, w_ours) + dot(&scratch.theirs, w_theirs) + self.output_bias()
+        dot(&scratch.ours, w_ours) + dot(&scratch.theirs, w_theirs) + self.output_bias(bucket)
     }
 
     /// The raw output for `sample` (1.0 = `scale` centipawns).
     pub fn forward(&self, sample: &Sample, scratch: &mut Scratch) -> f32 {
         self.accumulate(sample, scratch);
-        self.output(scratch)
+        self.output(scratch, self.bucket_of(sample))
     }
 
     /// The squared error of `sample`'s prediction.
@@ -170,7 +220,7 @@ impl FloatNet {
 
     /// Adds the gradient of `weight` x (sample's squared error) to `grad`
     /// (laid out like `params`) and returns the error. Only the active rows
-    /// of the feature layer are touched.
+    /// of the feature layer and the sample's output bucket are touched.
     pub fn backward(
         &self,
         sample: &Sample,
@@ -185,11 +235,12 @@ impl FloatNet {
         // d(error²)/d(out) through the sigmoid.
         let g = weight * 2.0 * error * predicted * (1.0 - predicted);
         let act = self.activation;
-        let (bias_at, output_at) = (self.bias_at(), self.output_at());
-        let w_out = &self.params[output_at..output_at + 2 * h];
-        let (grad_rows, rest) = grad.split_at_mut(bias_at);
+        let bucket = self.bucket_of(sample);
+        let w_out = self.bucket_weights(bucket);
+        grad[self.output_bias_at() + bucket] += g;
+        let (grad_rows, rest) = grad.split_at_mut(self.bias_at());
         let (grad_bias, grad_out) = rest.split_at_mut(h);
-        grad_out[2 * h] += g;
+        let grad_out = &mut grad_out[2 * h * bucket..2 * h * (bucket + 1)];
         for (half, acc) in [&mut scratch.ours, &mut scratch.theirs]
             .into_iter()
             .enumerate()
@@ -247,15 +298,20 @@ mod tests {
     use crate::sample::MAX_ACTIVE;
 
     fn sample() -> Sample {
+        sample_of(5)
+    }
+
+    /// A sample of `len` pieces (distinct inputs per side).
+    fn sample_of(len: usize) -> Sample {
         let mut s = Sample {
             stm: [0; MAX_ACTIVE],
             nstm: [0; MAX_ACTIVE],
-            len: 5,
+            len,
             target: 0.7,
         };
-        for i in 0..5 {
+        for i in 0..len {
             s.stm[i] = (i * 97 % INPUTS) as u16;
-            s.nstm[i] = (i * 131 % INPUTS + 3) as u16;
+            s.nstm[i] = ((i * 131 + 3) % INPUTS) as u16;
         }
         s.nstm[4] = s.stm[1]; // one input active from both sides
         s
@@ -265,7 +321,7 @@ mod tests {
     /// parameters of every kind.
     #[test]
     fn a_fixed_qb_clips_only_the_output_weights_to_fit() {
-        let net = FloatNet::new(32, Activation::SCReLU, 1);
+        let net = FloatNet::new(32, Activation::SCReLU, 1, 1);
         let first_output = INPUTS * 32 + 32;
         for qb in [0, 64, 256, 512] {
             let clip = net.clip_of(qb);
@@ -283,7 +339,7 @@ mod tests {
     #[test]
     fn gradient_matches_finite_differences() {
         for activation in [Activation::SCReLU, Activation::CReLU] {
-            let mut net = FloatNet::new(32, activation, 3);
+            let mut net = FloatNet::new(32, activation, 1, 3);
             // Biases away from 0 so that more neurons are inside the clip.
             let h = net.hidden;
             for i in 0..h {
@@ -318,6 +374,78 @@ mod tests {
                     "{activation:?} param {p}: numeric {numeric} analytic {analytic}"
                 );
             }
+        }
+    }
+
+    /// The bucketed output layer: each sample's gradient reaches its own
+    /// bucket's weights and bias (checked against finite differences) and
+    /// no other bucket's.
+    #[test]
+    fn bucketed_gradient_matches_finite_differences() {
+        for activation in [Activation::SCReLU, Activation::CReLU] {
+            let mut net = FloatNet::new(32, activation, 8, 5);
+            let h = net.hidden;
+            for i in 0..h {
+                net.params[INPUTS * h + i] = 0.1;
+            }
+            let out = INPUTS * h + h;
+            let bias = out + 8 * 2 * h;
+            // Each bucket's weights differ, so a wrong bucket shows.
+            for b in 0..8 {
+                net.params[bias + b] = 0.05 * b as f32 - 0.2;
+            }
+            let mut scratch = Scratch::new(h);
+            for (len, bucket) in [(5, 0), (6, 1), (14, 3), (29, 6), (30, 7), (32, 7)] {
+                let s = sample_of(len);
+                assert_eq!(net.bucket_of(&s), bucket, "{len} pieces");
+                let mut grad = vec![0.0; net.params.len()];
+                net.backward(&s, 1.0, &mut grad, &mut scratch);
+                let own = out + 2 * h * bucket;
+                for other in (0..8).filter(|&b| b != bucket) {
+                    let at = out + 2 * h * other;
+                    assert!(grad[at..at + 2 * h].iter().all(|&g| g == 0.0));
+                    assert_eq!(grad[bias + other], 0.0);
+                }
+                let probes = [
+                    s.stm[2] as usize * h + 3,
+                    INPUTS * h + 6,
+                    own + 1,
+                    own + h + 9,
+                    own + 2 * h - 1,
+                    bias + bucket,
+                ];
+                for &p in &probes {
+                    let eps = 1e-3f32;
+                    let mut plus = net.clone();
+                    plus.params[p] += eps;
+                    let mut minus = net.clone();
+                    minus.params[p] -= eps;
+                    let numeric = (f64::from(plus.loss(&s, &mut scratch))
+                        - f64::from(minus.loss(&s, &mut scratch)))
+                        / (2.0 * f64::from(eps));
+                    let analytic = f64::from(grad[p]);
+                    assert!(
+                        (numeric - analytic).abs() < 1e-3 * (1.0 + analytic.abs()),
+                        "{activation:?} {len} pieces, param {p}: numeric {numeric} analytic {analytic}"
+                    );
+                }
+                assert!(grad[bias + bucket] != 0.0);
+            }
+        }
+    }
+
+    #[test]
+    fn copied_buckets_score_as_the_single_output() {
+        let one = FloatNet::new(32, Activation::SCReLU, 1, 7);
+        let eight = one.with_copied_buckets(8);
+        assert_eq!(eight.params.len(), FloatNet::param_count(32, 8));
+        let mut scratch = Scratch::new(32);
+        for len in [3, 10, 20, 32] {
+            let s = sample_of(len);
+            assert_eq!(
+                one.forward(&s, &mut scratch),
+                eight.forward(&s, &mut scratch)
+            );
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use engine::eval::nnue::{Activation, Network, HIDDEN_ALIGN, INPUTS, MAX_HIDDEN};
+use engine::eval::nnue::{Activation, Network, HIDDEN_ALIGN, INPUTS, MAX_BUCKETS, MAX_HIDDEN};
 use engine::strength::Rng;
 use rand::seq::SliceRandom;
 use rand::{RngCore, SeedableRng};
@@ -67,6 +67,9 @@ pub struct TrainConfig {
     /// Train on each position or its left-right mirror image, chosen at
     /// random each epoch (doubles what a small data set teaches).
     pub mirror: bool,
+    /// Output buckets, chosen by piece count (1 to `MAX_BUCKETS`; a
+    /// resumed run keeps its checkpoint's).
+    pub output_buckets: usize,
 }
 
 impl Default for TrainConfig {
@@ -93,6 +96,7 @@ impl Default for TrainConfig {
             check_positions: 4096,
             qb: engine::eval::nnue::QB,
             mirror: false,
+            output_buckets: 1,
         }
     }
 }
@@ -321,9 +325,20 @@ fn run(
                     config.hidden
                 )));
             }
+            if !(1..=MAX_BUCKETS).contains(&config.output_buckets) {
+                return Err(TrainError::Config(format!(
+                    "{} output buckets: use 1 to {MAX_BUCKETS}",
+                    config.output_buckets
+                )));
+            }
             let net = match init {
                 Some(path) => initial_net(path, config)?,
-                None => FloatNet::new(config.hidden, config.activation, config.seed),
+                None => FloatNet::new(
+                    config.hidden,
+                    config.activation,
+                    config.output_buckets,
+                    config.seed,
+                ),
             };
             let adam = AdamW::new(net.params.len(), config.weight_decay);
             // A new run starts a new log.
@@ -439,7 +454,8 @@ fn run(
 }
 
 /// The float network of the net file at `path`, which must have the
-/// run's hidden size, activation and scale.
+/// run's hidden size, activation and scale, and either the run's output
+/// buckets or one output (copied into every bucket).
 fn initial_net(path: &Path, config: &TrainConfig) -> Result<FloatNet, TrainError> {
     let net = Network::from_file(path).map_err(|error| TrainError::InitNet {
         path: path.to_path_buf(),
@@ -463,7 +479,16 @@ fn initial_net(path: &Path, config: &TrainConfig) -> Result<FloatNet, TrainError
             scale
         )));
     }
-    Ok(dequantise(&net))
+    let float = dequantise(&net);
+    match (net.output_buckets(), config.output_buckets) {
+        (have, want) if have == want => Ok(float),
+        (1, want) => Ok(float.with_copied_buckets(want)),
+        (have, want) => Err(TrainError::Config(format!(
+            "{} has {have} output buckets; the run asks for {want} (a net with one output \
+             can start a run with any number)",
+            path.display()
+        ))),
+    }
 }
 
 #[cfg(test)]
@@ -631,6 +656,49 @@ mod tests {
                 && fine[0].train_loss < 0.2 * first.train_loss,
             "{fine:?}"
         );
+        // A one-output net starts a bucketed run with its output copied into
+        // every bucket: the first epoch goes on from its loss, and the net
+        // written is a version 2 file with eight buckets.
+        let bucketed = TrainConfig {
+            output_buckets: 8,
+            out_dir: dir.join("bucketed"),
+            ..tuned.clone()
+        };
+        let eight = train(&bucketed, &mut |_| {}).unwrap();
+        eprintln!("{:?}", eight[0]);
+        assert!(
+            eight[0].train_loss < 1.1 * last.train_loss
+                && eight[0].quant_mean_cp < 10.0
+                && eight[0].quant_max_cp < 40.0,
+            "{eight:?}"
+        );
+        let written = bucketed.out_dir.join("epoch-1.nnue");
+        let bytes = std::fs::read(&written).unwrap();
+        assert_eq!(&bytes[8..12], &2u32.to_le_bytes());
+        assert_eq!(Network::from_bytes(&bytes).unwrap().output_buckets(), 8);
+        // A bucketed net starts only a run of its own bucket count.
+        let err = train(
+            &TrainConfig {
+                init: Some(written),
+                output_buckets: 4,
+                out_dir: dir.join("four"),
+                ..tuned.clone()
+            },
+            &mut |_| {},
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("8 output buckets"), "{err}");
+        let err = train(
+            &TrainConfig {
+                output_buckets: 9,
+                ..bucketed.clone()
+            },
+            &mut |_| {},
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("9 output buckets"), "{err}");
         // A net of another shape, a damaged file, or both sources are refused.
         let wrong = TrainConfig {
             hidden: 64,

@@ -1,7 +1,8 @@
 //! The network file format, and why a file is refused.
 //!
-//! A file is a 52-byte header followed by the payload; every number is
-//! little-endian.
+//! A file is a header followed by the payload; every number is
+//! little-endian. Version 1 (one output) has the 52-byte header below;
+//! version 2 (output buckets) adds one field after it, 56 bytes in all.
 //!
 //! | offset | size | field                                                  |
 //! |-------:|-----:|--------------------------------------------------------|
@@ -15,21 +16,38 @@
 //! | 32     | 4    | scale from output to centipawns (e.g. 400)             |
 //! | 36     | 8    | payload length in bytes                                |
 //! | 44     | 8    | FNV-1a 64 hash of the payload                          |
+//! | 52     | 4    | version 2 only: output buckets B (1 to `MAX_BUCKETS`)  |
 //!
 //! The payload: feature weights as `i16[768][H]` (one row of H per input),
-//! feature biases `i16[H]`, output weights `i16[2H]` (the side to move's
-//! accumulator first), and the output bias as one `i32` (in QA*QB units).
-//! An output weight is at most ±127 whatever QB is.
-//! Its length is therefore `2 * (768H + H + 2H) + 4` bytes.
+//! feature biases `i16[H]`, output weights `i16[B][2H]` (per bucket, the
+//! side to move's accumulator first), and the output biases `i32[B]` (in
+//! QA*QB units). A version 1 file has B = 1. An output weight is at most
+//! ±127 whatever QB is. The payload's length is therefore
+//! `2 * (768H + H + 2BH) + 4B` bytes. The bucket of a position is chosen by
+//! its piece count (`output::output_bucket`).
 
 use std::fmt;
 
 /// The first eight bytes of every network file.
 pub const MAGIC: [u8; 8] = *b"KESTNNUE";
-/// The format version this code reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
-/// Bytes before the payload.
+/// The newest format version this code reads and writes (it reads every
+/// older one too, and writes version 1 for a net with one output bucket so
+/// that older builds keep reading it).
+pub const FORMAT_VERSION: u32 = 2;
+/// Bytes before the payload in a version 1 file; version 2 adds the bucket
+/// count ([`header_len`]).
 pub const HEADER_LEN: usize = 52;
+/// The most output buckets a file may have (bullet's `MaterialCount<8>`).
+pub const MAX_BUCKETS: usize = 8;
+
+/// Bytes before the payload in a file of format `version` (1 or 2).
+pub const fn header_len(version: u32) -> usize {
+    if version >= 2 {
+        HEADER_LEN + 4
+    } else {
+        HEADER_LEN
+    }
+}
 
 /// Why a network file (or a set of weights) was refused.
 #[derive(Debug)]
@@ -59,6 +77,11 @@ pub enum NetError {
     /// A hidden size of 0, above `MAX_HIDDEN`, or not a multiple of 32.
     BadHiddenSize {
         /// The size in the file.
+        found: u32,
+    },
+    /// An output-bucket count of 0 or above `MAX_BUCKETS`.
+    BadOutputBuckets {
+        /// The count in the file (or given).
         found: u32,
     },
     /// An activation code this build does not know.
@@ -131,7 +154,7 @@ impl fmt::Display for NetError {
             }
             NetError::UnsupportedVersion { found } => write!(
                 f,
-                "network format version {found}; this build reads version {FORMAT_VERSION}"
+                "network format version {found}; this build reads versions 1 to {FORMAT_VERSION}"
             ),
             NetError::WrongInputs { found } => {
                 write!(f, "network has {found} inputs per side; expected 768")
@@ -140,6 +163,10 @@ impl fmt::Display for NetError {
                 f,
                 "hidden size {found}: must be a positive multiple of 32, at most {}",
                 super::MAX_HIDDEN
+            ),
+            NetError::BadOutputBuckets { found } => write!(
+                f,
+                "{found} output buckets: must be 1 to {MAX_BUCKETS}"
             ),
             NetError::UnknownActivation { found } => write!(
                 f,
@@ -218,10 +245,12 @@ pub(crate) struct Header {
     pub scale: u32,
     pub payload_len: u64,
     pub checksum: u64,
+    /// Output buckets: 1 in a version 1 file.
+    pub buckets: u32,
 }
 
 impl Header {
-    /// Writes the header's 52 bytes.
+    /// Writes the header (`header_len(version)` bytes).
     pub fn write(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&MAGIC);
         for v in [
@@ -237,10 +266,14 @@ impl Header {
         }
         out.extend_from_slice(&self.payload_len.to_le_bytes());
         out.extend_from_slice(&self.checksum.to_le_bytes());
+        if self.version >= 2 {
+            out.extend_from_slice(&self.buckets.to_le_bytes());
+        }
     }
 
     /// Reads the header from the start of `bytes` (magic and length checked
-    /// here; the fields' values by the caller).
+    /// here; the fields' values by the caller). A version 1 header reads as
+    /// one bucket; a version 2 header needs its four more bytes.
     pub fn read(bytes: &[u8]) -> Result<Header, NetError> {
         if bytes.len() < HEADER_LEN {
             return Err(NetError::TooShort { len: bytes.len() });
@@ -254,8 +287,18 @@ impl Header {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
         let u64_at = |at: usize| u64::from(u32_at(at)) | u64::from(u32_at(at + 4)) << 32;
+        let version = u32_at(8);
+        let buckets = if version == 2 {
+            if bytes.len() < header_len(version) {
+                return Err(NetError::TooShort { len: bytes.len() });
+            }
+            u32_at(HEADER_LEN)
+        } else {
+            1
+        };
         Ok(Header {
-            version: u32_at(8),
+            version,
+            buckets,
             inputs: u32_at(12),
             hidden: u32_at(16),
             activation: u32_at(20),
@@ -268,9 +311,9 @@ impl Header {
     }
 }
 
-/// The payload length for hidden size `hidden`.
-pub(crate) fn payload_len(hidden: usize) -> u64 {
-    (2 * (super::INPUTS * hidden + hidden + 2 * hidden) + 4) as u64
+/// The payload length for hidden size `hidden` and `buckets` output buckets.
+pub(crate) const fn payload_len(hidden: usize, buckets: usize) -> u64 {
+    (2 * (super::INPUTS * hidden + hidden + 2 * buckets * hidden) + 4 * buckets) as u64
 }
 
 #[cfg(test)]
@@ -295,10 +338,24 @@ mod tests {
             scale: 400,
             payload_len: 123_456_789_012,
             checksum: 0xdead_beef_0123_4567,
+            buckets: 1,
         };
         let mut bytes = Vec::new();
         header.write(&mut bytes);
         assert_eq!(bytes.len(), HEADER_LEN);
         assert_eq!(Header::read(&bytes).unwrap(), header);
+        let v2 = Header {
+            version: 2,
+            buckets: 8,
+            ..header
+        };
+        let mut bytes = Vec::new();
+        v2.write(&mut bytes);
+        assert_eq!(bytes.len(), header_len(2));
+        assert_eq!(Header::read(&bytes).unwrap(), v2);
+        assert!(matches!(
+            Header::read(&bytes[..HEADER_LEN + 2]),
+            Err(NetError::TooShort { .. })
+        ));
     }
 }

@@ -4,7 +4,8 @@
 //! 768 inputs per side (`features.rs`) feed a hidden layer of `H` neurons
 //! (one accumulator per perspective, `accumulator.rs`); the two accumulators,
 //! side to move's first, are activated (SCReLU or CReLU) and summed into one
-//! output (`output.rs`). Weights are integers (`network.rs`), stored in a
+//! output with the weights of one of up to 8 output buckets, chosen by the
+//! number of pieces on the board (`output.rs`). Weights are integers (`network.rs`), stored in a
 //! checked file format (`format.rs`) that `crates/train` writes.
 //!
 //! Using it in a search: load the [`Network`] once and share it (`Arc`);
@@ -31,9 +32,9 @@ mod stack;
 pub use accumulator::Accumulator;
 pub use embedded::{embedded_network, EMBEDDED_NET, EMBEDDED_NET_SOURCE};
 pub use features::{feature_index, INPUTS};
-pub use format::{fnv1a64, NetError, FORMAT_VERSION, HEADER_LEN, MAGIC};
+pub use format::{fnv1a64, header_len, NetError, FORMAT_VERSION, HEADER_LEN, MAGIC, MAX_BUCKETS};
 pub use network::{Activation, Network, MAX_FILE_LEN, MAX_HIDDEN, MAX_QB, QA, QB};
-pub use output::{evaluate, evaluate_position};
+pub use output::{evaluate, evaluate_position, output_bucket};
 pub use stack::AccumulatorStack;
 
 /// The default scale from the network's output to centipawns.

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::format::{fnv1a64, payload_len, Header, FORMAT_VERSION, HEADER_LEN};
+use super::format::{fnv1a64, header_len, payload_len, Header, FORMAT_VERSION, MAX_BUCKETS};
 use super::{NetError, HIDDEN_ALIGN, INPUTS};
 
 /// Quantisation of the feature layer: a float weight `w` is stored as
@@ -20,9 +20,9 @@ pub const MAX_QB: i32 = 512;
 /// The largest hidden size an [`super::Accumulator`] holds.
 pub const MAX_HIDDEN: usize = 1024;
 
-/// The longest network file: the header and the payload of a network of
-/// [`MAX_HIDDEN`] neurons (`2 * (768H + H + 2H) + 4` bytes of payload).
-pub const MAX_FILE_LEN: u64 = (HEADER_LEN + 2 * (INPUTS * MAX_HIDDEN + 3 * MAX_HIDDEN) + 4) as u64;
+/// The longest network file: the version 2 header and the payload of a
+/// network of [`MAX_HIDDEN`] neurons and [`MAX_BUCKETS`] output buckets.
+pub const MAX_FILE_LEN: u64 = header_len(2) as u64 + payload_len(MAX_HIDDEN, MAX_BUCKETS);
 
 /// The hidden layer's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,14 +81,18 @@ pub struct Network {
     /// `INPUTS` rows of `hidden` weights, row `f` for input `f`.
     feature_weights: Box<[i16]>,
     feature_bias: Box<[i16]>,
-    /// The side to move's half first, then the other side's.
+    /// `2 * hidden` per output bucket: the side to move's half first, then
+    /// the other side's.
     output_weights: Box<[i16]>,
-    output_bias: i32,
+    /// One per output bucket.
+    output_bias: Box<[i32]>,
 }
 
 impl Network {
     /// A network from its quantised arrays (the trainer's quantiser calls
-    /// this), checked the same way a file is.
+    /// this), checked the same way a file is. The output buckets are as
+    /// many as `output_bias` has entries; `output_weights` holds `2 * H`
+    /// per bucket.
     pub fn from_parts(
         activation: Activation,
         scale: i32,
@@ -96,10 +100,11 @@ impl Network {
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
-        output_bias: i32,
+        output_bias: Vec<i32>,
     ) -> Result<Network, NetError> {
         let hidden = feature_bias.len();
         check_hidden(hidden as u64)?;
+        let buckets = check_buckets(output_bias.len() as u64)?;
         if !(1..=10_000).contains(&scale) {
             return Err(NetError::BadScale {
                 found: scale as u32,
@@ -107,7 +112,7 @@ impl Network {
         }
         for (what, expected, found) in [
             ("feature weights", INPUTS * hidden, feature_weights.len()),
-            ("output weights", 2 * hidden, output_weights.len()),
+            ("output weights", 2 * hidden * buckets, output_weights.len()),
         ] {
             if expected != found {
                 return Err(NetError::WrongArrayLength {
@@ -138,7 +143,7 @@ impl Network {
             feature_weights: feature_weights.into_boxed_slice(),
             feature_bias: feature_bias.into_boxed_slice(),
             output_weights: output_weights.into_boxed_slice(),
-            output_bias,
+            output_bias: output_bias.into_boxed_slice(),
         })
     }
 
@@ -146,7 +151,7 @@ impl Network {
     /// wrong, never a panic.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         let header = Header::read(bytes)?;
-        if header.version != FORMAT_VERSION {
+        if !(1..=FORMAT_VERSION).contains(&header.version) {
             return Err(NetError::UnsupportedVersion {
                 found: header.version,
             });
@@ -172,8 +177,9 @@ impl Network {
                 found: header.scale,
             });
         }
-        let payload = &bytes[HEADER_LEN..];
-        let expected = payload_len(hidden);
+        let buckets = check_buckets(u64::from(header.buckets))?;
+        let payload = &bytes[header_len(header.version)..];
+        let expected = payload_len(hidden, buckets);
         if header.payload_len != expected || payload.len() as u64 != expected {
             return Err(NetError::WrongPayloadLength {
                 expected,
@@ -194,9 +200,11 @@ impl Network {
         let mut take = |n: usize| words.by_ref().take(n).collect::<Vec<i16>>();
         let feature_weights = take(INPUTS * hidden);
         let feature_bias = take(hidden);
-        let output_weights = take(2 * hidden);
-        let tail = &payload[payload.len() - 4..];
-        let output_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        let output_weights = take(2 * hidden * buckets);
+        let output_bias = payload[payload.len() - 4 * buckets..]
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
         Network::from_parts(
             activation,
             header.scale as i32,
@@ -215,9 +223,12 @@ impl Network {
         Network::from_bytes(&types::file::read_regular(path, MAX_FILE_LEN)?)
     }
 
-    /// The network in the file format.
+    /// The network in the file format: version 1 for one output bucket (so
+    /// that older builds read it), version 2 for more.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut payload = Vec::with_capacity(payload_len(self.hidden) as usize);
+        let buckets = self.output_buckets();
+        let version = if buckets == 1 { 1 } else { FORMAT_VERSION };
+        let mut payload = Vec::with_capacity(payload_len(self.hidden, buckets) as usize);
         for w in self
             .feature_weights
             .iter()
@@ -226,9 +237,12 @@ impl Network {
         {
             payload.extend_from_slice(&w.to_le_bytes());
         }
-        payload.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in self.output_bias.iter() {
+            payload.extend_from_slice(&b.to_le_bytes());
+        }
         let header = Header {
-            version: FORMAT_VERSION,
+            version,
+            buckets: buckets as u32,
             inputs: INPUTS as u32,
             hidden: self.hidden as u32,
             activation: self.activation.code(),
@@ -238,7 +252,7 @@ impl Network {
             payload_len: payload.len() as u64,
             checksum: fnv1a64(&payload),
         };
-        let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
+        let mut bytes = Vec::with_capacity(header_len(version) + payload.len());
         header.write(&mut bytes);
         bytes.extend_from_slice(&payload);
         bytes
@@ -282,17 +296,36 @@ impl Network {
         &self.feature_bias
     }
 
-    /// The output weights: side to move's half, then the other side's.
+    /// The number of output buckets (1 to 8).
     #[inline(always)]
-    pub fn output_weights(&self) -> (&[i16], &[i16]) {
-        self.output_weights.split_at(self.hidden)
+    pub fn output_buckets(&self) -> usize {
+        self.output_bias.len()
     }
 
-    /// The output bias in QA*qb units.
+    /// Output bucket `bucket`'s weights: side to move's half, then the
+    /// other side's. Panics if `bucket` is not below
+    /// [`Network::output_buckets`].
     #[inline(always)]
-    pub fn output_bias(&self) -> i32 {
-        self.output_bias
+    pub fn output_weights(&self, bucket: usize) -> (&[i16], &[i16]) {
+        let h = self.hidden;
+        self.output_weights[2 * h * bucket..2 * h * (bucket + 1)].split_at(h)
     }
+
+    /// Output bucket `bucket`'s bias in QA*qb units.
+    #[inline(always)]
+    pub fn output_bias(&self, bucket: usize) -> i32 {
+        self.output_bias[bucket]
+    }
+}
+
+/// `buckets` as a count if a file may have it.
+fn check_buckets(buckets: u64) -> Result<usize, NetError> {
+    if buckets == 0 || buckets > MAX_BUCKETS as u64 {
+        return Err(NetError::BadOutputBuckets {
+            found: buckets.min(u64::from(u32::MAX)) as u32,
+        });
+    }
+    Ok(buckets as usize)
 }
 
 /// `hidden` as a size if it is one the accumulator can hold.
@@ -307,17 +340,30 @@ fn check_hidden(hidden: u64) -> Result<usize, NetError> {
 
 #[cfg(test)]
 pub(crate) mod tests {
+    use super::super::format::HEADER_LEN;
     use super::*;
     use crate::strength::Rng;
 
     /// A network with random weights in the ranges a trained one has.
     pub(crate) fn random_network(hidden: usize, activation: Activation, seed: u64) -> Network {
+        random_bucketed(hidden, activation, 1, seed)
+    }
+
+    /// The same with `buckets` output buckets.
+    pub(crate) fn random_bucketed(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        seed: u64,
+    ) -> Network {
         let mut rng = Rng::new(seed);
         let mut small = |range: u64| (rng.next_u64() % (2 * range + 1)) as i64 - range as i64;
         let feature_weights = (0..INPUTS * hidden).map(|_| small(200) as i16).collect();
         let feature_bias = (0..hidden).map(|_| small(300) as i16).collect();
-        let output_weights = (0..2 * hidden).map(|_| small(127) as i16).collect();
-        let output_bias = small(50_000) as i32;
+        let output_weights = (0..2 * hidden * buckets)
+            .map(|_| small(127) as i16)
+            .collect();
+        let output_bias = (0..buckets).map(|_| small(50_000) as i32).collect();
         Network::from_parts(
             activation,
             400,
@@ -353,12 +399,87 @@ pub(crate) mod tests {
         for activation in [Activation::CReLU, Activation::SCReLU] {
             let net = random_network(96, activation, 7);
             let bytes = net.to_bytes();
-            assert_eq!(bytes.len() as u64, HEADER_LEN as u64 + payload_len(96));
+            assert_eq!(bytes.len() as u64, HEADER_LEN as u64 + payload_len(96, 1));
             assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
             let mut finer = net.clone();
             finer.qb = 256;
             assert_eq!(Network::from_bytes(&finer.to_bytes()).unwrap(), finer);
         }
+    }
+
+    #[test]
+    fn bucketed_files_are_version_2_and_round_trip() {
+        for buckets in [2, 8] {
+            let net = random_bucketed(64, Activation::SCReLU, buckets, 5);
+            let bytes = net.to_bytes();
+            assert_eq!(&bytes[8..12], &2u32.to_le_bytes());
+            assert_eq!(
+                bytes.len() as u64,
+                header_len(2) as u64 + payload_len(64, buckets)
+            );
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(back.output_buckets(), buckets);
+            assert_eq!(back, net);
+        }
+        // One bucket is written as version 1, which older builds read.
+        let one = random_bucketed(64, Activation::SCReLU, 1, 5).to_bytes();
+        assert_eq!(&one[8..12], &1u32.to_le_bytes());
+        assert_eq!(one.len(), HEADER_LEN + payload_len(64, 1) as usize);
+    }
+
+    /// A version 2 file with one bucket is the same network as the version
+    /// 1 file: only the header differs.
+    #[test]
+    fn version_2_with_one_bucket_reads_as_version_1() {
+        let v1 = good_file();
+        let mut v2 = v1[..HEADER_LEN].to_vec();
+        v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+        v2.extend_from_slice(&1u32.to_le_bytes());
+        v2.extend_from_slice(&v1[HEADER_LEN..]);
+        assert_eq!(
+            Network::from_bytes(&v2).unwrap(),
+            Network::from_bytes(&v1).unwrap()
+        );
+    }
+
+    #[test]
+    fn bad_bucket_counts_are_refused() {
+        let good = random_bucketed(64, Activation::SCReLU, 8, 2).to_bytes();
+        for (count, refused_by_count) in [(0u32, true), (9, true), (u32::MAX, true), (7, false)] {
+            let mut bytes = good.clone();
+            bytes[HEADER_LEN..HEADER_LEN + 4].copy_from_slice(&count.to_le_bytes());
+            let err = Network::from_bytes(&bytes).unwrap_err();
+            if refused_by_count {
+                assert!(
+                    matches!(err, NetError::BadOutputBuckets { found } if found == count),
+                    "{count}: {err}"
+                );
+                assert!(err.to_string().contains("output buckets"), "{err}");
+            } else {
+                // A count in range that the payload does not match.
+                assert!(matches!(err, NetError::WrongPayloadLength { .. }), "{err}");
+            }
+        }
+        let parts = |buckets: usize| {
+            Network::from_parts(
+                Activation::SCReLU,
+                400,
+                QB,
+                vec![0; INPUTS * 32],
+                vec![0; 32],
+                vec![0; 64 * buckets],
+                vec![0; buckets],
+            )
+        };
+        assert!(matches!(
+            parts(0),
+            Err(NetError::BadOutputBuckets { found: 0 })
+        ));
+        assert!(matches!(
+            parts(9),
+            Err(NetError::BadOutputBuckets { found: 9 })
+        ));
+        assert_eq!(parts(8).unwrap().output_buckets(), 8);
     }
 
     #[test]
@@ -374,10 +495,15 @@ pub(crate) mod tests {
     #[test]
     fn wrong_version_is_refused() {
         let mut bytes = good_file();
-        bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+        bytes[8..12].copy_from_slice(&3u32.to_le_bytes());
         let err = Network::from_bytes(&bytes).unwrap_err();
-        assert!(matches!(err, NetError::UnsupportedVersion { found: 2 }));
-        assert!(err.to_string().contains("version 2"));
+        assert!(matches!(err, NetError::UnsupportedVersion { found: 3 }));
+        assert!(err.to_string().contains("version 3"));
+        bytes[8..12].copy_from_slice(&0u32.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(NetError::UnsupportedVersion { found: 0 })
+        ));
     }
 
     #[test]

@@ -1,28 +1,44 @@
 //! The output layer: both accumulators activated, side to move's first,
-//! and summed with the output weights into centipawns.
+//! and summed with the weights of the position's output bucket into
+//! centipawns.
 
-use chess::{Color, Position};
+use chess::Position;
 
 use super::{Accumulator, Activation, Network, QA};
 
-/// The network's score of the position whose accumulators are `acc`, in
-/// centipawns from `side_to_move`'s view. No allocation.
+/// The output bucket of a position with `pieces` pieces on the board (kings
+/// included) in a net of `buckets` buckets: bullet's `MaterialCount<N>`
+/// (jw1912/bullet, `crates/bullet_lib/src/game/outputs.rs`),
+/// `(pieces - 2) / ceil(32 / N)`, so that 8 buckets hold 4 piece counts
+/// each. Boards with more than 32 pieces (only a FEN can make one) use the
+/// last bucket. The trainer calls the same function.
+#[inline(always)]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    let per_bucket = 32usize.div_ceil(buckets.max(1));
+    (pieces.saturating_sub(2) as usize / per_bucket).min(buckets.max(1) - 1)
+}
+
+/// The network's score of `pos`, whose accumulators are `acc`, in
+/// centipawns from the side to move's view. No allocation.
 #[inline]
-pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+pub fn evaluate(net: &Network, acc: &Accumulator, pos: &Position) -> i32 {
+    let side_to_move = pos.turn();
     let ours = acc.lanes(net, side_to_move);
     let theirs = acc.lanes(net, !side_to_move);
-    let (w_ours, w_theirs) = net.output_weights();
+    let bucket = output_bucket(pos.occupied().count(), net.output_buckets());
+    let (w_ours, w_theirs) = net.output_weights(bucket);
+    let bias = net.output_bias(bucket);
     let (scale, qb) = (net.scale(), net.qb());
     match net.activation() {
         Activation::SCReLU => {
             // Sum in QA*QA*QB units; one division by QA brings it to the
             // bias's QA*QB units.
             let sum = screlu_dot(ours, w_ours).wrapping_add(screlu_dot(theirs, w_theirs));
-            to_centipawns((sum / QA).wrapping_add(net.output_bias()), scale, qb)
+            to_centipawns((sum / QA).wrapping_add(bias), scale, qb)
         }
         Activation::CReLU => {
             let sum = crelu_dot(ours, w_ours).wrapping_add(crelu_dot(theirs, w_theirs));
-            to_centipawns(sum.wrapping_add(net.output_bias()), scale, qb)
+            to_centipawns(sum.wrapping_add(bias), scale, qb)
         }
     }
 }
@@ -38,7 +54,7 @@ fn to_centipawns(output: i32, scale: i32, qb: i32) -> i32 {
 /// side to move's view (for tools and tests; a search updates accumulators
 /// incrementally instead).
 pub fn evaluate_position(net: &Network, pos: &Position) -> i32 {
-    evaluate(net, &Accumulator::new(net, pos), pos.turn())
+    evaluate(net, &Accumulator::new(net, pos), pos)
 }
 
 /// Σ clamp(a, 0, QA)² · w. `v · w` fits in 16 bits (|w| ≤ 127 is checked on
@@ -69,11 +85,19 @@ fn crelu_dot(lanes: &[i16], weights: &[i16]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::network::tests::random_network;
+    use crate::eval::nnue::network::tests::random_bucketed;
 
-    /// The same arithmetic in the plainest form, to check the fast one.
-    fn reference(net: &Network, acc: &Accumulator, stm: Color) -> i64 {
-        let (w0, w1) = net.output_weights();
+    /// The same arithmetic in the plainest form, to check the fast one,
+    /// with the bucket counted out square by square.
+    fn reference(net: &Network, acc: &Accumulator, pos: &Position) -> i64 {
+        let stm = pos.turn();
+        let pieces = chess::Square::ALL
+            .iter()
+            .filter(|&&sq| pos.piece_at(sq).is_some())
+            .count() as i64;
+        let per_bucket = 32 / net.output_buckets() as i64;
+        let bucket = (((pieces - 2) / per_bucket) as usize).min(net.output_buckets() - 1);
+        let (w0, w1) = net.output_weights(bucket);
         let mut sum = 0i64;
         for (lanes, weights) in [(acc.lanes(net, stm), w0), (acc.lanes(net, !stm), w1)] {
             for (&a, &w) in lanes.iter().zip(weights) {
@@ -88,31 +112,77 @@ mod tests {
             Activation::SCReLU => sum / 255,
             Activation::CReLU => sum,
         };
-        (sum + i64::from(net.output_bias())) * i64::from(net.scale()) / (255 * i64::from(net.qb()))
+        (sum + i64::from(net.output_bias(bucket))) * i64::from(net.scale())
+            / (255 * i64::from(net.qb()))
     }
+
+    /// Positions from 32 pieces down to 2 (32, 32, 28, 22, 18, 14, 12, 7,
+    /// 5, 2), so that every bucket of an 8-bucket net is used, each with
+    /// either side to move.
+    const FENS: [&str; 10] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        "r1bq1rk1/pp3ppp/2n1pn2/3p4/3P4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+        "r4rk1/pp3ppp/2n1pn2/8/8/2N1PN2/PP3PPP/R4RK1 w - - 0 15",
+        "4r1k1/pp3ppp/4pn2/8/8/4PN2/PP3PPP/4R1K1 w - - 0 20",
+        "r5k1/pp3ppp/8/8/8/8/PP3PPP/R5K1 w - - 0 25",
+        "6k1/pp3ppp/8/8/8/8/PP3PPP/6K1 w - - 0 30",
+        "8/5pk1/6p1/8/8/6P1/5PK1/4R3 w - - 0 40",
+        "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
+        "8/8/1k6/8/8/8/5K2/8 w - - 0 1",
+    ];
 
     #[test]
     fn fast_output_matches_the_plain_arithmetic() {
-        for (activation, qb) in [
-            (Activation::SCReLU, 64),
-            (Activation::CReLU, 64),
-            (Activation::SCReLU, 512),
+        for (activation, qb, buckets) in [
+            (Activation::SCReLU, 64, 1),
+            (Activation::CReLU, 64, 1),
+            (Activation::SCReLU, 512, 1),
+            (Activation::SCReLU, 64, 8),
+            (Activation::CReLU, 256, 8),
+            (Activation::SCReLU, 64, 4),
         ] {
-            let net = random_network(128, activation, 11).with_qb(qb);
-            for fen in [
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
-                "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
-            ] {
-                let pos = Position::from_fen(fen).unwrap();
-                let acc = Accumulator::new(&net, &pos);
-                for stm in Color::ALL {
+            let net = random_bucketed(128, activation, buckets, 11).with_qb(qb);
+            let mut used = vec![false; buckets];
+            for fen in FENS {
+                for turn in ["w", "b"] {
+                    // The same pieces with either side to move (no en
+                    // passant square, which belongs to one side).
+                    let fields: Vec<&str> = fen.split(' ').collect();
+                    let fen = format!("{} {turn} {} - 0 1", fields[0], fields[2]);
+                    let pos = Position::from_fen(&fen).unwrap();
+                    used[output_bucket(pos.occupied().count(), buckets)] = true;
+                    let acc = Accumulator::new(&net, &pos);
                     assert_eq!(
-                        i64::from(evaluate(&net, &acc, stm)),
-                        reference(&net, &acc, stm)
+                        i64::from(evaluate(&net, &acc, &pos)),
+                        reference(&net, &acc, &pos),
+                        "{fen}"
                     );
                 }
             }
+            assert!(used.iter().all(|&u| u), "{buckets} buckets: {used:?}");
         }
+    }
+
+    #[test]
+    fn buckets_follow_bullets_material_count() {
+        // MaterialCount<8>: (pieces - 2) / 4.
+        let eight: Vec<usize> = (2..=32).map(|p| output_bucket(p, 8)).collect();
+        assert_eq!(&eight[..5], &[0, 0, 0, 0, 1]);
+        assert_eq!(eight[30], 7);
+        assert_eq!(output_bucket(5, 8), 0);
+        assert_eq!(output_bucket(6, 8), 1);
+        assert_eq!(output_bucket(29, 8), 6);
+        assert_eq!(output_bucket(30, 8), 7);
+        for buckets in 1..=8 {
+            for pieces in 0..=40 {
+                assert!(output_bucket(pieces, buckets) < buckets);
+            }
+            assert_eq!(output_bucket(2, buckets), 0);
+            assert_eq!(output_bucket(32, buckets), buckets - 1);
+        }
+        // A 3-bucket net: ceil(32 / 3) = 11 piece counts per bucket.
+        assert_eq!(output_bucket(12, 3), 0);
+        assert_eq!(output_bucket(13, 3), 1);
     }
 }

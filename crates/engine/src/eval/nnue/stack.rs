@@ -50,7 +50,7 @@ impl AccumulatorStack {
     /// The current position's score, centipawns from `pos`'s side to move.
     #[inline]
     pub fn evaluate(&self, net: &Network, pos: &Position) -> i32 {
-        evaluate(net, self.current(), pos.turn())
+        evaluate(net, self.current(), pos)
     }
 
     /// How many plies it holds without growing.
@@ -67,7 +67,7 @@ impl AccumulatorStack {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::network::tests::random_network;
+    use crate::eval::nnue::network::tests::{random_bucketed, random_network};
     use crate::eval::nnue::Activation;
 
     /// A depth-first walk: every node's score equals a fresh computation.
@@ -79,7 +79,7 @@ mod tests {
         nodes: &mut u64,
     ) {
         *nodes += 1;
-        let fresh = evaluate(net, &Accumulator::new(net, pos), pos.turn());
+        let fresh = evaluate(net, &Accumulator::new(net, pos), pos);
         assert_eq!(stack.evaluate(net, pos), fresh, "{}", pos.fen());
         if depth == 0 {
             return;
@@ -95,7 +95,16 @@ mod tests {
 
     #[test]
     fn push_and_pop_follow_a_tree_walk() {
-        let net = random_network(64, Activation::SCReLU, 3);
+        // One output and eight buckets (captures change the bucket).
+        for net in [
+            random_network(64, Activation::SCReLU, 3),
+            random_bucketed(64, Activation::SCReLU, 8, 3),
+        ] {
+            walk_from(&net);
+        }
+    }
+
+    fn walk_from(net: &Network) {
         // A small capacity: the stack grows past it.
         let mut stack = AccumulatorStack::new(2);
         for fen in [
@@ -103,9 +112,9 @@ mod tests {
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
         ] {
             let mut pos = Position::from_fen(fen).unwrap();
-            stack.reset(&net, &pos);
+            stack.reset(net, &pos);
             let mut nodes = 0;
-            walk(&net, &mut stack, &mut pos, 4, &mut nodes);
+            walk(net, &mut stack, &mut pos, 4, &mut nodes);
             assert_eq!(stack.ply(), 0);
             assert!(nodes > 1000);
         }
