@@ -60,7 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut sum = 0i64;
     for _ in 0..rounds {
         for (pos, _) in &steps {
-            sum += i64::from(evaluate(&net, black_box(&parent), pos.turn()));
+            sum += i64::from(evaluate(&net, black_box(&parent), pos));
         }
     }
     report("evaluate", n, t, c);

@@ -237,7 +237,7 @@ impl Network {
         {
             payload.extend_from_slice(&w.to_le_bytes());
         }
-        for b in self.output_bias.iter() {
+        for b in &self.output_bias {
             payload.extend_from_slice(&b.to_le_bytes());
         }
         let header = Header {
