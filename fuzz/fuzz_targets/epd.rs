@@ -1,4 +1,4 @@
-//! EPD text, as test suites (`kestrel lab epd`) and opening files (match
+//! EPD text, as test suites (`kestrel epd`) and opening files (match
 //! openings) read it: any bytes, read as lossy UTF-8. Nothing may panic;
 //! every position accepted must be one `Position::from_fen` accepts again
 //! from its own FEN, with the same key.
@@ -15,7 +15,7 @@ fn round_trips(pos: &Position) {
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     for (n, line) in text.lines().enumerate() {
-        if let Ok(test) = lab::epd_suite::parse_line(line, n + 1) {
+        if let Ok(test) = matchrunner::epd_suite::parse_line(line, n + 1) {
             round_trips(&test.position);
         }
     }

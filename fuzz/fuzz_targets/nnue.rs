@@ -1,7 +1,8 @@
 //! The network file (`EvalFile`, `train --init`). The first byte picks:
 //! even, the rest is a file, read as such (no panic, and a network read
 //! writes back as the same bytes); odd, the rest fills a network's arrays
-//! (hidden size, activation, scales and weights from the bytes, repeated),
+//! (hidden size, activation, output buckets, scales and weights from the
+//! bytes, repeated),
 //! which, when `from_parts` accepts it, must survive its file form and
 //! evaluate positions and a short game with no overflow (the fuzz build
 //! checks arithmetic overflow), the incremental accumulator agreeing with a
@@ -22,7 +23,7 @@ const POSITIONS: [&str; 4] = [
 ];
 
 fn network_from(data: &[u8]) -> Option<Network> {
-    let [h, a, s0, s1, q0, q1, b0, b1, b2, b3, rest @ ..] = data else {
+    let [h, a, n, s0, s1, q0, q1, b0, b1, b2, b3, rest @ ..] = data else {
         return None;
     };
     if rest.is_empty() {
@@ -30,6 +31,7 @@ fn network_from(data: &[u8]) -> Option<Network> {
     }
     let hidden = HIDDEN_ALIGN * (1 + usize::from(*h % 4));
     let activation = Activation::from_code(u32::from(*a % 2))?;
+    let buckets = 1 + usize::from(*n % 8);
     let scale = i32::from(u16::from_le_bytes([*s0, *s1]));
     let qb = i32::from(u16::from_le_bytes([*q0, *q1]));
     let bias = i32::from_le_bytes([*b0, *b1, *b2, *b3]);
@@ -42,7 +44,12 @@ fn network_from(data: &[u8]) -> Option<Network> {
     let feature_bias = take(hidden);
     // Output weights are refused beyond ±127: fold them in, so that the
     // evaluation is reached.
-    let output_weights = take(2 * hidden).into_iter().map(|w| w % 128).collect();
+    let output_weights = take(2 * hidden * buckets)
+        .into_iter()
+        .map(|w| w % 128)
+        .collect();
+    // One bias a bucket, each a little apart.
+    let biases = (0..buckets as i32).map(|i| bias.wrapping_add(i)).collect();
     Network::from_parts(
         activation,
         scale,
@@ -50,7 +57,7 @@ fn network_from(data: &[u8]) -> Option<Network> {
         feature_weights,
         feature_bias,
         output_weights,
-        bias,
+        biases,
     )
     .ok()
 }
@@ -74,10 +81,7 @@ fuzz_target!(|data: &[u8]| {
     for fen in POSITIONS {
         let mut pos = Position::from_fen(fen).expect("fixed position");
         let mut acc = Accumulator::new(&net, &pos);
-        assert_eq!(
-            evaluate(&net, &acc, pos.turn()),
-            evaluate_position(&net, &pos)
-        );
+        assert_eq!(evaluate(&net, &acc, &pos), evaluate_position(&net, &pos));
         for i in 0..8 {
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -89,7 +93,7 @@ fuzz_target!(|data: &[u8]| {
             let parent = acc.clone();
             acc.update_from(&net, &parent, &before, m);
             assert_eq!(
-                evaluate(&net, &acc, pos.turn()),
+                evaluate(&net, &acc, &pos),
                 evaluate_position(&net, &pos),
                 "after {m:?} from {}",
                 before.fen()
