@@ -359,21 +359,34 @@ mod tests {
                 INPUTS * h + h + h + 4,
                 net.params.len() - 1,
             ];
-            for &p in &probes {
-                let eps = 1e-3f32;
-                let mut plus = net.clone();
-                plus.params[p] += eps;
-                let mut minus = net.clone();
-                minus.params[p] -= eps;
-                let numeric = (f64::from(plus.loss(&s, &mut scratch))
-                    - f64::from(minus.loss(&s, &mut scratch)))
-                    / (2.0 * f64::from(eps));
-                let analytic = f64::from(grad[p]);
-                assert!(
-                    (numeric - analytic).abs() < 1e-3 * (1.0 + analytic.abs()),
-                    "{activation:?} param {p}: numeric {numeric} analytic {analytic}"
-                );
-            }
+            let what = format!("{activation:?}");
+            assert_gradient(&net, &s, &grad, &probes, &mut scratch, &what);
+        }
+    }
+
+    /// Checks the analytic gradient `grad` of `net`'s loss on `s` against
+    /// central finite differences at the parameters `probes`.
+    fn assert_gradient(
+        net: &FloatNet,
+        s: &Sample,
+        grad: &[f32],
+        probes: &[usize],
+        scratch: &mut Scratch,
+        what: &str,
+    ) {
+        for &p in probes {
+            let eps = 1e-3f32;
+            let mut plus = net.clone();
+            plus.params[p] += eps;
+            let mut minus = net.clone();
+            minus.params[p] -= eps;
+            let numeric = (f64::from(plus.loss(s, scratch)) - f64::from(minus.loss(s, scratch)))
+                / (2.0 * f64::from(eps));
+            let analytic = f64::from(grad[p]);
+            assert!(
+                (numeric - analytic).abs() < 1e-3 * (1.0 + analytic.abs()),
+                "{what} param {p}: numeric {numeric} analytic {analytic}"
+            );
         }
     }
 
@@ -414,21 +427,8 @@ mod tests {
                     own + 2 * h - 1,
                     bias + bucket,
                 ];
-                for &p in &probes {
-                    let eps = 1e-3f32;
-                    let mut plus = net.clone();
-                    plus.params[p] += eps;
-                    let mut minus = net.clone();
-                    minus.params[p] -= eps;
-                    let numeric = (f64::from(plus.loss(&s, &mut scratch))
-                        - f64::from(minus.loss(&s, &mut scratch)))
-                        / (2.0 * f64::from(eps));
-                    let analytic = f64::from(grad[p]);
-                    assert!(
-                        (numeric - analytic).abs() < 1e-3 * (1.0 + analytic.abs()),
-                        "{activation:?} {len} pieces, param {p}: numeric {numeric} analytic {analytic}"
-                    );
-                }
+                let what = format!("{activation:?} {len} pieces,");
+                assert_gradient(&net, &s, &grad, &probes, &mut scratch, &what);
                 assert!(grad[bias + bucket] != 0.0);
             }
         }
