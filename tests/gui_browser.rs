@@ -94,16 +94,23 @@ fn run_script(script: &str, url: &str) -> String {
     text
 }
 
-#[test]
-fn the_gui_works_in_chromium() {
+/// Runs the Playwright script `script` against a GUI server started with
+/// `args`, and checks that it got to its last line, `done`. Skips (or,
+/// under CI, fails) when Chromium or the npm packages are missing.
+fn browser_scenario(script: &str, args: &[&str], done: &str) {
     if let Some(why) = missing_tool() {
         common::tools::missing(&why);
         return;
     }
-    let (server, url) = start_server(&[]);
-    let text = run_script("e2e.js", &url);
-    assert!(text.contains("engine vs engine finished"), "{text}");
+    let (server, url) = start_server(args);
+    let text = run_script(script, &url);
+    assert!(text.contains(done), "{text}");
     drop(server);
+}
+
+#[test]
+fn the_gui_works_in_chromium() {
+    browser_scenario("e2e.js", &[], "engine vs engine finished");
 }
 
 /// The habits of tests/gui/habits.js: keyboard shortcuts and the wheel,
@@ -113,14 +120,11 @@ fn the_gui_works_in_chromium() {
 /// so that a few new games push an old one out.
 #[test]
 fn the_gui_keeps_habits_in_chromium() {
-    if let Some(why) = missing_tool() {
-        common::tools::missing(&why);
-        return;
-    }
-    let (server, url) = start_server(&["--games-memory", "64", "--games-idle", "0"]);
-    let text = run_script("habits.js", &url);
-    assert!(text.contains("habits done"), "{text}");
-    drop(server);
+    browser_scenario(
+        "habits.js",
+        &["--games-memory", "64", "--games-idle", "0"],
+        "habits done",
+    );
 }
 
 /// The bugs of issue 41 a player met, one scenario each in
@@ -131,12 +135,5 @@ fn the_gui_keeps_habits_in_chromium() {
 /// moves in the exported PGN; and the 1366x768 layout measured.
 #[test]
 fn the_gui_fixes_stay_fixed_in_chromium() {
-    if let Some(why) = missing_tool() {
-        common::tools::missing(&why);
-        return;
-    }
-    let (server, url) = start_server(&[]);
-    let text = run_script("fixes.js", &url);
-    assert!(text.contains("fixes done"), "{text}");
-    drop(server);
+    browser_scenario("fixes.js", &[], "fixes done");
 }
