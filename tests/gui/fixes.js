@@ -311,11 +311,15 @@ const SCENARIOS = {
   // and the move list in a game against the computer, without scrolling.
   async layout(browser) {
     const { context, page } = await open(browser);
-    const inView = (sel) => page.$eval(sel, (el) => {
+    // One evaluation finds and measures the element: `$eval` queries and
+    // evaluates in two steps, and the engine lines are rebuilt on every
+    // `info`, so a line found a moment before could be measured detached.
+    const inView = (sel) => page.evaluate((sel) => {
+      const el = document.querySelector(sel);
       const r = el.getBoundingClientRect();
       return { sel: el.id || el.className, top: Math.round(r.top), bottom: Math.round(r.bottom), right: Math.round(r.right),
         ok: r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth };
-    });
+    }, sel);
     await loadPgn(page, KASPAROV);
     await waitPlies(page, 87);
     await page.click('#moves .mv[data-ply="40"]');
