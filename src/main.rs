@@ -6,7 +6,7 @@ use chess::{CastlingMode, Position};
 use clap::{Parser, Subcommand};
 use engine::eval::EvalKind;
 use engine::SearchParams;
-use protocol::uci::{Ending, Uci};
+use protocol::uci::{SessionEnd, Uci};
 use protocol::xboard::Xboard;
 use std::io::{self, Write};
 use std::time::Instant;
@@ -180,7 +180,7 @@ fn run() -> Result<()> {
             let ending = Uci::new(Box::new(io::stdout()))
                 .run(io::stdin().lock())
                 .context("UCI session")?;
-            if ending == Ending::Xboard {
+            if ending == SessionEnd::Xboard {
                 Xboard::new(Box::new(io::stdout())).run_stdin();
             }
         }

@@ -21,7 +21,7 @@ pub const ENGINE_NAME: &str = concat!("Kestrel ", env!("CARGO_PKG_VERSION"));
 
 /// How a UCI session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
+pub enum SessionEnd {
     /// `quit` or the end of input.
     Quit,
     /// The line `xboard`: the GUI speaks xboard; the caller switches protocol.
@@ -98,8 +98,8 @@ impl Uci {
     /// Reads commands from `input` until `quit` or end of input. At the end
     /// of input a search with limits finishes (one without is stopped) and
     /// its best move is printed. The line `xboard` ends the session with
-    /// `Ending::Xboard`.
-    pub fn run(&mut self, input: impl BufRead) -> std::io::Result<Ending> {
+    /// `SessionEnd::Xboard`.
+    pub fn run(&mut self, input: impl BufRead) -> std::io::Result<SessionEnd> {
         for line in input.lines() {
             let line = match line {
                 Ok(l) => l,
@@ -114,9 +114,9 @@ impl Uci {
                 self.engine.stop();
                 self.engine.wait();
                 return Ok(if self.switch_to_xboard {
-                    Ending::Xboard
+                    SessionEnd::Xboard
                 } else {
-                    Ending::Quit
+                    SessionEnd::Quit
                 });
             }
         }
@@ -124,7 +124,7 @@ impl Uci {
             self.engine.stop();
         }
         self.engine.wait();
-        Ok(Ending::Quit)
+        Ok(SessionEnd::Quit)
     }
 
     fn say(&self, text: &str) {
