@@ -95,13 +95,15 @@ fn make_evalfile_builds_that_net_in() {
     // A second net: the default one with every seventh output weight halved.
     let mut net = std::fs::read(format!("{root}/crates/engine/nets/default.nnue")).unwrap();
     let hidden = u32::from_le_bytes(net[16..20].try_into().unwrap()) as usize;
-    let out = 52 + 2 * (768 * hidden + hidden);
+    let version = u32::from_le_bytes(net[8..12].try_into().unwrap());
+    let payload = engine::eval::nnue::header_len(version);
+    let out = payload + 2 * (768 * hidden + hidden);
     for i in (0..2 * hidden).step_by(7) {
         let at = out + 2 * i;
         let w = i16::from_le_bytes([net[at], net[at + 1]]) / 2;
         net[at..at + 2].copy_from_slice(&w.to_le_bytes());
     }
-    let sum = engine::eval::nnue::fnv1a64(&net[52..]);
+    let sum = engine::eval::nnue::fnv1a64(&net[payload..]);
     net[44..52].copy_from_slice(&sum.to_le_bytes());
     let second = dir.join("second.nnue");
     std::fs::write(&second, &net).unwrap();

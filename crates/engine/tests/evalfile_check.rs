@@ -8,6 +8,8 @@
 mod build_script;
 
 const DEFAULT: &[u8] = include_bytes!("../nets/default.nnue");
+/// Round 6, the last built-in net of format version 1 (one output).
+const ROUND6: &[u8] = include_bytes!("../nets/round6.nnue");
 
 #[test]
 fn the_default_network_passes_and_damaged_ones_are_refused() {
@@ -28,13 +30,17 @@ fn the_default_network_passes_and_damaged_ones_are_refused() {
     damaged[1000] ^= 0x10;
     refused(&damaged, "checksum");
 
+    // Older nets still build in: round 6 is format version 1.
+    assert_eq!(ROUND6[8..12], 1u32.to_le_bytes());
+    build_script::check(ROUND6).unwrap();
+
     // Version 2 (output buckets): the bucket count follows the 52 bytes of
     // version 1 and sets the payload's length.
     let v2 = |buckets: u32| {
-        let mut bytes = DEFAULT[..52].to_vec();
+        let mut bytes = ROUND6[..52].to_vec();
         bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
         bytes.extend_from_slice(&buckets.to_le_bytes());
-        bytes.extend_from_slice(&DEFAULT[52..]);
+        bytes.extend_from_slice(&ROUND6[52..]);
         bytes
     };
     build_script::check(&v2(1)).unwrap();

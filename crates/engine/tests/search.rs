@@ -76,9 +76,10 @@ fn mates_from_win_at_chess() {
         // futility pruning, fed that bound as its evaluation, cut the node at
         // every depth up to 8. Captures that check are no longer delta-pruned.
         // The built-in network (trained on self-play data so far much
-        // smaller than a strong net needs) may see the first mate one ply
-        // later: it gets depth 10.
-        let depth = if kind == EvalKind::Nnue { 10 } else { 8 };
+        // smaller than a strong net needs) sees the first mate later: round
+        // 6 by depth 10, round 7 (the first with output buckets) by depth
+        // 12. It gets depth 12.
+        let depth = if kind == EvalKind::Nnue { 12 } else { 8 };
         let (_, r) = search_with(kind, fen, &[], Limits::depth(depth));
         assert_eq!(
             r.score,
@@ -150,8 +151,9 @@ fn a_proven_mate_ends_the_search() {
     // `go mate 2` answers as soon as the mate is found: WAC.001's queen
     // sacrifice, which once took depth 18, by depth 8 with the hand-crafted
     // evaluation. With the network, late move reductions hold the sacrifice
-    // back two plies longer (with them off it is found at depth 8 too).
-    for (kind, by_depth) in [(EvalKind::Full, 8), (EvalKind::Nnue, 10)] {
+    // back longer (with them off round 6's net found it at depth 8 too):
+    // round 6's net by depth 10, round 7's by depth 12.
+    for (kind, by_depth) in [(EvalKind::Full, 8), (EvalKind::Nnue, 12)] {
         let limits = Limits {
             mate: Some(2),
             ..Limits::default()
@@ -172,16 +174,18 @@ fn a_mate_line_ends_in_the_mate_it_announces() {
     // A mate in 10 (matetrack) that the last, unfinished iteration proves
     // through a null-window search failing high at the root: its line was
     // the first move alone. It is now completed from the table's proofs
-    // and replays to the mate. (Since the network's range, 150,000 and
-    // 200,000 nodes stop the search where it announces a mate in 11 and
-    // the table completes only two to four plies of its line: a case
-    // `mate_line.rs` does not yet handle.)
+    // and replays to the mate. With the hand-crafted evaluation, so that
+    // retraining the network leaves the case alone: with round 6's network
+    // 150,000 and 200,000 nodes, and with round 7's 250,000, stop the
+    // search where it announces a mate in 11 and the table completes only
+    // two to four plies of its line, a case `mate_line.rs` does not yet
+    // handle (issue 45).
     let limits = Limits {
         nodes: Some(250_000),
         ..Limits::default()
     };
     let fen = "b4K2/1nBp4/qp6/1p1p4/p4p2/7B/5pRp/5rbk w - - 0 1";
-    let (pos, r) = search(fen, &[], limits);
+    let (pos, r) = search_with(EvalKind::Full, fen, &[], limits);
     assert!(r.score >= MATE_BOUND, "score {} pv {:?}", r.score, r.pv);
     let plies = (MATE - r.score) as usize;
     assert_eq!(r.pv.len(), plies, "score {} pv {:?}", r.score, r.pv);
@@ -255,15 +259,24 @@ fn a_first_iteration_cut_short_reports_a_lower_bound() {
 
 #[test]
 fn the_last_line_reported_shows_the_answer_and_its_score() {
-    // At a million nodes the search stops inside its eighteenth iteration,
-    // which has just proved a mate in 18 (matetrack's shortest known is a
-    // mate in 8) with the move the seventeenth iteration scored +26 pawns.
-    // The answer's line must be shown again with the mate, as an exact score
-    // (a mate at least this short is a mate), or a reader of the output
-    // (matetrack among them) sees the seventeenth iteration's score.
-    let (r, lines) = search_reporting(
+    // With the hand-crafted evaluation (retraining the network leaves the
+    // case alone), at 1,100,000 nodes the search stops inside its
+    // eighteenth iteration, which has just proved a mate in 19
+    // (matetrack's shortest known is a mate in 8) with the move the
+    // seventeenth iteration scored +21 pawns. The answer's line must be
+    // shown again with the mate, as an exact score (a mate at least this
+    // short is a mate), or a reader of the output (matetrack among them)
+    // sees the seventeenth iteration's score. (Round 6's network proved a
+    // mate in 18 that way at 1,000,000 nodes; round 7's finds none by
+    // 3,000,000.)
+    let limits = Limits {
+        nodes: Some(1_100_000),
+        ..Limits::default()
+    };
+    let (r, lines) = search_reporting_to(
         "1r2q2k/2r2R1p/6pN/4p1P1/4Q3/1p1P4/1P5P/7K w - - 0 1",
-        1_000_000,
+        limits,
+        &[("Evaluator", "Full")],
     );
     assert!(
         r.score >= MATE_BOUND,
