@@ -216,8 +216,7 @@ async function tickClock() {
   S.flagging = true;
   await stopSearch();
   try {
-    const name = side === 'w' ? 'White' : 'Black';
-    setGame(await post('/api/end', { result: side === 'w' ? '0-1' : '1-0', reason: `${name} lost on time` }));
+    setGame(await post('/api/end', { end: 'flag', side: side === 'w' ? 'white' : 'black' }));
   } catch (e) { showStatus(e.message); }
   S.flagging = false;
 }
@@ -229,7 +228,7 @@ async function resign() {
   await stopSearch();
   const h = S.match.human;
   try {
-    setGame(await post('/api/end', { result: h === 'w' ? '0-1' : '1-0', reason: `${h === 'w' ? 'White' : 'Black'} resigns` }));
+    setGame(await post('/api/end', { end: 'resign', side: h === 'w' ? 'white' : 'black' }));
   } catch (e) { showStatus(e.message); }
 }
 

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiJson, ApiQuery};
-use crate::game_end::GameEnd;
+use crate::game_end::{PlayersEnd, Side};
 use crate::search_run;
 use crate::session::{AppState, Session};
 use crate::settings::{page_options, EngineSettings, OptionView};
@@ -224,13 +224,14 @@ pub async fn undo(
     Ok(view(&session))
 }
 
-/// `POST /api/end` `{"game", "result", "reason"}`: the players end the game.
+/// `POST /api/end` `{"game", "end": "resign"|"flag", "side": "white"|"black"}`
+/// or `{"game", "end": "draw"}`: the players end the game.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EndBody {
     game: String,
-    result: String,
-    reason: String,
+    end: PlayersEnd,
+    side: Option<Side>,
 }
 
 /// Ends the game by resignation, agreement or the page's clock (the engine
@@ -240,7 +241,7 @@ pub async fn end_game(
     ApiJson(body): ApiJson<EndBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
-    let end = GameEnd::new(&body.result, &body.reason)?;
+    let end = body.end.ending(body.side)?;
     session.cancel_search();
     session.record().end(end)?;
     Ok(view(&session))

@@ -10,10 +10,10 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use engine::{accepts_draw, Reporter, Score, SearchEvent};
+use matchcore::ending::Ending;
 use serde::Serialize;
 
 use crate::error::ApiError;
-use crate::game_end::GameEnd;
 use crate::search_run::root_and_history;
 use crate::session::Session;
 use crate::settings::EngineSettings;
@@ -38,8 +38,7 @@ pub fn offer(session: &Arc<Session>) -> Result<DrawAnswer, ApiError> {
         let record = session.record();
         if let Some(over) = record.over() {
             return Err(ApiError::conflict(format!(
-                "the game is over already ({})",
-                over.reason
+                "the game is over already ({over})"
             )));
         }
         if !record.in_match() {
@@ -86,7 +85,7 @@ pub fn offer(session: &Arc<Session>) -> Result<DrawAnswer, ApiError> {
     let accepted = score.is_some_and(|s: Score| accepts_draw(s.negated(), move_number))
         && record.version == version;
     if accepted {
-        record.end(GameEnd::new("1/2-1/2", "Draw agreed")?)?;
+        record.end(Ending::DrawAgreed)?;
     }
     Ok(DrawAnswer {
         accepted,

@@ -1,69 +1,89 @@
 //! An end the players give a game, which the rules cannot see: a
-//! resignation, a draw agreed, a flag fallen on the page's clock.
+//! resignation, a draw agreed, a flag fallen on the page's clock. The page
+//! says which and for which side; the words, the result and the PGN
+//! `Termination` tag are the match core's [`Ending`], the same as every
+//! other way Kestrel plays games.
 
-use serde::Serialize;
+use chess::Color;
+use matchcore::ending::Ending;
+use serde::Deserialize;
 
 use crate::error::ApiError;
 
-/// The longest reason kept (it is shown and written nowhere else).
-const MAX_REASON: usize = 120;
-
-/// A game's end by the players.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct GameEnd {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: &'static str,
-    /// Why, for people: `White resigns`, `Black lost on time`, `Draw agreed`.
-    pub reason: String,
+/// What the players did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlayersEnd {
+    /// A side resigned.
+    Resign,
+    /// A side's time ran out on the page's clock.
+    Flag,
+    /// The players agreed to a draw.
+    Draw,
 }
 
-impl GameEnd {
-    /// Checks what a request gives: a decisive or drawn result and a short reason.
-    pub fn new(result: &str, reason: &str) -> Result<GameEnd, ApiError> {
-        let result = match result.trim() {
-            "1-0" => "1-0",
-            "0-1" => "0-1",
-            "1/2-1/2" => "1/2-1/2",
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "result must be 1-0, 0-1 or 1/2-1/2, not '{other}'"
-                )))
-            }
-        };
-        let reason = reason.trim();
-        if reason.is_empty()
-            || reason.chars().count() > MAX_REASON
-            || reason.chars().any(char::is_control)
-        {
-            return Err(ApiError::bad_request(format!(
-                "reason must be one line of 1 to {MAX_REASON} characters, e.g. \"White resigns\""
-            )));
-        }
-        Ok(GameEnd {
-            result,
-            reason: reason.to_string(),
-        })
-    }
+/// A side, as a request names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
 
-    /// The PGN `Termination` tag this end calls for, if any.
-    pub fn termination(&self) -> Option<&'static str> {
-        self.reason.contains("on time").then_some("time forfeit")
+impl From<Side> for Color {
+    fn from(side: Side) -> Color {
+        match side {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+impl PlayersEnd {
+    /// The game's end: a resignation and a flag need the side that lost, a
+    /// draw takes none.
+    pub fn ending(self, side: Option<Side>) -> Result<Ending, ApiError> {
+        match (self, side) {
+            (PlayersEnd::Resign, Some(side)) => Ok(Ending::Resigned { loser: side.into() }),
+            (PlayersEnd::Flag, Some(side)) => Ok(Ending::TimeForfeit {
+                loser: side.into(),
+                over: None,
+            }),
+            (PlayersEnd::Draw, None) => Ok(Ending::DrawAgreed),
+            (PlayersEnd::Draw, Some(_)) => Err(ApiError::bad_request(
+                "a draw is agreed by both sides: give no \"side\"",
+            )),
+            (_, None) => Err(ApiError::bad_request(
+                "say which side resigns or lost on time: \"side\": \"white\" or \"black\"",
+            )),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pgn::GameResult;
 
     #[test]
-    fn results_and_reasons_are_checked() {
-        let end = GameEnd::new("0-1", "White resigns").expect("fine");
-        assert_eq!((end.result, end.termination()), ("0-1", None));
-        let flag = GameEnd::new("1-0", "Black lost on time").expect("fine");
-        assert_eq!(flag.termination(), Some("time forfeit"));
-        for (result, reason) in [("*", "x"), ("2-0", "x"), ("1-0", ""), ("1-0", "a\nb")] {
-            assert!(GameEnd::new(result, reason).is_err(), "{result} {reason:?}");
-        }
-        assert!(GameEnd::new("1-0", &"x".repeat(200)).is_err());
+    fn each_end_has_its_result_words_and_tag() {
+        let resign = PlayersEnd::Resign.ending(Some(Side::White)).expect("fine");
+        assert_eq!(resign.result(), GameResult::BlackWins);
+        assert_eq!(resign.to_string(), "White resigns");
+        assert_eq!(resign.termination().tag(), None);
+        let flag = PlayersEnd::Flag.ending(Some(Side::Black)).expect("fine");
+        assert_eq!(flag.result(), GameResult::WhiteWins);
+        assert_eq!(flag.to_string(), "Black lost on time");
+        assert_eq!(flag.termination().tag(), Some("time forfeit"));
+        let draw = PlayersEnd::Draw.ending(None).expect("fine");
+        assert_eq!(
+            (draw.result(), draw.to_string()),
+            (GameResult::Draw, "Draw agreed".into())
+        );
+        assert!(PlayersEnd::Resign.ending(None).is_err());
+        assert!(PlayersEnd::Flag.ending(None).is_err());
+        assert!(PlayersEnd::Draw.ending(Some(Side::White)).is_err());
     }
 }

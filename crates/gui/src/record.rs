@@ -5,10 +5,10 @@
 //! game is not played into a newer one.
 
 use chess::{CastlingMode, Game, Move, Position};
+use matchcore::ending::Ending;
 use pgn::{GameResult, PgnGame, PgnReader};
 
 use crate::error::ApiError;
-use crate::game_end::GameEnd;
 use crate::tree::{MoveTree, NodeId, TreeError, ROOT};
 
 /// A game as the GUI keeps it.
@@ -24,7 +24,7 @@ pub struct GameRecord {
     /// position (not when only the node on view changes).
     pub version: u64,
     /// An end the players gave the game (resignation, agreed draw, flag).
-    pub ending: Option<GameEnd>,
+    pub ending: Option<Ending>,
     /// The result an imported PGN recorded (kept for the export when the
     /// moves themselves do not end the game).
     pub recorded_result: GameResult,
@@ -36,7 +36,7 @@ pub struct GameRecord {
     /// How a game against the engine ended, fixed when it ended: studying
     /// its record afterwards (variations promoted, moves deleted) neither
     /// changes the result nor lets the game go on. Only a takeback reopens it.
-    pub concluded: Option<GameEnd>,
+    pub concluded: Option<Ending>,
     /// Which game this is: a new number for each new position or imported
     /// PGN, so that what was found about one game (the analysis pass) is
     /// never shown for another that shares its first moves.
@@ -123,16 +123,13 @@ impl GameRecord {
     /// How the game ended, if it did: a played game's end as it happened,
     /// else the players' end, else the rules' at the end of the main line
     /// (result and reason).
-    pub fn over(&self) -> Option<GameEnd> {
+    pub fn over(&self) -> Option<Ending> {
         if let Some(end) = &self.concluded {
             return Some(end.clone());
         }
         self.ending.clone().or_else(|| {
             let game = self.tree.game(self.tree.mainline_end()).ok()?;
-            game.outcome().map(|o| GameEnd {
-                result: o.result(),
-                reason: o.to_string(),
-            })
+            game.outcome().map(Ending::Rules)
         })
     }
 
@@ -142,11 +139,11 @@ impl GameRecord {
     }
 
     /// Ends the game by the players' word; refused when it is over already.
-    pub fn end(&mut self, end: GameEnd) -> Result<(), ApiError> {
+    pub fn end(&mut self, end: Ending) -> Result<(), ApiError> {
         if let Some(over) = self.over() {
             return Err(ApiError::conflict(format!(
-                "the game is over already ({}, {})",
-                over.result, over.reason
+                "the game is over already ({}, {over})",
+                over.result().as_str()
             )));
         }
         self.ending = Some(end);
@@ -228,8 +225,7 @@ impl GameRecord {
         if from == self.tree.mainline_end() {
             if let Some(over) = self.over() {
                 return Err(ApiError::conflict(format!(
-                    "the game is over ({}); undo or start a new game",
-                    over.reason
+                    "the game is over ({over}); undo or start a new game"
                 )));
             }
         } else if self.in_match() {
@@ -450,11 +446,9 @@ impl GameRecord {
         out.moves = self
             .tree
             .to_pgn_moves(&|node| node.time_ms.map(|ms| format!("{:.2}s", ms as f64 / 1000.0)));
-        out.result = self
-            .over()
-            .map_or(self.recorded_result, |o| GameResult::from_tag(o.result));
+        out.result = self.over().map_or(self.recorded_result, |o| o.result());
         out.set_tag("Result", out.result.as_str());
-        if let Some(termination) = self.ending.as_ref().and_then(GameEnd::termination) {
+        if let Some(termination) = self.ending.as_ref().and_then(|e| e.termination().tag()) {
             out.set_tag("Termination", termination);
         }
         if self.start().fen() != chess::fen::STARTPOS {
@@ -477,15 +471,17 @@ mod tests {
             let m = r.parse_move(san).expect("legal");
             r.play(m, None).expect("plays");
         }
-        r.end(GameEnd::new("0-1", "White resigns").expect("fine"))
-            .expect("ends");
+        r.end(Ending::Resigned {
+            loser: chess::Color::White,
+        })
+        .expect("ends");
         let d4 = Position::startpos().parse_san("d4").expect("legal");
         let side = r.play_from(ROOT, d4, None).expect("a variation");
         r.promote(side, true).expect("made the main line");
         let over = r.over().expect("still over");
         assert_eq!(
-            (over.result, over.reason.as_str()),
-            ("0-1", "White resigns")
+            (over.result(), over.to_string()),
+            (GameResult::BlackWins, "White resigns".to_string())
         );
         assert!(!r.in_match(), "the game does not go on");
         let nf6 = r.node_position(side).parse_san("Nf6").expect("legal");
@@ -601,10 +597,14 @@ mod tests {
         r.play(m, None).expect("legal");
         r.tags.push(("White".into(), "Human".into()));
         r.tags.push(("Black".into(), "Kestrel (Elo 1500)".into()));
-        r.end(GameEnd::new("1-0", "Black resigns").expect("end"))
-            .expect("ends");
+        r.end(Ending::Resigned {
+            loser: chess::Color::Black,
+        })
+        .expect("ends");
         assert!(r
-            .end(GameEnd::new("0-1", "White resigns").expect("end"))
+            .end(Ending::Resigned {
+                loser: chess::Color::White
+            })
             .is_err());
         let e5 = r.parse_move("e5").expect("move");
         assert!(r.play(e5, None).is_err(), "no move after the end");
@@ -705,8 +705,10 @@ mod tests {
         assert_eq!(r.undo(2), 2, "a takeback undoes moves");
         assert_eq!(r.mainline_moves().len(), 1);
         assert_eq!(r.current, e4);
-        r.end(GameEnd::new("0-1", "White resigns").expect("end"))
-            .expect("ends");
+        r.end(Ending::Resigned {
+            loser: chess::Color::White,
+        })
+        .expect("ends");
         assert!(r.play(c5, None).is_err(), "no move after the end");
         // Once it is over, the game is for study: variations are welcome.
         let d4 = r.parse_move_at(ROOT, "d4").expect("legal");

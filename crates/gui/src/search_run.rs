@@ -77,9 +77,7 @@ pub fn start(
             // Refused where a person's move would be (after the game's end,
             // off the line of a game against the engine).
             if !record.may_play_from(node) {
-                let over = record
-                    .over()
-                    .map_or(String::new(), |o| format!(" ({})", o.reason));
+                let over = record.over().map_or(String::new(), |o| format!(" ({o})"));
                 return Err(ApiError::conflict(format!(
                     "no engine move can be played there{over}"
                 )));
@@ -92,7 +90,7 @@ pub fn start(
             let why = record
                 .over()
                 .filter(|_| node == record.tree.mainline_end())
-                .map_or("no legal move".to_string(), |o| o.reason);
+                .map_or("no legal move".to_string(), |o| o.to_string());
             return Err(ApiError::conflict(format!("the game is over ({why})")));
         }
         (node, root, keys, record.version, record.mode(), hidden)

@@ -218,8 +218,8 @@ impl GameView {
                 over: over.is_some(),
                 result: over
                     .as_ref()
-                    .map_or(record.recorded_result.as_str(), |o| o.result),
-                reason: over.map_or(String::new(), |o| o.reason),
+                    .map_or(record.recorded_result.as_str(), |o| o.result().as_str()),
+                reason: over.map_or(String::new(), |o| o.to_string()),
             },
         }
     }

@@ -813,7 +813,7 @@ async fn players_end_games_name_themselves_and_the_engine_plays_to_a_clock() {
     let (status, v) = api
         .post(
             "/api/end",
-            json!({"game": id, "result": "1-0", "reason": "Black resigns"}),
+            json!({"game": id, "end": "resign", "side": "black"}),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
@@ -827,7 +827,7 @@ async fn players_end_games_name_themselves_and_the_engine_plays_to_a_clock() {
     let (status, body) = api
         .post(
             "/api/end",
-            json!({"game": id, "result": "0-1", "reason": "White resigns"}),
+            json!({"game": id, "end": "resign", "side": "white"}),
         )
         .await;
     assert_refused(status, &body, StatusCode::CONFLICT);
@@ -847,11 +847,20 @@ async fn players_end_games_name_themselves_and_the_engine_plays_to_a_clock() {
         "{pgn}"
     );
     for bad in [
-        json!({"game": id, "result": "*", "reason": "x"}),
-        json!({"game": id, "result": "1-0", "reason": ""}),
+        json!({"game": id, "end": "resign"}),
+        json!({"game": id, "end": "draw", "side": "black"}),
     ] {
         let (status, body) = api.post("/api/end", bad).await;
         assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    }
+    // Words the API does not know are refused as a malformed request.
+    for bad in [
+        json!({"game": id, "end": "abandon", "side": "white"}),
+        json!({"game": id, "end": "flag", "side": "red"}),
+        json!({"game": id, "result": "1-0", "reason": "Black resigns"}),
+    ] {
+        let (status, body) = api.post("/api/end", bad).await;
+        assert_refused(status, &body, StatusCode::UNPROCESSABLE_ENTITY);
     }
     // A takeback reopens it.
     let (status, v) = api.post("/api/undo", json!({"game": id})).await;

@@ -303,7 +303,7 @@ async fn a_hidden_evaluation_stays_hidden_until_the_game_ends() {
     // Over: the game may be analysed.
     api.ok(
         "/api/end",
-        json!({"game": id, "result": "1-0", "reason": "Black resigns"}),
+        json!({"game": id, "end": "resign", "side": "black"}),
     )
     .await;
     let v = api
