@@ -59,9 +59,15 @@ fn time_is_linear_in_comment_and_tag_length() {
             text.extend_from_slice(NEXT);
             text
         };
-        let (counts, short) = build(what, &game(2 << 20));
+        let (counts, _) = build(what, &game(2 << 20));
         assert_eq!(counts, (2, 0), "{what} of 2 MiB");
-        let (_, long) = build(what, &game(20 << 20));
+        // The fastest of three: other tests and programs on the machine
+        // only ever slow a run down, so the minimum is the cost of the work.
+        let fastest = |len| (0..3).map(|_| build(what, &game(len)).1).min();
+        let (short, long) = (
+            fastest(2 << 20).expect("runs"),
+            fastest(20 << 20).expect("runs"),
+        );
         eprintln!("{what}: 2 MiB {short:.2?}, 20 MiB {long:.2?}");
         assert!(
             long < short * 12 + Duration::from_millis(300),

@@ -257,12 +257,18 @@ async fn importing_a_game_takes_time_linear_in_its_length() {
     let game = |plies: usize| "Nf3 Nf6 Ng1 Ng8 ".repeat(plies / 4) + "*";
     let mut times = Vec::new();
     for plies in [4_000, 40_000] {
-        let body = json!({"game": id, "pgn": game(plies)}).to_string();
-        let start = Instant::now();
-        let (status, v) = post(&r, "/api/pgn", body).await;
-        times.push(start.elapsed());
-        assert_eq!(status, StatusCode::OK, "{v}");
-        assert_eq!(v["plies"].as_array().map(Vec::len), Some(plies));
+        // The fastest of three: other tests and programs on the machine
+        // only ever slow a run down, so the minimum is the cost of the work.
+        let mut fastest = Duration::MAX;
+        for _ in 0..3 {
+            let body = json!({"game": id, "pgn": game(plies)}).to_string();
+            let start = Instant::now();
+            let (status, v) = post(&r, "/api/pgn", body).await;
+            fastest = fastest.min(start.elapsed());
+            assert_eq!(status, StatusCode::OK, "{v}");
+            assert_eq!(v["plies"].as_array().map(Vec::len), Some(plies));
+        }
+        times.push(fastest);
     }
     eprintln!("4,000 plies {:?}, 40,000 plies {:?}", times[0], times[1]);
     assert!(
