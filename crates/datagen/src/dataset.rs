@@ -2,11 +2,12 @@
 //! Read from text files (`FEN | 1.0`, `FEN [0.5]`, EPD `c9 "1-0";` and
 //! similar formats other tuners write) or taken from PGN games.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 use chess::Position;
 use pgn::{GameResult, PgnReader, ReadOptions};
+use trainingdata::source::MAX_TEXT_LINE;
 
 use crate::quiet::quiet_leaf;
 
@@ -96,18 +97,36 @@ pub fn read_text(path: &Path) -> Result<Vec<LabelledPosition>, DataError> {
         message: e.to_string(),
     };
     let file = std::fs::File::open(path).map_err(io)?;
+    let mut reader = std::io::BufReader::new(file);
     let mut out = Vec::new();
-    for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(io)?;
+    let mut buf = Vec::new();
+    for n in 1.. {
+        buf.clear();
+        // A line is read to at most MAX_TEXT_LINE bytes: a file with no
+        // line breaks is refused, not held in memory.
+        let read = (&mut reader)
+            .take(MAX_TEXT_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(io)?;
+        if read == 0 {
+            break;
+        }
+        let bad = |message: String| DataError::BadLine {
+            path: path.to_path_buf(),
+            line: n,
+            message,
+        };
+        if read > MAX_TEXT_LINE {
+            return Err(bad(format!(
+                "the line is longer than {MAX_TEXT_LINE} bytes"
+            )));
+        }
+        let line = std::str::from_utf8(&buf).map_err(|_| bad("the line is not UTF-8".into()))?;
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (pos, result) = parse_line(line).map_err(|message| DataError::BadLine {
-            path: path.to_path_buf(),
-            line: n + 1,
-            message,
-        })?;
+        let (pos, result) = parse_line(line).map_err(bad)?;
         out.push(LabelledPosition { pos, result });
     }
     Ok(out)
@@ -191,5 +210,31 @@ mod tests {
         assert!(parse_line("nonsense | 1.0")
             .unwrap_err()
             .contains("bad FEN"));
+    }
+
+    #[test]
+    fn a_file_is_read_line_by_line_and_an_endless_line_refused() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let path = std::env::temp_dir().join(format!("kestrel-dataset-{}.txt", std::process::id()));
+        std::fs::write(&path, format!("# labelled\n\n{start} | 1.0\n{start} [0.5]")).unwrap();
+        let read = read_text(&path).unwrap();
+        assert_eq!(
+            read.iter().map(|p| p.result).collect::<Vec<_>>(),
+            [1.0, 0.5]
+        );
+        // 64 MiB without a line break: refused at its first line, and read
+        // no further than the cap.
+        let mut text = format!("{start} | 1.0\n").into_bytes();
+        text.resize(64 << 20, b'x');
+        std::fs::write(&path, &text).unwrap();
+        let e = read_text(&path).unwrap_err().to_string();
+        assert!(
+            e.contains(":2:") && e.contains("longer than 512 bytes"),
+            "{e}"
+        );
+        std::fs::write(&path, b"\xff\xfe | 1.0\n").unwrap();
+        let e = read_text(&path).unwrap_err().to_string();
+        assert!(e.contains(":1:") && e.contains("not UTF-8"), "{e}");
+        std::fs::remove_file(&path).ok();
     }
 }
