@@ -2,12 +2,12 @@
 //! Read from text files (`FEN | 1.0`, `FEN [0.5]`, EPD `c9 "1-0";` and
 //! similar formats other tuners write) or taken from PGN games.
 
-use std::io::{BufRead, Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use chess::Position;
 use pgn::{GameResult, PgnReader, ReadOptions};
-use trainingdata::source::MAX_TEXT_LINE;
+use trainingdata::source::{read_text_line, TextLine, MAX_TEXT_LINE};
 
 use crate::quiet::quiet_leaf;
 
@@ -96,30 +96,26 @@ pub fn read_text(path: &Path) -> Result<Vec<LabelledPosition>, DataError> {
         path: path.to_path_buf(),
         message: e.to_string(),
     };
-    let file = std::fs::File::open(path).map_err(io)?;
+    // A file or a pipe; a device such as /dev/zero is refused at once.
+    let file = engine::file::open_stream(path).map_err(io)?;
     let mut reader = std::io::BufReader::new(file);
     let mut out = Vec::new();
     let mut buf = Vec::new();
     for n in 1.. {
-        buf.clear();
-        // A line is read to at most MAX_TEXT_LINE bytes: a file with no
-        // line breaks is refused, not held in memory.
-        let read = (&mut reader)
-            .take(MAX_TEXT_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf)
-            .map_err(io)?;
-        if read == 0 {
-            break;
-        }
+        let read = read_text_line(&mut reader, &mut buf).map_err(io)?;
         let bad = |message: String| DataError::BadLine {
             path: path.to_path_buf(),
             line: n,
             message,
         };
-        if read > MAX_TEXT_LINE {
-            return Err(bad(format!(
-                "the line is longer than {MAX_TEXT_LINE} bytes"
-            )));
+        match read {
+            TextLine::End => break,
+            TextLine::TooLong => {
+                return Err(bad(format!(
+                    "the line is longer than {MAX_TEXT_LINE} bytes"
+                )))
+            }
+            TextLine::Line => {}
         }
         let line = std::str::from_utf8(&buf).map_err(|_| bad("the line is not UTF-8".into()))?;
         let line = line.trim();
@@ -235,6 +231,8 @@ mod tests {
         std::fs::write(&path, b"\xff\xfe | 1.0\n").unwrap();
         let e = read_text(&path).unwrap_err().to_string();
         assert!(e.contains(":1:") && e.contains("not UTF-8"), "{e}");
+        let e = read_text(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(e.contains("device"), "{e}");
         std::fs::remove_file(&path).ok();
     }
 }

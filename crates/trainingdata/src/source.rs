@@ -16,6 +16,32 @@ use crate::{PositionFilter, ReadError, RecordReader, SkipCounts, TrainingRecord}
 /// 120 bytes.
 pub const MAX_TEXT_LINE: usize = 512;
 
+/// What [`read_text_line`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextLine {
+    /// The end of the input.
+    End,
+    /// A line, in the buffer (with its line break, if it had one).
+    Line,
+    /// A line longer than [`MAX_TEXT_LINE`] bytes (the buffer holds its start).
+    TooLong,
+}
+
+/// Reads the next line of a text file into `buf` (cleared first), at most
+/// [`MAX_TEXT_LINE`] bytes of it: a file with no line breaks is refused by
+/// the caller, never held in memory.
+pub fn read_text_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<TextLine> {
+    buf.clear();
+    let n = reader
+        .take(MAX_TEXT_LINE as u64 + 1)
+        .read_until(b'\n', buf)?;
+    Ok(match n {
+        0 => TextLine::End,
+        n if n > MAX_TEXT_LINE => TextLine::TooLong,
+        _ => TextLine::Line,
+    })
+}
+
 /// A training-data format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DataFormat {
@@ -214,23 +240,16 @@ fn read_into(
             let mut reader = BufReader::new(file);
             let mut buf = Vec::new();
             for line_number in 1.. {
-                buf.clear();
-                // A line is read to at most MAX_TEXT_LINE bytes: a file
-                // with no line breaks is refused, not held in memory.
-                let n = (&mut reader)
-                    .take(MAX_TEXT_LINE as u64 + 1)
-                    .read_until(b'\n', &mut buf)
-                    .map_err(io_err)?;
-                if n == 0 {
-                    break;
-                }
+                let read = read_text_line(&mut reader, &mut buf).map_err(io_err)?;
                 let text_err = |source| SourceError::Text {
                     path: path.to_path_buf(),
                     line: line_number,
                     source,
                 };
-                if n > MAX_TEXT_LINE {
-                    return Err(text_err(TextError::TooLong(MAX_TEXT_LINE)));
+                match read {
+                    TextLine::End => break,
+                    TextLine::TooLong => return Err(text_err(TextError::TooLong(MAX_TEXT_LINE))),
+                    TextLine::Line => {}
                 }
                 let line = String::from_utf8_lossy(&buf);
                 if line.trim().is_empty() {
