@@ -64,6 +64,35 @@ impl Position {
         s
     }
 
+    /// A legal move in long algebraic notation as PGN writers such as
+    /// fastchess write it: the piece letter (none for a pawn), both
+    /// squares, `x` for a capture, the promotion and the check or mate
+    /// sign (`Ng1f3`, `e4xd5`, `e7e8=Q+`, `O-O`).
+    pub fn lan(&self, m: Move) -> String {
+        let san = self.san(m);
+        let Some(piece) = self
+            .piece_at(m.from())
+            .filter(|_| !m.is_null() && !m.is_castling())
+        else {
+            return san;
+        };
+        let mut s = String::with_capacity(10);
+        if piece.role != Role::Pawn {
+            s.push(piece.role.upper_char());
+        }
+        s.push_str(&m.from().to_string());
+        if m.kind() == MoveKind::EnPassant || self.piece_at(m.to()).is_some() {
+            s.push('x');
+        }
+        s.push_str(&m.to().to_string());
+        if let Some(role) = m.promotion_role() {
+            s.push('=');
+            s.push(role.upper_char());
+        }
+        s.extend(san.chars().filter(|c| matches!(c, '+' | '#')));
+        s
+    }
+
     /// The SAN of a legal move without the check or mate sign.
     pub fn san_without_suffix(&self, m: Move) -> String {
         if m.is_null() {
@@ -245,5 +274,36 @@ impl Position {
                 candidates: many.iter().map(|m| self.san(*m)).collect(),
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Position;
+
+    #[test]
+    fn long_algebraic_as_fastchess_writes_it() {
+        let lan = |fen: &str, uci: &str| {
+            let pos = Position::from_fen(fen).expect("FEN");
+            let m = pos
+                .parse_uci_move(uci, crate::CastlingMode::Standard)
+                .expect("legal");
+            pos.lan(m)
+        };
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(lan(start, "g1f3"), "Ng1f3");
+        assert_eq!(lan(start, "e2e4"), "e2e4");
+        let open = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq d6 0 3";
+        assert_eq!(lan(open, "e4d5"), "e4xd5");
+        assert_eq!(lan(open, "f3e5"), "Nf3xe5");
+        assert_eq!(lan(open, "f1b5"), "Bf1b5+");
+        let ep = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+        assert_eq!(lan(ep, "e5d6"), "e5xd6");
+        let promo = "7k/4P3/8/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(lan(promo, "e7e8q"), "e7e8=Q+");
+        let castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        assert_eq!(lan(castle, "e1g1"), "O-O");
+        let mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+        assert_eq!(lan(mate, "a1a8"), "Ra1a8#");
     }
 }
