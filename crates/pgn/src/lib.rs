@@ -35,4 +35,4 @@ pub use parse::{parse_games, parse_games_visiting, ReadOptions, MAX_VARIATION_DE
 pub use reader::PgnReader;
 pub use san_match::match_san;
 pub use split::{GameTooLong, RawGame, RawGames, MAX_GAME_BYTES};
-pub use writer::{write_game, PgnWriter, LINE_WIDTH};
+pub use writer::{write_game, write_game_in, Notation, PgnWriter, LINE_WIDTH};

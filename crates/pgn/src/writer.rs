@@ -96,9 +96,21 @@ impl Words {
     }
 }
 
+/// How the writer spells moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Notation {
+    /// Standard algebraic notation (`Nf3`), what PGN asks for.
+    #[default]
+    San,
+    /// Long algebraic as fastchess writes it (`Ng1f3`, `e4xd5`).
+    Lan,
+    /// UCI (`g1f3`; castling as the king's move, or king takes rook in Chess960).
+    Uci,
+}
+
 /// Writes one line of play from `pos`, with a move number before the first
 /// move and wherever a comment or variation interrupts the line.
-fn write_line(w: &mut Words, mut pos: Position, moves: &[PgnMove]) {
+fn write_line(w: &mut Words, mut pos: Position, moves: &[PgnMove], notation: Notation) {
     let mut number_next = true;
     for m in moves {
         for c in &m.comments_before {
@@ -111,10 +123,11 @@ fn write_line(w: &mut Words, mut pos: Position, moves: &[PgnMove]) {
             Color::Black if number_next => format!("{n}... "),
             Color::Black => String::new(),
         };
-        let san = if m.mv.is_null() {
-            "--".to_string()
-        } else {
-            pos.san(m.mv)
+        let san = match notation {
+            _ if m.mv.is_null() => "--".to_string(),
+            Notation::San => pos.san(m.mv),
+            Notation::Lan => pos.lan(m.mv),
+            Notation::Uci => m.mv.to_uci(pos.castling_mode()).to_string(),
         };
         // One word, so that a line never ends between a number and its move.
         w.word(&format!("{number}{san}"));
@@ -128,7 +141,7 @@ fn write_line(w: &mut Words, mut pos: Position, moves: &[PgnMove]) {
         }
         for variation in &m.variations {
             w.open += 1;
-            write_line(w, pos, variation);
+            write_line(w, pos, variation, notation);
             w.close();
             number_next = true;
         }
@@ -138,6 +151,11 @@ fn write_line(w: &mut Words, mut pos: Position, moves: &[PgnMove]) {
 
 /// The game as PGN text, ending with a blank line.
 pub fn write_game(game: &PgnGame) -> String {
+    write_game_in(game, Notation::San)
+}
+
+/// The game as PGN text with its moves in `notation`.
+pub fn write_game_in(game: &PgnGame, notation: Notation) -> String {
     let mut out = String::new();
     for (name, default) in SEVEN_TAG_ROSTER {
         let value = if name == "Result" {
@@ -161,7 +179,7 @@ pub fn write_game(game: &PgnGame) -> String {
     }
     out.push('\n');
     let mut w = Words::default();
-    write_line(&mut w, game.start, &game.moves);
+    write_line(&mut w, game.start, &game.moves, notation);
     w.word(game.result.as_str());
     out.push_str(&w.wrap());
     out.push_str("\n\n");
