@@ -207,3 +207,99 @@ fn kestrel_match_plays_fastchess_schedule_and_prints_its_numbers() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// Each game's moves as written, and for each engine move the figures its
+/// comment gives under fastchess's `-pgnout` keys (`n=`, `sd=`,
+/// `hashfull=`, `tbhits=`, `pv=`): the runners' own parts of a comment
+/// (score, time, the reason) are left out.
+fn movetext_of(pgn: &Path) -> Vec<(Vec<String>, Vec<String>)> {
+    let text = std::fs::read_to_string(pgn).unwrap_or_default();
+    let keys = ["n=", "sd=", "hashfull=", "tbhits=", "pv="];
+    let mut games = Vec::new();
+    for chunk in text.split("[Event ").skip(1) {
+        // The first line is the rest of the Event tag.
+        let body: String = chunk
+            .lines()
+            .skip(1)
+            .filter(|l| !l.starts_with('['))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let (mut moves, mut figures) = (Vec::new(), Vec::new());
+        let mut rest = body.as_str();
+        while let Some(open) = rest.find('{') {
+            moves.extend(
+                rest[..open]
+                    .split_whitespace()
+                    .filter(|w| !w.ends_with('.'))
+                    .map(String::from),
+            );
+            let close = open + rest[open..].find('}').expect("a closed comment");
+            let comment = &rest[open + 1..close];
+            let kept: Vec<&str> = comment
+                .split(", ")
+                .filter(|part| keys.iter().any(|k| part.starts_with(k)))
+                .collect();
+            if !kept.is_empty() {
+                figures.push(kept.join(", "));
+            }
+            rest = &rest[close + 1..];
+        }
+        moves.extend(
+            rest.split_whitespace()
+                .filter(|w| !w.ends_with('.'))
+                .map(String::from),
+        );
+        games.push((moves, figures));
+    }
+    games
+}
+
+#[test]
+fn pgnout_keys_write_what_fastchess_writes() {
+    let Some(fastchess) = common::tools::require(
+        common::tools::fastchess(),
+        "fastchess (../shared/tools/bin/fastchess, or set KESTREL_FASTCHESS)",
+    ) else {
+        return;
+    };
+    let dir = scratch("pgnout-keys");
+    let words = |out: &str| -> Vec<String> {
+        format!(
+            "-engine cmd={KESTREL} name=A nodes=300 -engine cmd={KESTREL} name=B nodes=200 \
+             -each proto=uci option.OwnBook=false option.Hash=16 {} -rounds 2 \
+             -pgnout file={out}.pgn notation=lan nodes=true seldepth=true hashfull=true tbhits=true pv=true",
+            openings()
+        )
+        .split_whitespace()
+        .map(String::from)
+        .collect()
+    };
+    let fc_text = run(&fastchess, &words("fc"), &dir);
+    let mut k_words = vec!["match".to_string(), "-noprogress".to_string()];
+    k_words.extend(words("k"));
+    run(Path::new(KESTREL), &k_words, &dir);
+    let (fc, k) = (
+        movetext_of(&dir.join("fc.pgn")),
+        movetext_of(&dir.join("k.pgn")),
+    );
+    assert_eq!(fc.len(), 4, "fastchess wrote 4 games:\n{fc_text}");
+    assert!(
+        fc[0].1.len() > 10 && fc[0].1[0].contains("pv=\""),
+        "the figures are there: {:?}",
+        fc[0].1
+    );
+    assert!(
+        fc[0]
+            .0
+            .iter()
+            .any(|m| m.len() >= 4 && m.as_bytes()[1].is_ascii_digit()),
+        "moves in long algebraic: {:?}",
+        fc[0].0
+    );
+    for (i, (f, k)) in fc.iter().zip(&k).enumerate() {
+        assert_eq!(f.0, k.0, "game {i}: the moves as written");
+        assert_eq!(f.1, k.1, "game {i}: the figures of each move");
+    }
+    assert_eq!(fc.len(), k.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}

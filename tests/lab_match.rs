@@ -576,3 +576,82 @@ fn a_stopped_run_resumes_from_its_pgn() {
     ]);
     assert!(!ok && text.contains("-pgnout"), "{text}");
 }
+
+#[test]
+fn pgnout_keys_add_the_clock_latency_and_watched_lines() {
+    let dir = scratch("pgnout-keys");
+    let pgn = dir.join("g.pgn");
+    std::fs::write(&pgn, "stale text from an earlier run\n").unwrap();
+    let file = format!("file={}", pgn.display());
+    let (ok, text) = run(&[
+        "match",
+        "-engine",
+        "cmd=kestrel",
+        "name=a",
+        "-engine",
+        "cmd=kestrel",
+        "name=b",
+        "-each",
+        "tc=4+0.1",
+        "option.Hash=8",
+        "option.OwnBook=false",
+        "-games",
+        "2",
+        "-rounds",
+        "1",
+        "-maxmoves",
+        "6",
+        "-site",
+        "The lab",
+        "-noprogress",
+        "-pgnout",
+        &file,
+        "notation=uci",
+        "timeleft=true",
+        "latency=true",
+        "nps=true",
+        "append=false",
+        "match_line=^info string stats",
+    ]);
+    assert!(ok, "{text}");
+    let out = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        !out.contains("stale text"),
+        "append=false starts afresh:\n{out}"
+    );
+    assert_eq!(out.matches("[Site \"The lab\"]").count(), 2, "{out}");
+    // Every engine move: the clock left after it (below 4 s plus the
+    // increments), the latency, nodes a second and Kestrel's statistics line.
+    // (A long comment is wrapped over lines: its words are joined again.)
+    let comments: Vec<String> = out
+        .split('{')
+        .skip(1)
+        .filter_map(|c| c.split('}').next())
+        .filter(|c| c.contains("tl="))
+        .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(comments.len(), 2 * 12, "{out}");
+    for c in &comments {
+        let tl: f64 = c
+            .split("tl=")
+            .nth(1)
+            .and_then(|t| t.split('s').next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("a clock in {c}"));
+        assert!(tl > 0.0 && tl < 4.6, "{c}");
+        assert!(c.contains("latency=") && c.contains("nps="), "{c}");
+        assert!(c.contains("line=\"info string stats nodes"), "{c}");
+    }
+    let first = out
+        .split("\n1. ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .unwrap_or_default()
+        .as_bytes()
+        .to_vec();
+    assert!(
+        first.len() == 4 && first[1].is_ascii_digit() && first[3].is_ascii_digit(),
+        "moves in UCI:\n{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -146,6 +146,16 @@ pub struct Finished {
     pub ending: Ending,
 }
 
+/// The time a move took, and what its side's clock kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveTime {
+    /// How long the player took.
+    pub elapsed: Duration,
+    /// The time left on its clock after the move (increment added), when it
+    /// plays on a clock.
+    pub left: Option<Duration>,
+}
+
 /// Plays `game` (its moves so far are the opening) to its end, asking
 /// `seats` for every move with `timing` for White's and Black's time;
 /// `observe(game, move, thought, time)` sees every move played, in the
@@ -155,7 +165,7 @@ pub fn play(
     mut seats: Seats<'_>,
     timing: [Timing; 2],
     rules: &GameRules,
-    mut observe: impl FnMut(&Game, Move, &Thought, Duration),
+    mut observe: impl FnMut(&Game, Move, &Thought, MoveTime),
 ) -> Finished {
     // The keys of the positions before the current one, for repetitions.
     let mut history: Vec<u64> = Vec::new();
@@ -234,7 +244,8 @@ pub fn play(
             Reply::Resign => break Ending::Resigned { loser: side },
             Reply::Illegal(text) => break Ending::Illegal { loser: side, text },
         };
-        observe(&game, mv, &thought, elapsed);
+        let left = clocks[i].as_ref().map(Clock::left);
+        observe(&game, mv, &thought, MoveTime { elapsed, left });
         let score = thought.score.map(Score::centipawns);
         if let Some(score) = score {
             last[i] = Some(side.fold(score, -score));
@@ -453,8 +464,8 @@ mod tests {
         fn go(&mut self, r: &MoveRequest) -> Result<(Reply, Thought), EngineError> {
             std::thread::sleep(self.delay);
             let thought = Thought {
-                score: None,
                 depth: Some(self.depth),
+                ..Thought::default()
             };
             Ok((Reply::Move(r.position.legal_moves()[0]), thought))
         }

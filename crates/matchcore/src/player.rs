@@ -14,13 +14,36 @@ use std::time::Instant;
 /// of every crate: `types::Score`).
 pub use types::Score;
 
-/// The engine's last report before it moved.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The engine's last report before it moved: its last line with a score
+/// (the first of a multi-PV report), as fastchess reads it. The in-process
+/// players fill only the score and depth.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Thought {
     /// Its score.
     pub score: Option<Score>,
     /// Its depth.
     pub depth: Option<u32>,
+    /// Its selective depth.
+    pub seldepth: Option<u32>,
+    /// The nodes it searched.
+    pub nodes: Option<u64>,
+    /// Its nodes a second.
+    pub nps: Option<u64>,
+    /// How full its hash table is, per mille.
+    pub hashfull: Option<u32>,
+    /// Its tablebase hits.
+    pub tbhits: Option<u64>,
+    /// The search time it last reported (any report with a time): the
+    /// runner's measured time less this is the latency of its answer.
+    pub time: Option<std::time::Duration>,
+    /// Its principal variation, the moves as it wrote them.
+    pub pv: Vec<String>,
+    /// The score is a bound (`lowerbound`/`upperbound`): a later exact
+    /// report replaces it, and it replaces no exact one (fastchess's rule).
+    pub bound: bool,
+    /// For each pattern the runner watches (fastchess's `-pgnout
+    /// match_line=`), the engine's last output line of this move matching it.
+    pub lines: Vec<String>,
 }
 
 impl Thought {
@@ -29,6 +52,7 @@ impl Thought {
         Thought {
             score: Some(score),
             depth: u32::try_from(depth).ok(),
+            ..Thought::default()
         }
     }
 }

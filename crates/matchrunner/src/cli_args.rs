@@ -5,10 +5,12 @@
 //! group.
 
 use crate::engine_spec::{EngineSpec, Protocol};
+use crate::move_comments::MoveDetail;
 use crate::schedule::Colours;
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 use matchcore::time_control::TimeControl;
+use pgn::Notation;
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -109,6 +111,9 @@ pub struct MatchArgs {
     pub pgn_out: Option<PathBuf>,
     /// Minimal PGN: no move comments (`-pgnout FILE min`).
     pub pgn_min: bool,
+    /// What the PGN records of each engine move (fastchess's `-pgnout`
+    /// keys), and whether the file is appended to.
+    pub pgn_detail: MoveDetail,
     /// Each game's final position as an EPD line (fastchess's `-epdout
     /// file=F`), appended to.
     pub epd_out: Option<PathBuf>,
@@ -143,6 +148,8 @@ pub struct MatchArgs {
     pub merge: Vec<PathBuf>,
     /// The PGN `Event` tag (`-event`).
     pub event: String,
+    /// The PGN `Site` tag (`-site`; `?` by default).
+    pub site: String,
     /// How long a silent engine is waited for when no clock bounds it
     /// (`-hangtimeout`, seconds).
     pub hang_timeout: Duration,
@@ -165,6 +172,7 @@ impl Default for MatchArgs {
             openings: None,
             pgn_out: None,
             pgn_min: false,
+            pgn_detail: MoveDetail::default(),
             epd_out: None,
             sprt: None,
             draw: None,
@@ -180,6 +188,7 @@ impl Default for MatchArgs {
             json_out: None,
             merge: Vec::new(),
             event: "?".to_string(),
+            site: "?".to_string(),
             hang_timeout: Duration::from_secs(60),
             progress: true,
             resume: false,
@@ -342,9 +351,10 @@ impl MatchArgs {
                 "concurrency" => args.concurrency = number(o, one(o, values)?)?,
                 "openings" => args.openings = Some(openings(o, values)?),
                 "pgnout" => {
-                    let (file, min) = pgn_out(o, values)?;
+                    let (file, min, detail) = pgn_out(o, values)?;
                     args.pgn_out = Some(file);
                     args.pgn_min = min;
+                    args.pgn_detail = detail;
                 }
                 "epdout" => {
                     for word in values {
@@ -391,6 +401,7 @@ impl MatchArgs {
                     args.merge.extend(values.iter().map(PathBuf::from));
                 }
                 "event" => args.event = values.join(" "),
+                "site" => args.site = values.join(" "),
                 "hangtimeout" => {
                     args.hang_timeout = Duration::from_secs_f64(number(o, one(o, values)?)?);
                 }
@@ -434,6 +445,12 @@ impl MatchArgs {
             return Err(bad(
                 "resume",
                 "it reads the finished games back from -pgnout FILE: give the run's PGN file",
+            ));
+        }
+        if self.resume && !self.pgn_detail.append {
+            return Err(bad(
+                "resume",
+                "-pgnout append=false would erase the games it goes on from: leave append out",
             ));
         }
         if self.engines.len() < 2 {
@@ -526,17 +543,53 @@ fn openings(o: &str, values: &[String]) -> Result<OpeningsSpec, ArgsError> {
     })
 }
 
-fn pgn_out(o: &str, values: &[String]) -> Result<(PathBuf, bool), ArgsError> {
-    // cutechess: `-pgnout FILE [min]`; fastchess: `-pgnout file=FILE [min=true]`.
+fn pgn_out(o: &str, values: &[String]) -> Result<(PathBuf, bool, MoveDetail), ArgsError> {
+    // cutechess: `-pgnout FILE [min]`; fastchess: `-pgnout file=FILE
+    // [min=true] [notation=san|lan|uci] [nodes=true] ... [match_line=REGEX]`.
     let mut file = None;
     let mut min = false;
+    let mut d = MoveDetail::default();
     for word in values {
+        let flag =
+            |key: &str, v: &str| types::parse_bool(v).map_err(|e| bad(o, format!("{key}: {e}")));
         match word.split_once('=') {
             Some(("file", v)) => file = Some(PathBuf::from(v)),
-            Some(("min", v)) => {
-                min = types::parse_bool(v).map_err(|e| bad(o, format!("min: {e}")))?;
+            Some(("min", v)) => min = flag("min", v)?,
+            Some(("append", v)) => d.append = flag("append", v)?,
+            Some(("nodes", v)) => d.nodes = flag("nodes", v)?,
+            Some(("seldepth", v)) => d.seldepth = flag("seldepth", v)?,
+            Some(("nps", v)) => d.nps = flag("nps", v)?,
+            Some(("hashfull", v)) => d.hashfull = flag("hashfull", v)?,
+            Some(("tbhits", v)) => d.tbhits = flag("tbhits", v)?,
+            Some(("timeleft", v)) => d.timeleft = flag("timeleft", v)?,
+            Some(("latency", v)) => d.latency = flag("latency", v)?,
+            Some(("pv", v)) => d.pv = flag("pv", v)?,
+            Some(("notation", v)) => {
+                d.notation = match v {
+                    "san" => Notation::San,
+                    "lan" => Notation::Lan,
+                    "uci" => Notation::Uci,
+                    _ => return Err(bad(o, format!("notation: '{v}' (use san, lan or uci)"))),
+                }
             }
-            Some((k, _)) => return Err(bad(o, format!("unknown key '{k}' (use file= and min=)"))),
+            Some(("match_line", v)) => {
+                regex::Regex::new(v).map_err(|e| {
+                    bad(
+                        o,
+                        format!("match_line: '{v}' is not a regular expression: {e}"),
+                    )
+                })?;
+                d.match_lines.push(v.to_string());
+            }
+            Some((k, _)) => {
+                return Err(bad(
+                    o,
+                    format!(
+                    "unknown key '{k}' (use file=, min=, append=, notation=, nodes=, seldepth=, \
+                         nps=, hashfull=, tbhits=, timeleft=, latency=, pv=, match_line=)"
+                ),
+                ))
+            }
             None if word == "min" => min = true,
             None if word == "fi" => {
                 return Err(bad(
@@ -548,7 +601,7 @@ fn pgn_out(o: &str, values: &[String]) -> Result<(PathBuf, bool), ArgsError> {
             None => return Err(bad(o, format!("'{word}': give one file"))),
         }
     }
-    Ok((file.ok_or_else(|| bad(o, "give a file"))?, min))
+    Ok((file.ok_or_else(|| bad(o, "give a file"))?, min, d))
 }
 
 fn sprt(o: &str, values: &[String]) -> Result<SprtSpec, ArgsError> {
@@ -692,6 +745,49 @@ mod tests {
             (Some(200), Some(7), 20)
         );
         assert_eq!(a.wait, Duration::from_millis(5));
+    }
+
+    #[test]
+    fn pgnout_keys_are_fastchess_keys() {
+        let base = "-engine cmd=a -engine cmd=b -each nodes=200";
+        let a = MatchArgs::parse(&words(&format!(
+            "{base} -site Lab -pgnout file=g.pgn notation=lan nodes=true seldepth=true nps=true \
+             hashfull=true tbhits=true timeleft=true latency=true pv=true append=false \
+             match_line=^info.string"
+        )))
+        .unwrap();
+        assert_eq!(a.site, "Lab");
+        assert_eq!(
+            a.pgn_detail,
+            MoveDetail {
+                notation: Notation::Lan,
+                nodes: true,
+                seldepth: true,
+                nps: true,
+                hashfull: true,
+                tbhits: true,
+                timeleft: true,
+                latency: true,
+                pv: true,
+                match_lines: vec!["^info.string".to_string()],
+                append: false,
+            }
+        );
+        let plain = MatchArgs::parse(&words(&format!("{base} -pgnout g.pgn"))).unwrap();
+        assert_eq!(
+            (plain.site.as_str(), &plain.pgn_detail),
+            ("?", &MoveDetail::default())
+        );
+        let err = |s: &str| {
+            MatchArgs::parse(&words(&format!("{base} {s}")))
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err("-pgnout file=g.pgn notation=fen").contains("use san, lan or uci"));
+        assert!(err("-pgnout file=g.pgn match_line=(").contains("not a regular expression"));
+        assert!(err("-pgnout file=g.pgn nodes=maybe").contains("nodes"));
+        assert!(err("-pgnout file=g.pgn seldepht=true").contains("unknown key 'seldepht'"));
+        assert!(err("-pgnout file=g.pgn append=false -resume").contains("append"));
     }
 
     #[test]

@@ -3,13 +3,13 @@
 //! and the adjudication), recorded as the PGN and the results need it.
 
 use crate::engine_spec::EngineSpec;
+use crate::move_comments::MoveDetail;
 use chess::{Game, Position};
 use matchcore::ending::Termination;
 use matchcore::game_loop::{self, GameRules, Seats, Timing};
 use matchcore::openings::Opening;
-use matchcore::player::{Player, Thought};
+use matchcore::player::Player;
 use pgn::{GameResult, PgnMove};
-use std::time::Duration;
 
 /// A finished game.
 #[derive(Clone, Debug)]
@@ -30,22 +30,14 @@ pub struct GameRecord {
     pub broken: [bool; 2],
 }
 
-/// The PGN comment of an engine move: `+0.35/12 1.24s`, cutechess-cli's form.
-fn move_comment(thought: &Thought, elapsed: Duration) -> String {
-    let time = format!("{:.2}s", elapsed.as_secs_f64());
-    match (thought.score, thought.depth) {
-        (Some(s), Some(d)) => format!("{s}/{d} {time}"),
-        (Some(s), None) => format!("{s} {time}"),
-        _ => time,
-    }
-}
-
-/// Plays one game: `players` and `specs` are White's then Black's.
+/// Plays one game: `players` and `specs` are White's then Black's; each
+/// engine move gets the comment `detail` asks for.
 pub fn play_game(
     players: [&mut dyn Player; 2],
     specs: [&EngineSpec; 2],
     opening: &Opening,
     rules: &GameRules,
+    detail: &MoveDetail,
 ) -> GameRecord {
     let mut game = Game::new(opening.start);
     let mut moves: Vec<PgnMove> = Vec::new();
@@ -63,9 +55,9 @@ pub fn play_game(
         Seats::Each(players),
         timing,
         rules,
-        |_, mv, thought, elapsed| {
+        |_, mv, thought, time| {
             let mut pgn_move = PgnMove::new(mv);
-            pgn_move.comments.push(move_comment(thought, elapsed));
+            pgn_move.comments.push(detail.comment(thought, time));
             moves.push(pgn_move);
         },
     );

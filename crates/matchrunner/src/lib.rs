@@ -8,6 +8,7 @@ pub mod epd_suite;
 pub mod game_play;
 pub mod history;
 pub mod merge;
+pub mod move_comments;
 pub mod pgn_record;
 pub mod player;
 pub mod report;

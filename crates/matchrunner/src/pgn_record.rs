@@ -14,6 +14,8 @@ pub use pgn::today;
 pub struct GameTags<'a> {
     /// `Event`.
     pub event: &'a str,
+    /// `Site`.
+    pub site: &'a str,
     /// `Round` (`round.game`).
     pub round: String,
     /// White's name.
@@ -89,7 +91,7 @@ pub fn to_pgn(record: &GameRecord, tags: &GameTags) -> PgnGame {
     let mut g = PgnGame::new(record.start);
     let mut tag = |n: &str, v: &str| g.tags.push((n.to_string(), v.to_string()));
     tag("Event", tags.event);
-    tag("Site", "?");
+    tag("Site", tags.site);
     tag("Date", tags.date);
     tag("Round", &tags.round);
     tag("White", tags.white);

@@ -7,15 +7,18 @@ use crate::uci_player::UciPlayer;
 use crate::xboard_player::XboardPlayer;
 use matchcore::engine_process::EngineError;
 use matchcore::player::Player;
+use regex::Regex;
 use std::time::Duration;
 
 /// How long an engine may take to start and to answer a ping.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Starts `spec`'s engine and does its protocol's handshake.
-pub fn start(spec: &EngineSpec) -> Result<Box<dyn Player>, EngineError> {
+/// Starts `spec`'s engine and does its protocol's handshake; `watch` are
+/// the output lines a UCI engine's moves keep for the PGN (`-pgnout
+/// match_line=`).
+pub fn start(spec: &EngineSpec, watch: &[Regex]) -> Result<Box<dyn Player>, EngineError> {
     Ok(match spec.protocol {
-        Protocol::Uci => Box::new(UciPlayer::start(spec)?),
+        Protocol::Uci => Box::new(UciPlayer::start(spec, watch)?),
         Protocol::Xboard => Box::new(XboardPlayer::start(spec)?),
     })
 }

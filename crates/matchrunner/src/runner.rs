@@ -21,6 +21,7 @@ use matchcore::player::Player;
 use matchcore::progress;
 use matchcore::worker_pool::WorkerPool;
 use pgn::GameResult;
+use regex::Regex;
 use std::collections::VecDeque;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -46,6 +47,8 @@ struct Shared<'a> {
     rules: GameRules,
     queue: Mutex<VecDeque<GameJob>>,
     stop: AtomicBool,
+    /// `-pgnout match_line=` patterns, compiled.
+    watch: Vec<Regex>,
 }
 
 /// A game lost before it started, because an engine could not be started.
@@ -86,7 +89,7 @@ fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Se
         let mut times = GameTimes::start();
         for (idx, color) in [(job.white, Color::White), (job.black, Color::Black)] {
             if players[idx].is_none() && start_error.is_none() {
-                match player::start(&specs[idx]) {
+                match player::start(&specs[idx], &shared.watch) {
                     Ok(p) => players[idx] = Some(p),
                     Err(e) => start_error = Some((color, e.to_string())),
                 }
@@ -104,6 +107,7 @@ fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Se
                 [&specs[job.white], &specs[job.black]],
                 opening,
                 &shared.rules,
+                &shared.args.pgn_detail,
             );
             // A broken engine is killed (by dropping it) and started afresh next game.
             for (p, idx, broken) in [
@@ -153,7 +157,7 @@ fn open_tablebase(args: &MatchArgs) -> Result<Option<(Arc<dyn types::Tablebase>,
 /// broken engine is reported before any game.
 fn check_engines(args: &MatchArgs) -> Result<()> {
     for spec in &args.engines {
-        let p = player::start(spec)
+        let p = player::start(spec, &[])
             .with_context(|| format!("engine '{}' ({})", spec.name, spec.cmd))?;
         p.quit();
     }
@@ -250,27 +254,37 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
             .collect()
     };
     let mut games: Vec<GameEntry> = resumed.games.into_iter().map(|(_, e)| e).collect();
-    // cutechess appends, so that several runs can share one file.
-    let appender = |path: &Option<std::path::PathBuf>, option: &str| -> Result<_> {
+    // cutechess appends, so that several runs can share one file;
+    // fastchess's `-pgnout append=false` starts it afresh.
+    let appender = |path: &Option<std::path::PathBuf>, option: &str, append: bool| -> Result<_> {
         path.as_ref()
             .map(|path| {
                 OpenOptions::new()
                     .create(true)
-                    .append(true)
+                    .append(append)
+                    .write(true)
+                    .truncate(!append)
                     .open(path)
                     .map(BufWriter::new)
                     .with_context(|| format!("cannot open {option} {}", path.display()))
             })
             .transpose()
     };
-    let mut pgn_out = appender(&args.pgn_out, "-pgnout")?;
-    let mut epd_out = appender(&args.epd_out, "-epdout")?;
+    let mut pgn_out = appender(&args.pgn_out, "-pgnout", args.pgn_detail.append)?;
+    let mut epd_out = appender(&args.epd_out, "-epdout", true)?;
+    let watch = args
+        .pgn_detail
+        .match_lines
+        .iter()
+        .map(|p| Regex::new(p).with_context(|| format!("-pgnout match_line={p}")))
+        .collect::<Result<Vec<_>>>()?;
     let shared = Shared {
         args,
         openings,
         rules,
         queue: Mutex::new(jobs.into()),
         stop: AtomicBool::new(false),
+        watch,
     };
     let bar = progress::bar_if(
         args.progress,
@@ -351,6 +365,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
             if let Some(out) = &mut pgn_out {
                 let tags = GameTags {
                     event: &args.event,
+                    site: &args.site,
                     round: format!("{}.{}", job.round, job.number + 1),
                     white: &white.name,
                     black: &black.name,
@@ -364,7 +379,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                         m.comments.clear();
                     }
                 }
-                out.write_all(pgn::write_game(&game).as_bytes())
+                out.write_all(pgn::write_game_in(&game, args.pgn_detail.notation).as_bytes())
                     .and_then(|()| out.flush())
                     .context("writing the PGN output")?;
             }

@@ -7,6 +7,7 @@ use chess::{CastlingMode, Color, Position};
 use matchcore::engine_process::{EngineError, EngineProcess};
 use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};
 use matchcore::search_limits::SearchLimits;
+use regex::Regex;
 use std::time::{Duration, Instant};
 
 /// A UCI engine.
@@ -14,36 +15,83 @@ pub struct UciPlayer {
     process: EngineProcess,
     /// How long it thinks, sent with each `go`.
     limits: SearchLimits,
+    /// Output lines kept for the PGN: the last line of each move matching
+    /// each pattern (`-pgnout match_line=`).
+    watch: Vec<Regex>,
 }
 
-/// The score and depth of a UCI `info` line, if it has them.
+/// What a UCI `info` line says of the search: a line with a score (the
+/// first line of a multi-PV report) replaces the thought's figures, as
+/// fastchess takes them from the last such line; any line with a `time`
+/// sets the reported time.
 pub fn parse_info(line: &str, thought: &mut Thought) {
     let mut words = line.split_whitespace();
     if words.next() != Some("info") {
         return;
     }
-    let mut depth = None;
-    let mut score = None;
+    let mut seen = Thought::default();
+    let mut multipv = 1;
+    let mut time = None;
     while let Some(w) = words.next() {
+        let mut number = || words.next().and_then(|v| v.parse::<u64>().ok());
         match w {
-            "depth" => depth = words.next().and_then(|d| d.parse().ok()),
+            "depth" => seen.depth = number().and_then(|d| u32::try_from(d).ok()),
+            "seldepth" => seen.seldepth = number().and_then(|d| u32::try_from(d).ok()),
+            "nodes" => seen.nodes = number(),
+            "nps" => seen.nps = number(),
+            "hashfull" => seen.hashfull = number().and_then(|h| u32::try_from(h).ok()),
+            "tbhits" => seen.tbhits = number(),
+            "time" => time = number().map(std::time::Duration::from_millis),
+            "multipv" => multipv = number().unwrap_or(1),
+            "lowerbound" | "upperbound" => seen.bound = true,
             "score" => {
-                score = match (words.next(), words.next().and_then(|v| v.parse().ok())) {
+                seen.score = match (words.next(), words.next().and_then(|v| v.parse().ok())) {
                     (Some("cp"), Some(v)) => Some(Score::Cp(v)),
                     (Some("mate"), Some(v)) => Some(Score::Mate(v)),
                     _ => None,
                 }
             }
-            // The principal variation runs to the end of the line.
-            "pv" | "string" => break,
+            // The principal variation runs to the end of the line (its
+            // moves: the words that read as UCI moves).
+            "pv" => {
+                seen.pv = words
+                    .by_ref()
+                    .take_while(|m| looks_like_uci_move(m))
+                    .map(str::to_string)
+                    .collect();
+                break;
+            }
+            "string" => return,
             _ => {}
         }
     }
-    // Only lines with a score describe a finished iteration.
-    if score.is_some() {
-        thought.score = score;
-        thought.depth = depth.or(thought.depth);
+    if time.is_some() {
+        thought.time = time;
     }
+    // Only lines with a score describe a finished iteration; an exact
+    // score is preferred to a bound, however late the bound came.
+    let keeps_exact = seen.bound && thought.score.is_some() && !thought.bound;
+    if seen.score.is_some() && multipv == 1 && !keeps_exact {
+        let lines = std::mem::take(&mut thought.lines);
+        let depth = seen.depth.or(thought.depth);
+        *thought = Thought {
+            depth,
+            time: thought.time,
+            lines,
+            ..seen
+        };
+    }
+}
+
+/// A word of the shape of a UCI move: `e2e4`, `e7e8q`, `0000`.
+fn looks_like_uci_move(word: &str) -> bool {
+    let b = word.as_bytes();
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    word == "0000"
+        || matches!(b.len(), 4 | 5)
+            && square(b[0], b[1])
+            && square(b[2], b[3])
+            && (b.len() == 4 || b"qrbn".contains(&b[4]))
 }
 
 /// True for an engine's answer that refuses a `setoption`: Kestrel's
@@ -106,8 +154,9 @@ fn millis(d: Duration) -> u128 {
 }
 
 impl UciPlayer {
-    /// Starts the engine, waits for `uciok`, sets its options and waits for `readyok`.
-    pub fn start(spec: &EngineSpec) -> Result<UciPlayer, EngineError> {
+    /// Starts the engine, waits for `uciok`, sets its options and waits for
+    /// `readyok`; `watch` are the output lines to keep for the PGN.
+    pub fn start(spec: &EngineSpec, watch: &[Regex]) -> Result<UciPlayer, EngineError> {
         let mut process = EngineProcess::spawn(spec.command())?;
         process.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
@@ -144,6 +193,7 @@ impl UciPlayer {
         Ok(UciPlayer {
             process,
             limits: spec.limits,
+            watch: watch.to_vec(),
         })
     }
 
@@ -211,12 +261,19 @@ impl Player for UciPlayer {
         }
         self.process.send(&go)?;
         let mut thought = Thought::default();
+        let mut kept: Vec<Option<String>> = vec![None; self.watch.len()];
         loop {
             let line = self.process.recv(r.deadline)?;
+            for (pattern, last) in self.watch.iter().zip(&mut kept) {
+                if pattern.is_match(&line) {
+                    *last = Some(line.clone());
+                }
+            }
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("info") => parse_info(&line, &mut thought),
                 Some("bestmove") => {
+                    thought.lines = kept.into_iter().flatten().collect();
                     let mv = words
                         .next()
                         .ok_or_else(|| EngineError::Protocol("empty bestmove".to_string()))?;
@@ -247,21 +304,61 @@ mod tests {
             t,
             Thought {
                 score: Some(Score::Cp(-35)),
-                depth: Some(12)
+                depth: Some(12),
+                seldepth: Some(18),
+                nodes: Some(100),
+                pv: vec!["e2e4".into(), "e7e5".into()],
+                ..Thought::default()
             }
         );
         parse_info("info depth 13 currmove e2e4 currmovenumber 1", &mut t);
         assert_eq!(t.depth, Some(12), "lines without a score change nothing");
-        parse_info("info depth 14 score mate 3 pv a1a8", &mut t);
+        parse_info(
+            "info depth 14 multipv 2 score cp 10 nodes 5 time 40 pv d2d4",
+            &mut t,
+        );
+        assert_eq!(t.nodes, Some(100), "only the first line of multi-PV counts");
+        assert_eq!(t.time, Some(Duration::from_millis(40)), "a time counts");
+        parse_info(
+            "info depth 14 seldepth 20 multipv 1 score mate 3 nodes 900 nps 4500 hashfull 12 tbhits 3 time 200 pv a7a8q b8a8 string x",
+            &mut t,
+        );
         assert_eq!(
             t,
             Thought {
                 score: Some(Score::Mate(3)),
-                depth: Some(14)
+                depth: Some(14),
+                seldepth: Some(20),
+                nodes: Some(900),
+                nps: Some(4500),
+                hashfull: Some(12),
+                tbhits: Some(3),
+                time: Some(Duration::from_millis(200)),
+                pv: vec!["a7a8q".into(), "b8a8".into()],
+                bound: false,
+                lines: Vec::new(),
             }
         );
-        parse_info("info string score cp 99", &mut t);
+        parse_info("info string score cp 99 time 5", &mut t);
         assert_eq!(t.score, Some(Score::Mate(3)));
+        assert_eq!(t.time, Some(Duration::from_millis(200)));
+        // A bound after an exact score: only its time counts.
+        parse_info(
+            "info depth 15 score cp 40 lowerbound nodes 1000 time 300 pv a7a8q",
+            &mut t,
+        );
+        assert_eq!((t.score, t.nodes), (Some(Score::Mate(3)), Some(900)));
+        assert_eq!(t.time, Some(Duration::from_millis(300)));
+        // A bound with nothing exact before it is taken, and replaced by
+        // the next exact score.
+        let mut b = Thought::default();
+        parse_info("info depth 1 score cp 5 upperbound nodes 7 pv e2e4", &mut b);
+        assert_eq!((b.score, b.bound), (Some(Score::Cp(5)), true));
+        parse_info("info depth 1 score cp 3 nodes 9 pv d2d4", &mut b);
+        assert_eq!(
+            (b.score, b.bound, b.nodes),
+            (Some(Score::Cp(3)), false, Some(9))
+        );
     }
 
     #[test]

@@ -52,10 +52,20 @@ pub fn parse_thinking(line: &str, thought: &mut Thought) {
         .next()
         .and_then(|d| d.trim_end_matches(['.', '&']).parse::<u32>().ok());
     let score = words.next().and_then(|s| s.parse::<i32>().ok());
-    let time = words.next().and_then(|t| t.parse::<i64>().ok());
-    if let (Some(depth), Some(score), Some(_)) = (depth, score, time) {
-        thought.score = Some(Score::from_xboard(score));
-        thought.depth = Some(depth);
+    let time = words.next().and_then(|t| t.parse::<u64>().ok());
+    if let (Some(depth), Some(score), Some(time)) = (depth, score, time) {
+        // `ply score time nodes pv...`: time in centiseconds; the nodes
+        // and the line are optional.
+        let nodes = words.next().and_then(|n| n.parse::<u64>().ok());
+        *thought = Thought {
+            score: Some(Score::from_xboard(score)),
+            depth: Some(depth),
+            nodes,
+            time: Some(std::time::Duration::from_millis(time * 10)),
+            pv: nodes.map_or_else(Vec::new, |_| words.map(str::to_string).collect()),
+            lines: std::mem::take(&mut thought.lines),
+            ..Thought::default()
+        };
     }
 }
 
@@ -292,7 +302,11 @@ mod tests {
             t,
             Thought {
                 score: Some(Score::Cp(-35)),
-                depth: Some(9)
+                depth: Some(9),
+                nodes: Some(45678),
+                time: Some(std::time::Duration::from_millis(1200)),
+                pv: vec!["e2e4".into(), "e7e5".into()],
+                ..Thought::default()
             }
         );
         parse_thinking("move e2e4", &mut t);

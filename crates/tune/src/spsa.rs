@@ -25,6 +25,7 @@ use matchcore::openings::Opening;
 use matchcore::worker_pool::WorkerPool;
 use matchrunner::engine_spec::EngineSpec;
 use matchrunner::game_play::play_game;
+use matchrunner::move_comments::MoveDetail;
 use matchrunner::player;
 use pgn::GameResult;
 
@@ -358,9 +359,15 @@ fn play_pair(
         } else {
             (minus, plus)
         };
-        let mut pw = player::start(white).map_err(|e| e.to_string())?;
-        let mut pb = player::start(black).map_err(|e| e.to_string())?;
-        let record = play_game([pw.as_mut(), pb.as_mut()], [white, black], opening, rules);
+        let mut pw = player::start(white, &[]).map_err(|e| e.to_string())?;
+        let mut pb = player::start(black, &[]).map_err(|e| e.to_string())?;
+        let record = play_game(
+            [pw.as_mut(), pb.as_mut()],
+            [white, black],
+            opening,
+            rules,
+            &MoveDetail::default(),
+        );
         pw.quit();
         pb.quit();
         match plus_score(record.result, plus_is_white) {
