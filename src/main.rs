@@ -18,6 +18,7 @@ mod cmd_eval;
 mod cmd_ga;
 mod cmd_gui;
 mod cmd_match;
+mod cmd_net;
 mod cmd_pgn;
 mod cmd_play;
 mod cmd_plot;
@@ -93,6 +94,10 @@ enum Command {
     /// Train an NNUE network on training-data shards (float on all cores,
     /// then quantised; a checkpoint and a net file each epoch).
     Train(cmd_train::TrainArgs),
+    /// Net files: print one's header and hash, import a net bullet saved,
+    /// export one for bullet.
+    #[command(subcommand)]
+    Net(cmd_net::NetCommand),
     /// Training data: self-play games at a soft node limit whose positions
     /// are written with the search's score and the result (NNUE records, or
     /// text for `tune texel`); merge, shuffle, stats and from-pgn on record files.
@@ -206,6 +211,7 @@ fn run() -> Result<()> {
         Some(Command::Eval(args)) => cmd_eval::run(args)?,
         Some(Command::Tune(command)) => cmd_tune::run(command)?,
         Some(Command::Train(args)) => cmd_train::run(args)?,
+        Some(Command::Net(command)) => cmd_net::run(command)?,
         Some(Command::Datagen(command)) => cmd_datagen::run(command)?,
         Some(Command::Tb(command)) => cmd_tb::run(command)?,
         Some(Command::Match(command)) => cmd_match::run_match(command)?,

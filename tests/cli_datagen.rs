@@ -7,20 +7,11 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{kestrel, stdout};
+use common::{kestrel, kestrel_ok as ok, stdout};
 use trainingdata::{read_file, RecordResult, TrainingRecord};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kestrel-datagen-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = kestrel(args);
-    assert!(o.status.success(), "kestrel {args:?}: {o:?}");
-    stdout(&o)
+    common::scratch_dir("datagen", name)
 }
 
 fn records(path: &Path) -> Vec<TrainingRecord> {

@@ -59,6 +59,23 @@ pub fn kestrel(args: &[&str]) -> Output {
     kestrel_with_input(args, "")
 }
 
+/// Runs `kestrel ARGS` with empty input, checks that it succeeded, and
+/// gives its standard output.
+pub fn kestrel_ok(args: &[&str]) -> String {
+    let o = kestrel(args);
+    assert!(o.status.success(), "kestrel {args:?}: {o:?}");
+    stdout(&o)
+}
+
+/// A fresh, empty scratch directory of this test process, named for the
+/// test file (`kind`) and the test (`name`).
+pub fn scratch_dir(kind: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kestrel-{kind}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
 /// Its standard output as text.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

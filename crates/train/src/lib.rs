@@ -8,13 +8,17 @@
 //! the validation split), `checkpoint` (resumable float state), `quantise`
 //! (integer network and its agreement with the float one), `yardstick` (the
 //! hand-crafted evaluation's loss on the same positions), `report` (log and
-//! chart), and `trainer` (the loop on all cores).
+//! chart), and `trainer` (the loop on all cores). Beside them, net files
+//! for `kestrel net`: `bullet` (nets in bullet's layouts, both ways) and
+//! `net_info` (what a net file is).
 
 pub mod adamw;
+pub mod bullet;
 pub mod checkpoint;
 pub mod data;
 pub mod error;
 pub mod model;
+pub mod net_info;
 pub mod quantise;
 pub mod report;
 pub mod sample;

@@ -233,17 +233,27 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// The header's fields, as numbers.
+/// The header's fields, as numbers, unchecked ([`super::Network::from_bytes`]
+/// checks them; `kestrel net info` prints them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Header {
+pub struct Header {
+    /// Format version (1 or 2).
     pub version: u32,
+    /// Inputs per perspective (768).
     pub inputs: u32,
+    /// Hidden size H.
     pub hidden: u32,
+    /// Activation code: 0 CReLU, 1 SCReLU.
     pub activation: u32,
+    /// Feature-layer quantisation QA.
     pub qa: u32,
+    /// Output-layer quantisation QB.
     pub qb: u32,
+    /// Centipawns per unit of output.
     pub scale: u32,
+    /// Payload length in bytes, as stated.
     pub payload_len: u64,
+    /// FNV-1a 64 hash of the payload, as stated.
     pub checksum: u64,
     /// Output buckets: 1 in a version 1 file.
     pub buckets: u32,

@@ -32,7 +32,9 @@ mod stack;
 pub use accumulator::Accumulator;
 pub use embedded::{embedded_network, EMBEDDED_NET, EMBEDDED_NET_SOURCE};
 pub use features::{feature_index, INPUTS};
-pub use format::{fnv1a64, header_len, NetError, FORMAT_VERSION, HEADER_LEN, MAGIC, MAX_BUCKETS};
+pub use format::{
+    fnv1a64, header_len, Header, NetError, FORMAT_VERSION, HEADER_LEN, MAGIC, MAX_BUCKETS,
+};
 pub use network::{Activation, Network, MAX_FILE_LEN, MAX_HIDDEN, MAX_QB, QA, QB};
 pub use output::{evaluate, evaluate_position, output_bucket};
 pub use stack::AccumulatorStack;

@@ -1,0 +1,396 @@
+//! Nets in bullet's layouts, both ways: a net that bullet
+//! (github.com/jw1912/bullet) quantised for Kestrel's architectures read
+//! into the engine's [`Network`], and an engine net written back for
+//! bullet (its quantised layout, or its float `weights.bin` to go on
+//! training).
+//!
+//! What bullet writes (read from bullet's source at commit cebc78a0,
+//! `crates/trainer/src/model/weights.rs`, `examples/simple.rs`,
+//! `examples/progression/2_output_buckets.rs`,
+//! `crates/bullet_lib/src/game/inputs/chess768.rs` and `outputs.rs`):
+//!
+//! - `quantised.bin`: the `SavedFormat` entries one after another, `l0w`,
+//!   `l0b`, `l1w`, `l1b`, each a raw little-endian `i16` array, then padding
+//!   to a multiple of 64 bytes with the bytes `bullet` repeated (zeros in
+//!   bullet before March 2024). No header: the shape is not in the file.
+//! - Matrices are column-major with shape `outputs x inputs`: `l0w`
+//!   (`H x 768`) is a run of H weights per input, exactly the engine's
+//!   `i16[768][H]`. `l1w` (`B x 2H`) is, as saved, a run of B bucket
+//!   weights per hidden input ("input-major"); bullet's output-bucket
+//!   example saves it with `.transpose()`, a run of 2H per bucket
+//!   ("bucket-major"), the engine's `i16[B][2H]`. With one bucket both are
+//!   the same.
+//! - Quantisation: `l0w` and `l0b` by QA = 255, `l1w` by QB = 64, `l1b` by
+//!   QA*QB, all `i16`, in every example (and in the older
+//!   `.quantisations(&[QA, QB])` builder, which multiplied them the same
+//!   way for the bias). The engine's biases are `i32`, so `l1b` comes in
+//!   exactly; going out, a bias beyond `i16` is refused.
+//! - `Chess768`'s inputs, from the side to move's view on a board that
+//!   bulletformat has flipped for Black: `[0, 384][theirs] + 64 * role +
+//!   square`, and for the other side the colours swapped and the square
+//!   `^ 56`. That is the engine's `feature_index` for both perspectives, so
+//!   `l0w` needs no reordering (a test derives bullet's indices from a
+//!   bulletformat record).
+//! - `MaterialCount<N>`: bucket `(pieces - 2) / ceil(32 / N)`, the engine's
+//!   `output_bucket`.
+//! - `weights.bin` (what `load_weights_from_file` reads): for each weight in
+//!   name order (`l0b`, `l0w`, `l1b`, `l1w`) its name, a newline, its length
+//!   as a 64-bit little-endian count, then `f32` values in the column-major
+//!   order above (so `l1w` input-major).
+
+use engine::eval::nnue::{
+    Activation, NetError, Network, HIDDEN_ALIGN, INPUTS, MAX_BUCKETS, MAX_HIDDEN, QA,
+};
+
+/// Bullet pads a quantised net to a multiple of this many bytes.
+pub const ALIGN: u64 = 64;
+/// The bytes bullet pads with, repeated from the start of the padding.
+pub const PADDING: &[u8; 6] = b"bullet";
+/// The longest quantised net of an architecture the engine holds.
+pub const MAX_LEN: u64 = padded_len(MAX_HIDDEN, MAX_BUCKETS);
+
+/// The order of the output weights `l1w` in a bullet file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputOrder {
+    /// 2H weights per bucket: `l1w` saved with `.transpose()`, as bullet's
+    /// output-bucket example does (the engine's own order).
+    BucketMajor,
+    /// B weights per hidden input: `l1w` saved as bullet holds it
+    /// (column-major, no `.transpose()`).
+    InputMajor,
+}
+
+impl OutputOrder {
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputOrder::BucketMajor => "bucket-major",
+            OutputOrder::InputMajor => "input-major",
+        }
+    }
+
+    /// The order for a name.
+    pub fn parse(text: &str) -> Option<OutputOrder> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "bucket-major" | "transposed" => Some(OutputOrder::BucketMajor),
+            "input-major" | "column-major" => Some(OutputOrder::InputMajor),
+            _ => None,
+        }
+    }
+}
+
+/// What a bullet quantised file does not say, and the engine needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BulletShape {
+    /// Hidden size H (`new_affine("l0", 768, H)`).
+    pub hidden: usize,
+    /// The hidden layer's activation (`.screlu()` or `.crelu()`).
+    pub activation: Activation,
+    /// Output buckets B (`MaterialCount<B>`; 1 without output buckets).
+    pub buckets: usize,
+    /// How `l1w` was saved.
+    pub order: OutputOrder,
+    /// QA of `l0w` and `l0b` (the engine needs 255).
+    pub qa: i32,
+    /// QB of `l1w` (`l1b` is in QA*QB units).
+    pub qb: i32,
+    /// The eval scale (`eval_scale` in bullet's schedule).
+    pub scale: i32,
+}
+
+/// Why a bullet net was not converted.
+#[derive(Debug, thiserror::Error)]
+pub enum BulletNetError {
+    /// The file's length is not that of the shape given.
+    #[error(
+        "{found} bytes, but bullet's quantised 768->{hidden}x2->{buckets} net is {expected} bytes \
+         ({padded} padded to a multiple of 64){hint}"
+    )]
+    WrongSize {
+        /// The file's length.
+        found: u64,
+        /// The hidden size given.
+        hidden: usize,
+        /// The buckets given.
+        buckets: usize,
+        /// The weights' length.
+        expected: u64,
+        /// The same padded as bullet pads.
+        padded: u64,
+        /// The shapes that would fit, in words.
+        hint: String,
+    },
+    /// Bytes after the weights that are not bullet's padding.
+    #[error(
+        "byte {at} and on, after the weights, are neither bullet's padding (\"bullet\" repeated) \
+         nor zeros: not a bullet net of this shape"
+    )]
+    BadPadding {
+        /// Where the first wrong byte is.
+        at: u64,
+    },
+    /// A feature-layer quantisation other than the engine's.
+    #[error(
+        "QA {qa}: the engine's feature layer is quantised by QA = {QA}, and rescaling integer \
+         weights would lose precision; save l0w and l0b with quantise::<i16>({QA})"
+    )]
+    WrongQa {
+        /// The QA given.
+        qa: i32,
+    },
+    /// An output weight the engine's inference cannot multiply safely.
+    #[error(
+        "output weight {index} of bucket {bucket} is {value} at QB {qb}: the engine needs every \
+         output weight within ±127 (its 16-bit multiply); train with the output weights clipped \
+         to ±{limit:.3} (bullet's AdamW clips to ±1.98, enough for QB 64) or quantise l1w with \
+         a smaller QB"
+    )]
+    OutputWeightOutOfRange {
+        /// The bucket.
+        bucket: usize,
+        /// Its index in the bucket (the side to move's half first).
+        index: usize,
+        /// The weight.
+        value: i16,
+        /// The QB given.
+        qb: i32,
+        /// The largest float weight QB allows.
+        limit: f64,
+    },
+    /// An output bias that bullet's `i16` `l1b` cannot hold.
+    #[error(
+        "output bias of bucket {bucket} is {value} (QA*QB = {units} units): bullet saves l1b as \
+         i16 (-32768 to 32767); a net with a smaller QB fits"
+    )]
+    BiasOutOfRange {
+        /// The bucket.
+        bucket: usize,
+        /// The bias.
+        value: i32,
+        /// QA*QB of the net.
+        units: i32,
+    },
+    /// The weights do not make an engine network.
+    #[error(transparent)]
+    Net(#[from] NetError),
+}
+
+/// The length of the weights of a 768->Hx2->B net, before padding.
+pub const fn unpadded_len(hidden: usize, buckets: usize) -> u64 {
+    (2 * (INPUTS * hidden + hidden + 2 * hidden * buckets + buckets)) as u64
+}
+
+/// The length of the same padded as bullet pads it.
+pub const fn padded_len(hidden: usize, buckets: usize) -> u64 {
+    unpadded_len(hidden, buckets).next_multiple_of(ALIGN)
+}
+
+/// The shapes (hidden size a multiple of 32 up to the engine's largest, 1
+/// to 8 buckets) whose bullet file, padded or not, is `len` bytes long.
+pub fn shapes_of_len(len: u64) -> Vec<(usize, usize)> {
+    let mut shapes = Vec::new();
+    for hidden in (HIDDEN_ALIGN..=MAX_HIDDEN).step_by(HIDDEN_ALIGN) {
+        for buckets in 1..=MAX_BUCKETS {
+            if len == unpadded_len(hidden, buckets) || len == padded_len(hidden, buckets) {
+                shapes.push((hidden, buckets));
+            }
+        }
+    }
+    shapes
+}
+
+/// The shapes in words, for a message: "768->256x2->8" and so on.
+fn describe_shapes(shapes: &[(usize, usize)]) -> String {
+    shapes
+        .iter()
+        .map(|&(h, b)| format!("768->{h}x2->{b}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Reads a net that bullet quantised with `shape`: the file's length, its
+/// padding, QA and the output weights' range are checked, and the output
+/// weights put in the engine's order. Never panics.
+pub fn import(bytes: &[u8], shape: &BulletShape) -> Result<Network, BulletNetError> {
+    let (hidden, buckets) = (shape.hidden, shape.buckets);
+    if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_ALIGN) {
+        return Err(NetError::BadHiddenSize {
+            found: hidden.min(u32::MAX as usize) as u32,
+        }
+        .into());
+    }
+    if !(1..=MAX_BUCKETS).contains(&buckets) {
+        return Err(NetError::BadOutputBuckets {
+            found: buckets.min(u32::MAX as usize) as u32,
+        }
+        .into());
+    }
+    if shape.qa != QA {
+        return Err(BulletNetError::WrongQa { qa: shape.qa });
+    }
+    let expected = unpadded_len(hidden, buckets);
+    let padded = padded_len(hidden, buckets);
+    let found = bytes.len() as u64;
+    if found != expected && found != padded {
+        let fits = shapes_of_len(found);
+        let hint = if fits.is_empty() {
+            "; no 768->Hx2->B shape (H a multiple of 32 up to 1024, B 1 to 8) is that long".into()
+        } else {
+            format!(
+                "; that length fits {}: give --hidden and --output-buckets",
+                describe_shapes(&fits)
+            )
+        };
+        return Err(BulletNetError::WrongSize {
+            found,
+            hidden,
+            buckets,
+            expected,
+            padded,
+            hint,
+        });
+    }
+    // Each byte of the padding is bullet's or a zero (older bullet).
+    let (weights, padding) = bytes.split_at(expected as usize);
+    if let Some(wrong) = padding
+        .iter()
+        .enumerate()
+        .position(|(i, &b)| b != 0 && b != PADDING[i % PADDING.len()])
+    {
+        return Err(BulletNetError::BadPadding {
+            at: expected + wrong as u64,
+        });
+    }
+    let (l0w, rest) = weights.split_at(2 * INPUTS * hidden);
+    let (l0b, rest) = rest.split_at(2 * hidden);
+    let (saved, l1b) = rest.split_at(4 * hidden * buckets);
+    let (feature_weights, feature_bias, saved) = (le_i16s(l0w), le_i16s(l0b), le_i16s(saved));
+    let output_bias: Vec<i32> = le_i16s(l1b).into_iter().map(i32::from).collect();
+    let output_weights = match shape.order {
+        OutputOrder::BucketMajor => saved,
+        OutputOrder::InputMajor => (0..buckets)
+            .flat_map(|b| (0..2 * hidden).map(move |j| (b, j)))
+            .map(|(b, j)| saved[j * buckets + b])
+            .collect(),
+    };
+    if let Some((at, &value)) = output_weights
+        .iter()
+        .enumerate()
+        .find(|(_, w)| w.unsigned_abs() > 127)
+    {
+        return Err(BulletNetError::OutputWeightOutOfRange {
+            bucket: at / (2 * hidden),
+            index: at % (2 * hidden),
+            value,
+            qb: shape.qb,
+            limit: 127.0 / f64::from(shape.qb.max(1)),
+        });
+    }
+    Ok(Network::from_parts(
+        shape.activation,
+        shape.scale,
+        shape.qb,
+        feature_weights,
+        feature_bias,
+        output_weights,
+        output_bias,
+    )?)
+}
+
+/// Little-endian `i16`s.
+fn le_i16s(bytes: &[u8]) -> Vec<i16> {
+    bytes
+        .chunks_exact(2)
+        .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
+        .collect()
+}
+
+/// `net` in bullet's quantised layout with `l1w` in `order`, padded as
+/// bullet pads: the file [`import`] reads back into `net` (given the net's
+/// own hidden size, activation, buckets, QB and scale). Refused when an
+/// output bias does not fit bullet's `i16`.
+pub fn export(net: &Network, order: OutputOrder) -> Result<Vec<u8>, BulletNetError> {
+    let (hidden, buckets) = (net.hidden(), net.output_buckets());
+    let mut biases = Vec::with_capacity(buckets);
+    for bucket in 0..buckets {
+        let value = net.output_bias(bucket);
+        let Ok(b) = i16::try_from(value) else {
+            return Err(BulletNetError::BiasOutOfRange {
+                bucket,
+                value,
+                units: QA * net.qb(),
+            });
+        };
+        biases.push(b);
+    }
+    let mut out = Vec::with_capacity(padded_len(hidden, buckets) as usize);
+    let mut put = |w: i16| out.extend_from_slice(&w.to_le_bytes());
+    net.feature_weights().iter().for_each(|&w| put(w));
+    net.feature_bias().iter().for_each(|&w| put(w));
+    for w in output_weights(net, order) {
+        put(w);
+    }
+    biases.into_iter().for_each(put);
+    let pad = out.len().next_multiple_of(ALIGN as usize) - out.len();
+    out.extend(PADDING.iter().cycle().take(pad));
+    Ok(out)
+}
+
+/// The output weights of `net` in `order`.
+fn output_weights(net: &Network, order: OutputOrder) -> Vec<i16> {
+    let (hidden, buckets) = (net.hidden(), net.output_buckets());
+    let bucket = |b: usize| {
+        let (ours, theirs) = net.output_weights(b);
+        ours.iter().chain(theirs).copied().collect::<Vec<i16>>()
+    };
+    match order {
+        OutputOrder::BucketMajor => (0..buckets).flat_map(bucket).collect(),
+        OutputOrder::InputMajor => {
+            let all: Vec<Vec<i16>> = (0..buckets).map(bucket).collect();
+            (0..2 * hidden)
+                .flat_map(|j| all.iter().map(move |row| row[j]))
+                .collect()
+        }
+    }
+}
+
+/// `net` as bullet's float `weights.bin` (what bullet's
+/// `load_weights_from_file` reads, and `optimiser_state/weights.bin` of a
+/// checkpoint holds), to go on training the net in bullet: every integer
+/// divided by its quantisation. Saved again by bullet with `.round()` and
+/// the same QA and QB, the untrained net gives back these integers.
+pub fn export_weights(net: &Network) -> Vec<u8> {
+    let (qa, qb) = (QA as f32, net.qb() as f32);
+    let buckets = net.output_buckets();
+    let l0w: Vec<f32> = net
+        .feature_weights()
+        .iter()
+        .map(|&w| f32::from(w) / qa)
+        .collect();
+    let l0b: Vec<f32> = net
+        .feature_bias()
+        .iter()
+        .map(|&w| f32::from(w) / qa)
+        .collect();
+    let l1w: Vec<f32> = output_weights(net, OutputOrder::InputMajor)
+        .into_iter()
+        .map(|w| f32::from(w) / qb)
+        .collect();
+    let l1b: Vec<f32> = (0..buckets)
+        .map(|b| net.output_bias(b) as f32 / (qa * qb))
+        .collect();
+    let mut out = Vec::new();
+    // bullet keeps its weights in a BTreeMap: written in name order.
+    for (id, values) in [("l0b", l0b), ("l0w", l0w), ("l1b", l1b), ("l1w", l1w)] {
+        out.extend_from_slice(id.as_bytes());
+        out.push(b'\n');
+        out.extend_from_slice(&(values.len() as u64).to_le_bytes());
+        for v in values {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
