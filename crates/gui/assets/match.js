@@ -142,7 +142,8 @@ function clockText(ms) {
   const s = Math.ceil(ms / 100) / 10;
   if (s < 10) return `0:0${s.toFixed(1)}`;
   const whole = Math.ceil(ms / 1000);
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+  const mmss = `${Math.floor(whole / 60) % 60}:${String(whole % 60).padStart(2, '0')}`;
+  return whole < 3600 ? mmss : `${Math.floor(whole / 3600)}:${mmss.padStart(5, '0')}`;
 }
 
 // The side to move at the end of the game's main line, and whether `side`
@@ -174,10 +175,29 @@ function clockAfter(view) {
     const side = c.running;
     c.left[side] = Math.max(0, c.left[side] - (now - c.since)) + (n > c.plies ? c.inc : 0);
   }
+  if (n > c.plies) recordClock(view.plies[n - 1]);
   c.plies = n;
   const turn = gameTurn(view);
   c.running = !over && hasMoved(view, turn) ? turn : null;
   c.since = now;
+}
+
+// The mover's clock after a move, kept with the move on the server for
+// the move list and the PGN's [%clk] (the clocks are the page's). The
+// answer's clock is copied into the game on view rather than the whole
+// answer taken: it would undo a step through the moves made meanwhile.
+async function recordClock(ply) {
+  const mover = ply.fen.split(' ')[1] === 'w' ? 'b' : 'w';
+  const ms = Math.round(S.clock.left[mover]);
+  try {
+    await post('/api/clock', { node: ply.node, ms });
+  } catch (e) { return; /* a game that moved on (a takeback, a new game): no clock to keep */ }
+  const kept = S.game && S.game.plies.find((p) => p.node === ply.node);
+  const node = treeNode(ply.node);
+  if (!kept || !node) return;
+  kept.clock_ms = ms;
+  node.clock_ms = ms;
+  renderMoves();
 }
 
 // The engine's limits on the clock, as UCI's wtime/btime/winc/binc.
