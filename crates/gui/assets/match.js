@@ -5,14 +5,15 @@
 // before app.js, whose state (S) and helpers it uses when called.
 'use strict';
 
-// The levels to pick from: full strength, then Elo steps up to the top one.
+// The levels to pick from: full strength, then the lowest Elo, round
+// steps (1400, 1500, ...) and the top one.
 function levelChoices() {
   const elo = S.options.find((o) => o.name === 'UCI_Elo');
   const out = [{ value: 'max', text: 'Full strength' }];
   if (!S.levels || !elo) return out;
   const step = Math.max(50, Math.round((elo.max - elo.min) / 12 / 50) * 50);
-  const values = [];
-  for (let v = elo.min; v < elo.max; v += step) values.push(v);
+  const values = [elo.min];
+  for (let v = (Math.floor(elo.min / step) + 1) * step; v < elo.max; v += step) values.push(v);
   values.push(elo.max); // the top level is a choice too
   for (const v of values) out.push({ value: String(v), text: `Elo ${v}` });
   return out;
