@@ -86,6 +86,19 @@ impl Api {
         v["id"].as_str().expect("id").to_string()
     }
 
+    /// The game's PGN export (`GET /api/pgn`), which must be served.
+    async fn pgn(&self, id: &str) -> String {
+        let (status, text) = self
+            .send(
+                Request::get(format!("/api/pgn?game={id}"))
+                    .body(Body::empty())
+                    .expect("request"),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{text}");
+        text
+    }
+
     async fn state(&self, id: &str) -> Value {
         let (status, v) = self.get(&format!("/api/state?game={id}")).await;
         assert_eq!(status, StatusCode::OK, "{v}");
@@ -251,14 +264,7 @@ async fn positions_fen_and_pgn_round_trip() {
         .await;
     assert_refused(status, &body, StatusCode::CONFLICT);
 
-    let (status, text) = api
-        .send(
-            Request::get(format!("/api/pgn?game={id}"))
-                .body(Body::empty())
-                .expect("request"),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    let text = api.pgn(&id).await;
     assert!(text.contains("[White \"A\"]"), "{text}");
     assert!(text.contains("4. Qxf7# 1-0"), "{text}");
 
@@ -834,14 +840,7 @@ async fn players_end_games_name_themselves_and_the_engine_plays_to_a_clock() {
         )
         .await;
     assert_refused(status, &body, StatusCode::CONFLICT);
-    let (status, pgn) = api
-        .send(
-            Request::get(format!("/api/pgn?game={id}"))
-                .body(Body::empty())
-                .expect("request"),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    let pgn = api.pgn(&id).await;
     assert!(
         pgn.contains("[White \"Human\"]")
             && pgn.contains("[Black \"Kestrel (Elo 1500)\"]")
@@ -1222,14 +1221,7 @@ async fn a_game_on_a_clock_keeps_each_moves_clock() {
         "refusals change nothing"
     );
 
-    let (status, pgn) = api
-        .send(
-            Request::get(format!("/api/pgn?game={id}"))
-                .body(Body::empty())
-                .expect("request"),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    let pgn = api.pgn(&id).await;
     let time = format!("{:.2}s", thought as f64 / 1000.0);
     assert!(
         pgn.contains(&format!(
