@@ -6,7 +6,9 @@
 //! tests/gui/habits.js, the page's habits (keyboard shortcuts, the mouse
 //! wheel, the phone layout through 40 moves, board and piece themes, a
 //! game kept across reloads, an expired one restored from its PGN); and
-//! tests/gui/fixes.js, one scenario per bug a player met (issue 41).
+//! tests/gui/fixes.js, one scenario per bug a player met (issue 41); and
+//! tests/gui/clock_game.js, a whole 3+2 game against Kestrel whose clocks
+//! python-chess reads.
 //! Skips, saying why,
 //! when node, chromium or playwright-core (npm, in tests/gui/node_modules)
 //! is missing; `.ci/run` installs them, and under CI a missing one fails
@@ -74,12 +76,13 @@ fn start_server(args: &[&str]) -> (Server, String) {
     (server, url)
 }
 
-/// Runs `script` (in tests/gui) against `url` and returns what it printed;
-/// fails the test when it fails.
-fn run_script(script: &str, url: &str) -> String {
+/// Runs `script` (in tests/gui) against `url`, with `env` added to its
+/// environment, and returns what it printed; fails the test when it fails.
+fn run_script(script: &str, url: &str, env: &[(&str, &Path)]) -> String {
     let shots = std::env::var("KESTREL_GUI_SHOTS").ok();
     let mut node = Command::new("node");
     node.arg(Path::new(GUI_DIR).join(script)).arg(url);
+    node.envs(env.iter().copied());
     if let Some(dir) = &shots {
         node.arg(dir);
     }
@@ -103,7 +106,7 @@ fn browser_scenario(script: &str, args: &[&str], done: &str) {
         return;
     }
     let (server, url) = start_server(args);
-    let text = run_script(script, &url);
+    let text = run_script(script, &url, &[]);
     assert!(text.contains(done), "{text}");
     drop(server);
 }
@@ -136,4 +139,44 @@ fn the_gui_keeps_habits_in_chromium() {
 #[test]
 fn the_gui_fixes_stay_fixed_in_chromium() {
     browser_scenario("fixes.js", &[], "fixes done");
+}
+
+/// A whole game against Kestrel at level 1600 on a 3+2 clock, played
+/// through the page to its end (tests/gui/clock_game.js), and its PGN
+/// read by python-chess (tests/python/check_clocks.py): a clock on every
+/// move, first moves free, no side gaining more than the increment, each
+/// of Kestrel's clocks its clock before plus the increment less the time it
+/// thought. White moves at once and Kestrel at that level answers within a
+/// fraction of a second, so the game takes seconds.
+#[test]
+fn a_clocked_game_against_kestrel_is_played_to_its_end() {
+    if let Some(why) = missing_tool() {
+        common::tools::missing(&why);
+        return;
+    }
+    if !common::tools::require_python_chess("chess.pgn") {
+        return;
+    }
+    let pgn = std::env::temp_dir().join(format!("kestrel-clock-game-{}.pgn", std::process::id()));
+    let (server, url) = start_server(&[]);
+    let text = run_script("clock_game.js", &url, &[("KESTREL_CLOCK_PGN", &pgn)]);
+    assert!(text.contains("clock game done"), "{text}");
+    drop(server);
+    let out = Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/python/check_clocks.py"
+        ))
+        .arg(&pgn)
+        .args(["180", "2"])
+        .output()
+        .expect("python3 runs");
+    let read = String::from_utf8_lossy(&out.stdout);
+    println!("{read}");
+    let _ = std::fs::remove_file(&pgn);
+    assert!(
+        read.trim_end().ends_with("clocks ok"),
+        "{read}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -4,11 +4,17 @@
 //! whole output must equal `tests/data/play_transcript.txt`; a game
 //! against the engine with undo, pv, stats, settings and autoplay; and the
 //! player's habits: one board per move, lower-case SAN, scores from White's
-//! view, hint, draw offers, resigning, clocks, and quit's warning.
+//! view, hint, draw offers, resigning, clocks, and quit's warning; `pv`
+//! only for the position on the board; and in a real terminal (tmux, so
+//! that rustyline edits the lines), lines typed while Kestrel thinks kept
+//! and played after its move.
+
+mod common;
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs `kestrel play ARGS` in a fresh directory with `input`; returns the
 /// output and the directory.
@@ -225,4 +231,159 @@ quit
     // Saved: the last quit leaves without a warning.
     assert!(out.trim_end().ends_with("> quit"), "{out}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn pv_shows_only_the_line_of_the_position_on_the_board() {
+    let script = "\
+e4
+pv
+undo
+pv
+pv next
+e4
+pv 1
+quit
+quit
+";
+    let args = ["--depth", "3", "--no-book", "--ascii", "--color", "never"];
+    let (out, dir) = play(&args, script, "pv");
+    let after = |prompt: &str| {
+        let start = out
+            .find(prompt)
+            .unwrap_or_else(|| panic!("'{prompt}' in:\n{out}"));
+        let rest = &out[start + prompt.len()..];
+        rest[..rest.find("> ").unwrap_or(rest.len())].to_string()
+    };
+    // After Kestrel's reply the board is on its line: shown.
+    assert!(
+        after("2. White> pv\n").starts_with("Expected line (depth 3, score "),
+        "{out}"
+    );
+    // After undo the board is back before 1. e4: that line is another position's.
+    let stale = "The engine's last line was of another position";
+    assert!(after("1. White> pv\n").starts_with(stale), "{out}");
+    assert!(after("1. White> pv next\n").starts_with(stale), "{out}");
+    // A new reply, a new line: its first move on the board.
+    assert!(
+        after("2. White> pv 1\n").starts_with("Line, 1 of "),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_book_reply_leaves_no_line() {
+    let args = ["--depth", "3", "--ascii", "--color", "never"];
+    let (out, dir) = play(&args, "e4\npv\nquit\nquit\n", "book-pv");
+    assert!(
+        out.contains("1... Kestrel plays ") && out.contains("(book)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("2. White> pv\nThe last engine move came from the book: no line."),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `kestrel play` in a tmux pane: a real terminal, so rustyline edits the
+/// lines as it does for a person. The server (its own socket) goes when
+/// the test ends.
+struct Pane {
+    tmux: PathBuf,
+    socket: String,
+}
+
+impl Pane {
+    /// Starts `kestrel play ARGS` in a 100x50 pane; `None` (the test
+    /// skips, or fails under CI) without tmux.
+    fn start(args: &[&str], name: &str) -> Option<Pane> {
+        let tmux = common::tools::require(
+            common::tools::find_program("tmux"),
+            "tmux is not installed (apt-get install tmux)",
+        )?;
+        let socket = format!("kestrel-play-{name}-{}", std::process::id());
+        let command = std::iter::once(env!("CARGO_BIN_EXE_kestrel"))
+            .chain(["play"])
+            .chain(args.iter().copied())
+            .map(|a| format!("'{a}'"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let status = Command::new(&tmux)
+            .args(["-L", &socket, "-f", "/dev/null", "new-session", "-d"])
+            .args(["-x", "100", "-y", "50", &command])
+            .env_remove("TMUX")
+            .status()
+            .expect("tmux runs");
+        assert!(status.success(), "tmux starts the game");
+        Some(Pane { tmux, socket })
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new(&self.tmux)
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Types `text` and presses Enter, as a person does.
+    fn line(&self, text: &str) {
+        self.tmux(&["send-keys", "-l", text]);
+        self.tmux(&["send-keys", "Enter"]);
+    }
+
+    /// Everything the pane shows and showed (its scrollback), lines joined.
+    fn screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-J", "-S", "-"])
+    }
+
+    /// Waits until the pane shows `text`; the screen then.
+    fn wait_for(&self, text: &str, within: Duration) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < within,
+                "'{text}' not shown within {within:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        self.tmux(&["kill-server"]);
+    }
+}
+
+/// Two moves typed while Kestrel thinks about its reply to 1. e4: the
+/// first is played after Kestrel's move, and the second after its next
+/// one (rustyline read both lines at once and used to drop the second).
+#[test]
+fn moves_typed_while_kestrel_thinks_are_played_after_its_move() {
+    let args = ["--time", "2", "--no-book", "--ascii", "--color", "never"];
+    let Some(pane) = Pane::start(&args, "typeahead") else {
+        return;
+    };
+    pane.wait_for("1. White> ", Duration::from_secs(30));
+    pane.line("e4");
+    pane.wait_for("1. White> e4\n", Duration::from_secs(10));
+    // Kestrel thinks for 2 s: both lines are typed meanwhile.
+    pane.line("Nf3");
+    pane.line("Bc4");
+    let screen = pane.wait_for("3... Kestrel plays ", Duration::from_secs(60));
+    let at = |text: &str| {
+        screen
+            .find(text)
+            .unwrap_or_else(|| panic!("'{text}' in:\n{screen}"))
+    };
+    assert!(at("1... Kestrel plays ") < at("2. White> Nf3"), "{screen}");
+    assert!(at("2... Kestrel plays ") < at("3. White> Bc4"), "{screen}");
 }

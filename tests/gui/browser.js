@@ -47,9 +47,10 @@ function installBoardProbe() {
   const shown = (sel) => [...document.querySelectorAll(sel)].filter((el) => el.style.display !== 'none');
   window.cgProbe = {
     orientation: () => (document.querySelector('#board').classList.contains('orientation-black') ? 'black' : 'white'),
-    // The piece on a square as a FEN letter, '' when empty (a dragged piece's ghost is not one).
+    // The piece on a square as a FEN letter, '' when empty (a dragged
+    // piece's ghost is not one, nor a captured piece fading out).
     piece(sq) {
-      const el = shown('#board cg-board piece').find((p) => p.cgKey === sq && !p.classList.contains('ghost'));
+      const el = shown('#board cg-board piece').find((p) => p.cgKey === sq && !p.classList.contains('ghost') && !p.classList.contains('fading'));
       if (!el) return '';
       const role = Object.keys(PIECES).find((r) => el.classList.contains(r));
       return el.classList.contains('white') ? PIECES[role].toUpperCase() : PIECES[role];

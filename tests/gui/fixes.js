@@ -60,6 +60,15 @@ const SCENARIOS = {
     check(Math.abs(after.b - before.b) < 150, `looking back costs Black (not to move) nothing (${before.b} -> ${after.b} ms)`);
     check(before.w - after.w > 2000, `White, to move in the game, keeps paying while looking back (${before.w} -> ${after.w} ms)`);
     check(!(await page.$eval('#over-dialog', (d) => d.open)), 'and nobody loses on time for looking back');
+    // Each move's clock (the mover's, after it) in the move list and the
+    // PGN's [%clk]: both first moves free, so 3:00.
+    await page.waitForFunction(() => S.game.plies.filter((p) => p.clock_ms != null).length >= 4, null, { timeout: 10000 });
+    const listed = await page.$$eval('#moves .mv[data-ply] .clk', (els) => els.map((e) => e.textContent));
+    const pgn = await page.evaluate(() => fetch(`/api/pgn?game=${S.game.id}`).then((r) => r.text()));
+    const clk = [...pgn.matchAll(/\[%clk (\d+:\d\d:\d\d)\]/g)].map((m) => m[1]);
+    check(listed.length >= 4 && listed[0] === '3:00' && listed[1] === '3:00', `each move's clock in the move list (${listed.join(' ')})`);
+    check(clk.length >= 4 && clk[0] === '0:03:00' && clk[1] === '0:03:00' && clk.slice(2).every((t) => t.startsWith('0:0')),
+      `and in the PGN as [%clk] (${clk.join(' ')})`);
     await context.close();
   },
 

@@ -5,14 +5,15 @@
 // before app.js, whose state (S) and helpers it uses when called.
 'use strict';
 
-// The levels to pick from: full strength, then Elo steps up to the top one.
+// The levels to pick from: full strength, then the lowest Elo, round
+// steps (1400, 1500, ...) and the top one.
 function levelChoices() {
   const elo = S.options.find((o) => o.name === 'UCI_Elo');
   const out = [{ value: 'max', text: 'Full strength' }];
   if (!S.levels || !elo) return out;
   const step = Math.max(50, Math.round((elo.max - elo.min) / 12 / 50) * 50);
-  const values = [];
-  for (let v = elo.min; v < elo.max; v += step) values.push(v);
+  const values = [elo.min];
+  for (let v = (Math.floor(elo.min / step) + 1) * step; v < elo.max; v += step) values.push(v);
   values.push(elo.max); // the top level is a choice too
   for (const v of values) out.push({ value: String(v), text: `Elo ${v}` });
   return out;
@@ -142,7 +143,8 @@ function clockText(ms) {
   const s = Math.ceil(ms / 100) / 10;
   if (s < 10) return `0:0${s.toFixed(1)}`;
   const whole = Math.ceil(ms / 1000);
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+  const mmss = `${Math.floor(whole / 60) % 60}:${String(whole % 60).padStart(2, '0')}`;
+  return whole < 3600 ? mmss : `${Math.floor(whole / 3600)}:${mmss.padStart(5, '0')}`;
 }
 
 // The side to move at the end of the game's main line, and whether `side`
@@ -174,10 +176,29 @@ function clockAfter(view) {
     const side = c.running;
     c.left[side] = Math.max(0, c.left[side] - (now - c.since)) + (n > c.plies ? c.inc : 0);
   }
+  if (n > c.plies) recordClock(view.plies[n - 1]);
   c.plies = n;
   const turn = gameTurn(view);
   c.running = !over && hasMoved(view, turn) ? turn : null;
   c.since = now;
+}
+
+// The mover's clock after a move, kept with the move on the server for
+// the move list and the PGN's [%clk] (the clocks are the page's). The
+// answer's clock is copied into the game on view rather than the whole
+// answer taken: it would undo a step through the moves made meanwhile.
+async function recordClock(ply) {
+  const mover = ply.fen.split(' ')[1] === 'w' ? 'b' : 'w';
+  const ms = Math.round(S.clock.left[mover]);
+  try {
+    await post('/api/clock', { node: ply.node, ms });
+  } catch (e) { return; /* a game that moved on (a takeback, a new game): no clock to keep */ }
+  const kept = S.game && S.game.plies.find((p) => p.node === ply.node);
+  const node = treeNode(ply.node);
+  if (!kept || !node) return;
+  kept.clock_ms = ms;
+  node.clock_ms = ms;
+  renderMoves();
 }
 
 // The engine's limits on the clock, as UCI's wtime/btime/winc/binc.

@@ -102,6 +102,13 @@ function moveEl(n) {
     t.textContent = timeText(n.time_ms);
     m.appendChild(t);
   }
+  // A game on a clock: the mover's clock after the move (match.js).
+  if (n.clock_ms != null) {
+    const c = document.createElement('span');
+    c.className = 'clk';
+    c.textContent = clockText(n.clock_ms);
+    m.appendChild(c);
+  }
   m.onclick = () => { S.pv = null; gotoNode(n.id); };
   m.oncontextmenu = (ev) => { ev.preventDefault(); openNodeMenu(n.id, ev.clientX, ev.clientY); };
   return m;

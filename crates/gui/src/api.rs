@@ -182,6 +182,28 @@ pub async fn annotate(
     Ok(view(&session))
 }
 
+/// `POST /api/clock` `{"game", "node", "ms"}`: the mover's clock after a
+/// move of a game against the engine, for the move list and the PGN's
+/// `[%clk]` (the page keeps the clocks and sends each move's once).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockBody {
+    game: String,
+    node: NodeId,
+    ms: u64,
+}
+
+/// Records a move's clock (see [`crate::record::GameRecord::set_clock`]
+/// for what is refused).
+pub async fn set_clock(
+    State(state): Shared,
+    ApiJson(body): ApiJson<ClockBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    session.record().set_clock(body.node, body.ms)?;
+    Ok(view(&session))
+}
+
 /// `POST /api/delete` `{"game", "node"}`: deletes a move and all that follows it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -187,6 +187,7 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/promote", post(api::promote))
         .route("/api/delete", post(api::delete))
         .route("/api/annotate", post(api::annotate))
+        .route("/api/clock", post(api::set_clock))
         .route("/api/end", post(api::end_game))
         .route("/api/tags", post(api::set_tags))
         .route("/api/position", post(api::set_position))

@@ -435,9 +435,45 @@ impl GameRecord {
         Ok(())
     }
 
+    /// Records the mover's clock after node `id`'s move in a game against
+    /// the engine, as the page's clocks have it (for the move list and
+    /// PGN's `[%clk]`). Only for a move of the game played (its main
+    /// line), once per move, up to [`MAX_CLOCK_MS`]; allowed after the end,
+    /// which the last move's clock reaches after the move that ended it.
+    /// Not a change of the game: the version stays, so that an engine
+    /// move searched meanwhile still lands.
+    pub fn set_clock(&mut self, id: NodeId, ms: u64) -> Result<(), ApiError> {
+        if ms > MAX_CLOCK_MS {
+            return Err(ApiError::bad_request(format!(
+                "a clock reads at most {MAX_CLOCK_MS} ms (a day), not {ms}"
+            )));
+        }
+        if id == ROOT {
+            return Err(TreeError::Root.into());
+        }
+        let node = self.tree.node(id)?;
+        if !self.linear {
+            return Err(ApiError::conflict(
+                "only a game against the computer is played on a clock",
+            ));
+        }
+        if !self.tree.is_mainline(id) {
+            return Err(ApiError::conflict(
+                "a clock belongs to a move of the game played, not to a variation",
+            ));
+        }
+        if node.clock_ms.is_some() {
+            return Err(ApiError::conflict("that move's clock is recorded already"));
+        }
+        self.tree.set_clock(id, Some(ms))?;
+        Ok(())
+    }
+
     /// The game as PGN, with its variations, NAGs and comments, the result
-    /// (the game's end, else the one recorded in an imported PGN) and the
-    /// engine's thinking time as a comment after each engine move.
+    /// (the game's end, else the one recorded in an imported PGN), the
+    /// mover's clock after each move of a game on a clock (`[%clk 0:02:58]`,
+    /// as lichess writes it) and the engine's thinking time after each
+    /// engine move.
     pub fn export_pgn(&self) -> String {
         let mut out = PgnGame::new(self.start());
         for (name, value) in &self.tags {
@@ -458,6 +494,9 @@ impl GameRecord {
         pgn::write_game(&out)
     }
 }
+
+/// The longest clock [`GameRecord::set_clock`] takes: a day.
+pub const MAX_CLOCK_MS: u64 = 24 * 3_600_000;
 
 #[cfg(test)]
 mod tests {
@@ -588,6 +627,81 @@ mod tests {
         let mut back = GameRecord::new(Position::startpos());
         back.import_pgn(&out).expect("reads its own output");
         assert_eq!(back.position().fen(), r.position().fen());
+    }
+
+    #[test]
+    fn a_game_on_a_clock_keeps_each_moves_clock_checked_and_exported() {
+        use axum::http::StatusCode;
+        let status = |r: Result<(), ApiError>| r.map_err(|e| e.status).err();
+        let mut r = GameRecord::new(Position::startpos());
+        r.reset(Position::startpos(), false, true);
+        let m = r.parse_move("e4").expect("legal");
+        let e4 = r.play(m, None).expect("plays");
+        let m = r.parse_move("e5").expect("legal");
+        let e5 = r.play(m, Some(1500)).expect("plays");
+        let version = r.version;
+        r.set_clock(e4, 180_000).expect("White's clock after 1. e4");
+        r.set_clock(e5, 178_600).expect("Black's after 1... e5");
+        assert_eq!(r.version, version, "not a change of the game");
+        // The mover's clock first, then the engine's time, in one comment.
+        let out = r.export_pgn();
+        assert!(
+            out.contains("1. e4 {[%clk 0:03:00]} 1... e5 {[%clk 0:02:59] 1.50s} *"),
+            "{out}"
+        );
+        assert_eq!(
+            status(r.set_clock(e4, 170_000)),
+            Some(StatusCode::CONFLICT),
+            "once"
+        );
+        assert_eq!(
+            status(r.set_clock(ROOT, 1000)),
+            Some(StatusCode::BAD_REQUEST)
+        );
+        assert_eq!(status(r.set_clock(99, 1000)), Some(StatusCode::NOT_FOUND));
+        let m = r.parse_move("Nf3").expect("legal");
+        let nf3 = r.play(m, None).expect("plays");
+        assert_eq!(
+            status(r.set_clock(nf3, MAX_CLOCK_MS + 1)),
+            Some(StatusCode::BAD_REQUEST),
+            "more than a day"
+        );
+        // The move that ends the game gets its clock after the end.
+        r.end(Ending::Resigned {
+            loser: chess::Color::Black,
+        })
+        .expect("ends");
+        r.set_clock(nf3, MAX_CLOCK_MS)
+            .expect("the last move's clock");
+        let d4 = r.parse_move_at(ROOT, "d4").expect("legal");
+        let d4 = r
+            .play_from(ROOT, d4, None)
+            .expect("a variation after the end");
+        assert_eq!(
+            status(r.set_clock(d4, 1000)),
+            Some(StatusCode::CONFLICT),
+            "a variation was not played on the clock"
+        );
+        // Read back: each clock on its move again, the engine's time a comment.
+        let mut back = GameRecord::new(Position::startpos());
+        back.import_pgn(&r.export_pgn())
+            .expect("reads its own output");
+        let clocks: Vec<_> = back
+            .tree
+            .mainline()
+            .iter()
+            .map(|&id| back.tree.node(id).expect("live").clock_ms)
+            .collect();
+        assert_eq!(clocks, [Some(180_000), Some(179_000), Some(MAX_CLOCK_MS)]);
+        let e5 = back.tree.node(back.tree.mainline()[1]).expect("live");
+        assert_eq!(e5.comments, ["1.50s"]);
+        assert_eq!(back.export_pgn().matches("[%clk").count(), 3);
+        // An imported game is not played on a clock.
+        let first = back.tree.mainline()[0];
+        assert_eq!(
+            status(back.set_clock(first, 1000)),
+            Some(StatusCode::CONFLICT)
+        );
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub struct Node {
     pub comments: Vec<String>,
     /// How long the engine thought about the move (an engine player's move).
     pub time_ms: Option<u64>,
+    /// The mover's clock after the move, increment included (a game on a
+    /// clock): PGN's `[%clk]`.
+    pub clock_ms: Option<u64>,
 }
 
 impl Node {
@@ -49,6 +52,7 @@ impl Node {
             comments_before: Vec::new(),
             comments: Vec::new(),
             time_ms: None,
+            clock_ms: None,
         }
     }
 }
@@ -62,9 +66,25 @@ pub enum TreeError {
     /// The move is not legal in the node's position.
     #[error("that move is not legal in that position")]
     Illegal,
-    /// The root cannot be deleted, promoted or annotated.
-    #[error("the start position has no move to delete, promote or annotate")]
+    /// The root cannot be deleted, promoted, annotated or given a clock.
+    #[error("the start position has no move to delete, promote, annotate or time")]
     Root,
+}
+
+/// The first `[%clk]` among a move's comments, taken out of them (a
+/// comment that held nothing else goes): the tree keeps it as the node's
+/// clock and writes it back in the same form.
+fn take_clock(comments: &mut Vec<String>) -> Option<u64> {
+    let (i, (ms, rest)) = comments
+        .iter()
+        .enumerate()
+        .find_map(|(i, c)| pgn::take_clock(c).map(|found| (i, found)))?;
+    if rest.is_empty() {
+        comments.remove(i);
+    } else {
+        comments[i] = rest;
+    }
+    Some(ms)
 }
 
 /// A game with variations.
@@ -167,6 +187,15 @@ impl MoveTree {
     /// Sets the engine's thinking time of node `id`'s move.
     pub fn set_time(&mut self, id: NodeId, ms: Option<u64>) -> Result<(), TreeError> {
         self.node_mut(id)?.time_ms = ms;
+        Ok(())
+    }
+
+    /// Sets the mover's clock after node `id`'s move.
+    pub fn set_clock(&mut self, id: NodeId, ms: Option<u64>) -> Result<(), TreeError> {
+        if id == ROOT {
+            return Err(TreeError::Root);
+        }
+        self.node_mut(id)?.clock_ms = ms;
         Ok(())
     }
 
@@ -330,6 +359,7 @@ impl MoveTree {
                 node.nags = pm.nags.clone();
                 node.comments_before = pm.comments_before.clone();
                 node.comments = pm.comments.clone();
+                node.clock_ms = take_clock(&mut node.comments);
             }
             // The alternatives to this move start from the same position.
             for variation in &pm.variations {
@@ -340,8 +370,9 @@ impl MoveTree {
     }
 
     /// The moves of the tree as PGN writes them: the main line, each
-    /// move carrying its alternatives as variations. `comment` adds a
-    /// node's own comments (the engine's time).
+    /// move carrying its alternatives as variations, and after its own
+    /// comments one of the node's facts: its clock (`[%clk 0:02:58]`)
+    /// and what `comment` adds (the engine's time).
     pub fn to_pgn_moves(&self, comment: &dyn Fn(&Node) -> Option<String>) -> Vec<PgnMove> {
         self.line_to_pgn(ROOT, comment)
     }
@@ -352,7 +383,15 @@ impl MoveTree {
         pm.nags = node.nags.clone();
         pm.comments_before = node.comments_before.clone();
         pm.comments = node.comments.clone();
-        pm.comments.extend(comment(node));
+        let facts: Vec<String> = node
+            .clock_ms
+            .map(pgn::clock_command)
+            .into_iter()
+            .chain(comment(node))
+            .collect();
+        if !facts.is_empty() {
+            pm.comments.push(facts.join(" "));
+        }
         pm
     }
 

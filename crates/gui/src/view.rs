@@ -56,6 +56,8 @@ pub struct PlyView {
     pub capture: bool,
     /// The engine's thinking time, milliseconds (engine moves only).
     pub time_ms: Option<u64>,
+    /// The mover's clock after the move, milliseconds (a game on a clock).
+    pub clock_ms: Option<u64>,
 }
 
 /// Whether and how the game ended.
@@ -98,6 +100,8 @@ pub struct NodeView {
     pub comments: Vec<String>,
     /// The engine's thinking time, milliseconds (engine moves only).
     pub time_ms: Option<u64>,
+    /// The mover's clock after the move, milliseconds (a game on a clock).
+    pub clock_ms: Option<u64>,
 }
 
 /// A whole game as the page draws it.
@@ -171,6 +175,7 @@ impl GameView {
                 comments_before: n.comments_before.clone(),
                 comments: n.comments.clone(),
                 time_ms: n.time_ms,
+                clock_ms: n.clock_ms,
             });
         }
         let mut before = record.start();
@@ -187,6 +192,7 @@ impl GameView {
                     check: n.pos.in_check(),
                     capture: n.pos.piece_count() < before.piece_count(),
                     time_ms: n.time_ms,
+                    clock_ms: n.clock_ms,
                 };
                 before = n.pos;
                 Some(ply)

@@ -3,6 +3,9 @@
 //! bad requests (malformed JSON, illegal moves, bad FEN and PGN, huge
 //! bodies, unknown games) answered 4xx with a message, the game unchanged.
 
+#[path = "../../../tests/common/tools.rs"]
+mod tools;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -81,6 +84,19 @@ impl Api {
         let (status, v) = self.post("/api/game", json!({})).await;
         assert_eq!(status, StatusCode::OK, "{v}");
         v["id"].as_str().expect("id").to_string()
+    }
+
+    /// The game's PGN export (`GET /api/pgn`), which must be served.
+    async fn pgn(&self, id: &str) -> String {
+        let (status, text) = self
+            .send(
+                Request::get(format!("/api/pgn?game={id}"))
+                    .body(Body::empty())
+                    .expect("request"),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{text}");
+        text
     }
 
     async fn state(&self, id: &str) -> Value {
@@ -248,14 +264,7 @@ async fn positions_fen_and_pgn_round_trip() {
         .await;
     assert_refused(status, &body, StatusCode::CONFLICT);
 
-    let (status, text) = api
-        .send(
-            Request::get(format!("/api/pgn?game={id}"))
-                .body(Body::empty())
-                .expect("request"),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    let text = api.pgn(&id).await;
     assert!(text.contains("[White \"A\"]"), "{text}");
     assert!(text.contains("4. Qxf7# 1-0"), "{text}");
 
@@ -831,14 +840,7 @@ async fn players_end_games_name_themselves_and_the_engine_plays_to_a_clock() {
         )
         .await;
     assert_refused(status, &body, StatusCode::CONFLICT);
-    let (status, pgn) = api
-        .send(
-            Request::get(format!("/api/pgn?game={id}"))
-                .body(Body::empty())
-                .expect("request"),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    let pgn = api.pgn(&id).await;
     assert!(
         pgn.contains("[White \"Human\"]")
             && pgn.contains("[Black \"Kestrel (Elo 1500)\"]")
@@ -1106,4 +1108,156 @@ async fn moves_are_annotated_and_a_kept_game_against_the_engine_goes_on() {
             .await;
         assert_refused(status, &reply, StatusCode::BAD_REQUEST);
     }
+}
+
+/// A game against the engine on the page's clock: each move's clock
+/// (`POST /api/clock`) in the view, in the PGN as `[%clk]` before the
+/// engine's time, read by python-chess, and back from an imported PGN;
+/// what is refused, with the game left as it was.
+#[tokio::test]
+async fn a_game_on_a_clock_keeps_each_moves_clock() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    let (_, v) = api
+        .post("/api/move", json!({"game": id, "move": "e4"}))
+        .await;
+    let node = v["plies"][0]["node"].clone();
+    let (status, body) = api
+        .post("/api/clock", json!({"game": id, "node": node, "ms": 1000}))
+        .await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+
+    let (status, v) = api
+        .post("/api/position", json!({"game": id, "vs_engine": true}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (_, v) = api
+        .post("/api/move", json!({"game": id, "move": "e4"}))
+        .await;
+    let e4 = v["plies"][0]["node"].clone();
+    let (status, after) = api
+        .post("/api/clock", json!({"game": id, "node": e4, "ms": 180_000}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(after["plies"][0]["clock_ms"], 180_000);
+    assert_eq!(after["version"], v["version"], "not a change of the game");
+    let (status, v) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"depth": 2, "own_book": false}, "play": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let s = wait_for_plies(&api, &id, 2).await;
+    let reply = s["plies"][1]["node"].clone();
+    let san = s["plies"][1]["san"].as_str().expect("san").to_string();
+    let thought = s["plies"][1]["time_ms"]
+        .as_u64()
+        .expect("the engine's time");
+    let (status, v) = api
+        .post(
+            "/api/clock",
+            json!({"game": id, "node": reply, "ms": 178_400}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let node_clock = v["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .find(|n| n["id"] == reply)
+        .map(|n| n["clock_ms"].clone());
+    assert_eq!(node_clock, Some(json!(178_400)), "the move list's node too");
+
+    let refused = [
+        (
+            json!({"game": id, "node": e4, "ms": 170_000}),
+            StatusCode::CONFLICT,
+        ),
+        (
+            json!({"game": id, "node": 0, "ms": 1000}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            json!({"game": id, "node": 999, "ms": 1000}),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            json!({"game": id, "node": reply, "ms": 86_400_001u64}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            json!({"game": id, "node": reply, "ms": -1}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"game": id, "node": reply, "ms": 1.5}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"game": id, "node": reply}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"game": id, "node": reply, "ms": 1, "side": "white"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"game": "nope", "node": reply, "ms": 1000}),
+            StatusCode::NOT_FOUND,
+        ),
+    ];
+    for (body, expected) in refused {
+        let (status, answer) = api.post("/api/clock", body).await;
+        assert_refused(status, &answer, expected);
+    }
+    let s = api.state(&id).await;
+    assert_eq!(
+        (
+            s["plies"][0]["clock_ms"].clone(),
+            s["plies"][1]["clock_ms"].clone()
+        ),
+        (json!(180_000), json!(178_400)),
+        "refusals change nothing"
+    );
+
+    let pgn = api.pgn(&id).await;
+    let time = format!("{:.2}s", thought as f64 / 1000.0);
+    assert!(
+        pgn.contains(&format!(
+            "1. e4 {{[%clk 0:03:00]}} 1... {san} {{[%clk 0:02:58] {time}}}"
+        )),
+        "{pgn}"
+    );
+    if tools::require_python_chess("chess.pgn") {
+        let file = std::env::temp_dir().join(format!("kestrel-gui-clk-{}.pgn", std::process::id()));
+        std::fs::write(&file, &pgn).expect("written");
+        let script = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/python/check_clocks.py"
+        );
+        let out = std::process::Command::new("python3")
+            .arg(script)
+            .arg(&file)
+            .output()
+            .expect("python3 runs");
+        let _ = std::fs::remove_file(&file);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let read = format!(
+            "e4 180 -\n{san} 178 {}\n",
+            time.trim_end_matches('s').parse::<f64>().expect("seconds")
+        );
+        assert_eq!(text, read, "{}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    // Imported, the clocks come back on their moves.
+    let (status, v) = api.post("/api/pgn", json!({"game": id, "pgn": pgn})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        (
+            v["plies"][0]["clock_ms"].clone(),
+            v["plies"][1]["clock_ms"].clone()
+        ),
+        (json!(180_000), json!(178_000))
+    );
 }

@@ -12,6 +12,7 @@
 //! ```
 
 mod blocks;
+mod clock;
 mod date;
 mod error;
 mod game;
@@ -26,6 +27,7 @@ pub mod token;
 mod writer;
 
 pub use blocks::{Block, BlockGame, Blocks, GameCursor, BLOCK_SIZE};
+pub use clock::{clock_command, take_clock, MAX_CLOCK_MS};
 pub use date::today;
 pub use error::{PgnError, PgnErrorKind};
 pub use game::{play, GameResult, PgnGame, PgnMove};

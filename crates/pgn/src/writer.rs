@@ -44,7 +44,7 @@ impl Words {
     }
 
     fn comment(&mut self, text: &str) {
-        let words: Vec<&str> = text.split_whitespace().collect();
+        let words = comment_words(text);
         if text.contains('}') {
             // A brace comment cannot hold '}': write it as a rest-of-line comment.
             self.push(&format!("; {}", words.join(" ")), true);
@@ -106,6 +106,30 @@ pub enum Notation {
     Lan,
     /// UCI (`g1f3`; castling as the king's move, or king takes rook in Chess960).
     Uci,
+}
+
+/// A comment's words, each embedded command (`[%clk 0:02:58]`,
+/// `[%eval 0.31]`) kept as one so that no line break splits it: readers
+/// that look for `[%clk 0:02:58]` as written find it.
+fn comment_words(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut in_command = false;
+    for w in text.split_whitespace() {
+        match out.last_mut() {
+            Some(last) if in_command => {
+                last.push(' ');
+                last.push_str(w);
+            }
+            _ => {
+                in_command = w.starts_with("[%");
+                out.push(w.to_string());
+            }
+        }
+        if w.ends_with(']') {
+            in_command = false;
+        }
+    }
+    out
 }
 
 /// Writes one line of play from `pos`, with a move number before the first
@@ -256,5 +280,29 @@ mod tests {
                 .expect("valid");
             assert_eq!(back.moves, game.moves, "{written}");
         }
+    }
+
+    #[test]
+    fn a_clock_command_is_never_split_across_lines() {
+        // Comments of every length before the clocks shift where lines break.
+        for n in 1..=30 {
+            let text = format!(
+                "1. e4 {{{}}} d6 {{[%clk 0:02:58]}} 2. d4 {{[%eval 0.3] [%clk 0:02:57.5] ok}} \
+                 Nf6 {{[%clk 0:02:56]}} 3. Nc3 {{[%clk 0:02:55]}} g6 {{[%clk 0:02:54]}} \
+                 4. Be3 {{[%clk 0:02:53]}} Bg7 {{[%clk 0:02:52]}} *",
+                "x".repeat(n)
+            );
+            let game = PgnReader::new(text.as_bytes())
+                .next()
+                .expect("a game")
+                .expect("valid");
+            let written = write_game(&game);
+            assert_eq!(written.matches("[%clk 0:02:5").count(), 7, "{written}");
+            assert!(written.contains("[%eval 0.3]"), "{written}");
+        }
+        assert_eq!(
+            comment_words("a [%clk 0:01:00] b [%unclosed x"),
+            ["a", "[%clk 0:01:00]", "b", "[%unclosed x"]
+        );
     }
 }

@@ -538,6 +538,13 @@ impl<W: Write> Session<W> {
         if settings.book {
             if let Some(m) = self.book.probe(&pos) {
                 writeln!(self.out, "{number} Kestrel plays {} (book)", pos.san(m))?;
+                // No line for `pv`: an earlier search's would be of another position.
+                self.last = Some(LastSearch {
+                    root: pos,
+                    info: None,
+                    result: None,
+                    cursor: 0,
+                });
                 self.redo.clear();
                 return self.push(m);
             }
@@ -851,7 +858,12 @@ impl<W: Write> Session<W> {
         self.show_players()
     }
 
+    /// `pv`: the line the engine expects, only while the position on the
+    /// board is on it (its search's position, or that after the first
+    /// moves of the line): after an undo, or a move off the line, it
+    /// belongs to another position and is not shown.
     fn pv(&mut self, step: PvStep) -> io::Result<()> {
+        let board = *self.game.position();
         let Some(last) = self.last.as_mut() else {
             return writeln!(self.out, "The engine has not searched yet.");
         };
@@ -861,6 +873,18 @@ impl<W: Write> Session<W> {
                 "The last engine move came from the book: no line."
             );
         };
+        let on_line = std::iter::once(last.root)
+            .chain(info.pv.iter().scan(last.root, |pos, &m| {
+                pos.play_unchecked(m);
+                Some(*pos)
+            }))
+            .any(|pos| pos == board);
+        if !on_line {
+            return writeln!(
+                self.out,
+                "The engine's last line was of another position (an undo or a move off it changed the board); hint searches this one."
+            );
+        }
         let pv = info.pv.clone();
         last.cursor = match step {
             PvStep::Show => {
