@@ -237,19 +237,21 @@ mod tests {
     use super::*;
     use crate::PgnReader;
 
+    /// The one game of `text`, which must be valid.
+    fn one_game(text: &str) -> PgnGame {
+        PgnReader::new(text.as_bytes())
+            .next()
+            .expect("a game")
+            .expect("valid")
+    }
+
     #[test]
     fn comments_with_closing_braces_survive() {
         let long = "x ".repeat(38);
         let text = format!("1. e4 ; a }} b\n(1. d4 ; c }} d\n) 1... e5 {{{long} %y}} *\n");
-        let game = PgnReader::new(text.as_bytes())
-            .next()
-            .expect("a game")
-            .expect("valid");
+        let game = one_game(&text);
         let written = write_game(&game);
-        let back = PgnReader::new(written.as_bytes())
-            .next()
-            .expect("a game")
-            .expect("valid");
+        let back = one_game(&written);
         assert_eq!(back.moves, game.moves, "{written}");
     }
     #[test]
@@ -262,10 +264,7 @@ mod tests {
                  14. Nb3 exd4 15. Rxd4 c5 16. Rd1 Nb6 17. g3 Kb8 18. Na5 Ba8 19. Bh3 d5 *",
                 "x".repeat(n)
             );
-            let game = PgnReader::new(text.as_bytes())
-                .next()
-                .expect("a game")
-                .expect("valid");
+            let game = one_game(&text);
             let written = write_game(&game);
             for line in written.lines().filter(|l| !l.starts_with('[')) {
                 assert!(line.chars().count() <= LINE_WIDTH, "{line}");
@@ -274,10 +273,7 @@ mod tests {
                     "a line ends with a move number:\n{written}"
                 );
             }
-            let back = PgnReader::new(written.as_bytes())
-                .next()
-                .expect("a game")
-                .expect("valid");
+            let back = one_game(&written);
             assert_eq!(back.moves, game.moves, "{written}");
         }
     }
@@ -292,10 +288,7 @@ mod tests {
                  4. Be3 {{[%clk 0:02:53]}} Bg7 {{[%clk 0:02:52]}} *",
                 "x".repeat(n)
             );
-            let game = PgnReader::new(text.as_bytes())
-                .next()
-                .expect("a game")
-                .expect("valid");
+            let game = one_game(&text);
             let written = write_game(&game);
             assert_eq!(written.matches("[%clk 0:02:5").count(), 7, "{written}");
             assert!(written.contains("[%eval 0.3]"), "{written}");
