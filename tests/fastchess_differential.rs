@@ -88,12 +88,17 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-#[test]
-fn kestrel_match_plays_fastchess_schedule_and_prints_its_numbers() {
-    let Some(fastchess) = common::tools::require(
+/// fastchess's binary (a missing one skips the test, or fails it under CI).
+fn fastchess() -> Option<PathBuf> {
+    common::tools::require(
         common::tools::fastchess(),
         "fastchess (../shared/tools/bin/fastchess, or set KESTREL_FASTCHESS)",
-    ) else {
+    )
+}
+
+#[test]
+fn kestrel_match_plays_fastchess_schedule_and_prints_its_numbers() {
+    let Some(fastchess) = fastchess() else {
         return;
     };
     let two = format!(
@@ -256,10 +261,7 @@ fn movetext_of(pgn: &Path) -> Vec<(Vec<String>, Vec<String>)> {
 
 #[test]
 fn pgnout_keys_write_what_fastchess_writes() {
-    let Some(fastchess) = common::tools::require(
-        common::tools::fastchess(),
-        "fastchess (../shared/tools/bin/fastchess, or set KESTREL_FASTCHESS)",
-    ) else {
+    let Some(fastchess) = fastchess() else {
         return;
     };
     let dir = scratch("pgnout-keys");
