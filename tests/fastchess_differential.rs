@@ -88,6 +88,15 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Runs one command line (`words(OUT)`, OUT naming the output files `fc`
+/// or `k`) through fastchess and through `kestrel match`: what each printed.
+fn run_both(fastchess: &Path, words: impl Fn(&str) -> Vec<String>, dir: &Path) -> (String, String) {
+    let fc_text = run(fastchess, &words("fc"), dir);
+    let mut k_words = vec!["match".to_string(), "-noprogress".to_string()];
+    k_words.extend(words("k"));
+    (fc_text, run(Path::new(KESTREL), &k_words, dir))
+}
+
 /// fastchess's binary (a missing one skips the test, or fails it under CI).
 fn fastchess() -> Option<PathBuf> {
     common::tools::require(
@@ -150,10 +159,7 @@ fn kestrel_match_plays_fastchess_schedule_and_prints_its_numbers() {
                 .map(String::from)
                 .collect()
         };
-        let fc_text = run(&fastchess, &words("fc"), &dir);
-        let mut k_words = vec!["match".to_string(), "-noprogress".to_string()];
-        k_words.extend(words("k"));
-        let k_text = run(Path::new(KESTREL), &k_words, &dir);
+        let (fc_text, k_text) = run_both(&fastchess, words, &dir);
         let (fc, k) = (games_of(&dir.join("fc.pgn")), games_of(&dir.join("k.pgn")));
         assert!(
             !fc.is_empty(),
@@ -276,10 +282,7 @@ fn pgnout_keys_write_what_fastchess_writes() {
         .map(String::from)
         .collect()
     };
-    let fc_text = run(&fastchess, &words("fc"), &dir);
-    let mut k_words = vec!["match".to_string(), "-noprogress".to_string()];
-    k_words.extend(words("k"));
-    run(Path::new(KESTREL), &k_words, &dir);
+    let (fc_text, _) = run_both(&fastchess, words, &dir);
     let (fc, k) = (
         movetext_of(&dir.join("fc.pgn")),
         movetext_of(&dir.join("k.pgn")),

@@ -761,16 +761,9 @@ mod tests {
             a.pgn_detail,
             MoveDetail {
                 notation: Notation::Lan,
-                nodes: true,
-                seldepth: true,
-                nps: true,
-                hashfull: true,
-                tbhits: true,
-                timeleft: true,
-                latency: true,
-                pv: true,
                 match_lines: vec!["^info.string".to_string()],
                 append: false,
+                ..crate::move_comments::every_figure()
             }
         );
         let plain = MatchArgs::parse(&words(&format!("{base} -pgnout g.pgn"))).unwrap();

@@ -106,6 +106,22 @@ impl MoveDetail {
     }
 }
 
+/// Every figure on, nothing else changed (for tests).
+#[cfg(test)]
+pub(crate) fn every_figure() -> MoveDetail {
+    MoveDetail {
+        nodes: true,
+        seldepth: true,
+        nps: true,
+        hashfull: true,
+        tbhits: true,
+        timeleft: true,
+        latency: true,
+        pv: true,
+        ..MoveDetail::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,17 +154,7 @@ mod tests {
             plain.comment(&thought(), time),
             "+0.35/12 1.24s, line=\"info string NNUE\""
         );
-        let all = MoveDetail {
-            nodes: true,
-            seldepth: true,
-            nps: true,
-            hashfull: true,
-            tbhits: true,
-            timeleft: true,
-            latency: true,
-            pv: true,
-            ..MoveDetail::default()
-        };
+        let all = every_figure();
         assert_eq!(
             all.comment(
                 &Thought {
