@@ -63,7 +63,6 @@ pub fn parse_thinking(line: &str, thought: &mut Thought) {
             nodes,
             time: Some(std::time::Duration::from_millis(time * 10)),
             pv: nodes.map_or_else(Vec::new, |_| words.map(str::to_string).collect()),
-            lines: std::mem::take(&mut thought.lines),
             ..Thought::default()
         };
     }
