@@ -154,7 +154,17 @@ async function current(page) {
   return page.$eval('#moves .mv.cur', (el) => Number(el.dataset.ply)).catch(() => 0);
 }
 
+// Presses the match dialog's Start and waits for the new game against
+// Kestrel: a new game object, set (its clocks drawn in the same task) once
+// the server has answered. Waiting for an empty game alone passes at once
+// on a fresh page, whose game is empty too.
+async function startMatchGame(page) {
+  await page.evaluate(() => { window.gameBeforeMatch = S.game; });
+  await page.click('#match-start');
+  await page.waitForFunction(() => S.match && S.game && S.game !== window.gameBeforeMatch && S.game.plies.length === 0);
+}
+
 module.exports = {
-  launch, open, check, plyCount, waitPlies, current, KASPAROV,
+  launch, open, check, plyCount, waitPlies, current, startMatchGame, KASPAROV,
   probe, squareCentre, pieceOn, orientation, clickSquare, tapSquare, move, drawArrow,
 };

@@ -5,7 +5,7 @@
 // tests/gui_browser.rs.
 'use strict';
 
-const { launch, probe, open: openAt, check, waitPlies, KASPAROV, move, drawArrow } = require('./browser');
+const { launch, probe, open: openAt, check, waitPlies, KASPAROV, move, drawArrow, startMatchGame } = require('./browser');
 
 const url = process.argv[2];
 const only = process.argv.slice(3);
@@ -33,8 +33,7 @@ async function startMatch(page, time, hide, top = false) {
   await page.selectOption('#match-level', level);
   await page.selectOption('#match-time', time);
   await page.setChecked('#match-hide', hide);
-  await page.click('#match-start');
-  await page.waitForFunction(() => S.match && S.game && S.game.plies.length === 0);
+  await startMatchGame(page);
 }
 
 const SCENARIOS = {

@@ -7,7 +7,7 @@
 'use strict';
 
 const path = require('path');
-const { launch, open, KASPAROV, move, waitPlies, drawArrow } = require('./browser');
+const { launch, open, KASPAROV, move, waitPlies, drawArrow, startMatchGame } = require('./browser');
 
 const [url, dir] = process.argv.slice(2);
 
@@ -38,8 +38,7 @@ async function play(browser, options, file) {
   await page.waitForSelector('#match-dialog[open]');
   await page.check('#match-dialog input[name="colour"][value="w"]');
   await page.selectOption('#match-time', '3+2');
-  await page.click('#match-start');
-  await page.waitForFunction(() => S.match && S.game.plies.length === 0);
+  await startMatchGame(page);
   for (const [i, [from, to]] of [['e2', 'e4'], ['g1', 'f3'], ['f1', 'c4']].entries()) {
     await move(page, from, to);
     await waitPlies(page, 2 * i + 2, 60000).catch(() => {});
