@@ -160,7 +160,8 @@ fn export(args: ExportArgs) -> Result<()> {
             format!("bullet's quantised layout, l1w {}", order.name()),
         ),
         ExportFormat::Weights => (
-            bullet::export_weights(&net),
+            bullet::export_weights(&net)
+                .with_context(|| format!("{}: cannot be written for bullet", args.net.display()))?,
             "bullet's float weights.bin".to_string(),
         ),
     };

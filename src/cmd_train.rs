@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use engine::eval::nnue::{Activation, Network};
+use engine::eval::nnue::{Activation, InputBuckets, Network};
 use indicatif::ProgressBar;
 use matchcore::progress;
 use train::schedule::Schedule;
@@ -108,6 +108,14 @@ pub struct TrainArgs {
     /// format version 2.
     #[arg(long)]
     output_buckets: Option<usize>,
+    /// King input buckets: `none` (768 inputs), `mirror` (the board flipped
+    /// left to right so that each side's king is on files e-h), `mirror4`
+    /// (mirrored, and four sets of weights by the king's square: castled
+    /// short, first-rank centre, second rank, further up) [default: none,
+    /// or the --init net's]. A --init net without king buckets starts every
+    /// bucket from its weights. Written in format version 3.
+    #[arg(long)]
+    input_buckets: Option<String>,
 }
 
 /// Runs `kestrel train`.
@@ -137,6 +145,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
         .output_buckets
         .or(start.as_ref().map(Network::output_buckets))
         .unwrap_or(1);
+    let input_buckets = match &args.input_buckets {
+        Some(name) => {
+            InputBuckets::named(name).with_context(|| format!("--input-buckets {name}"))?
+        }
+        None => start
+            .as_ref()
+            .map_or(InputBuckets::NONE, |net| *net.input_buckets()),
+    };
     if !(1..=engine::eval::nnue::MAX_BUCKETS).contains(&output_buckets) {
         bail!(
             "--output-buckets {output_buckets}: use 1 to {}",
@@ -183,10 +199,16 @@ pub fn run(args: TrainArgs) -> Result<()> {
         qb: args.qb,
         mirror: args.mirror,
         output_buckets,
+        input_buckets,
     };
     eprintln!(
-        "training {}x{}{} ({}{}), {} epochs, batch {}, lr {} {}, wdl {}, into {}",
+        "training {}{}x{}{} ({}{}), {} epochs, batch {}, lr {} {}, wdl {}, into {}",
         engine::eval::nnue::INPUTS,
+        if input_buckets.is_plain() {
+            String::new()
+        } else {
+            format!(" ({})", train::trainer::layout_name(&input_buckets))
+        },
         config.hidden,
         if output_buckets > 1 {
             format!(" with {output_buckets} output buckets")

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 
 /// The format's fixed numbers (`src/eval/nnue/format.rs`).
 const MAGIC: &[u8; 8] = b"KESTNNUE";
-const FORMAT_VERSION: u32 = 2;
-/// Version 1's header; version 2 adds the output-bucket count.
+const FORMAT_VERSION: u32 = 3;
+/// Version 1's header; version 2 adds the output-bucket count, version 3
+/// the flags and the king-bucket map.
 const HEADER_LEN: usize = 52;
 const MAX_BUCKETS: u64 = 8;
 const INPUTS: u64 = 768;
@@ -49,10 +50,10 @@ pub fn check(bytes: &[u8]) -> Result<(), String> {
             "format version {version}; this build reads versions 1 to {FORMAT_VERSION}"
         ));
     }
-    let header_len = if version >= 2 {
-        HEADER_LEN + 4
-    } else {
-        HEADER_LEN
+    let header_len = match version {
+        1 => HEADER_LEN,
+        2 => HEADER_LEN + 4,
+        _ => HEADER_LEN + 4 + 4 + 64,
     };
     if bytes.len() < header_len {
         return Err(format!(
@@ -80,12 +81,25 @@ pub fn check(bytes: &[u8]) -> Result<(), String> {
             "hidden size {hidden}: must be a positive multiple of 32"
         ));
     }
-    let expected = 2 * (INPUTS * hidden + hidden + 2 * buckets * hidden) + 4 * buckets;
+    // The king buckets: the largest in the map plus one (a file writes its
+    // map whole, the mirrored half too).
+    let king_buckets = if version >= 3 {
+        u64::from(
+            *bytes[HEADER_LEN + 8..HEADER_LEN + 72]
+                .iter()
+                .max()
+                .expect("64 bytes"),
+        ) + 1
+    } else {
+        1
+    };
+    let expected =
+        2 * (INPUTS * king_buckets * hidden + hidden + 2 * buckets * hidden) + 4 * buckets;
     let stated = u64_at(bytes, 36);
     let present = (bytes.len() - header_len) as u64;
     if stated != expected || present != expected {
         return Err(format!(
-            "the payload is {present} bytes and the header says {stated}; hidden size {hidden} with {buckets} output buckets needs {expected}"
+            "the payload is {present} bytes and the header says {stated}; hidden size {hidden} with {buckets} output buckets and {king_buckets} king buckets needs {expected}"
         ));
     }
     let (stored, computed) = (u64_at(bytes, 44), fnv1a64(&bytes[header_len..]));

@@ -1,8 +1,9 @@
 //! The network file (`EvalFile`, `train --init`). The first byte picks:
 //! even, the rest is a file, read as such (no panic, and a network read
-//! writes back as the same bytes); odd, the rest fills a network's arrays
-//! (hidden size, activation, output buckets, scales and weights from the
-//! bytes, repeated),
+//! writes a file that reads back as the same network: the oldest version
+//! that holds it, so not always the same bytes); odd, the rest fills a
+//! network's arrays (hidden size, activation, output and king buckets,
+//! scales and weights from the bytes, repeated),
 //! which, when `from_parts` accepts it, must survive its file form and
 //! evaluate positions and a short game with no overflow (the fuzz build
 //! checks arithmetic overflow), the incremental accumulator agreeing with a
@@ -11,7 +12,7 @@
 
 use chess::Position;
 use engine::eval::nnue::{
-    evaluate, evaluate_position, Accumulator, Activation, Network, HIDDEN_ALIGN, INPUTS,
+    evaluate, evaluate_position, Accumulator, Activation, InputBuckets, Network, HIDDEN_ALIGN,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -31,6 +32,11 @@ fn network_from(data: &[u8]) -> Option<Network> {
     }
     let hidden = HIDDEN_ALIGN * (1 + usize::from(*h % 4));
     let activation = Activation::from_code(u32::from(*a % 2))?;
+    let inputs = [
+        InputBuckets::NONE,
+        InputBuckets::MIRROR,
+        InputBuckets::MIRROR4,
+    ][usize::from(*a / 2 % 3)];
     let buckets = 1 + usize::from(*n % 8);
     let scale = i32::from(u16::from_le_bytes([*s0, *s1]));
     let qb = i32::from(u16::from_le_bytes([*q0, *q1]));
@@ -40,7 +46,7 @@ fn network_from(data: &[u8]) -> Option<Network> {
         .map(|p| i16::from_le_bytes([p[0], *p.get(1).unwrap_or(&0)]))
         .cycle();
     let mut take = |n: usize| words.by_ref().take(n).collect::<Vec<i16>>();
-    let feature_weights = take(INPUTS * hidden);
+    let feature_weights = take(inputs.inputs() * hidden);
     let feature_bias = take(hidden);
     // Output weights are refused beyond ±127: fold them in, so that the
     // evaluation is reached.
@@ -51,6 +57,7 @@ fn network_from(data: &[u8]) -> Option<Network> {
     // One bias a bucket, each a little apart.
     let biases = (0..buckets as i32).map(|i| bias.wrapping_add(i)).collect();
     Network::from_parts(
+        inputs,
         activation,
         scale,
         qb,
@@ -68,7 +75,7 @@ fuzz_target!(|data: &[u8]| {
     };
     if mode % 2 == 0 {
         if let Ok(net) = Network::from_bytes(rest) {
-            assert_eq!(net.to_bytes(), rest);
+            assert_eq!(Network::from_bytes(&net.to_bytes()).ok(), Some(net));
         }
         return;
     }

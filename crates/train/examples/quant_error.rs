@@ -5,7 +5,7 @@
 //!
 //! `cargo run --release -p train --example quant_error -- CHECKPOINT.ckpt SHARD.bin [N]`
 
-use engine::eval::nnue::{INPUTS, QA, QB};
+use engine::eval::nnue::{InputBuckets, INPUTS, QA, QB};
 use train::checkpoint::Checkpoint;
 use train::model::{FloatNet, Scratch};
 use train::quantise::{agreement, quantise};
@@ -43,7 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (mut s1, mut s2) = (Scratch::new(h), Scratch::new(h));
         let (mut total, mut max) = (0.0f64, 0.0f64);
         for r in records {
-            let sample = Sample::from_record(r, 0.0, 400.0);
+            let sample = Sample::from_record(r, 0.0, 400.0, &InputBuckets::NONE);
             let d = f64::from(
                 (net.forward(&sample, &mut s1) - other.forward(&sample, &mut s2)) * 400.0,
             )

@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use engine::eval::nnue::Activation;
+use engine::eval::nnue::{Activation, InputBuckets};
 use rayon::prelude::*;
 use train::adamw::AdamW;
 use train::model::{FloatNet, Scratch};
@@ -30,7 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build_global()?;
     let records = read_file(path)?.records;
     let n = records.len();
-    let net = FloatNet::new(hidden, Activation::SCReLU, 1, 1);
+    let net = FloatNet::new(hidden, Activation::SCReLU, 1, InputBuckets::NONE, 1);
     let per_s = |t: Instant| n as f64 / t.elapsed().as_secs_f64();
     let cpu_rate = |c0: f64| {
         let used = cpu_seconds() - c0;
@@ -44,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (t, c0) = (Instant::now(), cpu_seconds());
     let decoded: usize = records
         .par_iter()
-        .map(|r| Sample::from_record(r, 0.3, 400.0).len)
+        .map(|r| Sample::from_record(r, 0.3, 400.0, &InputBuckets::NONE).len)
         .sum();
     println!(
         "decode only        {:>10.0} pos/s {} ({:.1} inputs per position)",
@@ -59,7 +59,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|c| {
             let mut s = Scratch::new(hidden);
             c.iter()
-                .map(|r| f64::from(net.loss(&Sample::from_record(r, 0.3, 400.0), &mut s)))
+                .map(|r| {
+                    f64::from(net.loss(
+                        &Sample::from_record(r, 0.3, 400.0, &InputBuckets::NONE),
+                        &mut s,
+                    ))
+                })
                 .sum::<f64>()
         })
         .sum();
@@ -82,7 +87,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .for_each(|((c, g), s)| {
                 g.fill(0.0);
                 for r in c {
-                    net.backward(&Sample::from_record(r, 0.3, 400.0), 1.0, g, s);
+                    net.backward(
+                        &Sample::from_record(r, 0.3, 400.0, &InputBuckets::NONE),
+                        1.0,
+                        g,
+                        s,
+                    );
                 }
             });
     }

@@ -39,7 +39,7 @@
 //!   order above (so `l1w` input-major).
 
 use engine::eval::nnue::{
-    Activation, NetError, Network, HIDDEN_ALIGN, INPUTS, MAX_BUCKETS, MAX_HIDDEN, QA,
+    Activation, InputBuckets, NetError, Network, HIDDEN_ALIGN, INPUTS, MAX_BUCKETS, MAX_HIDDEN, QA,
 };
 
 /// Bullet pads a quantised net to a multiple of this many bytes.
@@ -170,9 +170,35 @@ pub enum BulletNetError {
         /// QA*QB of the net.
         units: i32,
     },
+    /// A net with king buckets or mirroring: bullet's bucketed inputs
+    /// (`ChessBucketsMirrored`) number their rows in another order, which
+    /// this conversion does not yet map.
+    #[error(
+        "the net has king buckets or mirroring ({buckets} king buckets{mirrored}); only nets \
+         with 768 inputs convert to and from bullet so far"
+    )]
+    KingBuckets {
+        /// The net's king buckets.
+        buckets: usize,
+        /// ", mirrored" or nothing.
+        mirrored: &'static str,
+    },
     /// The weights do not make an engine network.
     #[error(transparent)]
     Net(#[from] NetError),
+}
+
+/// Refuses a net whose inputs bullet's plain `Chess768` does not have.
+fn plain_inputs(net: &Network) -> Result<(), BulletNetError> {
+    let inputs = net.input_buckets();
+    if inputs.is_plain() {
+        Ok(())
+    } else {
+        Err(BulletNetError::KingBuckets {
+            buckets: inputs.count(),
+            mirrored: if inputs.mirrors() { ", mirrored" } else { "" },
+        })
+    }
 }
 
 /// The length of the weights of a 768->Hx2->B net, before padding.
@@ -287,6 +313,7 @@ pub fn import(bytes: &[u8], shape: &BulletShape) -> Result<Network, BulletNetErr
         });
     }
     Ok(Network::from_parts(
+        InputBuckets::NONE,
         shape.activation,
         shape.scale,
         shape.qb,
@@ -308,8 +335,9 @@ fn le_i16s(bytes: &[u8]) -> Vec<i16> {
 /// `net` in bullet's quantised layout with `l1w` in `order`, padded as
 /// bullet pads: the file [`import`] reads back into `net` (given the net's
 /// own hidden size, activation, buckets, QB and scale). Refused when an
-/// output bias does not fit bullet's `i16`.
+/// output bias does not fit bullet's `i16`, and for a net with king buckets.
 pub fn export(net: &Network, order: OutputOrder) -> Result<Vec<u8>, BulletNetError> {
+    plain_inputs(net)?;
     let (hidden, buckets) = (net.hidden(), net.output_buckets());
     let mut biases = Vec::with_capacity(buckets);
     for bucket in 0..buckets {
@@ -359,7 +387,9 @@ fn output_weights(net: &Network, order: OutputOrder) -> Vec<i16> {
 /// checkpoint holds), to go on training the net in bullet: every integer
 /// divided by its quantisation. Saved again by bullet with `.round()` and
 /// the same QA and QB, the untrained net gives back these integers.
-pub fn export_weights(net: &Network) -> Vec<u8> {
+/// Refused for a net with king buckets.
+pub fn export_weights(net: &Network) -> Result<Vec<u8>, BulletNetError> {
+    plain_inputs(net)?;
     let (qa, qb) = (QA as f32, net.qb() as f32);
     let buckets = net.output_buckets();
     let l0w: Vec<f32> = net
@@ -389,7 +419,7 @@ pub fn export_weights(net: &Network) -> Vec<u8> {
             out.extend_from_slice(&v.to_le_bytes());
         }
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]

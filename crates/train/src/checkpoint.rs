@@ -1,35 +1,38 @@
 //! Float checkpoints: everything needed to resume a run (weights and the
 //! optimiser's moments), written after every epoch.
 //!
-//! Format, little-endian: magic `KESTCKPT`, then `u32` version (2), hidden
-//! size, activation code, epochs done and output buckets, `u64` optimiser
-//! steps and parameter count N, then N `f32` parameters, N first moments,
-//! N second moments, and last the FNV-1a 64 hash of every byte before it.
-//! Version 1 (before output buckets) lacks the bucket count: one bucket.
+//! Format, little-endian: magic `KESTCKPT`, then `u32` version (3), hidden
+//! size, activation code, epochs done, output buckets and input flags (bit
+//! 0: mirrored), the 64-byte king-bucket map, `u64` optimiser steps and
+//! parameter count N, then N `f32` parameters, N first moments, N second
+//! moments, and last the FNV-1a 64 hash of every byte before it. Version 1
+//! (before output buckets) lacks the bucket count: one bucket; versions 1
+//! and 2 lack the flags and map: no king buckets.
 
 use std::path::Path;
 
-use engine::eval::nnue::{fnv1a64, Activation, INPUTS, MAX_BUCKETS};
+use engine::eval::nnue::{fnv1a64, Activation, InputBuckets, MAX_BUCKETS};
 
 use crate::adamw::AdamW;
 use crate::error::TrainError;
-use crate::model::FloatNet;
+use crate::model::{factoriser_rows, FloatNet};
 
 const MAGIC: [u8; 8] = *b"KESTCKPT";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// Bytes before the parameters in a checkpoint of `version`.
 const fn header_len(version: u32) -> usize {
-    if version >= 2 {
-        8 + 5 * 4 + 8 * 2
-    } else {
-        8 + 4 * 4 + 8 * 2
+    match version {
+        0 | 1 => 8 + 4 * 4 + 8 * 2,
+        2 => 8 + 5 * 4 + 8 * 2,
+        _ => 8 + 6 * 4 + 64 + 8 * 2,
     }
 }
 
 /// The longest checkpoint read: one of the largest network (1,024
-/// neurons) with its two AdamW moments is about 10 MB.
-pub const MAX_FILE_LEN: u64 = 64 << 20;
+/// neurons, 16 king buckets and the factoriser) with its two AdamW
+/// moments is about 160 MB.
+pub const MAX_FILE_LEN: u64 = 192 << 20;
 
 /// A run's state after some epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,9 +57,11 @@ impl Checkpoint {
             self.net.activation.code(),
             self.epochs_done as u32,
             self.net.buckets as u32,
+            u32::from(self.net.inputs.mirrors()),
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
+        out.extend_from_slice(self.net.inputs.map());
         out.extend_from_slice(&self.adam.step.to_le_bytes());
         out.extend_from_slice(&(n as u64).to_le_bytes());
         for values in [&self.net.params, &self.adam.m, &self.adam.v] {
@@ -94,24 +99,36 @@ impl Checkpoint {
         let activation = Activation::from_code(u32_at(16))
             .ok_or_else(|| format!("unknown activation code {}", u32_at(16)))?;
         let epochs_done = u32_at(20) as usize;
-        let (buckets, rest) = if version >= 2 {
-            (u32_at(24) as usize, 28)
-        } else {
-            (1, 24)
-        };
+        let buckets = if version >= 2 { u32_at(24) as usize } else { 1 };
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(format!(
                 "{buckets} output buckets: must be 1 to {MAX_BUCKETS}"
             ));
         }
+        let inputs = if version >= 3 {
+            let flags = u32_at(28);
+            if flags > 1 {
+                return Err(format!(
+                    "input flags {flags:#x}: only bit 0 (mirroring) is known"
+                ));
+            }
+            let mut map = [0u8; 64];
+            map.copy_from_slice(&body[32..96]);
+            InputBuckets::new(map, flags == 1).map_err(|e| e.to_string())?
+        } else {
+            InputBuckets::NONE
+        };
+        let rest = header - 16;
         let step = u64_at(rest);
         let n = u64_at(rest + 8);
         // `hidden` is not checked yet: the count is computed in 128 bits.
-        let needed = u128::from(hidden as u32) * (INPUTS as u128 + 1 + 2 * buckets as u128)
-            + buckets as u128;
+        let rows = (inputs.inputs() + factoriser_rows(&inputs)) as u128;
+        let needed = u128::from(hidden as u32) * (rows + 1 + 2 * buckets as u128) + buckets as u128;
         if u128::from(n) != needed {
             return Err(format!(
-                "{n} parameters; hidden size {hidden} with {buckets} output buckets needs {needed}"
+                "{n} parameters; hidden size {hidden} with {buckets} output buckets and {} king \
+                 buckets needs {needed}",
+                inputs.count()
             ));
         }
         let n = n as usize;
@@ -143,6 +160,7 @@ impl Checkpoint {
                 hidden,
                 activation,
                 buckets,
+                inputs,
                 params: floats(0),
             },
             adam,
@@ -174,36 +192,46 @@ mod tests {
     #[test]
     fn round_trips_and_refuses_damage() {
         for buckets in [1, 8] {
-            round_trip(buckets);
+            round_trip(buckets, InputBuckets::NONE);
         }
+        round_trip(8, InputBuckets::MIRROR4);
     }
 
-    /// A version 1 checkpoint (no bucket count) still resumes, as one bucket.
+    /// A version 1 checkpoint (no bucket count) still resumes, as one
+    /// bucket; a version 2 one (no king buckets) as no king buckets.
     #[test]
-    fn version_1_reads_as_one_bucket() {
-        let net = FloatNet::new(32, Activation::SCReLU, 1, 1);
+    fn versions_1_and_2_read_as_one_bucket_and_no_king_buckets() {
+        let net = FloatNet::new(32, Activation::SCReLU, 1, InputBuckets::NONE, 1);
         let ckpt = Checkpoint {
             adam: AdamW::new(net.params.len(), 0.01),
             net,
             epochs_done: 2,
         };
-        let v2 = ckpt.to_bytes();
-        let mut v1 = v2[..8].to_vec();
+        let v3 = ckpt.to_bytes();
+        let rehash = |mut bytes: Vec<u8>| {
+            let hash = fnv1a64(&bytes);
+            bytes.extend_from_slice(&hash.to_le_bytes());
+            bytes
+        };
+        let mut v1 = v3[..8].to_vec();
         v1.extend_from_slice(&1u32.to_le_bytes());
-        v1.extend_from_slice(&v2[12..24]);
-        v1.extend_from_slice(&v2[28..v2.len() - 8]);
-        let hash = fnv1a64(&v1);
-        v1.extend_from_slice(&hash.to_le_bytes());
-        assert_eq!(Checkpoint::from_bytes(&v1, 0.01).unwrap(), ckpt);
-        let mut nine = v2.clone();
+        v1.extend_from_slice(&v3[12..24]);
+        v1.extend_from_slice(&v3[96..v3.len() - 8]);
+        assert_eq!(Checkpoint::from_bytes(&rehash(v1), 0.01).unwrap(), ckpt);
+        let mut v2 = v3[..8].to_vec();
+        v2.extend_from_slice(&2u32.to_le_bytes());
+        v2.extend_from_slice(&v3[12..28]);
+        v2.extend_from_slice(&v3[96..v3.len() - 8]);
+        assert_eq!(Checkpoint::from_bytes(&rehash(v2), 0.01).unwrap(), ckpt);
+        let mut nine = v3.clone();
         nine[24..28].copy_from_slice(&9u32.to_le_bytes());
         assert!(Checkpoint::from_bytes(&nine, 0.01)
             .unwrap_err()
             .contains("output buckets"));
     }
 
-    fn round_trip(buckets: usize) {
-        let net = FloatNet::new(32, Activation::SCReLU, buckets, 1);
+    fn round_trip(buckets: usize, inputs: InputBuckets) {
+        let net = FloatNet::new(32, Activation::SCReLU, buckets, inputs, 1);
         let mut adam = AdamW::new(net.params.len(), 0.01);
         adam.step = 17;
         adam.m[3] = 0.25;

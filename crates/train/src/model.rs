@@ -5,7 +5,7 @@
 //! the forward pass adds 2 x 32 rows of H weights and the backward pass
 //! adds the hidden gradient into the same 2 x 32 rows of the gradient.
 
-use engine::eval::nnue::{output_bucket, Activation, INPUTS};
+use engine::eval::nnue::{output_bucket, Activation, InputBuckets, INPUTS};
 
 use crate::sample::{sigmoid, Sample};
 
@@ -16,7 +16,12 @@ pub const CLIP: f32 = 1.98;
 
 /// The parameters, in one flat vector so that the optimiser and the
 /// gradient reduction are single loops: feature weights (`INPUTS` rows of
-/// H), feature biases (H), output weights (2H per output bucket, side to
+/// H per king bucket), with more than one king bucket the factoriser
+/// (`INPUTS` rows of H that every bucket shares: a piece's weight is its
+/// bucket's row plus the factoriser's, so what holds whatever the king's
+/// square is learnt from every position and the buckets learn only how
+/// the king's square changes it; the quantiser adds them together),
+/// feature biases (H), output weights (2H per output bucket, side to
 /// move's half first), output biases (one per bucket).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
@@ -26,6 +31,8 @@ pub struct FloatNet {
     pub activation: Activation,
     /// Output buckets B, chosen by piece count (`nnue::output_bucket`).
     pub buckets: usize,
+    /// The king buckets and mirroring of the inputs.
+    pub inputs: InputBuckets,
     /// All parameters, laid out as described above.
     pub params: Vec<f32>,
 }
@@ -48,35 +55,50 @@ impl Scratch {
 }
 
 impl FloatNet {
-    /// The number of parameters for hidden size `hidden` and `buckets`
-    /// output buckets.
-    pub fn param_count(hidden: usize, buckets: usize) -> usize {
-        INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
+    /// The number of parameters for hidden size `hidden`, `buckets`
+    /// output buckets and the king buckets `inputs`.
+    pub fn param_count(hidden: usize, buckets: usize, inputs: &InputBuckets) -> usize {
+        (inputs.inputs() + factoriser_rows(inputs)) * hidden + hidden + buckets * (2 * hidden + 1)
     }
 
     /// A freshly initialised network: feature weights uniform in
-    /// ±1/sqrt(32) (about 32 inputs are active), output weights uniform in
-    /// ±1/sqrt(2H), biases 0. The same seed gives the same network (and,
-    /// for one bucket, the network this code made before buckets).
-    pub fn new(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> FloatNet {
+    /// ±1/sqrt(32) (about 32 inputs are active; with king buckets the
+    /// factoriser is, and the buckets start at 0, so that every bucket
+    /// starts as the same net), output weights uniform in ±1/sqrt(2H),
+    /// biases 0. The same seed gives the same network (and, for one bucket
+    /// of each kind, the network this code made before buckets).
+    pub fn new(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        inputs: InputBuckets,
+        seed: u64,
+    ) -> FloatNet {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-        let mut params = vec![0.0f32; FloatNet::param_count(hidden, buckets)];
+        let mut params = vec![0.0f32; FloatNet::param_count(hidden, buckets, &inputs)];
         let feature_range = 1.0 / (32f32).sqrt();
-        for p in &mut params[..INPUTS * hidden] {
+        let random_rows = if factoriser_rows(&inputs) > 0 {
+            inputs.inputs() * hidden..(inputs.inputs() + INPUTS) * hidden
+        } else {
+            0..INPUTS * hidden
+        };
+        for p in &mut params[random_rows] {
             *p = rng.random_range(-feature_range..feature_range);
         }
-        let output_range = 1.0 / ((2 * hidden) as f32).sqrt();
-        let out = INPUTS * hidden + hidden;
-        for p in &mut params[out..out + 2 * hidden * buckets] {
-            *p = rng.random_range(-output_range..output_range);
-        }
-        FloatNet {
+        let mut net = FloatNet {
             hidden,
             activation,
             buckets,
+            inputs,
             params,
+        };
+        let output_range = 1.0 / ((2 * hidden) as f32).sqrt();
+        let out = net.output_at();
+        for p in &mut net.params[out..out + 2 * hidden * buckets] {
+            *p = rng.random_range(-output_range..output_range);
         }
+        net
     }
 
     /// The same network with every output bucket a copy of this one's
@@ -98,21 +120,71 @@ impl FloatNet {
             hidden: self.hidden,
             activation: self.activation,
             buckets,
+            inputs: self.inputs,
             params,
         }
     }
 
+    /// The same network with the king buckets `inputs` (from a net with one
+    /// bucket and no mirroring): its feature weights become the factoriser
+    /// and every bucket starts at 0, so that it scores as before wherever
+    /// the king stands on files e-h (and, mirrored, as the mirror image on
+    /// files a-d). Fine-tunes a plain net into a bucketed one.
+    pub fn with_input_buckets(&self, inputs: InputBuckets) -> FloatNet {
+        assert!(self.inputs.is_plain(), "starts from a plain net");
+        let rows = INPUTS * self.hidden;
+        let mut params = vec![0.0; inputs.inputs() * self.hidden];
+        if factoriser_rows(&inputs) > 0 {
+            params.extend_from_slice(&self.params[..rows]);
+        } else {
+            params.copy_from_slice(&self.params[..rows]);
+        }
+        params.extend_from_slice(&self.params[rows..]);
+        FloatNet {
+            inputs,
+            params,
+            ..self.clone()
+        }
+    }
+
+    /// Where the factoriser's rows start (its length is
+    /// `factoriser_rows` rows).
+    fn factoriser_at(&self) -> usize {
+        self.inputs.inputs() * self.hidden
+    }
+
     fn bias_at(&self) -> usize {
-        INPUTS * self.hidden
+        (self.inputs.inputs() + factoriser_rows(&self.inputs)) * self.hidden
     }
 
     fn output_at(&self) -> usize {
-        INPUTS * self.hidden + self.hidden
+        self.bias_at() + self.hidden
     }
 
-    /// The feature weights (`INPUTS` rows of H).
+    /// The feature weights (`INPUTS` rows of H per king bucket), without
+    /// the factoriser.
     pub fn feature_weights(&self) -> &[f32] {
-        &self.params[..self.bias_at()]
+        &self.params[..self.factoriser_at()]
+    }
+
+    /// The factoriser's rows (`INPUTS` of H; none with one king bucket).
+    pub fn factoriser(&self) -> &[f32] {
+        &self.params[self.factoriser_at()..self.bias_at()]
+    }
+
+    /// The feature weights as the engine uses them: each bucket's rows plus
+    /// the factoriser's.
+    pub fn merged_feature_weights(&self) -> Vec<f32> {
+        let factor = self.factoriser();
+        let mut rows = self.feature_weights().to_vec();
+        if !factor.is_empty() {
+            for bucket in rows.chunks_exact_mut(factor.len()) {
+                for (w, f) in bucket.iter_mut().zip(factor) {
+                    *w += f;
+                }
+            }
+        }
+        rows
     }
 
     /// The feature biases.
@@ -176,6 +248,7 @@ impl FloatNet {
     fn accumulate(&self, sample: &Sample, scratch: &mut Scratch) {
         let h = self.hidden;
         let rows = self.feature_weights();
+        let factor = self.factoriser();
         let bias = self.feature_bias();
         for (acc, features) in [
             (&mut scratch.ours, sample.stm_features()),
@@ -186,6 +259,12 @@ impl FloatNet {
                 let row = &rows[f as usize * h..(f as usize + 1) * h];
                 for (a, w) in acc.iter_mut().zip(row) {
                     *a += w;
+                }
+                if !factor.is_empty() {
+                    let shared = f as usize % INPUTS;
+                    for (a, w) in acc.iter_mut().zip(&factor[shared * h..(shared + 1) * h]) {
+                        *a += w;
+                    }
                 }
             }
         }
@@ -239,6 +318,7 @@ impl FloatNet {
         let w_out = self.bucket_weights(bucket);
         grad[self.output_bias_at() + bucket] += g;
         let (grad_rows, rest) = grad.split_at_mut(self.bias_at());
+        let (grad_rows, grad_factor) = grad_rows.split_at_mut(self.factoriser_at());
         let (grad_bias, grad_out) = rest.split_at_mut(h);
         let grad_out = &mut grad_out[2 * h * bucket..2 * h * (bucket + 1)];
         for (half, acc) in [&mut scratch.ours, &mut scratch.theirs]
@@ -266,9 +346,26 @@ impl FloatNet {
                 for (gr, &d) in row.iter_mut().zip(acc.iter()) {
                     *gr += d;
                 }
+                if !grad_factor.is_empty() {
+                    let shared = f as usize % INPUTS;
+                    let row = &mut grad_factor[shared * h..(shared + 1) * h];
+                    for (gr, &d) in row.iter_mut().zip(acc.iter()) {
+                        *gr += d;
+                    }
+                }
             }
         }
         error * error
+    }
+}
+
+/// The factoriser's rows: `INPUTS` with more than one king bucket, else none
+/// (a single bucket is its own factoriser).
+pub fn factoriser_rows(inputs: &InputBuckets) -> usize {
+    if inputs.count() > 1 {
+        INPUTS
+    } else {
+        0
     }
 }
 
@@ -321,7 +418,7 @@ mod tests {
     /// parameters of every kind.
     #[test]
     fn a_fixed_qb_clips_only_the_output_weights_to_fit() {
-        let net = FloatNet::new(32, Activation::SCReLU, 1, 1);
+        let net = FloatNet::new(32, Activation::SCReLU, 1, InputBuckets::NONE, 1);
         let first_output = INPUTS * 32 + 32;
         for qb in [0, 64, 256, 512] {
             let clip = net.clip_of(qb);
@@ -339,7 +436,7 @@ mod tests {
     #[test]
     fn gradient_matches_finite_differences() {
         for activation in [Activation::SCReLU, Activation::CReLU] {
-            let mut net = FloatNet::new(32, activation, 1, 3);
+            let mut net = FloatNet::new(32, activation, 1, InputBuckets::NONE, 3);
             // Biases away from 0 so that more neurons are inside the clip.
             let h = net.hidden;
             for i in 0..h {
@@ -396,7 +493,7 @@ mod tests {
     #[test]
     fn bucketed_gradient_matches_finite_differences() {
         for activation in [Activation::SCReLU, Activation::CReLU] {
-            let mut net = FloatNet::new(32, activation, 8, 5);
+            let mut net = FloatNet::new(32, activation, 8, InputBuckets::NONE, 5);
             let h = net.hidden;
             for i in 0..h {
                 net.params[INPUTS * h + i] = 0.1;
@@ -434,11 +531,68 @@ mod tests {
         }
     }
 
+    /// King buckets: a sample's gradient reaches its own bucket's rows and
+    /// the factoriser's (finite differences at both), and a plain net given
+    /// buckets scores as before.
+    #[test]
+    fn king_bucket_and_factoriser_gradients_match_finite_differences() {
+        let inputs = InputBuckets::MIRROR4;
+        let mut net = FloatNet::new(32, Activation::SCReLU, 1, inputs, 4);
+        let h = net.hidden;
+        let factor = inputs.inputs() * h;
+        // Buckets away from 0, biases inside the clip.
+        for (i, p) in net.params[..factor].iter_mut().enumerate() {
+            *p = ((i * 37 % 101) as f32 - 50.0) * 0.002;
+        }
+        let bias = factor + INPUTS * h;
+        for i in 0..h {
+            net.params[bias + i] = 0.2;
+        }
+        // Inputs in bucket 2 for the side to move, bucket 0 for the other.
+        let mut s = sample_of(6);
+        for f in &mut s.stm[..6] {
+            *f += 2 * INPUTS as u16;
+        }
+        let mut scratch = Scratch::new(h);
+        let mut grad = vec![0.0; net.params.len()];
+        net.backward(&s, 1.0, &mut grad, &mut scratch);
+        let own = s.stm[1] as usize * h + 3;
+        let shared = factor + (s.stm[1] as usize % INPUTS) * h + 3;
+        assert!(grad[own] != 0.0 && grad[shared] != 0.0);
+        // Bucket 1 is used by neither side: no gradient.
+        assert!(grad[INPUTS * h..2 * INPUTS * h].iter().all(|&g| g == 0.0));
+        let probes = [
+            own,
+            shared,
+            s.nstm[0] as usize * h + 5,
+            bias + 1,
+            net.params.len() - 1,
+        ];
+        assert_gradient(&net, &s, &grad, &probes, &mut scratch, "mirror4");
+
+        let plain = FloatNet::new(32, Activation::SCReLU, 1, InputBuckets::NONE, 8);
+        let bucketed = plain.with_input_buckets(inputs);
+        assert_eq!(bucketed.params.len(), FloatNet::param_count(32, 1, &inputs));
+        for f in [0, 3 * INPUTS as u16] {
+            let mut t = sample_of(5);
+            let u = sample_of(5);
+            for x in &mut t.stm[..5] {
+                *x += f;
+            }
+            let a = plain.forward(&u, &mut scratch);
+            let b = bucketed.forward(&t, &mut scratch);
+            assert!((a - b).abs() < 1e-5, "{a} {b}");
+        }
+    }
+
     #[test]
     fn copied_buckets_score_as_the_single_output() {
-        let one = FloatNet::new(32, Activation::SCReLU, 1, 7);
+        let one = FloatNet::new(32, Activation::SCReLU, 1, InputBuckets::NONE, 7);
         let eight = one.with_copied_buckets(8);
-        assert_eq!(eight.params.len(), FloatNet::param_count(32, 8));
+        assert_eq!(
+            eight.params.len(),
+            FloatNet::param_count(32, 8, &InputBuckets::NONE)
+        );
         let mut scratch = Scratch::new(32);
         for len in [3, 10, 20, 32] {
             let s = sample_of(len);

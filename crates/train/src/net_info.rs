@@ -94,6 +94,39 @@ fn header_lines(f: &mut fmt::Formatter<'_>, h: &Header) -> fmt::Result {
         "architecture  {}->{}x2->{}, {activation} (code {})",
         h.inputs, h.hidden, h.buckets, h.activation
     )?;
+    match h.input_buckets() {
+        Ok(inputs) if inputs.is_plain() => {
+            writeln!(f, "inputs        768 a side, no king buckets")?;
+        }
+        Ok(inputs) => {
+            writeln!(
+                f,
+                "inputs        768 a side in {} king bucket{}{}{}",
+                inputs.count(),
+                if inputs.count() == 1 { "" } else { "s" },
+                if inputs.mirrors() {
+                    ", mirrored (kings on files e-h)"
+                } else {
+                    ""
+                },
+                inputs
+                    .name()
+                    .map_or(String::new(), |n| format!(" (layout {n})"))
+            )?;
+            // The map as a board, the side's own first rank at the bottom.
+            writeln!(
+                f,
+                "  king square's bucket, files a-h, as each side sees its board:"
+            )?;
+            for rank in (0..8).rev() {
+                let row: Vec<String> = (0..8)
+                    .map(|file| inputs.map()[rank * 8 + file].to_string())
+                    .collect();
+                writeln!(f, "  rank {}      {}", rank + 1, row.join(" "))?;
+            }
+        }
+        Err(e) => writeln!(f, "inputs        refused: {e}")?,
+    }
     let per_bucket = 32u32.div_ceil(h.buckets.max(1));
     writeln!(
         f,
@@ -179,6 +212,27 @@ mod tests {
         assert!(text.contains(&arch), "{text}");
         assert!(text.contains(&format!("QB {}", net.qb())), "{text}");
         assert!(text.contains(&info.hash), "{text}");
+    }
+
+    #[test]
+    fn king_buckets_are_described_with_their_map() {
+        use crate::model::FloatNet;
+        use engine::eval::nnue::InputBuckets;
+        let float = FloatNet::new(32, Activation::SCReLU, 8, InputBuckets::MIRROR4, 3);
+        let bytes = crate::quantise::quantise(&float, 400, 64)
+            .unwrap()
+            .to_bytes();
+        let text = inspect(&bytes).to_string();
+        assert!(text.contains("version 3"), "{text}");
+        assert!(
+            text.contains("4 king buckets, mirrored (kings on files e-h) (layout mirror4)"),
+            "{text}"
+        );
+        assert!(text.contains("rank 1      0 0 1 1 1 1 0 0"), "{text}");
+        assert!(text.contains("rank 8      3 3 3 3 3 3 3 3"), "{text}");
+        assert!(inspect(EMBEDDED_NET)
+            .to_string()
+            .contains("no king buckets"));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use engine::eval::nnue::{evaluate, Accumulator, NetError, Network, MAX_QB, QA};
 use trainingdata::TrainingRecord;
 
-use crate::model::{FloatNet, Scratch};
+use crate::model::{factoriser_rows, FloatNet, Scratch};
 use crate::sample::Sample;
 
 /// Rounds `x * factor` into 16 bits (saturating: clipping during training
@@ -33,14 +33,15 @@ pub fn auto_qb(net: &FloatNet) -> i32 {
 /// The engine's network for `net`: feature weights and biases times QA,
 /// output weights times `qb` (0: [`auto_qb`]), output biases times QA*qb;
 /// `scale` centipawns per unit of output. The net keeps its output buckets
-/// (a file of version 2 when there are more than one).
+/// and king buckets (each bucket's rows with the factoriser added).
 pub fn quantise(net: &FloatNet, scale: i32, qb: i32) -> Result<Network, NetError> {
     let qb = if qb == 0 { auto_qb(net) } else { qb };
     Network::from_parts(
+        net.inputs,
         net.activation,
         scale,
         qb,
-        net.feature_weights()
+        net.merged_feature_weights()
             .iter()
             .map(|&w| to_i16(w, QA))
             .collect(),
@@ -57,17 +58,22 @@ pub fn quantise(net: &FloatNet, scale: i32, qb: i32) -> Result<Network, NetError
 }
 
 /// The float network that [`quantise`] turns into `net` (its integers
-/// divided by the same factors), for training to go on from a net file:
-/// quantising the result gives `net` back exactly.
+/// divided by the same factors, the factoriser at 0), for training to go
+/// on from a net file: quantising the result gives `net` back exactly.
 pub fn dequantise(net: &Network) -> FloatNet {
     let (qa, qb) = (QA as f32, net.qb() as f32);
     let buckets = net.output_buckets();
+    let inputs = *net.input_buckets();
     let mut params: Vec<f32> = net
         .feature_weights()
         .iter()
-        .chain(net.feature_bias())
         .map(|&w| f32::from(w) / qa)
         .collect();
+    params.extend(std::iter::repeat_n(
+        0.0,
+        factoriser_rows(&inputs) * net.hidden(),
+    ));
+    params.extend(net.feature_bias().iter().map(|&w| f32::from(w) / qa));
     for bucket in 0..buckets {
         let (ours, theirs) = net.output_weights(bucket);
         params.extend(ours.iter().chain(theirs).map(|&w| f32::from(w) / qb));
@@ -77,6 +83,7 @@ pub fn dequantise(net: &Network) -> FloatNet {
         hidden: net.hidden(),
         activation: net.activation(),
         buckets,
+        inputs,
         params,
     }
 }
@@ -110,7 +117,7 @@ pub fn agreement(
         let Ok(pos) = record.to_position() else {
             continue;
         };
-        let sample = Sample::from_record(record, 0.0, scale);
+        let sample = Sample::from_record(record, 0.0, scale, &float.inputs);
         let float_cp = f64::from(float.forward(&sample, &mut scratch) * scale);
         acc.refresh(quantised, &pos);
         let int_cp = f64::from(evaluate(quantised, &acc, &pos));
@@ -131,27 +138,28 @@ mod tests {
     use super::*;
     use crate::adamw::AdamW;
     use crate::testdata::records;
-    use engine::eval::nnue::{Activation, INPUTS, QB};
+    use engine::eval::nnue::{Activation, InputBuckets, INPUTS, QB};
 
     /// A network fitted for a few passes over `data`, so that its weights
     /// have the spread of a trained one (a freshly initialised network's
     /// tiny output weights round worse than trained ones do).
     fn fitted(activation: Activation, data: &[TrainingRecord]) -> FloatNet {
-        fitted_bucketed(activation, 1, data)
+        fitted_bucketed(activation, 1, InputBuckets::NONE, data)
     }
 
     fn fitted_bucketed(
         activation: Activation,
         buckets: usize,
+        inputs: InputBuckets,
         data: &[TrainingRecord],
     ) -> FloatNet {
-        let mut net = FloatNet::new(128, activation, buckets, 9);
+        let mut net = FloatNet::new(128, activation, buckets, inputs, 9);
         let mut adam = AdamW::new(net.params.len(), 0.0);
         let mut scratch = Scratch::new(net.hidden);
         let clip = net.clip_of(0);
         let samples: Vec<Sample> = data
             .iter()
-            .map(|r| Sample::from_record(r, 0.3, 400.0))
+            .map(|r| Sample::from_record(r, 0.3, 400.0, &inputs))
             .collect();
         for _ in 0..10 {
             for batch in samples.chunks(128) {
@@ -195,13 +203,13 @@ mod tests {
     fn quantised_bucketed_scores_follow_the_float_net() {
         let train = records(3000, 5);
         let check = records(2000, 6);
-        let float = fitted_bucketed(Activation::SCReLU, 8, &train);
+        let float = fitted_bucketed(Activation::SCReLU, 8, InputBuckets::NONE, &train);
         // The buckets learnt apart: otherwise a wrong bucket would not show.
         let (b0, b7) = (float.bucket_weights(0), float.bucket_weights(7));
         assert!(b0.iter().zip(b7).any(|(a, b)| (a - b).abs() > 0.01));
         let mut used = [false; 8];
         for r in &check {
-            let s = Sample::from_record(r, 0.0, 400.0);
+            let s = Sample::from_record(r, 0.0, 400.0, &InputBuckets::NONE);
             used[float.bucket_of(&s)] = true;
         }
         assert!(used.iter().filter(|&&u| u).count() >= 4, "{used:?}");
@@ -219,6 +227,29 @@ mod tests {
             assert!(a.mean_cp < bound && a.max_cp < 40.0, "{a:?}");
             assert_eq!(quantise(&dequantise(&int), 400, int.qb()).unwrap(), int);
         }
+    }
+
+    /// King buckets with mirroring and the factoriser: the engine's
+    /// accumulator (its own king views from the position) scores as the
+    /// float net does, so trainer and engine agree on every input; the
+    /// file round-trips and dequantises back to the same net.
+    #[test]
+    fn quantised_king_bucketed_scores_follow_the_float_net() {
+        let train = records(3000, 5);
+        let check = records(2000, 6);
+        let float = fitted_bucketed(Activation::SCReLU, 8, InputBuckets::MIRROR4, &train);
+        // The buckets learnt apart from the factoriser.
+        assert!(float.feature_weights().iter().any(|w| w.abs() > 0.01));
+        let int = quantise(&float, 400, 0).unwrap();
+        assert_eq!(int.input_buckets(), &InputBuckets::MIRROR4);
+        assert_eq!(Network::from_bytes(&int.to_bytes()).unwrap(), int);
+        let a = agreement(&float, &int, 400.0, &check);
+        eprintln!("mirror4, 8 output buckets, QB {}: {a:?}", int.qb());
+        assert_eq!(a.positions, check.len());
+        assert!(a.mean_cp < 5.0 && a.max_cp < 40.0, "{a:?}");
+        let back = dequantise(&int);
+        assert_eq!(back.params.len(), float.params.len());
+        assert_eq!(quantise(&back, 400, int.qb()).unwrap(), int);
     }
 
     /// A net file read back into float weights is the same network: the

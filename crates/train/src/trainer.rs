@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use engine::eval::nnue::{Activation, Network, HIDDEN_ALIGN, INPUTS, MAX_BUCKETS, MAX_HIDDEN};
+use engine::eval::nnue::{
+    Activation, InputBuckets, Network, HIDDEN_ALIGN, INPUTS, MAX_BUCKETS, MAX_HIDDEN,
+};
 use engine::strength::Rng;
 use rand::seq::SliceRandom;
 use rand::{RngCore, SeedableRng};
@@ -70,6 +72,10 @@ pub struct TrainConfig {
     /// Output buckets, chosen by piece count (1 to `MAX_BUCKETS`; a
     /// resumed run keeps its checkpoint's).
     pub output_buckets: usize,
+    /// King buckets and mirroring of the inputs (a resumed run keeps its
+    /// checkpoint's; an `init` net without them gets them, its weights
+    /// becoming the factoriser).
+    pub input_buckets: InputBuckets,
 }
 
 impl Default for TrainConfig {
@@ -97,6 +103,7 @@ impl Default for TrainConfig {
             qb: engine::eval::nnue::QB,
             mirror: false,
             output_buckets: 1,
+            input_buckets: InputBuckets::NONE,
         }
     }
 }
@@ -165,7 +172,7 @@ impl Workers {
                 grad.fill(0.0);
                 let mut loss = 0.0f64;
                 for (i, record) in chunk.iter().enumerate() {
-                    let sample = Sample::from_record(record, wdl, scale);
+                    let sample = Sample::from_record(record, wdl, scale, &net.inputs);
                     let place = (worker * per_worker + i) as u64;
                     let sample = match mirror_seed {
                         Some(seed) if Rng::new(seed ^ place).next_u64() & 1 == 1 => {
@@ -206,7 +213,10 @@ pub fn mean_loss(net: &FloatNet, records: &[TrainingRecord], wdl: f32, scale: f3
             let mut scratch = Scratch::new(net.hidden);
             chunk
                 .iter()
-                .map(|r| f64::from(net.loss(&Sample::from_record(r, wdl, scale), &mut scratch)))
+                .map(|r| {
+                    let sample = Sample::from_record(r, wdl, scale, &net.inputs);
+                    f64::from(net.loss(&sample, &mut scratch))
+                })
                 .sum::<f64>()
         })
         .sum();
@@ -286,6 +296,13 @@ pub fn train(
         ));
     }
     config.check_numbers()?;
+    if config.mirror && config.input_buckets.mirrors() {
+        return Err(TrainError::Config(
+            "--mirror with a mirrored input layout: the net already sees a position and its \
+             left-right twin alike, so mirroring the data teaches nothing; drop --mirror"
+                .into(),
+        ));
+    }
     std::fs::create_dir_all(&config.out_dir).map_err(|e| TrainError::io(&config.out_dir, e))?;
     let threads = if config.threads == 0 {
         std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
@@ -337,6 +354,7 @@ fn run(
                     config.hidden,
                     config.activation,
                     config.output_buckets,
+                    config.input_buckets,
                     config.seed,
                 ),
             };
@@ -454,8 +472,9 @@ fn run(
 }
 
 /// The float network of the net file at `path`, which must have the
-/// run's hidden size, activation and scale, and either the run's output
-/// buckets or one output (copied into every bucket).
+/// run's hidden size, activation and scale, either the run's output
+/// buckets or one output (copied into every bucket), and either the run's
+/// king buckets or none (its weights then become the factoriser).
 fn initial_net(path: &Path, config: &TrainConfig) -> Result<FloatNet, TrainError> {
     let net = Network::from_file(path).map_err(|error| TrainError::InitNet {
         path: path.to_path_buf(),
@@ -480,14 +499,42 @@ fn initial_net(path: &Path, config: &TrainConfig) -> Result<FloatNet, TrainError
         )));
     }
     let float = dequantise(&net);
-    match (net.output_buckets(), config.output_buckets) {
-        (have, want) if have == want => Ok(float),
-        (1, want) => Ok(float.with_copied_buckets(want)),
-        (have, want) => Err(TrainError::Config(format!(
-            "{} has {have} output buckets; the run asks for {want} (a net with one output \
-             can start a run with any number)",
-            path.display()
-        ))),
+    let float = match (net.output_buckets(), config.output_buckets) {
+        (have, want) if have == want => float,
+        (1, want) => float.with_copied_buckets(want),
+        (have, want) => {
+            return Err(TrainError::Config(format!(
+                "{} has {have} output buckets; the run asks for {want} (a net with one output \
+                 can start a run with any number)",
+                path.display()
+            )))
+        }
+    };
+    let (have, want) = (*net.input_buckets(), config.input_buckets);
+    if have == want {
+        Ok(float)
+    } else if have.is_plain() {
+        Ok(float.with_input_buckets(want))
+    } else {
+        Err(TrainError::Config(format!(
+            "{} has the input layout {}; the run asks for {} (a net without king buckets \
+             can start a run with any layout)",
+            path.display(),
+            layout_name(&have),
+            layout_name(&want)
+        )))
+    }
+}
+
+/// A layout's name, or its bucket count and mirroring.
+pub fn layout_name(inputs: &InputBuckets) -> String {
+    match inputs.name() {
+        Some(name) => name.to_string(),
+        None => format!(
+            "{} king buckets{}",
+            inputs.count(),
+            if inputs.mirrors() { ", mirrored" } else { "" }
+        ),
     }
 }
 

@@ -23,7 +23,7 @@ pub fn hand_crafted_loss(records: &[TrainingRecord], wdl: f32, scale: f32) -> f6
                 .filter_map(|r| {
                     let pos = r.to_position().ok()?;
                     let predicted = sigmoid(engine::eval::evaluate(&pos) as f32 / scale);
-                    let target = Sample::from_record(r, wdl, scale).target;
+                    let target = Sample::target(r, wdl, scale);
                     Some(f64::from((predicted - target).powi(2)))
                 })
                 .fold((0.0, 0usize), |(s, n), e| (s + e, n + 1))

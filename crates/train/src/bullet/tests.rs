@@ -85,6 +85,7 @@ impl BulletWeights {
             .map(|(bucket, j)| self.l1w[j * b + bucket])
             .collect();
         Network::from_parts(
+            InputBuckets::NONE,
             activation,
             400,
             64,
@@ -355,8 +356,17 @@ fn a_bias_beyond_i16_is_refused_on_export() {
     let (l0w, l0b) = (net.feature_weights().to_vec(), net.feature_bias().to_vec());
     let (ours, theirs) = net.output_weights(0);
     let l1w: Vec<i16> = ours.iter().chain(theirs).copied().collect();
-    let wide =
-        Network::from_parts(Activation::SCReLU, 400, 256, l0w, l0b, l1w, vec![40_000]).unwrap();
+    let wide = Network::from_parts(
+        InputBuckets::NONE,
+        Activation::SCReLU,
+        400,
+        256,
+        l0w,
+        l0b,
+        l1w,
+        vec![40_000],
+    )
+    .unwrap();
     let err = export(&wide, OutputOrder::BucketMajor).unwrap_err();
     assert!(
         matches!(
@@ -380,7 +390,7 @@ fn float_weights_requantise_to_the_same_net() {
     for buckets in [1, 8] {
         let weights = BulletWeights::random(64, buckets, 21);
         let net = weights.kestrel(Activation::SCReLU);
-        let bytes = export_weights(&net);
+        let bytes = export_weights(&net).unwrap();
         let mut offset = 0;
         let mut read = Vec::new();
         while offset < bytes.len() {

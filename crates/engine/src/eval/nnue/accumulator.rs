@@ -5,24 +5,30 @@
 //! one square and reach another), so updating costs a few row additions
 //! where a refresh costs one per piece. Arithmetic wraps, which makes an
 //! incremental update equal a refresh bit for bit whatever the weights.
+//! With king buckets (`input_buckets.rs`), a king move that changes its own
+//! perspective's bucket or wing changes every input of that perspective:
+//! that perspective is refreshed instead.
 
-use chess::{Color, Move, Piece, Position, Square};
+use chess::{Color, Move, Piece, Position, Role, Square};
 
-use super::{feature_index, Network, HIDDEN_ALIGN, MAX_HIDDEN};
+use super::{KingView, Network, HIDDEN_ALIGN, MAX_HIDDEN};
 use crate::eval::piece_delta::PieceDelta;
 
 /// The hidden layer's pre-activations from both perspectives, indexed by
-/// colour (White's view, Black's view). Fixed-size: no allocation, cheap
-/// to keep one per ply. Only the network's first `hidden()` lanes are used.
+/// colour (White's view, Black's view), and the king bucket each was
+/// computed in. Fixed-size: no allocation, cheap to keep one per ply. Only
+/// the network's first `hidden()` lanes are used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     values: [[i16; MAX_HIDDEN]; 2],
+    views: [KingView; 2],
 }
 
 impl Default for Accumulator {
     fn default() -> Accumulator {
         Accumulator {
             values: [[0; MAX_HIDDEN]; 2],
+            views: [KingView::PLAIN; 2],
         }
     }
 }
@@ -30,19 +36,31 @@ impl Default for Accumulator {
 impl Accumulator {
     /// A fresh accumulator for `pos`: biases plus one row per piece.
     pub fn refresh(&mut self, net: &Network, pos: &Position) {
-        let h = net.hidden();
         for perspective in Color::ALL {
-            let lanes = &mut self.values[perspective.index()][..h];
-            lanes.copy_from_slice(net.feature_bias());
-            for sq in pos.occupied() {
-                if let Some(piece) = pos.piece_at(sq) {
-                    add_row(
-                        lanes,
-                        net.feature_row(feature_index(perspective, piece, sq)),
-                    );
-                }
-            }
+            let view = net.king_view(perspective, pos.king(perspective));
+            let pieces = pos
+                .occupied()
+                .into_iter()
+                .filter_map(|sq| pos.piece_at(sq).map(|piece| (piece, sq)));
+            self.refresh_side(net, perspective, view, pieces);
         }
+    }
+
+    /// `perspective`'s lanes from scratch in `view`: biases plus a row for
+    /// each of `pieces`.
+    fn refresh_side(
+        &mut self,
+        net: &Network,
+        perspective: Color,
+        view: KingView,
+        pieces: impl Iterator<Item = (Piece, Square)>,
+    ) {
+        let lanes = &mut self.values[perspective.index()][..net.hidden()];
+        lanes.copy_from_slice(net.feature_bias());
+        for (piece, sq) in pieces {
+            add_row(lanes, net.feature_row(view.feature(perspective, piece, sq)));
+        }
+        self.views[perspective.index()] = view;
     }
 
     /// An accumulator for `pos` computed from scratch.
@@ -52,22 +70,27 @@ impl Accumulator {
         acc
     }
 
-    /// Turns on the input of `piece` on `sq` in both perspectives.
+    /// Turns on the input of `piece` on `sq` in both perspectives (in the
+    /// king buckets the accumulator was computed in: a king is not moved
+    /// this way).
     #[inline]
     pub fn add_feature(&mut self, net: &Network, piece: Piece, sq: Square) {
         let h = net.hidden();
         for perspective in Color::ALL {
-            let row = net.feature_row(feature_index(perspective, piece, sq));
+            let view = self.views[perspective.index()];
+            let row = net.feature_row(view.feature(perspective, piece, sq));
             add_row(&mut self.values[perspective.index()][..h], row);
         }
     }
 
-    /// Turns off the input of `piece` on `sq` in both perspectives.
+    /// Turns off the input of `piece` on `sq` in both perspectives (as
+    /// [`Accumulator::add_feature`]).
     #[inline]
     pub fn remove_feature(&mut self, net: &Network, piece: Piece, sq: Square) {
         let h = net.hidden();
         for perspective in Color::ALL {
-            let row = net.feature_row(feature_index(perspective, piece, sq));
+            let view = self.views[perspective.index()];
+            let row = net.feature_row(view.feature(perspective, piece, sq));
             sub_row(&mut self.values[perspective.index()][..h], row);
         }
     }
@@ -80,19 +103,45 @@ impl Accumulator {
     /// writes this one. Taking a move back is returning to the parent.
     #[inline]
     pub fn update_from(&mut self, net: &Network, parent: &Accumulator, before: &Position, m: Move) {
-        self.apply(net, parent, &PieceDelta::of_move(before, m));
+        self.apply(net, parent, before, &PieceDelta::of_move(before, m));
     }
 
     /// Writes `parent` plus a move's changes, in one pass over each
-    /// perspective's lanes for the common moves.
+    /// perspective's lanes for the common moves; a perspective whose king
+    /// changed bucket or wing is refreshed from `before`'s pieces with the
+    /// move's changes.
     #[inline]
-    fn apply(&mut self, net: &Network, parent: &Accumulator, delta: &PieceDelta) {
+    fn apply(
+        &mut self,
+        net: &Network,
+        parent: &Accumulator,
+        before: &Position,
+        delta: &PieceDelta,
+    ) {
         let h = net.hidden();
         for perspective in Color::ALL {
-            let row = |(piece, sq): (Piece, Square)| {
-                net.feature_row(feature_index(perspective, piece, sq))
-            };
             let side = perspective.index();
+            let view = match delta
+                .added()
+                .iter()
+                .find(|(piece, _)| piece.role == Role::King && piece.color == perspective)
+            {
+                Some(&(_, king)) => net.king_view(perspective, king),
+                None => parent.views[side],
+            };
+            if view != parent.views[side] {
+                let kept = before.occupied().into_iter().filter_map(|sq| {
+                    let piece = before.piece_at(sq)?;
+                    (!delta.removed().contains(&(piece, sq))).then_some((piece, sq))
+                });
+                let after = kept.chain(delta.added().iter().copied());
+                self.refresh_side(net, perspective, view, after);
+                continue;
+            }
+            self.views[side] = view;
+            let row = |(piece, sq): (Piece, Square)| {
+                net.feature_row(view.feature(perspective, piece, sq))
+            };
             let from = &parent.values[side][..h];
             let lanes = &mut self.values[side][..h];
             match (delta.added().len(), delta.removed().len()) {
@@ -206,8 +255,8 @@ fn add_sub_sub(lanes: &mut [i16], from: &[i16], add: &[i16], sub1: &[i16], sub2:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::network::tests::random_network;
-    use crate::eval::nnue::Activation;
+    use crate::eval::nnue::network::tests::{random_network, random_with_inputs};
+    use crate::eval::nnue::{Activation, InputBuckets};
     use crate::strength::Rng;
     use chess::{MoveKind, MoveList, Role};
 
@@ -240,8 +289,13 @@ mod tests {
     #[test]
     fn incremental_updates_equal_a_refresh_after_every_move() {
         let mut kinds = [0usize; 5];
-        for (n, activation) in [(64, Activation::SCReLU), (256, Activation::CReLU)] {
-            let net = random_network(n, activation, n as u64);
+        let mut refreshed = 0; // perspectives whose king changed bucket or wing
+        for (n, activation, inputs) in [
+            (64, Activation::SCReLU, InputBuckets::NONE),
+            (256, Activation::CReLU, InputBuckets::NONE),
+            (64, Activation::SCReLU, InputBuckets::MIRROR4),
+        ] {
+            let net = random_with_inputs(inputs, n, activation, 1, n as u64);
             let mut rng = Rng::new(2024 + n as u64);
             for game in 0..2000 {
                 let mut pos = Position::from_fen(STARTS[game % STARTS.len()]).unwrap();
@@ -273,12 +327,15 @@ mod tests {
                         Accumulator::new(&net, &pos),
                         "after {m:?} in {before}"
                     );
+                    refreshed += (0..2).filter(|&s| child.views[s] != acc.views[s]).count();
                     acc = child;
                 }
             }
         }
-        // Every kind of move was seen many times.
+        // Every kind of move was seen many times, and kings often crossed
+        // into another bucket or wing.
         assert!(kinds.iter().all(|&k| k > 500), "{kinds:?}");
+        assert!(refreshed > 1000, "{refreshed} king bucket changes");
     }
 
     #[test]

@@ -6,17 +6,22 @@
 //! board is mirrored vertically. One set of weights therefore serves both
 //! perspectives, and a position and its colour-flipped twin get the same
 //! score.
+//!
+//! A net with king buckets (`input_buckets.rs`) has 768 such inputs per
+//! bucket; [`feature_index`] is the index within one bucket, unmirrored.
 
 use chess::{Color, Piece, Square};
 
-/// Inputs per perspective: 2 colours x 6 roles x 64 squares.
+use super::KingView;
+
+/// Inputs per perspective and king bucket: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
 
-/// The input index of `piece` on `sq` from `perspective`'s side.
+/// The input index of `piece` on `sq` from `perspective`'s side, in a net
+/// with one king bucket and no mirroring.
 #[inline(always)]
 pub fn feature_index(perspective: Color, piece: Piece, sq: Square) -> usize {
-    let theirs = if piece.color == perspective { 0 } else { 384 };
-    theirs + piece.role.index() * 64 + sq.relative(perspective).index()
+    KingView::PLAIN.feature(perspective, piece, sq)
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //!
 //! A file is a header followed by the payload; every number is
 //! little-endian. Version 1 (one output) has the 52-byte header below;
-//! version 2 (output buckets) adds one field after it, 56 bytes in all.
+//! version 2 (output buckets) adds one field after it, 56 bytes in all;
+//! version 3 (king input buckets, `input_buckets.rs`) two more, 124 bytes.
 //!
 //! | offset | size | field                                                  |
 //! |-------:|-----:|--------------------------------------------------------|
@@ -16,36 +17,55 @@
 //! | 32     | 4    | scale from output to centipawns (e.g. 400)             |
 //! | 36     | 8    | payload length in bytes                                |
 //! | 44     | 8    | FNV-1a 64 hash of the payload                          |
-//! | 52     | 4    | version 2 only: output buckets B (1 to `MAX_BUCKETS`)  |
+//! | 52     | 4    | version 2 on: output buckets B (1 to `MAX_BUCKETS`)    |
+//! | 56     | 4    | version 3: flags, bit 0 = mirror kings to files e-h    |
+//! | 60     | 64   | version 3: the king bucket of each square, a1 first    |
 //!
-//! The payload: feature weights as `i16[768][H]` (one row of H per input),
+//! The payload: feature weights as `i16[K*768][H]` (one row of H per
+//! input, bucket by bucket; K king buckets, the largest in the map plus
+//! one, 1 before version 3),
 //! feature biases `i16[H]`, output weights `i16[B][2H]` (per bucket, the
 //! side to move's accumulator first), and the output biases `i32[B]` (in
 //! QA*QB units). A version 1 file has B = 1. An output weight is at most
 //! ±127 whatever QB is. The payload's length is therefore
-//! `2 * (768H + H + 2BH) + 4B` bytes. The bucket of a position is chosen by
+//! `2 * (768KH + H + 2BH) + 4B` bytes. The bucket of a position is chosen by
 //! its piece count (`output::output_bucket`).
 
 use std::fmt;
+
+use super::{InputBuckets, InputBucketsError};
 
 /// The first eight bytes of every network file.
 pub const MAGIC: [u8; 8] = *b"KESTNNUE";
 /// The newest format version this code reads and writes (it reads every
 /// older one too, and writes version 1 for a net with one output bucket so
 /// that older builds keep reading it).
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// Bytes before the payload in a version 1 file; version 2 adds the bucket
 /// count ([`header_len`]).
 pub const HEADER_LEN: usize = 52;
 /// The most output buckets a file may have (bullet's `MaterialCount<8>`).
 pub const MAX_BUCKETS: usize = 8;
 
-/// Bytes before the payload in a file of format `version` (1 or 2).
+/// Bytes before the payload in a file of format `version` (1 to 3).
 pub const fn header_len(version: u32) -> usize {
-    if version >= 2 {
-        HEADER_LEN + 4
+    match version {
+        0 | 1 => HEADER_LEN,
+        2 => HEADER_LEN + 4,
+        _ => HEADER_LEN + 4 + 4 + 64,
+    }
+}
+
+/// The oldest format version that holds a net with these buckets: 1 for
+/// the plain one-output net (so that older builds keep reading it), 2 for
+/// output buckets, 3 for king buckets or mirroring.
+pub const fn version_for(output_buckets: usize, plain_inputs: bool) -> u32 {
+    if !plain_inputs {
+        3
+    } else if output_buckets > 1 {
+        2
     } else {
-        HEADER_LEN
+        1
     }
 }
 
@@ -82,6 +102,13 @@ pub enum NetError {
     /// An output-bucket count of 0 or above `MAX_BUCKETS`.
     BadOutputBuckets {
         /// The count in the file (or given).
+        found: u32,
+    },
+    /// A king-bucket layout that cannot be.
+    BadInputBuckets(InputBucketsError),
+    /// Flag bits this build does not know (a newer format's feature).
+    UnknownFlags {
+        /// The flags in the file.
         found: u32,
     },
     /// An activation code this build does not know.
@@ -168,6 +195,11 @@ impl fmt::Display for NetError {
                 f,
                 "{found} output buckets: must be 1 to {MAX_BUCKETS}"
             ),
+            NetError::BadInputBuckets(e) => write!(f, "{e}"),
+            NetError::UnknownFlags { found } => write!(
+                f,
+                "header flags {found:#x}: this build knows only bit 0 (mirroring)"
+            ),
             NetError::UnknownActivation { found } => write!(
                 f,
                 "unknown activation code {found} (0 CReLU, 1 SCReLU)"
@@ -237,7 +269,7 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 /// checks them; `kestrel net info` prints them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
-    /// Format version (1 or 2).
+    /// Format version (1 to 3).
     pub version: u32,
     /// Inputs per perspective (768).
     pub inputs: u32,
@@ -257,6 +289,24 @@ pub struct Header {
     pub checksum: u64,
     /// Output buckets: 1 in a version 1 file.
     pub buckets: u32,
+    /// Flags (version 3): bit 0 mirrors kings to files e-h.
+    pub flags: u32,
+    /// The king bucket of each square (version 3; all 0 before).
+    pub king_buckets: [u8; 64],
+}
+
+/// The flag bit that mirrors kings to files e-h.
+pub const FLAG_MIRROR: u32 = 1;
+
+impl Header {
+    /// The king-bucket layout the header names.
+    pub fn input_buckets(&self) -> Result<InputBuckets, NetError> {
+        if self.flags & !FLAG_MIRROR != 0 {
+            return Err(NetError::UnknownFlags { found: self.flags });
+        }
+        InputBuckets::new(self.king_buckets, self.flags & FLAG_MIRROR != 0)
+            .map_err(NetError::BadInputBuckets)
+    }
 }
 
 impl Header {
@@ -279,11 +329,15 @@ impl Header {
         if self.version >= 2 {
             out.extend_from_slice(&self.buckets.to_le_bytes());
         }
+        if self.version >= 3 {
+            out.extend_from_slice(&self.flags.to_le_bytes());
+            out.extend_from_slice(&self.king_buckets);
+        }
     }
 
     /// Reads the header from the start of `bytes` (magic and length checked
     /// here; the fields' values by the caller). A version 1 header reads as
-    /// one bucket; a version 2 header needs its four more bytes.
+    /// one bucket; a version 2 or 3 header needs its further bytes.
     pub fn read(bytes: &[u8]) -> Result<Header, NetError> {
         if bytes.len() < HEADER_LEN {
             return Err(NetError::TooShort { len: bytes.len() });
@@ -298,17 +352,26 @@ impl Header {
         };
         let u64_at = |at: usize| u64::from(u32_at(at)) | u64::from(u32_at(at + 4)) << 32;
         let version = u32_at(8);
-        let buckets = if version == 2 {
-            if bytes.len() < header_len(version) {
-                return Err(NetError::TooShort { len: bytes.len() });
-            }
+        if matches!(version, 2 | 3) && bytes.len() < header_len(version) {
+            return Err(NetError::TooShort { len: bytes.len() });
+        }
+        let buckets = if matches!(version, 2 | 3) {
             u32_at(HEADER_LEN)
         } else {
             1
         };
+        let (flags, king_buckets) = if version == 3 {
+            let mut map = [0u8; 64];
+            map.copy_from_slice(&bytes[HEADER_LEN + 8..HEADER_LEN + 72]);
+            (u32_at(HEADER_LEN + 4), map)
+        } else {
+            (0, [0u8; 64])
+        };
         Ok(Header {
             version,
             buckets,
+            flags,
+            king_buckets,
             inputs: u32_at(12),
             hidden: u32_at(16),
             activation: u32_at(20),
@@ -321,9 +384,11 @@ impl Header {
     }
 }
 
-/// The payload length for hidden size `hidden` and `buckets` output buckets.
-pub(crate) const fn payload_len(hidden: usize, buckets: usize) -> u64 {
-    (2 * (super::INPUTS * hidden + hidden + 2 * buckets * hidden) + 4 * buckets) as u64
+/// The payload length for hidden size `hidden`, `buckets` output buckets
+/// and `king_buckets` king buckets.
+pub(crate) const fn payload_len(hidden: usize, buckets: usize, king_buckets: usize) -> u64 {
+    (2 * (super::INPUTS * king_buckets * hidden + hidden + 2 * buckets * hidden) + 4 * buckets)
+        as u64
 }
 
 #[cfg(test)]
@@ -349,6 +414,8 @@ mod tests {
             payload_len: 123_456_789_012,
             checksum: 0xdead_beef_0123_4567,
             buckets: 1,
+            flags: 0,
+            king_buckets: [0; 64],
         };
         let mut bytes = Vec::new();
         header.write(&mut bytes);
@@ -366,6 +433,26 @@ mod tests {
         assert!(matches!(
             Header::read(&bytes[..HEADER_LEN + 2]),
             Err(NetError::TooShort { .. })
+        ));
+        let v3 = Header {
+            version: 3,
+            flags: FLAG_MIRROR,
+            king_buckets: *InputBuckets::MIRROR4.map(),
+            ..v2
+        };
+        let mut bytes = Vec::new();
+        v3.write(&mut bytes);
+        assert_eq!(bytes.len(), header_len(3));
+        assert_eq!(Header::read(&bytes).unwrap(), v3);
+        assert_eq!(v3.input_buckets().unwrap(), InputBuckets::MIRROR4);
+        assert!(matches!(
+            Header::read(&bytes[..header_len(3) - 1]),
+            Err(NetError::TooShort { .. })
+        ));
+        let odd = Header { flags: 6, ..v3 };
+        assert!(matches!(
+            odd.input_buckets(),
+            Err(NetError::UnknownFlags { found: 6 })
         ));
     }
 }

@@ -1,7 +1,9 @@
 //! NNUE: an efficiently updatable neural network evaluation.
 //!
 //! The architecture is the perspective network that Rust engines start with:
-//! 768 inputs per side (`features.rs`) feed a hidden layer of `H` neurons
+//! 768 inputs per side (`features.rs`), in one set per king bucket with the
+//! board mirrored to put the king on files e-h (`input_buckets.rs`; a net
+//! may have one bucket and no mirroring), feed a hidden layer of `H` neurons
 //! (one accumulator per perspective, `accumulator.rs`); the two accumulators,
 //! side to move's first, are activated (SCReLU or CReLU) and summed into one
 //! output with the weights of one of up to 8 output buckets, chosen by the
@@ -25,6 +27,7 @@ mod accumulator;
 mod embedded;
 mod features;
 mod format;
+mod input_buckets;
 pub(crate) mod network;
 mod output;
 mod stack;
@@ -35,6 +38,7 @@ pub use features::{feature_index, INPUTS};
 pub use format::{
     fnv1a64, header_len, Header, NetError, FORMAT_VERSION, HEADER_LEN, MAGIC, MAX_BUCKETS,
 };
+pub use input_buckets::{InputBuckets, InputBucketsError, KingView, MAX_INPUT_BUCKETS};
 pub use network::{Activation, Network, MAX_FILE_LEN, MAX_HIDDEN, MAX_QB, QA, QB};
 pub use output::{evaluate, evaluate_position, output_bucket};
 pub use stack::AccumulatorStack;

@@ -3,8 +3,12 @@
 
 use std::path::Path;
 
-use super::format::{fnv1a64, header_len, payload_len, Header, FORMAT_VERSION, MAX_BUCKETS};
-use super::{NetError, HIDDEN_ALIGN, INPUTS};
+use chess::{Color, Square};
+
+use super::format::{
+    fnv1a64, header_len, payload_len, version_for, Header, FLAG_MIRROR, FORMAT_VERSION, MAX_BUCKETS,
+};
+use super::{InputBuckets, KingView, NetError, HIDDEN_ALIGN, INPUTS, MAX_INPUT_BUCKETS};
 
 /// Quantisation of the feature layer: a float weight `w` is stored as
 /// `round(w * QA)`, and the activation clips at `QA` (float 1.0).
@@ -20,9 +24,11 @@ pub const MAX_QB: i32 = 512;
 /// The largest hidden size an [`super::Accumulator`] holds.
 pub const MAX_HIDDEN: usize = 1024;
 
-/// The longest network file: the version 2 header and the payload of a
-/// network of [`MAX_HIDDEN`] neurons and [`MAX_BUCKETS`] output buckets.
-pub const MAX_FILE_LEN: u64 = header_len(2) as u64 + payload_len(MAX_HIDDEN, MAX_BUCKETS);
+/// The longest network file: the version 3 header and the payload of a
+/// network of [`MAX_HIDDEN`] neurons, [`MAX_BUCKETS`] output buckets and
+/// [`MAX_INPUT_BUCKETS`] king buckets.
+pub const MAX_FILE_LEN: u64 =
+    header_len(3) as u64 + payload_len(MAX_HIDDEN, MAX_BUCKETS, MAX_INPUT_BUCKETS);
 
 /// The hidden layer's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,7 +84,10 @@ pub struct Network {
     activation: Activation,
     scale: i32,
     qb: i32,
-    /// `INPUTS` rows of `hidden` weights, row `f` for input `f`.
+    /// The king buckets and mirroring of the feature layer.
+    inputs: InputBuckets,
+    /// `INPUTS` rows of `hidden` weights per king bucket, row `f` for
+    /// input `f`.
     feature_weights: Box<[i16]>,
     feature_bias: Box<[i16]>,
     /// `2 * hidden` per output bucket: the side to move's half first, then
@@ -92,8 +101,11 @@ impl Network {
     /// A network from its quantised arrays (the trainer's quantiser calls
     /// this), checked the same way a file is. The output buckets are as
     /// many as `output_bias` has entries; `output_weights` holds `2 * H`
-    /// per bucket.
+    /// per bucket; `feature_weights` holds `INPUTS` rows of H per king
+    /// bucket of `inputs` (`InputBuckets::NONE` for the plain net).
+    #[allow(clippy::too_many_arguments)] // each array of the file, in its order
     pub fn from_parts(
+        inputs: InputBuckets,
         activation: Activation,
         scale: i32,
         qb: i32,
@@ -111,7 +123,11 @@ impl Network {
             });
         }
         for (what, expected, found) in [
-            ("feature weights", INPUTS * hidden, feature_weights.len()),
+            (
+                "feature weights",
+                inputs.inputs() * hidden,
+                feature_weights.len(),
+            ),
             ("output weights", 2 * hidden * buckets, output_weights.len()),
         ] {
             if expected != found {
@@ -140,6 +156,7 @@ impl Network {
             activation,
             scale,
             qb,
+            inputs,
             feature_weights: feature_weights.into_boxed_slice(),
             feature_bias: feature_bias.into_boxed_slice(),
             output_weights: output_weights.into_boxed_slice(),
@@ -178,8 +195,9 @@ impl Network {
             });
         }
         let buckets = check_buckets(u64::from(header.buckets))?;
+        let inputs = header.input_buckets()?;
         let payload = &bytes[header_len(header.version)..];
-        let expected = payload_len(hidden, buckets);
+        let expected = payload_len(hidden, buckets, inputs.count());
         if header.payload_len != expected || payload.len() as u64 != expected {
             return Err(NetError::WrongPayloadLength {
                 expected,
@@ -198,7 +216,7 @@ impl Network {
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
         let mut take = |n: usize| words.by_ref().take(n).collect::<Vec<i16>>();
-        let feature_weights = take(INPUTS * hidden);
+        let feature_weights = take(inputs.inputs() * hidden);
         let feature_bias = take(hidden);
         let output_weights = take(2 * hidden * buckets);
         let output_bias = payload[payload.len() - 4 * buckets..]
@@ -206,6 +224,7 @@ impl Network {
             .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
         Network::from_parts(
+            inputs,
             activation,
             header.scale as i32,
             header.qb as i32,
@@ -223,12 +242,15 @@ impl Network {
         Network::from_bytes(&types::file::read_regular(path, MAX_FILE_LEN)?)
     }
 
-    /// The network in the file format: version 1 for one output bucket (so
-    /// that older builds read it), version 2 for more.
+    /// The network in the file format, in the oldest version that holds it
+    /// (so that older builds read what they can): 1 for one output bucket,
+    /// 2 for more, 3 for king buckets or mirroring.
     pub fn to_bytes(&self) -> Vec<u8> {
         let buckets = self.output_buckets();
-        let version = if buckets == 1 { 1 } else { FORMAT_VERSION };
-        let mut payload = Vec::with_capacity(payload_len(self.hidden, buckets) as usize);
+        let version = version_for(buckets, self.inputs.is_plain());
+        debug_assert!(version <= FORMAT_VERSION);
+        let mut payload =
+            Vec::with_capacity(payload_len(self.hidden, buckets, self.inputs.count()) as usize);
         for w in self
             .feature_weights
             .iter()
@@ -251,6 +273,12 @@ impl Network {
             scale: self.scale as u32,
             payload_len: payload.len() as u64,
             checksum: fnv1a64(&payload),
+            flags: if self.inputs.mirrors() {
+                FLAG_MIRROR
+            } else {
+                0
+            },
+            king_buckets: *self.inputs.map(),
         };
         let mut bytes = Vec::with_capacity(header_len(version) + payload.len());
         header.write(&mut bytes);
@@ -278,14 +306,26 @@ impl Network {
         self.qb
     }
 
+    /// The king buckets and mirroring of the feature layer.
+    #[inline(always)]
+    pub fn input_buckets(&self) -> &InputBuckets {
+        &self.inputs
+    }
+
+    /// `perspective`'s choice of feature weights with its king on `king`.
+    #[inline(always)]
+    pub fn king_view(&self, perspective: Color, king: Square) -> KingView {
+        self.inputs.view(perspective, king)
+    }
+
     /// The `hidden` weights of input `feature`.
     #[inline(always)]
     pub(crate) fn feature_row(&self, feature: usize) -> &[i16] {
         &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
     }
 
-    /// The feature weights: `INPUTS` rows of `hidden`, row `f` for input
-    /// `f` (the trainer starts from them when it fine-tunes a net).
+    /// The feature weights: `INPUTS` rows of `hidden` per king bucket, row
+    /// `f` for input `f` (the trainer starts from them when it fine-tunes a net).
     pub fn feature_weights(&self) -> &[i16] {
         &self.feature_weights
     }
@@ -356,15 +396,29 @@ pub(crate) mod tests {
         buckets: usize,
         seed: u64,
     ) -> Network {
+        random_with_inputs(InputBuckets::NONE, hidden, activation, buckets, seed)
+    }
+
+    /// The same with the king buckets `inputs`.
+    pub(crate) fn random_with_inputs(
+        inputs: InputBuckets,
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        seed: u64,
+    ) -> Network {
         let mut rng = Rng::new(seed);
         let mut small = |range: u64| (rng.next_u64() % (2 * range + 1)) as i64 - range as i64;
-        let feature_weights = (0..INPUTS * hidden).map(|_| small(200) as i16).collect();
+        let feature_weights = (0..inputs.inputs() * hidden)
+            .map(|_| small(200) as i16)
+            .collect();
         let feature_bias = (0..hidden).map(|_| small(300) as i16).collect();
         let output_weights = (0..2 * hidden * buckets)
             .map(|_| small(127) as i16)
             .collect();
         let output_bias = (0..buckets).map(|_| small(50_000) as i32).collect();
         Network::from_parts(
+            inputs,
             activation,
             400,
             QB,
@@ -399,7 +453,10 @@ pub(crate) mod tests {
         for activation in [Activation::CReLU, Activation::SCReLU] {
             let net = random_network(96, activation, 7);
             let bytes = net.to_bytes();
-            assert_eq!(bytes.len() as u64, HEADER_LEN as u64 + payload_len(96, 1));
+            assert_eq!(
+                bytes.len() as u64,
+                HEADER_LEN as u64 + payload_len(96, 1, 1)
+            );
             assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
             let mut finer = net.clone();
             finer.qb = 256;
@@ -415,7 +472,7 @@ pub(crate) mod tests {
             assert_eq!(&bytes[8..12], &2u32.to_le_bytes());
             assert_eq!(
                 bytes.len() as u64,
-                header_len(2) as u64 + payload_len(64, buckets)
+                header_len(2) as u64 + payload_len(64, buckets, 1)
             );
             let back = Network::from_bytes(&bytes).unwrap();
             assert_eq!(back.output_buckets(), buckets);
@@ -424,7 +481,34 @@ pub(crate) mod tests {
         // One bucket is written as version 1, which older builds read.
         let one = random_bucketed(64, Activation::SCReLU, 1, 5).to_bytes();
         assert_eq!(&one[8..12], &1u32.to_le_bytes());
-        assert_eq!(one.len(), HEADER_LEN + payload_len(64, 1) as usize);
+        assert_eq!(one.len(), HEADER_LEN + payload_len(64, 1, 1) as usize);
+    }
+
+    #[test]
+    fn king_bucketed_files_are_version_3_and_round_trip() {
+        for inputs in [InputBuckets::MIRROR, InputBuckets::MIRROR4] {
+            for buckets in [1, 8] {
+                let net = random_with_inputs(inputs, 64, Activation::SCReLU, buckets, 9);
+                let bytes = net.to_bytes();
+                assert_eq!(&bytes[8..12], &3u32.to_le_bytes());
+                assert_eq!(
+                    bytes.len() as u64,
+                    header_len(3) as u64 + payload_len(64, buckets, inputs.count())
+                );
+                let back = Network::from_bytes(&bytes).unwrap();
+                assert_eq!(back.input_buckets(), &inputs);
+                assert_eq!(back, net);
+            }
+        }
+        // A map naming a fifth bucket does not fit a four-bucket payload.
+        let mut bytes =
+            random_with_inputs(InputBuckets::MIRROR4, 64, Activation::SCReLU, 1, 9).to_bytes();
+        bytes[HEADER_LEN + 8 + 63] = 4;
+        let err = Network::from_bytes(&bytes).unwrap_err();
+        assert!(matches!(err, NetError::WrongPayloadLength { .. }), "{err}");
+        bytes[HEADER_LEN + 8 + 63] = 9; // buckets 4 to 8 unused
+        let err = Network::from_bytes(&bytes).unwrap_err();
+        assert!(err.to_string().contains("used by no square"), "{err}");
     }
 
     /// A version 2 file with one bucket is the same network as the version
@@ -462,6 +546,7 @@ pub(crate) mod tests {
         }
         let parts = |buckets: usize| {
             Network::from_parts(
+                InputBuckets::NONE,
                 Activation::SCReLU,
                 400,
                 QB,
@@ -495,10 +580,10 @@ pub(crate) mod tests {
     #[test]
     fn wrong_version_is_refused() {
         let mut bytes = good_file();
-        bytes[8..12].copy_from_slice(&3u32.to_le_bytes());
+        bytes[8..12].copy_from_slice(&4u32.to_le_bytes());
         let err = Network::from_bytes(&bytes).unwrap_err();
-        assert!(matches!(err, NetError::UnsupportedVersion { found: 3 }));
-        assert!(err.to_string().contains("version 3"));
+        assert!(matches!(err, NetError::UnsupportedVersion { found: 4 }));
+        assert!(err.to_string().contains("version 4"));
         bytes[8..12].copy_from_slice(&0u32.to_le_bytes());
         assert!(matches!(
             Network::from_bytes(&bytes),

@@ -1,0 +1,88 @@
+//! `kestrel train --input-buckets`: a net with king buckets is trained on a
+//! shard of the self-play store, described by `net info`, loaded through
+//! `EvalFile` and searched with while the kings walk across buckets and
+//! wings; the layouts that cannot be are refused with what to fix.
+
+mod common;
+
+use common::{kestrel, kestrel_ok, kestrel_with_input, scratch_dir, stderr, stdout};
+
+/// A shard of the store (committed for good: the store only grows).
+const SHARD: &str = "selfplay/shards/2026-11-26-018e83a0101e5655.vfc.zst";
+
+#[test]
+fn a_king_bucketed_net_trains_loads_and_searches() {
+    let dir = scratch_dir("train", "king-buckets");
+    let out = dir.to_str().unwrap();
+    let said = kestrel(&[
+        "train",
+        SHARD,
+        "--out",
+        out,
+        "--hidden",
+        "32",
+        "--epochs",
+        "1",
+        "--output-buckets",
+        "8",
+        "--input-buckets",
+        "mirror4",
+        "--qb",
+        "256",
+    ]);
+    assert!(said.status.success(), "{}", stderr(&said));
+    assert!(stderr(&said).contains("768 (mirror4)x32"), "{}", stderr(&said));
+    let net = dir.join("epoch-1.nnue");
+    let info = kestrel_ok(&["net", "info", net.to_str().unwrap()]);
+    assert!(info.contains("version 3"), "{info}");
+    assert!(info.contains("4 king buckets, mirrored"), "{info}");
+
+    // Both kings go from e1/e8 (bucket 1) to the second rank (bucket 2),
+    // then across to the d-file (mirrored): each a refresh of one side.
+    let uci = format!(
+        "uci\nsetoption name EvalFile value {}\nsetoption name Evaluator value NNUE\nisready\n\
+         position startpos moves e2e4 e7e5 e1e2 e8e7 e2d3 e7d6\ngo depth 6\n",
+        net.display()
+    );
+    let o = kestrel_with_input(&[], &uci);
+    let text = stdout(&o);
+    assert!(text.contains("bestmove"), "{text}");
+    assert!(!text.to_lowercase().contains("error"), "{text}");
+
+    // The same net refuses to be converted for bullet, saying why.
+    let o = kestrel(&[
+        "net",
+        "export",
+        net.to_str().unwrap(),
+        "-o",
+        dir.join("b.bin").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("king buckets"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn impossible_layouts_are_refused_with_what_to_fix() {
+    let dir = scratch_dir("train", "bad-layouts");
+    let out = dir.to_str().unwrap();
+    let o = kestrel(&["train", SHARD, "--out", out, "--input-buckets", "mirror9"]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("mirror9") && err.contains("none, mirror, mirror4"),
+        "{err}"
+    );
+    let o = kestrel(&[
+        "train",
+        SHARD,
+        "--out",
+        out,
+        "--input-buckets",
+        "mirror",
+        "--mirror",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("drop --mirror"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
