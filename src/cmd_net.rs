@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use engine::eval::nnue::{Activation, Network, QA};
+use engine::eval::nnue::{Activation, InputBuckets, Network, QA};
 use train::bullet::{self, BulletShape, OutputOrder};
 use train::net_info;
 use trainingdata::store::short_hash;
@@ -87,6 +87,12 @@ pub struct ImportArgs {
     /// The eval scale of bullet's schedule (`eval_scale`), centipawns per unit.
     #[arg(long, default_value_t = engine::eval::nnue::DEFAULT_SCALE)]
     scale: i32,
+    /// The inputs: `none` (`Chess768`), or a mirrored king-bucket layout of
+    /// `kestrel train --input-buckets` (`mirror`, `mirror4`) trained in
+    /// bullet as `ChessBucketsMirrored::new` with the layout `net export`
+    /// prints for it.
+    #[arg(long, default_value = "none")]
+    input_buckets: String,
     /// The Kestrel net file to write.
     #[arg(short, long)]
     out: PathBuf,
@@ -132,6 +138,8 @@ fn info(path: &Path) -> Result<()> {
 fn import(args: ImportArgs) -> Result<()> {
     let activation = Activation::parse(&args.activation)
         .with_context(|| format!("--activation {}: use screlu or crelu", args.activation))?;
+    let inputs = InputBuckets::named(&args.input_buckets)
+        .with_context(|| format!("--input-buckets {}", args.input_buckets))?;
     let shape = BulletShape {
         hidden: args.hidden,
         activation,
@@ -140,6 +148,7 @@ fn import(args: ImportArgs) -> Result<()> {
         qa: args.qa,
         qb: args.qb,
         scale: args.scale,
+        inputs,
     };
     let bytes = engine::file::read_regular(&args.file, bullet::MAX_LEN)
         .with_context(|| format!("{}", args.file.display()))?;
@@ -165,8 +174,17 @@ fn export(args: ExportArgs) -> Result<()> {
             "bullet's float weights.bin".to_string(),
         ),
     };
+    let inputs = net.input_buckets();
+    let bullet_inputs = if inputs.is_plain() {
+        "Chess768".to_string()
+    } else {
+        format!(
+            "ChessBucketsMirrored::new({:?})",
+            bullet::bullet_layout(inputs)
+        )
+    };
     let what = format!(
-        "{what}, {}; in bullet: MaterialCount<{}>, eval_scale {}",
+        "{what}, {}; in bullet: {bullet_inputs}, MaterialCount<{}>, eval_scale {}",
         described(&net),
         net.output_buckets(),
         net.scale()
@@ -183,8 +201,14 @@ fn write_out(from: &Path, to: &Path, bytes: &[u8], what: &str) -> Result<()> {
 
 /// A net's shape and constants, as both conversions report them.
 fn described(net: &Network) -> String {
+    let inputs = net.input_buckets();
     format!(
-        "768->{}x2->{} {}, QA {QA}, QB {}, scale {}",
+        "768{}->{}x2->{} {}, QA {QA}, QB {}, scale {}",
+        if inputs.is_plain() {
+            String::new()
+        } else {
+            format!("x{}hm", inputs.count())
+        },
         net.hidden(),
         net.output_buckets(),
         net.activation().name(),

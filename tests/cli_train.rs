@@ -1,7 +1,8 @@
 //! `kestrel train --input-buckets`: a net with king buckets is trained on a
 //! shard of the self-play store, described by `net info`, loaded through
 //! `EvalFile` and searched with while the kings walk across buckets and
-//! wings; the layouts that cannot be are refused with what to fix.
+//! wings, and goes to bullet's layout and back; the layouts that cannot be
+//! are refused with what to fix.
 
 mod common;
 
@@ -31,7 +32,11 @@ fn a_king_bucketed_net_trains_loads_and_searches() {
         "256",
     ]);
     assert!(said.status.success(), "{}", stderr(&said));
-    assert!(stderr(&said).contains("768 (mirror4)x32"), "{}", stderr(&said));
+    assert!(
+        stderr(&said).contains("768 (mirror4)x32"),
+        "{}",
+        stderr(&said)
+    );
     let net = dir.join("epoch-1.nnue");
     let info = kestrel_ok(&["net", "info", net.to_str().unwrap()]);
     assert!(info.contains("version 3"), "{info}");
@@ -49,16 +54,37 @@ fn a_king_bucketed_net_trains_loads_and_searches() {
     assert!(text.contains("bestmove"), "{text}");
     assert!(!text.to_lowercase().contains("error"), "{text}");
 
-    // The same net refuses to be converted for bullet, saying why.
-    let o = kestrel(&[
+    // To bullet and back: the layout bullet trains it with is printed, and
+    // the file imports back to the same net.
+    let bin = dir.join("b.bin");
+    let said = kestrel_ok(&[
         "net",
         "export",
         net.to_str().unwrap(),
         "-o",
-        dir.join("b.bin").to_str().unwrap(),
+        bin.to_str().unwrap(),
     ]);
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("king buckets"), "{}", stderr(&o));
+    assert!(
+        said.contains("ChessBucketsMirrored::new([0, 0, 1, 1, 2, 2, 2, 2, 3,"),
+        "{said}"
+    );
+    let back = dir.join("back.nnue");
+    kestrel_ok(&[
+        "net",
+        "import",
+        bin.to_str().unwrap(),
+        "--hidden",
+        "32",
+        "--output-buckets",
+        "8",
+        "--qb",
+        "256",
+        "--input-buckets",
+        "mirror4",
+        "-o",
+        back.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&net).unwrap());
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -33,13 +33,24 @@
 //!   bulletformat record).
 //! - `MaterialCount<N>`: bucket `(pieces - 2) / ceil(32 / N)`, the engine's
 //!   `output_bucket`.
+//! - `ChessBucketsMirrored::new(layout)` (`chess_buckets.rs`): the side's
+//!   king square (bulletformat's `our_ksq`, and `opp_ksq` = the other
+//!   king `^ 56`) picks bucket `layout[rank * 4 + file]`, files e-h read
+//!   as their mirror images, and rows `768 * bucket + (Chess768 index ^
+//!   flip)`, `flip` = 7 when that king is on files e-h: bullet mirrors
+//!   kings onto files a-d where the engine mirrors them onto e-h, so the
+//!   same position uses row `i ^ 7` in bullet where the engine uses row `i`
+//!   (the same bucket: both maps are mirror-symmetric). Import and export
+//!   swap rows `i` and `i ^ 7`. A factoriser (`l0f`) is merged into `l0w`
+//!   by bullet's `SavedFormat` transform before quantising.
 //! - `weights.bin` (what `load_weights_from_file` reads): for each weight in
 //!   name order (`l0b`, `l0w`, `l1b`, `l1w`) its name, a newline, its length
 //!   as a 64-bit little-endian count, then `f32` values in the column-major
 //!   order above (so `l1w` input-major).
 
 use engine::eval::nnue::{
-    Activation, InputBuckets, NetError, Network, HIDDEN_ALIGN, INPUTS, MAX_BUCKETS, MAX_HIDDEN, QA,
+    Activation, InputBuckets, NetError, Network, HIDDEN_ALIGN, INPUTS, MAX_BUCKETS, MAX_HIDDEN,
+    MAX_INPUT_BUCKETS, QA,
 };
 
 /// Bullet pads a quantised net to a multiple of this many bytes.
@@ -47,7 +58,8 @@ pub const ALIGN: u64 = 64;
 /// The bytes bullet pads with, repeated from the start of the padding.
 pub const PADDING: &[u8; 6] = b"bullet";
 /// The longest quantised net of an architecture the engine holds.
-pub const MAX_LEN: u64 = padded_len(MAX_HIDDEN, MAX_BUCKETS);
+pub const MAX_LEN: u64 =
+    weights_len(MAX_HIDDEN, MAX_BUCKETS, MAX_INPUT_BUCKETS).next_multiple_of(ALIGN);
 
 /// The order of the output weights `l1w` in a bullet file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +108,9 @@ pub struct BulletShape {
     pub qb: i32,
     /// The eval scale (`eval_scale` in bullet's schedule).
     pub scale: i32,
+    /// The king buckets: `InputBuckets::NONE` for `Chess768`, a mirrored
+    /// layout for `ChessBucketsMirrored`.
+    pub inputs: InputBuckets,
 }
 
 /// Why a bullet net was not converted.
@@ -174,36 +189,64 @@ pub enum BulletNetError {
     /// (`ChessBucketsMirrored`) number their rows in another order, which
     /// this conversion does not yet map.
     #[error(
-        "the net has king buckets or mirroring ({buckets} king buckets{mirrored}); only nets \
-         with 768 inputs convert to and from bullet so far"
+        "the net has {buckets} king buckets without mirroring: bullet's unmirrored \
+         `ChessBuckets` is not mapped; nets with 768 inputs or a mirrored layout \
+         (`ChessBucketsMirrored`) convert"
     )]
-    KingBuckets {
+    UnmirroredKingBuckets {
         /// The net's king buckets.
         buckets: usize,
-        /// ", mirrored" or nothing.
-        mirrored: &'static str,
     },
     /// The weights do not make an engine network.
     #[error(transparent)]
     Net(#[from] NetError),
 }
 
-/// Refuses a net whose inputs bullet's plain `Chess768` does not have.
-fn plain_inputs(net: &Network) -> Result<(), BulletNetError> {
-    let inputs = net.input_buckets();
-    if inputs.is_plain() {
-        Ok(())
-    } else {
-        Err(BulletNetError::KingBuckets {
+/// Refuses king buckets that neither `Chess768` nor `ChessBucketsMirrored`
+/// has.
+fn bullet_inputs(inputs: &InputBuckets) -> Result<(), BulletNetError> {
+    if inputs.count() > 1 && !inputs.mirrors() {
+        Err(BulletNetError::UnmirroredKingBuckets {
             buckets: inputs.count(),
-            mirrored: if inputs.mirrors() { ", mirrored" } else { "" },
         })
+    } else {
+        Ok(())
     }
+}
+
+/// The feature rows in the other runner's order: with mirroring, rows `i`
+/// and `i ^ 7` swapped (see the module's notes); an involution, so the same
+/// call converts both ways.
+fn reorder_rows<T: Copy>(weights: &[T], hidden: usize, inputs: &InputBuckets) -> Vec<T> {
+    if !inputs.mirrors() {
+        return weights.to_vec();
+    }
+    let mut out = Vec::with_capacity(weights.len());
+    for row in 0..weights.len() / hidden {
+        let from = (row ^ 7) * hidden;
+        out.extend_from_slice(&weights[from..from + hidden]);
+    }
+    out
+}
+
+/// The 32-square layout `ChessBucketsMirrored::new` takes for `inputs`
+/// (files a-d of each rank, the first rank first).
+pub fn bullet_layout(inputs: &InputBuckets) -> [u8; 32] {
+    let mut layout = [0u8; 32];
+    for (i, bucket) in layout.iter_mut().enumerate() {
+        *bucket = inputs.map()[(i / 4) * 8 + i % 4];
+    }
+    layout
 }
 
 /// The length of the weights of a 768->Hx2->B net, before padding.
 pub const fn unpadded_len(hidden: usize, buckets: usize) -> u64 {
-    (2 * (INPUTS * hidden + hidden + 2 * hidden * buckets + buckets)) as u64
+    weights_len(hidden, buckets, 1)
+}
+
+/// The same with `king_buckets` sets of 768 inputs.
+pub const fn weights_len(hidden: usize, buckets: usize, king_buckets: usize) -> u64 {
+    (2 * (INPUTS * king_buckets * hidden + hidden + 2 * hidden * buckets + buckets)) as u64
 }
 
 /// The length of the same padded as bullet pads it.
@@ -254,8 +297,9 @@ pub fn import(bytes: &[u8], shape: &BulletShape) -> Result<Network, BulletNetErr
     if shape.qa != QA {
         return Err(BulletNetError::WrongQa { qa: shape.qa });
     }
-    let expected = unpadded_len(hidden, buckets);
-    let padded = padded_len(hidden, buckets);
+    bullet_inputs(&shape.inputs)?;
+    let expected = weights_len(hidden, buckets, shape.inputs.count());
+    let padded = expected.next_multiple_of(ALIGN);
     let found = bytes.len() as u64;
     if found != expected && found != padded {
         let fits = shapes_of_len(found);
@@ -287,10 +331,11 @@ pub fn import(bytes: &[u8], shape: &BulletShape) -> Result<Network, BulletNetErr
             at: expected + wrong as u64,
         });
     }
-    let (l0w, rest) = weights.split_at(2 * INPUTS * hidden);
+    let (l0w, rest) = weights.split_at(2 * shape.inputs.inputs() * hidden);
     let (l0b, rest) = rest.split_at(2 * hidden);
     let (saved, l1b) = rest.split_at(4 * hidden * buckets);
-    let (feature_weights, feature_bias, saved) = (le_i16s(l0w), le_i16s(l0b), le_i16s(saved));
+    let feature_weights = reorder_rows(&le_i16s(l0w), hidden, &shape.inputs);
+    let (feature_bias, saved) = (le_i16s(l0b), le_i16s(saved));
     let output_bias: Vec<i32> = le_i16s(l1b).into_iter().map(i32::from).collect();
     let output_weights = match shape.order {
         OutputOrder::BucketMajor => saved,
@@ -313,7 +358,7 @@ pub fn import(bytes: &[u8], shape: &BulletShape) -> Result<Network, BulletNetErr
         });
     }
     Ok(Network::from_parts(
-        InputBuckets::NONE,
+        shape.inputs,
         shape.activation,
         shape.scale,
         shape.qb,
@@ -335,9 +380,9 @@ fn le_i16s(bytes: &[u8]) -> Vec<i16> {
 /// `net` in bullet's quantised layout with `l1w` in `order`, padded as
 /// bullet pads: the file [`import`] reads back into `net` (given the net's
 /// own hidden size, activation, buckets, QB and scale). Refused when an
-/// output bias does not fit bullet's `i16`, and for a net with king buckets.
+/// output bias does not fit bullet's `i16`, and for unmirrored king buckets.
 pub fn export(net: &Network, order: OutputOrder) -> Result<Vec<u8>, BulletNetError> {
-    plain_inputs(net)?;
+    bullet_inputs(net.input_buckets())?;
     let (hidden, buckets) = (net.hidden(), net.output_buckets());
     let mut biases = Vec::with_capacity(buckets);
     for bucket in 0..buckets {
@@ -351,9 +396,11 @@ pub fn export(net: &Network, order: OutputOrder) -> Result<Vec<u8>, BulletNetErr
         };
         biases.push(b);
     }
-    let mut out = Vec::with_capacity(padded_len(hidden, buckets) as usize);
+    let mut out = Vec::new();
     let mut put = |w: i16| out.extend_from_slice(&w.to_le_bytes());
-    net.feature_weights().iter().for_each(|&w| put(w));
+    reorder_rows(net.feature_weights(), hidden, net.input_buckets())
+        .into_iter()
+        .for_each(&mut put);
     net.feature_bias().iter().for_each(|&w| put(w));
     for w in output_weights(net, order) {
         put(w);
@@ -387,13 +434,15 @@ fn output_weights(net: &Network, order: OutputOrder) -> Vec<i16> {
 /// checkpoint holds), to go on training the net in bullet: every integer
 /// divided by its quantisation. Saved again by bullet with `.round()` and
 /// the same QA and QB, the untrained net gives back these integers.
-/// Refused for a net with king buckets.
+/// Refused for unmirrored king buckets. A king-bucketed net's `l0w` holds
+/// the factoriser merged in: a bullet config with a factoriser starts
+/// `l0f` at zero (`InitSettings::Zeroed`, as bullet's example does), which
+/// this file leaves alone (bullet refuses names it does not have).
 pub fn export_weights(net: &Network) -> Result<Vec<u8>, BulletNetError> {
-    plain_inputs(net)?;
+    bullet_inputs(net.input_buckets())?;
     let (qa, qb) = (QA as f32, net.qb() as f32);
     let buckets = net.output_buckets();
-    let l0w: Vec<f32> = net
-        .feature_weights()
+    let l0w: Vec<f32> = reorder_rows(net.feature_weights(), net.hidden(), net.input_buckets())
         .iter()
         .map(|&w| f32::from(w) / qa)
         .collect();

@@ -215,8 +215,11 @@ impl FloatNet {
 
     /// The clip of parameter `i` when the net is to be quantised with output
     /// quantisation `qb` (0: chosen later to fit): every weight within
-    /// ±`CLIP`, and the output weights also within ±127/`qb`, so that a
-    /// fixed fine `qb` never saturates them.
+    /// ±`CLIP`, the output weights also within ±127/`qb`, so that a fixed
+    /// fine `qb` never saturates them, and with a factoriser its rows and
+    /// the buckets' within ±`CLIP`/2, so that their sum, the weight the
+    /// engine uses, stays within ±`CLIP` (bullet's example clips both to
+    /// ±0.99 for the same reason).
     pub fn clip_of(&self, qb: i32) -> impl Fn(usize) -> f32 + Sync {
         let output = self.output_at()..self.output_bias_at();
         let output_clip = if qb > 0 {
@@ -224,9 +227,16 @@ impl FloatNet {
         } else {
             CLIP
         };
+        let factorised = if factoriser_rows(&self.inputs) > 0 {
+            0..self.bias_at()
+        } else {
+            0..0
+        };
         move |i| {
             if output.contains(&i) {
                 output_clip
+            } else if factorised.contains(&i) {
+                CLIP / 2.0
             } else {
                 CLIP
             }

@@ -19,6 +19,8 @@ use trainingdata::TrainingRecord;
 struct BulletWeights {
     hidden: usize,
     buckets: usize,
+    /// `ChessBucketsMirrored`'s 32-square layout, or `None` for `Chess768`.
+    layout: Option<[usize; 32]>,
     l0w: Vec<i16>,
     l0b: Vec<i16>,
     l1w: Vec<i16>,
@@ -27,13 +29,27 @@ struct BulletWeights {
 
 impl BulletWeights {
     fn random(hidden: usize, buckets: usize, seed: u64) -> BulletWeights {
+        BulletWeights::random_bucketed(hidden, buckets, None, seed)
+    }
+
+    /// The same with king buckets in `layout` (`ChessBucketsMirrored`).
+    fn random_bucketed(
+        hidden: usize,
+        buckets: usize,
+        layout: Option<[usize; 32]>,
+        seed: u64,
+    ) -> BulletWeights {
         let mut rng = Rng::new(seed);
         let mut small =
             |range: u64| ((rng.next_u64() % (2 * range + 1)) as i64 - range as i64) as i16;
+        let king_buckets = layout.map_or(1, |l| l.iter().max().unwrap() + 1);
         BulletWeights {
             hidden,
             buckets,
-            l0w: (0..INPUTS * hidden).map(|_| small(200)).collect(),
+            layout,
+            l0w: (0..king_buckets * INPUTS * hidden)
+                .map(|_| small(200))
+                .collect(),
             l0b: (0..hidden).map(|_| small(300)).collect(),
             l1w: (0..2 * hidden * buckets).map(|_| small(127)).collect(),
             l1b: (0..buckets).map(|_| small(30_000)).collect(),
@@ -104,7 +120,20 @@ impl BulletWeights {
     fn evaluate(&self, record: &TrainingRecord, activation: Activation) -> i32 {
         let (qa, qb, scale) = (255i64, 64i64, 400i64);
         let h = self.hidden;
-        let (stm, ntm) = bullet_features(record);
+        let (mut stm, mut ntm) = bullet_features(record);
+        if let Some(layout) = self.layout {
+            // `ChessBucketsMirrored::map_features` on top of `Chess768`'s.
+            let board = to_chessboard(record);
+            let (our_ksq, opp_ksq) = bullet_kings(&board);
+            let expanded: Vec<usize> = (0..64)
+                .map(|idx| layout[(idx / 8) * 4 + [0, 1, 2, 3, 3, 2, 1, 0][idx % 8]])
+                .collect();
+            let get = |ksq: usize| (if ksq % 8 > 3 { 7 } else { 0 }, 768 * expanded[ksq]);
+            let (stm_flip, stm_bucket) = get(our_ksq);
+            let (ntm_flip, ntm_bucket) = get(opp_ksq);
+            stm = stm.iter().map(|f| stm_bucket + (f ^ stm_flip)).collect();
+            ntm = ntm.iter().map(|f| ntm_bucket + (f ^ ntm_flip)).collect();
+        }
         let accumulate = |features: &[usize]| {
             let mut acc = self.l0b.clone();
             for &f in features {
@@ -158,6 +187,29 @@ fn bullet_features(record: &TrainingRecord) -> (Vec<usize>, Vec<usize>) {
     (stm, ntm)
 }
 
+/// bulletformat's `our_ksq` (the side to move's king on the board it
+/// stores) and `opp_ksq` (the other king, `^ 56`: bullet's
+/// `validate.rs` checks it so).
+fn bullet_kings(board: &[u8]) -> (usize, usize) {
+    let mut occ = u64::from_le_bytes(board[..8].try_into().unwrap());
+    let (mut ours, mut theirs) = (0, 0);
+    let mut i = 0;
+    while occ != 0 {
+        let square = occ.trailing_zeros() as usize;
+        occ &= occ - 1;
+        let piece = (board[8 + i / 2] >> (4 * (i % 2))) & 15;
+        i += 1;
+        if piece & 7 == 5 {
+            if piece & 8 == 0 {
+                ours = square;
+            } else {
+                theirs = square ^ 56;
+            }
+        }
+    }
+    (ours, theirs)
+}
+
 fn shape(hidden: usize, buckets: usize, activation: Activation, order: OutputOrder) -> BulletShape {
     BulletShape {
         hidden,
@@ -167,6 +219,7 @@ fn shape(hidden: usize, buckets: usize, activation: Activation, order: OutputOrd
         qa: 255,
         qb: 64,
         scale: 400,
+        inputs: InputBuckets::NONE,
     }
 }
 
@@ -242,6 +295,60 @@ fn bullet_nets_import_evaluate_and_export_identically() {
             }
         }
     }
+}
+
+/// `ChessBucketsMirrored` with the layouts of `kestrel train
+/// --input-buckets`: bullet's file imported scores every position as
+/// bullet's own inference does (its bucket and flip rules, not the
+/// engine's), exports to the same bytes, and the layout printed for bullet
+/// is the one it was trained with.
+#[test]
+fn mirrored_king_bucket_nets_import_evaluate_and_export_identically() {
+    let positions: Vec<(TrainingRecord, Position)> = records(300, 13)
+        .into_iter()
+        .map(|r| {
+            let pos = r.to_position().unwrap();
+            (r, pos)
+        })
+        .collect();
+    for inputs in [InputBuckets::MIRROR, InputBuckets::MIRROR4] {
+        let layout = bullet_layout(&inputs).map(usize::from);
+        let weights = BulletWeights::random_bucketed(32, 8, Some(layout), 41);
+        let file = weights.save(true, true);
+        let s = BulletShape {
+            inputs,
+            ..shape(32, 8, Activation::SCReLU, OutputOrder::BucketMajor)
+        };
+        let net = import(&file, &s).unwrap();
+        assert_eq!(net.input_buckets(), &inputs);
+        let mut flipped = 0;
+        for (record, pos) in &positions {
+            flipped += usize::from(pos.king(pos.turn()).file().index() < 4);
+            assert_eq!(
+                evaluate_position(&net, pos),
+                weights.evaluate(record, Activation::SCReLU),
+                "{} ({:?})",
+                record.to_fen(),
+                inputs.name()
+            );
+        }
+        assert!(flipped > 30 && flipped < 270, "{flipped} kings on a-d");
+        assert_eq!(export(&net, OutputOrder::BucketMajor).unwrap(), file);
+        // Without its king buckets, a four-bucket file is refused by its
+        // length (a one-bucket mirrored file has a plain net's length).
+        let plain = import(
+            &file,
+            &shape(32, 8, Activation::SCReLU, OutputOrder::BucketMajor),
+        );
+        assert!(plain.is_err() || inputs.count() == 1);
+    }
+    assert_eq!(
+        bullet_layout(&InputBuckets::MIRROR4),
+        [
+            0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+            3, 3, 3
+        ]
+    );
 }
 
 #[test]
