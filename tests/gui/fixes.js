@@ -271,6 +271,51 @@ const SCENARIOS = {
     await context.close();
   },
 
+  // One engine settings panel, as lichess's analysis gear: the players
+  // panel has no engine options; the gear opens the panel, whose choices go
+  // with live analysis and "Engine move" and are kept for the next visit;
+  // Play shows no gear, and Kestrel plays a game against you at its own
+  // settings.
+  async settings(browser) {
+    const { context, page } = await open(browser);
+    const sent = [];
+    page.on('request', (r) => { if (r.url().endsWith('/api/go')) sent.push(JSON.parse(r.postData()).settings); });
+    check(await page.$$eval('#players [data-option]', (els) => els.length) === 0, 'the players panel has no engine options');
+    check(await page.isHidden('#engine-panel'), 'the engine settings are closed at first');
+    await page.click('#engine-gear');
+    check(await page.isVisible('#engine-panel'), 'the gear opens them');
+    const evaluators = await page.$$eval('#engine-panel select[data-option="Evaluator"] option', (els) => els.map((e) => e.value));
+    await page.selectOption('#engine-panel select[data-option="Evaluator"]', 'Simple');
+    await page.click('#engine-panel summary');
+    await page.uncheck('#engine-panel input[data-option="NullMove"]');
+    await page.selectOption('#multipv', '2');
+    check(evaluators.includes('Simple') && await page.isVisible('#engine-panel input[data-option="NullMove"]'),
+      `evaluator (${evaluators.join('/')}) and the search techniques are there`);
+    await page.check('#analyse');
+    await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 2, null, { timeout: 20000 });
+    const analysis = sent[sent.length - 1];
+    check(analysis.infinite && analysis.options.Evaluator === 'Simple' && analysis.options.NullMove === false && analysis.options.MultiPV === 2,
+      `live analysis searches with them (${JSON.stringify(analysis.options)})`);
+    await page.uncheck('#analyse');
+    await page.click('#enginemove');
+    await page.waitForFunction(() => S.game.plies.length === 1, null, { timeout: 20000 });
+    const played = sent[sent.length - 1];
+    check(played.options.Evaluator === 'Simple' && played.options.NullMove === false && !('MultiPV' in played.options),
+      `and so does "Engine move" (${JSON.stringify(played.options)})`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    const kept = await page.evaluate(() => ({ lines: analysisLines(), options: engineOptions() }));
+    check(kept.lines === 2 && kept.options.Evaluator === 'Simple' && kept.options.NullMove === false, `kept across a reload (${JSON.stringify(kept)})`);
+    await startMatch(page, '', false, true);
+    check(await page.isHidden('#engine-gear') && await page.isHidden('#engine-panel'), 'Play shows no engine settings');
+    await move(page, 'a2', 'a4'); // out of the book: Kestrel searches
+    await waitPlies(page, 2);
+    const match = sent[sent.length - 1];
+    check(!('Evaluator' in match.options) && !('NullMove' in match.options), `Kestrel plays you at its own settings (${JSON.stringify(match.options)})`);
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
   // A 390x844 phone: on the analysis board with analysis on, the board,
   // its buttons, the engine line (a strip under them) and the move list
   // are all on screen, none over another, the page unscrolled; in a game
