@@ -316,6 +316,43 @@ const SCENARIOS = {
     await context.close();
   },
 
+  // "Play from here": the analysis board has no engine player, and a
+  // game against Kestrel starts from the position on view through the
+  // match dialog (you get the side to move unless you pick the other);
+  // its Rematch starts from there again.
+  async playfrom(browser) {
+    const { context, page } = await open(browser);
+    await loadPgn(page, OTHER);
+    await waitPlies(page, 7);
+    await page.click('#moves .mv[data-ply="5"]'); // 3. d4, Black to move
+    const fen = await page.evaluate(() => S.game.fen);
+    await page.waitForTimeout(1500);
+    check(await page.evaluate(() => S.game.plies.length === 7 && S.players.w === 'human' && S.players.b === 'human'),
+      'on the analysis board nobody is an engine player: stepping back moves nothing');
+    await page.click('#playfrom');
+    await page.waitForSelector('#match-dialog[open]');
+    const colour = await page.$eval('#match-dialog input[name="colour"]:checked', (el) => el.value);
+    check(colour === 'b' && (await page.textContent('#match-from-fen')) === fen, `the match dialog is from the position on view, you Black to move (${colour})`);
+    await page.check('#match-dialog input[name="colour"][value="w"]'); // Kestrel, Black, moves first
+    await page.selectOption('#match-time', '3+2');
+    await page.setChecked('#match-hide', true);
+    await page.click('#match-start');
+    await page.waitForFunction((fen) => S.match && S.game.nodes[0].fen === fen && S.game.plies.length === 1, fen, { timeout: 30000 });
+    const game = await page.evaluate(() => ({ start: S.game.nodes[0].fen, human: S.match.human, engine: S.players.b, linear: S.game.linear, flipped: S.flipped, path: location.pathname }));
+    check(game.start === fen && game.human === 'w' && game.engine === 'engine' && game.linear && game.path === '/play',
+      `a game against Kestrel from there at /play, Kestrel (Black) moving first (${JSON.stringify(game)})`);
+    const pgn = await page.evaluate(() => fetch(`/api/pgn?game=${S.game.id}`).then((r) => r.text()));
+    check(pgn.includes(`[FEN "${fen}"]`) && pgn.includes('[SetUp "1"]'), 'its PGN starts from that position');
+    await page.click('#resign');
+    await page.click('#confirm-yes');
+    await page.waitForSelector('#over-dialog[open]');
+    await page.click('#over-rematch');
+    await page.waitForFunction((fen) => S.match && S.match.human === 'b' && S.game.nodes[0].fen === fen && !S.game.status.over, fen, { timeout: 30000 });
+    check(true, 'Rematch: from the same position, colours swapped');
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
   // A 390x844 phone: on the analysis board with analysis on, the board,
   // its buttons, the engine line (a strip under them) and the move list
   // are all on screen, none over another, the page unscrolled; in a game

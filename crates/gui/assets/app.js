@@ -28,7 +28,8 @@ const S = {
   pv: null,            // { fens, moves, idx } while stepping through an engine line
   edit: null,          // { board, piece } in edit mode
   events: null,
-  match: null,         // a game against Kestrel: { human, engine, level, control, hideEval } (match.js)
+  match: null,         // a game against Kestrel: { human, engine, level, control, hideEval, fen (its start; null: the usual) } (match.js)
+  matchFrom: null,     // the position the match dialog would start from (Play from here), null for the start
   clock: null,         // its clocks: { left: { w, b }, inc, running, since, plies (the main line they charged) }
   flagging: false,
   hideArrows: false,   // the engine's arrows turned off (keys.js, x)
