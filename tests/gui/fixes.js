@@ -5,7 +5,7 @@
 // tests/gui_browser.rs.
 'use strict';
 
-const { launch, probe, open: openAt, check, waitPlies, KASPAROV, move, drawArrow, startMatchGame } = require('./browser');
+const { launch, probe, open: openAt, check, waitPlies, KASPAROV, move, drawArrow, startMatchGame, pieceOn } = require('./browser');
 
 const url = process.argv[2];
 const only = process.argv.slice(3);
@@ -349,6 +349,41 @@ const SCENARIOS = {
     await page.click('#over-rematch');
     await page.waitForFunction((fen) => S.match && S.match.human === 'b' && S.game.nodes[0].fen === fen && !S.game.status.over, fen, { timeout: 30000 });
     check(true, 'Rematch: from the same position, colours swapped');
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
+  // The board is resizable as on lichess: its corner handle drags it
+  // smaller or bigger (never past the window's height, nor pushing the
+  // moves from beside it), moves are still made by their squares, and the
+  // size is kept for the next visit.
+  async resize(browser) {
+    const { context, page } = await open(browser);
+    const box = (sel) => page.$eval(sel, (el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height, bottom: r.bottom, right: r.right }; });
+    const drag = async (dx, dy) => {
+      const h = await box('#board-resize');
+      await page.mouse.move(h.x + h.w / 2, h.y + h.h / 2);
+      await page.mouse.down();
+      await page.mouse.move(h.x + h.w / 2 + dx, h.y + h.h / 2 + dy, { steps: 6 });
+      await page.mouse.up();
+      await page.waitForTimeout(200);
+    };
+    const before = await box('#board');
+    await drag(-120, -120);
+    const small = await box('#board');
+    check(before.w - small.w > 90 && Math.abs(small.w - small.h) < 1, `dragging the corner in makes the board smaller (${Math.round(before.w)} -> ${Math.round(small.w)} px)`);
+    await move(page, 'e2', 'e4');
+    await page.waitForFunction(() => S.game.plies.length === 1);
+    check(await pieceOn(page, 'e4') === 'P', 'and its squares still take moves');
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    const kept = await box('#board');
+    check(Math.abs(kept.w - small.w) < 1, `the size is kept across a reload (${Math.round(kept.w)} px)`);
+    await drag(400, 400);
+    const big = await box('#board');
+    const moves = await box('#moves-panel');
+    check(big.w > before.w && big.bottom <= 768 && moves.x > big.right && moves.y < 200,
+      `dragged out it grows (${Math.round(big.w)} px) but stays inside the window, the moves still beside it`);
     check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
     await context.close();
   },

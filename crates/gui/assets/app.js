@@ -763,6 +763,7 @@ async function main() {
   wireThemes();
   wirePersist();
   wireEngineSettings();
+  wireResize(); // resize.js
   const [opts, opened] = await Promise.all([api('GET', '/api/options'), openGame()]);
   S.options = opts.options;
   S.levels = opts.levels;
