@@ -137,7 +137,7 @@ fn the_gui_keeps_habits_in_chromium() {
 /// no tablebase requests without tables, move numbers kept with their
 /// moves in the exported PGN, one engine settings panel (not on Play),
 /// a game against Kestrel from the analysis board's position, the board
-/// resized by its handle;
+/// resized by its handle, the review's best lines added to the moves;
 /// and the 1366x768 layout measured.
 #[test]
 fn the_gui_fixes_stay_fixed_in_chromium() {

@@ -139,6 +139,33 @@ const SCENARIOS = {
     await context.close();
   },
 
+  // The review as lichess's: Légal's mate analysed, 5... Bxd1 a blunder,
+  // each side's accuracy, and on request the best line of each judged
+  // move in the tree, as a variation with lichess's comment on the move.
+  async bestlines(browser) {
+    const { context, page } = await open(browser);
+    await loadPgn(page, LEGAL);
+    await waitPlies(page, 13);
+    await page.click('#review-start');
+    await page.waitForSelector('#review[data-state="done"]', { timeout: 60000 });
+    const mark = await page.textContent('#moves .mv[data-ply="10"] .judg');
+    const acc = await page.$$eval('#review-summary tr[data-side] td:last-child', (els) => els.map((e) => parseFloat(e.textContent)));
+    check(mark === '??' && acc.length === 2 && acc[0] > acc[1], `5... Bxd1?? judged, accuracy White ${acc[0]} %, Black ${acc[1]} %`);
+    const best = await page.evaluate(() => REVIEW.view.positions[9].best);
+    await page.click('#review-lines');
+    await page.waitForFunction(() => S.game.nodes.some((n) => !n.main), null, { timeout: 10000 });
+    const shown = await page.evaluate(() => ({
+      variation: [...document.querySelectorAll('#moves .interrupt .mv')].map((e) => e.textContent.trim()),
+      comment: [...document.querySelectorAll('#moves .comment')].map((e) => e.textContent).join(' | '),
+      plies: S.game.plies.length, result: S.game.status.result,
+    }));
+    check(shown.variation.some((t) => t.startsWith(best)) && shown.comment.includes(`Blunder. ${best} was best.`),
+      `"Best lines into the moves": ${best}'s line as a variation, the comment on the move (${shown.comment})`);
+    check(shown.plies === 13 && shown.result === '1-0', 'the game and its result stay as they were');
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
   // Without --syzygy-path the page asks nothing of the tables.
   async tablebase(browser) {
     const { context, page } = await open(browser);

@@ -631,6 +631,35 @@ pub async fn cancel_review(
         .map_err(|e| ApiError::conflict(format!("the pass could not be cancelled: {e}")))
 }
 
+/// `POST /api/analysis/lines` `{"game", "ply"?}`: the pass's best line
+/// after each judged move (or the one at `ply`) as a variation, with
+/// lichess's comment on the move.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinesBody {
+    game: String,
+    ply: Option<usize>,
+}
+
+/// Adds the best lines (see [`crate::review::add_best_lines`]); the game
+/// is left as it was when they would not fit the games' memory.
+pub async fn review_lines(
+    State(state): Shared,
+    ApiJson(body): ApiJson<LinesBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    let before = session.record().clone();
+    if let Err(e) = crate::review::add_best_lines(&session, body.ply) {
+        *session.record() = before;
+        return Err(e);
+    }
+    if let Err(full) = state.trim(&session.id) {
+        *session.record() = before;
+        return Err(full);
+    }
+    Ok(view(&session))
+}
+
 /// `GET /api/opening?game=ID`: every named position of the game, in order.
 pub async fn opening(
     State(state): Shared,
