@@ -316,6 +316,11 @@ const SCENARIOS = {
     await page.click('#engine-panel summary');
     await page.uncheck('#engine-panel input[data-option="NullMove"]');
     await page.selectOption('#multipv', '2');
+    // Threads and the table are the game's engine's, set on the server.
+    const engineSet = page.waitForResponse((r) => r.url().endsWith('/api/engine') && r.request().postData().includes('"hash_mib":64'));
+    await page.selectOption('#engine-hash', '64');
+    const resources = await (await engineSet).json();
+    check(resources.hash_mib === 64 && resources.threads === 1, `the engine's table is set to 64 MiB on the server (${JSON.stringify(resources)})`);
     check(evaluators.includes('Simple') && await page.isVisible('#engine-panel input[data-option="NullMove"]'),
       `evaluator (${evaluators.join('/')}) and the search techniques are there`);
     await page.check('#analyse');
@@ -331,8 +336,9 @@ const SCENARIOS = {
       `and so does "Engine move" (${JSON.stringify(played.options)})`);
     await page.reload();
     await page.waitForSelector('body[data-ready="1"]');
-    const kept = await page.evaluate(() => ({ lines: analysisLines(), options: engineOptions() }));
-    check(kept.lines === 2 && kept.options.Evaluator === 'Simple' && kept.options.NullMove === false, `kept across a reload (${JSON.stringify(kept)})`);
+    const kept = await page.evaluate(() => ({ lines: analysisLines(), options: engineOptions(), hash: ENGINE.applied.hash_mib }));
+    check(kept.lines === 2 && kept.options.Evaluator === 'Simple' && kept.options.NullMove === false && kept.hash === 64,
+      `kept across a reload (${JSON.stringify(kept)})`);
     await startMatch(page, '', false, true);
     check(await page.isHidden('#engine-gear') && await page.isHidden('#engine-panel'), 'Play shows no engine settings');
     await move(page, 'a2', 'a4'); // out of the book: Kestrel searches

@@ -25,6 +25,8 @@ const S = {
   options: [],
   levels: false,
   tablebase: false,    // the server has endgame tables (--syzygy-path): only then are they asked
+  threadsMax: 1,       // the most search threads a game's engine may have (/api/options)
+  hashMax: 16,         // its largest table, MiB
   pv: null,            // { fens, moves, idx } while stepping through an engine line
   edit: null,          // { board, piece } in edit mode
   events: null,
@@ -768,6 +770,8 @@ async function main() {
   S.options = opts.options;
   S.levels = opts.levels;
   S.tablebase = !!opts.tablebase;
+  S.threadsMax = opts.threads_max || 1;
+  S.hashMax = opts.hash_max_mib || 16;
   buildSides();
   buildEngineSettings(); // engine_settings.js
   if (opened.view) {
@@ -792,6 +796,7 @@ async function attach(view) {
   S.events = backend.events(view.id);
   S.events.onmessage = onEvent;
   await new Promise((resolve) => { S.events.onopen = resolve; setTimeout(resolve, 1000); });
+  await applyResources(); // engine_settings.js: this game's engine gets the kept threads and table
   afterChange();
 }
 

@@ -1,7 +1,10 @@
 // The engine settings panel, as lichess's analysis gear: one place for how
-// Kestrel searches on the analysis board (the number of lines, the
-// evaluator, every search technique switch and number), used by live
-// analysis and by the engine players and "Engine move" there. A game
+// Kestrel searches on the analysis board (the number of lines, its search
+// threads and table size, the evaluator, every search technique switch
+// and number), used by live analysis and by the engine players and
+// "Engine move" there. Threads and table belong to the game's engine on
+// the server (POST /api/engine, sent when they change and when a game is
+// opened); the other options go with each search. A game
 // against Kestrel (Play) is not affected: Kestrel plays it at its full
 // settings and the level picked in the match dialog. The list is read from
 // the engine's own options (/api/options), so a new switch appears here
@@ -10,6 +13,14 @@
 'use strict';
 
 const ENGINE_KEY = 'kestrel-engine';
+const ENGINE = { applied: { threads: 1, hash_mib: 16 } }; // what the game's engine has, as far as the page knows
+
+// The table sizes offered: powers of two from 16 MiB to the server's limit.
+function hashSizes() {
+  const out = [];
+  for (let mib = 16; mib <= S.hashMax; mib *= 2) out.push(mib);
+  return out.length ? out : [S.hashMax];
+}
 // Options shown elsewhere (MultiPV as "Lines", the level per side) or
 // that mean nothing here (UCI_*).
 const shownElsewhere = (o) => o.name === 'MultiPV' || o.name.startsWith('UCI_');
@@ -20,6 +31,9 @@ function buildEngineSettings() {
   const numbers = S.options.filter((o) => o.type === 'spin' && !shownElsewhere(o));
   const words = S.options.filter((o) => o.type === 'combo' && o.name !== 'Evaluator');
   const combo = (o) => `<label>${o.name} <select data-option="${o.name}">${o.choices.map((c) => `<option ${c === o.default ? 'selected' : ''}>${escapeHtml(c)}</option>`).join('')}</select></label>`;
+  $('engine-threads').max = String(S.threadsMax);
+  $('engine-hash').innerHTML = hashSizes().map((m) => `<option value="${m}">${m >= 1024 ? `${m / 1024} GiB` : `${m} MiB`}</option>`).join('');
+  $('engine-hash').value = '16';
   $('engine-options').innerHTML = `
     <div class="row">${evaluator ? combo(evaluator) : ''}${words.map(combo).join('')}</div>
     <details id="techniques"><summary>Search techniques (${switches.length} switches, ${numbers.length} numbers)</summary>
@@ -32,10 +46,13 @@ function buildEngineSettings() {
   for (const el of $('engine-panel').querySelectorAll('[data-option], #multipv')) {
     el.addEventListener('change', () => { saveEngineSettings(); restartAnalysis(); });
   }
+  for (const el of [$('engine-threads'), $('engine-hash')]) el.addEventListener('change', sendResources);
   $('engine-reset').onclick = () => {
     for (const el of $('engine-options').querySelectorAll('[data-option]')) setOptionInput(el, S.options.find((o) => o.name === el.dataset.option).default);
+    $('engine-threads').value = '1';
+    $('engine-hash').value = '16';
     saveEngineSettings();
-    restartAnalysis();
+    sendResources();
   };
 }
 
@@ -62,9 +79,42 @@ function engineOptions() {
 }
 
 const analysisLines = () => Number($('multipv').value);
+const wantedResources = () => ({ threads: Number($('engine-threads').value), hash_mib: Number($('engine-hash').value) });
 
 function saveEngineSettings() {
-  try { localStorage.setItem(ENGINE_KEY, JSON.stringify({ lines: analysisLines(), options: engineOptions() })); } catch (e) { /* storage off: this visit only */ }
+  const kept = { lines: analysisLines(), options: engineOptions(), ...wantedResources() };
+  try { localStorage.setItem(ENGINE_KEY, JSON.stringify(kept)); } catch (e) { /* storage off: this visit only */ }
+}
+
+// The threads and table chosen, given to the game's engine (its search
+// stops; analysis starts again). Refused (a table the server's memory for
+// games cannot hold now), the choice goes back to what the engine has.
+async function sendResources() {
+  const want = wantedResources();
+  if (!(want.threads >= 1 && want.threads <= S.threadsMax)) { $('engine-threads').value = String(ENGINE.applied.threads); return; }
+  $('engine-error').textContent = '';
+  try {
+    ENGINE.applied = await post('/api/engine', want);
+    saveEngineSettings();
+  } catch (e) {
+    $('engine-error').textContent = e.message;
+    $('engine-threads').value = String(ENGINE.applied.threads);
+    $('engine-hash').value = String(ENGINE.applied.hash_mib);
+  }
+  restartAnalysis();
+}
+
+// A game opened (a new one, a reload, a restored one): its engine gets the
+// kept threads and table, when they are not the defaults it starts with.
+async function applyResources() {
+  const want = wantedResources();
+  ENGINE.applied = { threads: 1, hash_mib: 16 };
+  if (want.threads === 1 && want.hash_mib === 16) return;
+  try { ENGINE.applied = await post('/api/engine', want); } catch (e) {
+    $('engine-error').textContent = e.message;
+    $('engine-threads').value = '1';
+    $('engine-hash').value = '16';
+  }
 }
 
 // A kept option the engine no longer has, or a value it no longer takes, is dropped.
@@ -72,6 +122,8 @@ function loadEngineSettings() {
   let saved = {};
   try { saved = JSON.parse(localStorage.getItem(ENGINE_KEY)) || {}; } catch (e) { /* storage off or garbled */ }
   if ([...$('multipv').options].some((o) => Number(o.value) === saved.lines)) $('multipv').value = String(saved.lines);
+  if (Number.isInteger(saved.threads) && saved.threads >= 1 && saved.threads <= S.threadsMax) $('engine-threads').value = String(saved.threads);
+  if (hashSizes().includes(saved.hash_mib)) $('engine-hash').value = String(saved.hash_mib);
   for (const [name, value] of Object.entries(saved.options || {})) {
     const el = $('engine-options').querySelector(`[data-option="${CSS.escape(name)}"]`);
     const o = S.options.find((x) => x.name === name);
