@@ -21,6 +21,7 @@ function hashSizes() {
   for (let mib = 16; mib <= S.hashMax; mib *= 2) out.push(mib);
   return out.length ? out : [S.hashMax];
 }
+
 // Options shown elsewhere (MultiPV as "Lines", the level per side) or
 // that mean nothing here (UCI_*).
 const shownElsewhere = (o) => o.name === 'MultiPV' || o.name.startsWith('UCI_');
@@ -86,13 +87,15 @@ function saveEngineSettings() {
   try { localStorage.setItem(ENGINE_KEY, JSON.stringify(kept)); } catch (e) { /* storage off: this visit only */ }
 }
 
-// The threads and table chosen, given to the game's engine (its search
-// stops; analysis starts again). Refused (a table the server's memory for
-// games cannot hold now), the choice goes back to what the engine has.
+// The threads and table chosen, given to the game's engine: its search
+// stops first (an engine player's too, which then thinks again), and
+// analysis starts again. Refused (a table the server's memory for games
+// cannot hold now), the choice goes back to what the engine has.
 async function sendResources() {
   const want = wantedResources();
   if (!(want.threads >= 1 && want.threads <= S.threadsMax)) { $('engine-threads').value = String(ENGINE.applied.threads); return; }
   $('engine-error').textContent = '';
+  await stopSearch();
   try {
     ENGINE.applied = await post('/api/engine', want);
     saveEngineSettings();
@@ -101,6 +104,7 @@ async function sendResources() {
     $('engine-threads').value = String(ENGINE.applied.threads);
     $('engine-hash').value = String(ENGINE.applied.hash_mib);
   }
+  maybeEngine();
   restartAnalysis();
 }
 
