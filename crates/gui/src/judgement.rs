@@ -97,7 +97,7 @@ impl Judgement {
         let sign = if white { 1 } else { -1 };
         match (before, after) {
             (ScoreView::Cp(b), ScoreView::Cp(a)) => {
-                Self::of_chances_lost(sign as f64 * (winning_chances(b) - winning_chances(a)))
+                Self::of_chances_lost(f64::from(sign) * (winning_chances(b) - winning_chances(a)))
             }
             _ => {
                 // The mover's view; a side without a centipawn score counts 0.
