@@ -135,7 +135,10 @@ fn the_gui_keeps_habits_in_chromium() {
 /// side's first move, a finished game that stays finished, no engine
 /// move on a loaded FEN, no review figures for a game nobody analysed,
 /// no tablebase requests without tables, move numbers kept with their
-/// moves in the exported PGN; and the 1366x768 layout measured.
+/// moves in the exported PGN, one engine settings panel (not on Play),
+/// a game against Kestrel from the analysis board's position, the board
+/// resized by its handle, the review's best lines added to the moves;
+/// and the 1366x768 layout measured.
 #[test]
 fn the_gui_fixes_stay_fixed_in_chromium() {
     browser_scenario("fixes.js", &[], "fixes done");

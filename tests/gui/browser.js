@@ -24,8 +24,10 @@ async function launch() {
     const context = await newContext(options);
     await context.addInitScript(installBoardProbe);
     if (!dir) return context;
-    await context.route(/\/([a-z]+\.(js|css)|)(\?.*)?$/, async (route) => {
-      const name = new URL(route.request().url()).pathname.slice(1) || 'index.html';
+    // The page's files, and the page itself at each of its addresses.
+    await context.route(/^[a-z]+:\/\/[^/]+\/([a-z_]+\.(js|css)|play|analysis|editor|)(\?.*)?$/, async (route) => {
+      const at = new URL(route.request().url()).pathname.slice(1);
+      const name = at.includes('.') ? at : 'index.html';
       // chessground's files are in a folder of their own (assets/chessground).
       const file = [path.join(dir, name), path.join(dir, 'chessground', name)].find((f) => fs.existsSync(f));
       if (!file) return route.continue();

@@ -96,7 +96,9 @@ async function main() {
 
   // Analysis with two lines; click a move of a line to see it on the board.
   await page.selectOption('#side-b [data-k="player"]', 'human');
+  await page.click('#engine-gear'); // the number of lines is an engine setting
   await page.selectOption('#multipv', '2');
+  await page.click('#engine-close');
   await page.check('#analyse');
   await page.waitForFunction(() => document.querySelectorAll('#lines .line').length >= 2 &&
     document.querySelectorAll('#lines .line .pvm').length >= 4, null, { timeout: 30000 });

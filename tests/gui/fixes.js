@@ -5,7 +5,7 @@
 // tests/gui_browser.rs.
 'use strict';
 
-const { launch, probe, open: openAt, check, waitPlies, KASPAROV, move, drawArrow, startMatchGame } = require('./browser');
+const { launch, probe, open: openAt, check, waitPlies, KASPAROV, move, drawArrow, startMatchGame, pieceOn } = require('./browser');
 
 const url = process.argv[2];
 const only = process.argv.slice(3);
@@ -139,6 +139,33 @@ const SCENARIOS = {
     await context.close();
   },
 
+  // The review as lichess's: Légal's mate analysed, 5... Bxd1 a blunder,
+  // each side's accuracy, and on request the best line of each judged
+  // move in the tree, as a variation with lichess's comment on the move.
+  async bestlines(browser) {
+    const { context, page } = await open(browser);
+    await loadPgn(page, LEGAL);
+    await waitPlies(page, 13);
+    await page.click('#review-start');
+    await page.waitForSelector('#review[data-state="done"]', { timeout: 60000 });
+    const mark = await page.textContent('#moves .mv[data-ply="10"] .judg');
+    const acc = await page.$$eval('#review-summary tr[data-side] td:last-child', (els) => els.map((e) => parseFloat(e.textContent)));
+    check(mark === '??' && acc.length === 2 && acc[0] > acc[1], `5... Bxd1?? judged, accuracy White ${acc[0]} %, Black ${acc[1]} %`);
+    const best = await page.evaluate(() => REVIEW.view.positions[9].best);
+    await page.click('#review-lines');
+    await page.waitForFunction(() => S.game.nodes.some((n) => !n.main), null, { timeout: 10000 });
+    const shown = await page.evaluate(() => ({
+      variation: [...document.querySelectorAll('#moves .interrupt .mv')].map((e) => e.textContent.trim()),
+      comment: [...document.querySelectorAll('#moves .comment')].map((e) => e.textContent).join(' | '),
+      plies: S.game.plies.length, result: S.game.status.result,
+    }));
+    check(shown.variation.some((t) => t.startsWith(best)) && shown.comment.includes(`Blunder. ${best} was best.`),
+      `"Best lines into the moves": ${best}'s line as a variation, the comment on the move (${shown.comment})`);
+    check(shown.plies === 13 && shown.result === '1-0', 'the game and its result stay as they were');
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
   // Without --syzygy-path the page asks nothing of the tables.
   async tablebase(browser) {
     const { context, page } = await open(browser);
@@ -267,6 +294,129 @@ const SCENARIOS = {
       '"Analyse this game": the analysis board with the game');
     await page.waitForFunction(() => document.getElementById('review').dataset.state !== 'idle', null, { timeout: 30000 });
     check(true, `and its review started (${await page.$eval('#review', (el) => el.dataset.state)})`);
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
+  // One engine settings panel, as lichess's analysis gear: the players
+  // panel has no engine options; the gear opens the panel, whose choices go
+  // with live analysis and "Engine move" and are kept for the next visit;
+  // Play shows no gear, and Kestrel plays a game against you at its own
+  // settings.
+  async settings(browser) {
+    const { context, page } = await open(browser);
+    const sent = [];
+    page.on('request', (r) => { if (r.url().endsWith('/api/go')) sent.push(JSON.parse(r.postData()).settings); });
+    check(await page.$$eval('#players [data-option]', (els) => els.length) === 0, 'the players panel has no engine options');
+    check(await page.isHidden('#engine-panel'), 'the engine settings are closed at first');
+    await page.click('#engine-gear');
+    check(await page.isVisible('#engine-panel'), 'the gear opens them');
+    const evaluators = await page.$$eval('#engine-panel select[data-option="Evaluator"] option', (els) => els.map((e) => e.value));
+    await page.selectOption('#engine-panel select[data-option="Evaluator"]', 'Simple');
+    await page.click('#engine-panel summary');
+    await page.uncheck('#engine-panel input[data-option="NullMove"]');
+    await page.selectOption('#multipv', '2');
+    // Threads and the table are the game's engine's, set on the server.
+    const engineSet = page.waitForResponse((r) => r.url().endsWith('/api/engine') && r.request().postData().includes('"hash_mib":64'));
+    await page.selectOption('#engine-hash', '64');
+    const resources = await (await engineSet).json();
+    check(resources.hash_mib === 64 && resources.threads === 1, `the engine's table is set to 64 MiB on the server (${JSON.stringify(resources)})`);
+    check(evaluators.includes('Simple') && await page.isVisible('#engine-panel input[data-option="NullMove"]'),
+      `evaluator (${evaluators.join('/')}) and the search techniques are there`);
+    await page.check('#analyse');
+    await page.waitForFunction(() => document.querySelectorAll('#lines .line').length === 2, null, { timeout: 20000 });
+    const analysis = sent[sent.length - 1];
+    check(analysis.infinite && analysis.options.Evaluator === 'Simple' && analysis.options.NullMove === false && analysis.options.MultiPV === 2,
+      `live analysis searches with them (${JSON.stringify(analysis.options)})`);
+    await page.uncheck('#analyse');
+    await page.click('#enginemove');
+    await page.waitForFunction(() => S.game.plies.length === 1, null, { timeout: 20000 });
+    const played = sent[sent.length - 1];
+    check(played.options.Evaluator === 'Simple' && played.options.NullMove === false && !('MultiPV' in played.options),
+      `and so does "Engine move" (${JSON.stringify(played.options)})`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    const kept = await page.evaluate(() => ({ lines: analysisLines(), options: engineOptions(), hash: ENGINE.applied.hash_mib }));
+    check(kept.lines === 2 && kept.options.Evaluator === 'Simple' && kept.options.NullMove === false && kept.hash === 64,
+      `kept across a reload (${JSON.stringify(kept)})`);
+    await startMatch(page, '', false, true);
+    check(await page.isHidden('#engine-gear') && await page.isHidden('#engine-panel'), 'Play shows no engine settings');
+    await move(page, 'a2', 'a4'); // out of the book: Kestrel searches
+    await waitPlies(page, 2);
+    const match = sent[sent.length - 1];
+    check(!('Evaluator' in match.options) && !('NullMove' in match.options), `Kestrel plays you at its own settings (${JSON.stringify(match.options)})`);
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
+  // "Play from here": the analysis board has no engine player, and a
+  // game against Kestrel starts from the position on view through the
+  // match dialog (you get the side to move unless you pick the other);
+  // its Rematch starts from there again.
+  async playfrom(browser) {
+    const { context, page } = await open(browser);
+    await loadPgn(page, OTHER);
+    await waitPlies(page, 7);
+    await page.click('#moves .mv[data-ply="5"]'); // 3. d4, Black to move
+    const fen = await page.evaluate(() => S.game.fen);
+    await page.waitForTimeout(1500);
+    check(await page.evaluate(() => S.game.plies.length === 7 && S.players.w === 'human' && S.players.b === 'human'),
+      'on the analysis board nobody is an engine player: stepping back moves nothing');
+    await page.click('#playfrom');
+    await page.waitForSelector('#match-dialog[open]');
+    const colour = await page.$eval('#match-dialog input[name="colour"]:checked', (el) => el.value);
+    check(colour === 'b' && (await page.textContent('#match-from-fen')) === fen, `the match dialog is from the position on view, you Black to move (${colour})`);
+    await page.check('#match-dialog input[name="colour"][value="w"]'); // Kestrel, Black, moves first
+    await page.selectOption('#match-time', '3+2');
+    await page.setChecked('#match-hide', true);
+    await page.click('#match-start');
+    await page.waitForFunction((fen) => S.match && S.game.nodes[0].fen === fen && S.game.plies.length === 1, fen, { timeout: 30000 });
+    const game = await page.evaluate(() => ({ start: S.game.nodes[0].fen, human: S.match.human, engine: S.players.b, linear: S.game.linear, flipped: S.flipped, path: location.pathname }));
+    check(game.start === fen && game.human === 'w' && game.engine === 'engine' && game.linear && game.path === '/play',
+      `a game against Kestrel from there at /play, Kestrel (Black) moving first (${JSON.stringify(game)})`);
+    const pgn = await page.evaluate(() => fetch(`/api/pgn?game=${S.game.id}`).then((r) => r.text()));
+    check(pgn.includes(`[FEN "${fen}"]`) && pgn.includes('[SetUp "1"]'), 'its PGN starts from that position');
+    await page.click('#resign');
+    await page.click('#confirm-yes');
+    await page.waitForSelector('#over-dialog[open]');
+    await page.click('#over-rematch');
+    await page.waitForFunction((fen) => S.match && S.match.human === 'b' && S.game.nodes[0].fen === fen && !S.game.status.over, fen, { timeout: 30000 });
+    check(true, 'Rematch: from the same position, colours swapped');
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
+  // The board is resizable as on lichess: its corner handle drags it
+  // smaller or bigger (never past the window's height, nor pushing the
+  // moves from beside it), moves are still made by their squares, and the
+  // size is kept for the next visit.
+  async resize(browser) {
+    const { context, page } = await open(browser);
+    const box = (sel) => page.$eval(sel, (el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height, bottom: r.bottom, right: r.right }; });
+    const drag = async (dx, dy) => {
+      const h = await box('#board-resize');
+      await page.mouse.move(h.x + h.w / 2, h.y + h.h / 2);
+      await page.mouse.down();
+      await page.mouse.move(h.x + h.w / 2 + dx, h.y + h.h / 2 + dy, { steps: 6 });
+      await page.mouse.up();
+      await page.waitForTimeout(200);
+    };
+    const before = await box('#board');
+    await drag(-120, -120);
+    const small = await box('#board');
+    check(before.w - small.w > 90 && Math.abs(small.w - small.h) < 1, `dragging the corner in makes the board smaller (${Math.round(before.w)} -> ${Math.round(small.w)} px)`);
+    await move(page, 'e2', 'e4');
+    await page.waitForFunction(() => S.game.plies.length === 1);
+    check(await pieceOn(page, 'e4') === 'P', 'and its squares still take moves');
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    const kept = await box('#board');
+    check(Math.abs(kept.w - small.w) < 1, `the size is kept across a reload (${Math.round(kept.w)} px)`);
+    await drag(400, 400);
+    const big = await box('#board');
+    const moves = await box('#moves-panel');
+    check(big.w > before.w && big.bottom <= 768 && moves.x > big.right && moves.y < 200,
+      `dragged out it grows (${Math.round(big.w)} px) but stays inside the window, the moves still beside it`);
     check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
     await context.close();
   },

@@ -25,10 +25,13 @@ const S = {
   options: [],
   levels: false,
   tablebase: false,    // the server has endgame tables (--syzygy-path): only then are they asked
+  threadsMax: 1,       // the most search threads a game's engine may have (/api/options)
+  hashMax: 16,         // its largest table, MiB
   pv: null,            // { fens, moves, idx } while stepping through an engine line
   edit: null,          // { board, piece } in edit mode
   events: null,
-  match: null,         // a game against Kestrel: { human, engine, level, control, hideEval } (match.js)
+  match: null,         // a game against Kestrel: { human, engine, level, control, hideEval, fen (its start; null: the usual) } (match.js)
+  matchFrom: null,     // the position the match dialog would start from (Play from here), null for the start
   clock: null,         // its clocks: { left: { w, b }, inc, running, since, plies (the main line they charged) }
   flagging: false,
   hideArrows: false,   // the engine's arrows turned off (keys.js, x)
@@ -267,17 +270,15 @@ function afterChange() {
 function sideSettings(side) {
   const box = $(`side-${side}`);
   const get = (k) => box.querySelector(`[data-k="${k}"]`);
-  const settings = { own_book: get('book').checked, options: {} };
+  // A game against Kestrel is played at Kestrel's own settings (and the
+  // level picked); the analysis board's engine at the settings panel's.
+  const playing = S.match && side === S.match.engine;
+  const settings = { own_book: get('book').checked, options: playing ? {} : engineOptions() };
   const amount = Number(get('amount').value) || 1;
   // Against you on a clock, Kestrel shares out its own time.
-  if (S.clock && S.match && side === S.match.engine) settings.clock = clockSettings();
+  if (S.clock && playing) settings.clock = clockSettings();
   else if (get('limit').value === 'depth') settings.depth = Math.round(amount);
   else settings.movetime_ms = Math.round(amount * 1000);
-  for (const el of box.querySelectorAll('[data-option]')) {
-    const o = S.options.find((x) => x.name === el.dataset.option);
-    const v = o.type === 'check' ? el.checked : o.type === 'spin' ? Number(el.value) : el.value;
-    if (v !== o.default) settings.options[o.name] = v;
-  }
   const level = get('level');
   if (level && level.value !== 'max') {
     settings.options.UCI_LimitStrength = true;
@@ -346,7 +347,7 @@ async function restartAnalysis() {
   }
   if (curNode().children.length === 0 && S.players[S.game.turn] === 'engine' && !S.paused) return; // the player's search shows its lines
   clearLines();
-  const body = { settings: { infinite: true, own_book: false, options: { MultiPV: Number($('multipv').value) } } };
+  const body = { settings: { infinite: true, own_book: false, options: { ...engineOptions(), MultiPV: analysisLines() } } };
   body.node = S.game.current;
   // Whatever searches ran before this one may still report as they wind down.
   S.searchFloor = S.seenSearch + 1;
@@ -538,23 +539,15 @@ function buildSides() {
       const opts = levelChoices().map((c) => `<option value="${c.value}">${c.text}</option>`);
       level = `<label>Level <select data-k="level">${opts.join('')}</select></label>`;
     }
-    const evaluator = S.options.find((o) => o.name === 'Evaluator');
-    const switches = S.options.filter((o) => o.type === 'check' && !o.name.startsWith('UCI_'));
-    const numbers = S.options.filter((o) => o.type === 'spin' && o.name !== 'MultiPV' && !o.name.startsWith('UCI_'));
+    // Who plays and how long each move may take; how Kestrel searches
+    // is the engine settings panel's (engine_settings.js).
     div.innerHTML = `
       <b>${side === 'w' ? 'White' : 'Black'}</b>
       <select data-k="player"><option value="human">Human</option><option value="engine">Engine</option></select>
       <select data-k="limit"><option value="time">seconds</option><option value="depth">depth</option></select>
       <input data-k="amount" type="number" min="0.1" step="0.1" value="1" style="width:5em">
-      ${evaluator ? `<label>Eval <select data-option="Evaluator">${evaluator.choices.map((c) => `<option ${c === evaluator.default ? 'selected' : ''}>${c}</option>`).join('')}</select></label>` : ''}
       <label><input type="checkbox" data-k="book" checked> Book</label>
-      ${level}
-      <details><summary>Search techniques (${switches.length} switches, ${numbers.length} numbers)</summary>
-        <div class="opts">
-        ${switches.map((o) => `<label><input type="checkbox" data-option="${o.name}" ${o.default ? 'checked' : ''}> ${o.name}</label>`).join('')}
-        ${numbers.map((o) => `<label>${o.name} <input type="number" data-option="${o.name}" value="${o.default}" min="${o.min}" max="${o.max}" style="width:5em"></label>`).join('')}
-        </div>
-      </details>`;
+      ${level}`;
     box.appendChild(div);
     const player = div.querySelector('[data-k="player"]');
     player.value = S.players[side];
@@ -735,7 +728,6 @@ function wire() {
   $('analyse').onchange = () => {
     if ($('analyse').checked) { renderLines(); refreshArrows(); restartAnalysis(); } else stopAnalysis();
   };
-  $('multipv').onchange = restartAnalysis;
   $('showbook').onchange = refreshPanels;
   $('bookadd').onclick = async () => {
     try { const r = await post('/api/book/add', {}); $('bookmsg').textContent = `Added ${r.added} to ${r.book}.`; refreshPanels(); } catch (e) { $('bookmsg').textContent = e.message; }
@@ -772,11 +764,16 @@ async function main() {
   wireAnnotate();
   wireThemes();
   wirePersist();
+  wireEngineSettings();
+  wireResize(); // resize.js
   const [opts, opened] = await Promise.all([api('GET', '/api/options'), openGame()]);
   S.options = opts.options;
   S.levels = opts.levels;
   S.tablebase = !!opts.tablebase;
+  S.threadsMax = opts.threads_max || 1;
+  S.hashMax = opts.hash_max_mib || 16;
   buildSides();
+  buildEngineSettings(); // engine_settings.js
   if (opened.view) {
     restorePage(opened.saved, true); // persist.js: a reload
     await attach(opened.view);
@@ -799,6 +796,7 @@ async function attach(view) {
   S.events = backend.events(view.id);
   S.events.onmessage = onEvent;
   await new Promise((resolve) => { S.events.onopen = resolve; setTimeout(resolve, 1000); });
+  await applyResources(); // engine_settings.js: this game's engine gets the kept threads and table
   afterChange();
 }
 

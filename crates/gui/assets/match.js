@@ -19,7 +19,14 @@ function levelChoices() {
   return out;
 }
 
-function openMatchDialog() {
+// The dialog, for a game from the start or, with `fen`, from that
+// position ("Play from here": you get the side to move unless you pick
+// the other).
+function openMatchDialog(fen = null) {
+  S.matchFrom = fen;
+  $('match-from').classList.toggle('hidden', !fen);
+  $('match-from-fen').textContent = fen || '';
+  if (fen) $('match-form').querySelector(`input[name="colour"][value="${fen.split(' ')[1]}"]`).checked = true;
   if (!$('match-name').value) {
     try { $('match-name').value = localStorage.getItem('kestrel-name') || 'You'; } catch (e) { $('match-name').value = 'You'; }
   }
@@ -40,7 +47,18 @@ function parseControl(text) {
 function startMatch() {
   const colour = new FormData($('match-form')).get('colour');
   const human = colour === 'random' ? (Math.random() < 0.5 ? 'w' : 'b') : colour;
-  beginMatch({ human, level: $('match-level').value, control: parseControl($('match-time').value), hideEval: $('match-hide').checked });
+  beginMatch({ human, level: $('match-level').value, control: parseControl($('match-time').value), hideEval: $('match-hide').checked, fen: S.matchFrom });
+}
+
+// "Play from here" on the analysis board: a game against Kestrel from
+// the position on view (the dialog first, as lichess's "Continue from
+// here"). A position without a move to make has no game to play.
+function playFromHere() {
+  if (!S.game || S.edit) return;
+  const fen = shownFen();
+  const node = curNode();
+  if (!S.pv && node.fen === fen && S.game.legal.length === 0) { showStatus('The game is over in this position: no moves to play.'); return; }
+  openMatchDialog(fen);
 }
 
 // The result dialog's Rematch: the same level, clock and hiding, the
@@ -49,7 +67,7 @@ function rematch() {
   $('over-dialog').close();
   const m = S.match;
   if (!m) { openMatchDialog(); return; }
-  beginMatch({ human: m.engine, level: m.level, control: m.control, hideEval: m.hideEval });
+  beginMatch({ human: m.engine, level: m.level, control: m.control, hideEval: m.hideEval, fen: m.fen });
 }
 
 // The result dialog's "Analyse this game": the analysis board with the
@@ -60,10 +78,10 @@ function analyseThisGame() {
   if (S.game.plies.length) startReview(); // review.js
 }
 
-async function beginMatch({ human, level, control, hideEval }) {
+async function beginMatch({ human, level, control, hideEval, fen = null }) {
   const engine = human === 'w' ? 'b' : 'w';
   await stopSearch();
-  S.match = { human, engine, level, control, hideEval };
+  S.match = { human, engine, level, control, hideEval, fen };
   S.players[human] = 'human';
   S.players[engine] = 'engine';
   S.paused = false;
@@ -75,7 +93,8 @@ async function beginMatch({ human, level, control, hideEval }) {
   try {
     // The server keeps a hidden evaluation to itself too (no game analysis until the end).
     // One line until it ends: a takeback undoes moves, no variations.
-    const view = await post('/api/position', { hide_eval: S.match.hideEval, vs_engine: true });
+    // From the start, or from the position "Play from here" was pressed on.
+    const view = await post('/api/position', { fen: fen || undefined, hide_eval: S.match.hideEval, vs_engine: true });
     const name = level === 'max' ? 'Kestrel' : `Kestrel (level ${level})`;
     const you = $('match-name').value.trim() || 'You';
     try { localStorage.setItem('kestrel-name', you); } catch (e) { /* storage off: asked again next time */ }
@@ -292,7 +311,8 @@ function hideEval() {
 }
 
 function wireMatch() {
-  $('vsengine').onclick = openMatchDialog;
+  $('vsengine').onclick = () => openMatchDialog();
+  $('playfrom').onclick = playFromHere;
   $('match-dialog').addEventListener('close', () => { if ($('match-dialog').returnValue === 'start') startMatch(); });
   // Asked first, as lichess asks (pages.js).
   $('resign').onclick = () => confirmThen('Resign this game?', resign);

@@ -97,6 +97,10 @@ function renderReview() {
   $('review-start').disabled = running || hidden || S.game.plies.length === 0;
   $('review-start').title = hidden ? 'The evaluation is hidden until the game ends' : 'A short search of every position of the game';
   $('review-cancel').classList.toggle('hidden', !running);
+  // The best lines go into the tree once there is a judged move and the
+  // game is one to study (not one against Kestrel still going on).
+  const judged = !hidden && v && v.moves.some((m) => m && m.judgement);
+  $('review-lines').classList.toggle('hidden', !judged || running || !!S.game.linear);
   const progress = $('review-progress');
   progress.textContent = !v || hidden ? '' : running ? `Analysing… ${v.analysed}/${v.total}`
     : v.state === 'cancelled' ? `Stopped (${v.message || 'cancelled'}): ${v.analysed}/${v.total}` : '';
@@ -193,8 +197,17 @@ function renderSummary(v) {
     + `<th class="blunder">?? Blunders</th><th>ACPL</th><th>Accuracy</th></tr>${row('w', 'White')}${row('b', 'Black')}</table>`;
 }
 
+// lichess's computer analysis in the tree: each judged move's best line as
+// a variation, with its comment ("Mistake. Nf3 was best.").
+async function addBestLines() {
+  try {
+    setGame(await post('/api/analysis/lines', {}));
+  } catch (e) { showStatus(e.message); }
+}
+
 function wireReview() {
   $('review-start').onclick = startReview;
+  $('review-lines').onclick = addBestLines;
   $('review-cancel').onclick = cancelReview;
   $('graph').addEventListener('click', graphClick);
   window.addEventListener('resize', () => drawGraph(hideEval() ? null : REVIEW.view));

@@ -506,7 +506,63 @@ pub async fn options(State(state): Shared) -> Json<Value> {
         .clone();
     // The page asks the tables only when there are some.
     out["tablebase"] = Value::Bool(state.tables.is_some());
+    // What POST /api/engine takes on this machine and server.
+    out["threads_max"] = json!(crate::session::max_threads());
+    out["hash_max_mib"] = json!(state.max_hash_mib());
     Json(out)
+}
+
+/// `POST /api/engine` `{"game", "threads"?, "hash_mib"?}`: the game's
+/// engine's search threads and table size, which the page's engine
+/// settings set (the other options go with each search).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineBody {
+    game: String,
+    threads: Option<usize>,
+    hash_mib: Option<usize>,
+}
+
+/// Sets them (its search stops; a new table starts empty) and answers
+/// `{"threads", "hash_mib"}`. 400 for a number out of range (threads: 1 to
+/// the machine's cores; table: 1 MiB to `hash_max_mib`); 503, the engine
+/// left as it was, when the bigger table would not fit the games' memory
+/// with the games in use.
+pub async fn engine_resources(
+    State(state): Shared,
+    ApiJson(body): ApiJson<EngineBody>,
+) -> Result<Json<crate::session::Resources>, ApiError> {
+    let session = state.get(&body.game)?;
+    let max_threads = crate::session::max_threads();
+    if let Some(n) = body.threads.filter(|n| !(1..=max_threads).contains(n)) {
+        return Err(ApiError::bad_request(format!(
+            "threads must be from 1 to {max_threads} (this machine's cores), not {n}"
+        )));
+    }
+    let max_hash = state.max_hash_mib();
+    if let Some(mib) = body.hash_mib.filter(|m| !(1..=max_hash).contains(m)) {
+        return Err(ApiError::bad_request(format!(
+            "hash_mib must be from 1 to {max_hash}, not {mib}"
+        )));
+    }
+    let before = session.resources();
+    let set = {
+        let session = session.clone();
+        move |threads, hash| {
+            let session = session.clone();
+            async move {
+                tokio::task::spawn_blocking(move || session.set_resources(threads, hash))
+                    .await
+                    .map_err(|e| ApiError::conflict(format!("the engine could not be set: {e}")))?
+            }
+        }
+    };
+    let now = set(body.threads, body.hash_mib).await?;
+    if let Err(full) = state.trim(&session.id) {
+        set(Some(before.threads), Some(before.hash_mib)).await?;
+        return Err(full);
+    }
+    Ok(Json(now))
 }
 
 /// `GET /api/book?game=ID`: the book's moves in the current position.
@@ -629,6 +685,35 @@ pub async fn cancel_review(
         .await
         .map(Json)
         .map_err(|e| ApiError::conflict(format!("the pass could not be cancelled: {e}")))
+}
+
+/// `POST /api/analysis/lines` `{"game", "ply"?}`: the pass's best line
+/// after each judged move (or the one at `ply`) as a variation, with
+/// lichess's comment on the move.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinesBody {
+    game: String,
+    ply: Option<usize>,
+}
+
+/// Adds the best lines (see [`crate::review::add_best_lines`]); the game
+/// is left as it was when they would not fit the games' memory.
+pub async fn review_lines(
+    State(state): Shared,
+    ApiJson(body): ApiJson<LinesBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let session = state.get(&body.game)?;
+    let before = session.record().clone();
+    if let Err(e) = crate::review::add_best_lines(&session, body.ply) {
+        *session.record() = before;
+        return Err(e);
+    }
+    if let Err(full) = state.trim(&session.id) {
+        *session.record() = before;
+        return Err(full);
+    }
+    Ok(view(&session))
 }
 
 /// `GET /api/opening?game=ID`: every named position of the game, in order.

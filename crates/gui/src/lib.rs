@@ -203,6 +203,8 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/tablebase", get(api::tablebase))
         .route("/api/analysis", get(api::review).post(api::start_review))
         .route("/api/analysis/cancel", post(api::cancel_review))
+        .route("/api/analysis/lines", post(api::review_lines))
+        .route("/api/engine", post(api::engine_resources))
         .route("/api/opening", get(api::opening))
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
     guarded(router.with_state(state), access)

@@ -24,10 +24,13 @@ use engine::{Limits, Score, SearchEvent};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::judgement::{capped_cp, summarise, win_percent, Judgement, SideSummary, CP_CAP};
+use crate::judgement::{
+    capped_cp, game_accuracy, summarise, win_percent, Judgement, SideSummary, CP_CAP,
+};
 use crate::page_event::PageEvent;
 use crate::session::Session;
 use crate::settings::EngineSettings;
+use crate::tree::ROOT;
 use crate::view::ScoreView;
 
 /// How long the pass waits before looking again at a busy engine or a
@@ -96,8 +99,12 @@ pub enum PassState {
     Cancelled,
 }
 
+/// The longest best line the pass keeps per position, in plies (what
+/// "best lines into the moves" adds after a judged move).
+const LINE_PLIES: usize = 10;
+
 /// What the pass found in one position.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct PositionEval {
     /// White's view.
     score: ScoreView,
@@ -106,6 +113,8 @@ struct PositionEval {
     /// Capped centipawns, White's view.
     cp: i32,
     best: Option<Move>,
+    /// The search's principal variation, `best` first, at most [`LINE_PLIES`].
+    line: Vec<Move>,
     depth: i32,
 }
 
@@ -122,17 +131,31 @@ impl PositionEval {
             win,
             cp,
             best: None,
+            line: Vec::new(),
             depth: 0,
         }
     }
 
-    fn searched(score: Score, side: Color, best: Option<Move>, depth: i32) -> PositionEval {
+    fn searched(
+        score: Score,
+        side: Color,
+        best: Option<Move>,
+        pv: &[Move],
+        depth: i32,
+    ) -> PositionEval {
         let score = ScoreView::white_view(score, side);
+        // The line starts with the move played, when the search has one.
+        let line = if pv.first() == best.as_ref() {
+            pv[..pv.len().min(LINE_PLIES)].to_vec()
+        } else {
+            best.into_iter().collect()
+        };
         PositionEval {
             score,
             win: win_percent(score),
             cp: capped_cp(score),
             best,
+            line,
             depth,
         }
     }
@@ -161,6 +184,12 @@ impl Review {
     pub fn heap_bytes(&self) -> usize {
         self.moves.capacity() * std::mem::size_of::<Move>()
             + self.evals.capacity() * std::mem::size_of::<Option<PositionEval>>()
+            + self
+                .evals
+                .iter()
+                .flatten()
+                .map(|e| e.line.capacity() * std::mem::size_of::<Move>())
+                .sum::<usize>()
             + self.message.as_ref().map_or(0, String::capacity)
     }
 }
@@ -351,6 +380,7 @@ fn search(
                     r.user_score(),
                     pos.turn(),
                     r.best,
+                    &r.pv,
                     r.depth,
                 ));
             }
@@ -511,7 +541,7 @@ pub fn view(session: &Session) -> ReviewView {
     let evals: Vec<Option<PositionEval>> = (0..positions.len())
         .map(|i| {
             if i < valid {
-                review.evals.get(i).copied().flatten()
+                review.evals.get(i).cloned().flatten()
             } else {
                 None
             }
@@ -524,7 +554,7 @@ pub fn view(session: &Session) -> ReviewView {
         .iter()
         .enumerate()
         .map(|(i, e)| {
-            e.map(|e| EvalView {
+            e.as_ref().map(|e| EvalView {
                 score: e.score,
                 win: (e.win * 10.0).round() / 10.0,
                 best: san(i, e.best),
@@ -533,12 +563,12 @@ pub fn view(session: &Session) -> ReviewView {
             })
         })
         .collect();
-    let mut sides: [Vec<(f64, i32, Option<Judgement>)>; 2] = [Vec::new(), Vec::new()];
+    let mut sides: [Vec<(i32, Option<Judgement>)>; 2] = [Vec::new(), Vec::new()];
     out.moves = moves
         .iter()
         .enumerate()
         .map(|(i, &m)| {
-            let (Some(before), Some(after)) = (evals[i], evals[i + 1]) else {
+            let (Some(before), Some(after)) = (&evals[i], &evals[i + 1]) else {
                 return None;
             };
             let white = positions[i].turn() == Color::White;
@@ -551,9 +581,9 @@ pub fn view(session: &Session) -> ReviewView {
             let judgement = if before.best == Some(m) {
                 None
             } else {
-                Judgement::of_drop(loss)
+                Judgement::of_move(before.score, after.score, white)
             };
-            sides[usize::from(!white)].push((loss, cp_loss, judgement));
+            sides[usize::from(!white)].push((cp_loss, judgement));
             Some(MoveReview {
                 ply: i + 1,
                 san: positions[i].san(m),
@@ -566,10 +596,120 @@ pub fn view(session: &Session) -> ReviewView {
         })
         .collect();
     if out.analysed > 0 {
+        let cps: Vec<Option<i32>> = evals.iter().map(|e| e.as_ref().map(|e| e.cp)).collect();
+        let white_first = positions.first().is_some_and(|p| p.turn() == Color::White);
+        let [w, b] = game_accuracy(&cps, white_first);
         out.summary = Some(Summary {
-            w: summarise(&sides[0]),
-            b: summarise(&sides[1]),
+            w: summarise(&sides[0], w),
+            b: summarise(&sides[1], b),
         });
     }
     out
+}
+
+/// A score as lichess writes it in its analysis comments: pawns with two
+/// decimals, `#3` / `#-3` for a mate.
+fn score_text(score: ScoreView) -> String {
+    match score {
+        ScoreView::Cp(cp) => format!("{:.2}", f64::from(cp) / 100.0),
+        ScoreView::Mate(n) => format!("#{n}"),
+    }
+}
+
+/// Adds the pass's best line after each inaccuracy, mistake and blunder of
+/// the main line (or only after the one at `ply`), as lichess adds its
+/// computer analysis to a game: the line from the position before the
+/// move, as a variation, and on the move a comment as lichess writes it,
+/// `(0.35 → -1.20) Mistake. Nf3 was best.`, unless the move has a comment
+/// already (yours stays). A line already there is not added twice.
+/// Returns how many lines were added; refused while the evaluation is
+/// hidden or the game against the engine goes on, and when no judged move
+/// (or none at `ply`) has a line.
+pub fn add_best_lines(session: &Session, ply: Option<usize>) -> Result<usize, ApiError> {
+    let judged = view(session);
+    if judged.hidden {
+        return Err(ApiError::conflict(
+            "the evaluation of this game is hidden until it ends",
+        ));
+    }
+    let targets: Vec<(usize, Judgement)> = judged
+        .moves
+        .iter()
+        .flatten()
+        .filter_map(|m| m.judgement.map(|j| (m.ply, j)))
+        .filter(|&(p, _)| ply.is_none_or(|want| want == p))
+        .collect();
+    if targets.is_empty() {
+        return Err(match ply {
+            Some(p) => ApiError::bad_request(format!(
+                "move {p} of the main line is not judged an inaccuracy, mistake or blunder"
+            )),
+            None => ApiError::conflict(
+                "no inaccuracy, mistake or blunder to add a line for: analyse the game first",
+            ),
+        });
+    }
+    let mut record = session.record();
+    if record.in_match() {
+        return Err(ApiError::conflict(
+            "a game against the computer takes lines once it ends",
+        ));
+    }
+    // Lines of the pass over this very game, its main line as judged.
+    let evals: Vec<Option<PositionEval>> = {
+        let review = session.review();
+        let moves = record.mainline_moves();
+        if review.game != record.serial
+            || review.start != Some(record.start())
+            || common_prefix(&review.moves, &moves) < moves.len()
+        {
+            return Err(ApiError::conflict(
+                "the game changed since it was analysed: analyse it again",
+            ));
+        }
+        review.evals.clone()
+    };
+    let mainline = record.tree.mainline();
+    let positions = record.positions();
+    let mut added = 0;
+    for (p, judgement) in targets {
+        let (Some(Some(before)), Some(Some(after)), Some(&played)) =
+            (evals.get(p - 1), evals.get(p), mainline.get(p - 1))
+        else {
+            continue;
+        };
+        let Some(first) = before.line.first() else {
+            continue;
+        };
+        let parent = if p == 1 { ROOT } else { mainline[p - 2] };
+        let new = record.tree.get(parent).is_some_and(|n| {
+            !n.children
+                .iter()
+                .any(|&c| record.tree.get(c).and_then(|c| c.mv) == Some(*first))
+        });
+        let mut at = parent;
+        for &m in &before.line {
+            at = record.play_from(at, m, None)?;
+        }
+        added += usize::from(new);
+        let commented = record
+            .tree
+            .get(played)
+            .is_some_and(|n| !n.comments.is_empty());
+        if !commented {
+            let word = match judgement {
+                Judgement::Inaccuracy => "Inaccuracy",
+                Judgement::Mistake => "Mistake",
+                Judgement::Blunder => "Blunder",
+            };
+            let best = positions[p - 1].san(*first);
+            let text = format!(
+                "({} → {}) {word}. {best} was best.",
+                score_text(before.score),
+                score_text(after.score)
+            );
+            record.annotate(played, Some(&text), None)?;
+        }
+    }
+    Ok(added)
 }

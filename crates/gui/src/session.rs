@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use chess::Position;
 use engine::Engine;
 use rand::{Rng, SeedableRng};
+use serde::Serialize;
 use syzygy::SyzygyTablebase;
 use tokio::sync::broadcast;
 
@@ -38,6 +39,8 @@ pub const KEEP_USED_WITHIN: Duration = Duration::from_secs(5 * 60);
 /// README's figures for 100 open games).
 pub const ENGINE_STATE_BYTES: usize = 2 << 20;
 const MIB: usize = 1 << 20;
+/// The largest table the page may give a game's engine, MiB.
+const MAX_HASH_MIB: usize = 1024;
 /// Engine events kept for a slow listener before it skips some.
 const EVENT_BUFFER: usize = 1024;
 
@@ -68,8 +71,30 @@ pub struct Session {
     /// thread has ended before the next begins.
     pub review_start: Mutex<()>,
     last_used: Mutex<Instant>,
-    /// The engine's table and search state (fixed: the page cannot set Hash).
-    engine_bytes: usize,
+    /// The engine's threads and table size ([`Session::set_resources`]).
+    resources: Mutex<Resources>,
+}
+
+/// What a game's engine holds: its search threads and its table's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Resources {
+    /// Search threads.
+    pub threads: usize,
+    /// The transposition table, MiB.
+    pub hash_mib: usize,
+}
+
+impl Resources {
+    /// About how many bytes they hold: the table, and each thread's
+    /// search state.
+    pub fn bytes(self) -> usize {
+        self.hash_mib * MIB + self.threads * ENGINE_STATE_BYTES
+    }
+}
+
+/// The most threads a game's engine may have: the machine's cores.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 /// The event a session's pages get when it is dropped; their streams end
@@ -82,7 +107,10 @@ impl Session {
         if let Some(t) = tables {
             engine.set_tablebase(Some(t));
         }
-        let engine_bytes = engine.hash_mib() * MIB + ENGINE_STATE_BYTES;
+        let resources = Resources {
+            threads: 1,
+            hash_mib: engine.hash_mib(),
+        };
         Session {
             id,
             record: Mutex::new(GameRecord::new(start)),
@@ -94,7 +122,7 @@ impl Session {
             review: Mutex::new(Review::default()),
             review_start: Mutex::new(()),
             last_used: Mutex::new(Instant::now()),
-            engine_bytes,
+            resources: Mutex::new(resources),
         }
     }
 
@@ -102,7 +130,7 @@ impl Session {
     /// the game analysis's results.
     pub fn bytes(&self) -> usize {
         std::mem::size_of::<Session>()
-            + self.engine_bytes
+            + self.resources().bytes()
             + self.record().heap_bytes()
             + self.review().heap_bytes()
     }
@@ -121,6 +149,59 @@ impl Session {
         self.record
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The engine's threads and table size.
+    pub fn resources(&self) -> Resources {
+        *self
+            .resources
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Gives the engine `threads` search threads and a table of `hash_mib`
+    /// MiB (`None` keeps that part), stopping its search first when
+    /// either changes (a new table starts empty). A table the machine
+    /// cannot give leaves the old one. Blocks until the search has ended:
+    /// call it off the async threads.
+    pub fn set_resources(
+        &self,
+        threads: Option<usize>,
+        hash_mib: Option<usize>,
+    ) -> Result<Resources, ApiError> {
+        let mut engine = self.engine();
+        let mut now = self.resources();
+        let threads = threads.filter(|&n| n != now.threads);
+        let hash_mib = hash_mib.filter(|&m| m != now.hash_mib);
+        if threads.is_none() && hash_mib.is_none() {
+            return Ok(now);
+        }
+        self.search_seq.fetch_add(1, Ordering::SeqCst);
+        engine.stop();
+        if let Some(n) = threads {
+            engine
+                .set_option("Threads", &n.to_string())
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            now.threads = n;
+        }
+        if let Some(mib) = hash_mib {
+            let set = engine
+                .set_option("Hash", &mib.to_string())
+                .map_err(|e| ApiError::bad_request(e.to_string()));
+            if let Err(e) = set {
+                *self
+                    .resources
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = now;
+                return Err(e);
+            }
+            now.hash_mib = mib;
+        }
+        *self
+            .resources
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = now;
+        Ok(now)
     }
 
     /// The engine, locked.
@@ -296,6 +377,12 @@ impl AppState {
     /// The budget for games, bytes.
     pub fn budget(&self) -> usize {
         self.budget
+    }
+
+    /// The largest table a game's engine may have, MiB: 1 GiB, and no
+    /// more than half the games' memory.
+    pub fn max_hash_mib(&self) -> usize {
+        (self.budget / MIB / 2).clamp(1, MAX_HASH_MIB)
     }
 }
 

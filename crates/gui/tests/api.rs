@@ -1261,3 +1261,76 @@ async fn a_game_on_a_clock_keeps_each_moves_clock() {
         (json!(180_000), json!(178_000))
     );
 }
+
+/// A game's engine takes search threads and a bigger table from the page's
+/// engine settings (`POST /api/engine`): the games' memory counts them,
+/// numbers out of range are refused, and a table the games' memory cannot
+/// hold beside a game in use is refused with the engine left as it was.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_games_engine_takes_threads_and_a_table_size() {
+    let state = Arc::new(AppState::new(BookSource::embedded(), None));
+    let api = Api {
+        router: gui::router(state.clone(), access(PORT)),
+    };
+    let (_, opts) = api.get("/api/options").await;
+    let threads_max = opts["threads_max"].as_u64().expect("threads_max");
+    let hash_max = opts["hash_max_mib"].as_u64().expect("hash_max_mib");
+    assert!(threads_max >= 1 && hash_max >= 16, "{opts}");
+    let id = api.new_game().await;
+    let before = state.memory_used();
+    let (status, v) = api
+        .post(
+            "/api/engine",
+            json!({"game": id, "threads": 1, "hash_mib": 64}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v, json!({"threads": 1, "hash_mib": 64}));
+    assert_eq!(state.memory_used() - before, 48 << 20);
+    for bad in [
+        json!({"game": id, "threads": 0}),
+        json!({"game": id, "threads": threads_max + 1}),
+        json!({"game": id, "hash_mib": 0}),
+        json!({"game": id, "hash_mib": hash_max + 1}),
+    ] {
+        let (status, body) = api.post("/api/engine", bad).await;
+        assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    }
+    let session = state.get(&id).expect("the game");
+    assert_eq!(session.resources().hash_mib, 64);
+    // It plays on with its new table, and its threads when the machine
+    // has two cores or more.
+    let threads = threads_max.min(2);
+    let (status, v) = api
+        .post("/api/engine", json!({"game": id, "threads": threads}))
+        .await;
+    assert_eq!(v, json!({"threads": threads, "hash_mib": 64}), "{status}");
+    let (status, v) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"depth": 4, "own_book": false}, "play": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    wait_for_plies(&api, &id, 1).await;
+
+    // 40 MiB for games: two of 18 MiB fit, one of them with a 20 MiB table
+    // does not while the other is in use.
+    let small = Arc::new(AppState::with_budget(
+        BookSource::embedded(),
+        None,
+        40 << 20,
+    ));
+    let api = Api {
+        router: gui::router(small.clone(), access(PORT)),
+    };
+    let a = api.new_game().await;
+    let _b = api.new_game().await;
+    let (status, body) = api
+        .post("/api/engine", json!({"game": a, "hash_mib": 20}))
+        .await;
+    assert_refused(status, &body, StatusCode::SERVICE_UNAVAILABLE);
+    let kept = small.get(&a).expect("the game").resources();
+    assert_eq!((kept.threads, kept.hash_mib), (1, 16));
+    assert_eq!(small.session_count(), 2);
+}

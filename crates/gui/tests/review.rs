@@ -184,6 +184,68 @@ async fn a_pass_finds_the_blunder_of_legals_mate() {
     assert_eq!(api.finished(&id).await["state"], "done");
 }
 
+/// The pass's best line of each judged move joins the tree on request,
+/// as lichess adds its computer analysis: a variation from the position
+/// before the move and lichess's comment on the move; asking again adds
+/// nothing twice, and a move that is not judged is refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_best_line_of_a_blunder_joins_the_tree_on_request() {
+    let api = Api::new();
+    let id = api.game(LEGAL).await;
+    let (status, v) = api.post("/api/analysis/lines", json!({"game": id})).await;
+    refused(status, &v, StatusCode::CONFLICT); // nothing analysed yet
+    api.ok("/api/analysis", json!({"game": id, "depth": 8}))
+        .await;
+    let review = api.finished(&id).await;
+    let best = review["positions"][9]["best"]
+        .as_str()
+        .expect("a best move before 5... Bxd1")
+        .to_string();
+    assert_eq!(review["moves"][9]["judgement"], "blunder", "{review}");
+    let (status, v) = api
+        .post("/api/analysis/lines", json!({"game": id, "ply": 1}))
+        .await;
+    refused(status, &v, StatusCode::BAD_REQUEST); // 1. e4 is no error
+
+    let game = api
+        .ok("/api/analysis/lines", json!({"game": id, "ply": 10}))
+        .await;
+    let nodes = game["nodes"].as_array().expect("nodes");
+    let node = |id: &Value| &nodes[id.as_u64().expect("id") as usize];
+    let nxe5 = &game["plies"][8]["node"];
+    let bxd1 = &game["plies"][9]["node"];
+    let children = node(nxe5)["children"].as_array().expect("children");
+    assert_eq!(children.len(), 2, "{game}");
+    let line_start = node(&children[1]);
+    assert_eq!(
+        line_start["san"].as_str(),
+        Some(best.as_str()),
+        "{line_start}"
+    );
+    assert!(!line_start["main"].as_bool().expect("main"), "{line_start}");
+    let comment = node(bxd1)["comments"][0].as_str().expect("a comment");
+    assert!(
+        comment.starts_with('(') && comment.ends_with(&format!("Blunder. {best} was best.")),
+        "{comment}"
+    );
+    // The main line and the result stay.
+    assert_eq!(game["plies"].as_array().map(Vec::len), Some(13));
+    assert_eq!(game["status"]["result"], "1-0");
+    // Asked again, for every judged move: no line twice, the comment kept.
+    let again = api.ok("/api/analysis/lines", json!({"game": id})).await;
+    let again_nodes = again["nodes"].as_array().expect("nodes");
+    assert_eq!(
+        again_nodes[bxd1.as_u64().expect("id") as usize]["comments"][0].as_str(),
+        Some(comment)
+    );
+    let variations_after_nxe5 = again_nodes[nxe5.as_u64().expect("id") as usize]["children"]
+        .as_array()
+        .map(Vec::len);
+    assert_eq!(variations_after_nxe5, Some(2), "{again}");
+    let (_, pgn) = api.get(&format!("/api/state?game={id}")).await;
+    assert_eq!(pgn["plies"].as_array().map(Vec::len), Some(13));
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_pass_belongs_to_the_game_it_analysed() {
     let api = Api::new();
