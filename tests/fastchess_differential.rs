@@ -385,7 +385,7 @@ fn last_block(text: &str) -> Vec<String> {
     let lines: Vec<&str> = text.lines().collect();
     let ends: Vec<usize> = (0..lines.len()).filter(|&i| lines[i] == dashes).collect();
     match ends[..] {
-        [.., a, b] => lines[a + 1..b].iter().map(|l| l.to_string()).collect(),
+        [.., a, b] => lines[a + 1..b].iter().map(ToString::to_string).collect(),
         _ => Vec::new(),
     }
 }
