@@ -23,9 +23,11 @@ Options (cutechess-cli's and fastchess's; -x and --x are the same):
   -concurrency K         games at once (default 1)
   -openings file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=N]
   -srand N               seed for order=random
+  -variant standard|fischerandom   Chess960 openings (UCI_Chess960, Shredder-FENs, Variant tag)
   -pgnout FILE [min]     append the games as PGN (with {score/depth time} comments; min: none)
   -epdout file=F         append each game's final position (FEN hmvc N; fmvn M;)
   -json FILE             write the results and every game as JSON
+  -output format=cutechess|fastchess   how results are printed (default cutechess)
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic|bayesian]
                          stop when the SPRT decides (fastchess's LLR)
   -draw movenumber=N movecount=N score=CP           draw adjudication
@@ -41,6 +43,15 @@ Options (cutechess-cli's and fastchess's; -x and --x are the same):
   -resume                go on with a stopped run: the games in the -pgnout file count and are
                          not played again; a run whose configuration (stored in FILE.config.json)
                          differs is refused, the differences named (-rounds may grow)
+  -config file=F [stats=false] [discard=true] [outname=F2]
+                         run the command stored in a run's configuration (FILE.config.json)
+                         again, going on from its PGN (stats=false: afresh); outname=: also
+                         write this run's configuration to F2
+  -log file=F [level=trace|info|warn|err|fatal] [engine=true] [append=false]
+                         the runner's log in fastchess's format (engine=true: every engine line)
+  -tournament gauntlet -seeds N   the first N engines each play all engines after them
+  -scoreinterval N       print the score line every N games
+  -quick cmd=A cmd=B book=F   fastchess's quick test: 10+0.1, 25000 rounds, random openings
   -recover               accepted; crashed engines are always restarted
   -merge A.json B.json... [-pgnout ALL.pgn]   combine shards (PGNs too)
 
@@ -77,18 +88,22 @@ fn resolve_self(args: &mut MatchArgs) -> Result<()> {
 /// Runs a match or tournament (the same thing with more engines: the
 /// default pairing is round-robin either way).
 pub fn run_match(command: MatchCommand) -> Result<()> {
-    let mut args = MatchArgs::parse(&command.words)?;
+    let words = matchrunner::run_config::expand(&command.words)?;
+    let mut args = MatchArgs::parse(&words)?;
     if !args.merge.is_empty() {
         let results = matchrunner::merge::merge(&args.merge, args.pgn_out.as_deref())?;
-        print!("{}", matchrunner::report::report(&results));
+        print!(
+            "{}",
+            matchrunner::report::report_in(&results, args.output, None)
+        );
         if let Some(path) = &args.json_out {
             matchrunner::runner::write_json(path, &results)?;
         }
         return Ok(());
     }
     resolve_self(&mut args)?;
-    let results = matchrunner::runner::run(&args)?;
-    print!("{}", matchrunner::report::report(&results));
+    let finished = matchrunner::runner::run(&args)?;
+    print!("{}", finished.report(args.output));
     Ok(())
 }
 

@@ -3,8 +3,9 @@
 //! and (Kestrel at a fixed node count plays the same game twice) gives the
 //! same results, so both print the same Elo, error, pentanomial counts and
 //! SPRT log-likelihood ratio. Each case's games are compared one by one:
-//! the PGN's `FEN`, `White`, `Black`, `Result` and `PlyCount` tags, and
-//! the final positions `-epdout` writes.
+//! the PGN's `FEN`, `SetUp`, `Variant`, `White`, `Black`, `Result` and
+//! `PlyCount` tags, and the final positions `-epdout` writes; Chess960
+//! (`-variant fischerandom`) games move for move too.
 //! fastchess is found as `$KESTREL_FASTCHESS`, in `../shared/tools/bin/` or
 //! on `PATH`; a missing fastchess skips the test outside CI and fails it
 //! under CI (see `common::tools`).
@@ -28,6 +29,8 @@ struct Game {
     white: String,
     black: String,
     fen: String,
+    setup: String,
+    variant: String,
     result: String,
     plies: String,
 }
@@ -48,6 +51,8 @@ fn games_of(pgn: &Path) -> Vec<Game> {
             white: tag("White"),
             black: tag("Black"),
             fen: tag("FEN"),
+            setup: tag("SetUp"),
+            variant: tag("Variant"),
             result: tag("Result"),
             plies: tag("PlyCount"),
         });
@@ -115,6 +120,7 @@ fn kestrel_match_plays_fastchess_schedule_and_prints_its_numbers() {
          -each proto=uci option.OwnBook=false option.Hash=16"
     );
     let three = format!("{two} -engine cmd={KESTREL} name=C nodes=250");
+    let four = format!("{three} -engine cmd={KESTREL} name=D nodes=150");
     let o = openings();
     // (engines, the rest of the command line): each row a schedule rule.
     let cases = [
@@ -149,6 +155,10 @@ fn kestrel_match_plays_fastchess_schedule_and_prints_its_numbers() {
             format!("{o} -games 2 -rounds 1 -tournament gauntlet"),
         ),
         (&three, format!("{o} -rounds 1 -tournament roundrobin")),
+        (
+            &four,
+            format!("{o} -games 2 -rounds 1 -tournament gauntlet -seeds 2"),
+        ),
     ];
     let mut failures = Vec::new();
     for (n, (engines, rest)) in cases.iter().enumerate() {
@@ -306,5 +316,185 @@ fn pgnout_keys_write_what_fastchess_writes() {
         assert_eq!(f.1, k.1, "game {i}: the figures of each move");
     }
     assert_eq!(fc.len(), k.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn variant_fischerandom_plays_and_tags_chess960_as_fastchess_does() {
+    let Some(fastchess) = fastchess() else {
+        return;
+    };
+    // Eight Chess960 positions a few moves in, castling near: Shredder-FEN
+    // and X-FEN castling fields, and position 518 (king and rooks where
+    // standard chess has them, still castling king-takes-rook).
+    let book = format!(
+        "-openings file={}/tests/data/lab_openings960.epd format=epd order=sequential",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for (case, notation) in ["san", "uci"].iter().enumerate() {
+        let dir = scratch(&format!("frc-{notation}"));
+        let words = |out: &str| -> Vec<String> {
+            format!(
+                "-engine cmd={KESTREL} name=A nodes=300 -engine cmd={KESTREL} name=B nodes=200 \
+                 -each proto=uci option.OwnBook=false option.Hash=16 {book} -variant fischerandom \
+                 -rounds 8 -pgnout file={out}.pgn notation={notation} -epdout file={out}.epd"
+            )
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+        };
+        let (fc_text, k_text) = run_both(&fastchess, words, &dir);
+        let (fc, k) = (games_of(&dir.join("fc.pgn")), games_of(&dir.join("k.pgn")));
+        assert_eq!(fc.len(), 16, "fastchess played 16 games:\n{fc_text}");
+        assert!(
+            fc.iter()
+                .all(|g| g.variant == "Chess960" && g.setup == "1" && !g.fen.contains("KQ")),
+            "fastchess tags Chess960 games with rook-file castling rights: {fc:#?}"
+        );
+        assert_eq!(
+            fc, k,
+            "case {case}: the games' tags\nkestrel said:\n{k_text}"
+        );
+        let (fc_moves, k_moves) = (
+            movetext_of(&dir.join("fc.pgn")),
+            movetext_of(&dir.join("k.pgn")),
+        );
+        // The same games in both notations (fixed nodes): castling in SAN
+        // here, king takes rook in UCI there, as fastchess writes it.
+        if *notation == "san" {
+            assert!(
+                fc_moves
+                    .iter()
+                    .flat_map(|(moves, _)| moves)
+                    .any(|m| m.starts_with("O-O")),
+                "some game castles, so that castling is compared"
+            );
+        }
+        for (i, (f, k)) in fc_moves.iter().zip(&k_moves).enumerate() {
+            assert_eq!(f.0, k.0, "case {case}, game {i}: the moves as written");
+        }
+        let epd = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+        assert_eq!(epd("fc.epd"), epd("k.epd"), "case {case}: -epdout");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// The last results block a runner printed between fastchess's dashed lines.
+fn last_block(text: &str) -> Vec<String> {
+    let dashes = "-".repeat(50);
+    let lines: Vec<&str> = text.lines().collect();
+    let ends: Vec<usize> = (0..lines.len()).filter(|&i| lines[i] == dashes).collect();
+    match ends[..] {
+        [.., a, b] => lines[a + 1..b].iter().map(ToString::to_string).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[test]
+fn output_format_fastchess_prints_fastchess_results_block() {
+    let Some(fastchess) = fastchess() else {
+        return;
+    };
+    let two = format!(
+        "-engine cmd={KESTREL} name=A nodes=300 -engine cmd={KESTREL} name=B nodes=200 \
+         -each proto=uci option.OwnBook=false option.Hash=16"
+    );
+    let three = format!("{two} -engine cmd={KESTREL} name=C nodes=250 depth=9");
+    let o = openings();
+    let cases = [
+        format!("{two} {o} -rounds 6 -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05"),
+        format!("{two} {o} -games 1 -rounds 7"),
+        format!("{three} {o} -rounds 2"),
+    ];
+    for (n, line) in cases.iter().enumerate() {
+        let dir = scratch(&format!("output-{n}"));
+        let words = |_: &str| -> Vec<String> {
+            format!("{line} -output format=fastchess")
+                .split_whitespace()
+                .map(String::from)
+                .collect()
+        };
+        let (fc_text, k_text) = run_both(&fastchess, words, &dir);
+        let fc = last_block(&fc_text);
+        assert!(fc.len() >= 2, "case {n}: fastchess's block:\n{fc_text}");
+        assert_eq!(
+            fc,
+            last_block(&k_text),
+            "case {n}: the results block\nfastchess said:\n{fc_text}\nkestrel said:\n{k_text}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn log_lines_have_fastchess_format() {
+    let Some(fastchess) = fastchess() else {
+        return;
+    };
+    let dir = scratch("log");
+    let words = |out: &str| -> Vec<String> {
+        format!(
+            "-engine cmd={KESTREL} name=A nodes=300 -engine cmd={KESTREL} name=B nodes=200 \
+             -each proto=uci option.OwnBook=false option.Hash=16 {} -rounds 1 \
+             -log file={out}.log level=info engine=true",
+            openings()
+        )
+        .split_whitespace()
+        .map(String::from)
+        .collect()
+    };
+    run_both(&fastchess, words, &dir);
+    // `[Engine] [13:48:32.305074] <     140407403026112>  A <--- uci`: the
+    // label, the time, the thread, then the engine's name and the direction.
+    let shape = |line: &str| -> Option<(String, String)> {
+        let label = line.get(..9)?;
+        let time = line.get(9..27)?;
+        let thread = line.get(27..50)?;
+        let ok = time.starts_with('[')
+            && time.ends_with("] ")
+            && time.as_bytes()[3] == b':'
+            && time.as_bytes()[9] == b'.'
+            && thread.starts_with('<')
+            && thread.ends_with("> ");
+        ok.then(|| (label.to_string(), line[50..].to_string()))
+    };
+    for name in ["fc.log", "k.log"] {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+        let lines: Vec<(String, String)> = text.lines().filter_map(shape).collect();
+        // (fastchess also writes a few empty lines.)
+        let written = text.lines().filter(|l| !l.is_empty()).count();
+        assert!(written > 20, "{name}: a log:\n{text}");
+        assert_eq!(
+            lines.len(),
+            written,
+            "{name}: every line has the prefix:\n{text}"
+        );
+        let engine: Vec<&String> = lines
+            .iter()
+            .filter(|(label, _)| label == "[Engine] ")
+            .map(|(_, rest)| rest)
+            .collect();
+        for want in [
+            " A <--- uci",
+            " A ---> uciok",
+            " B <--- ucinewgame",
+            " A <--- go nodes 300",
+        ] {
+            assert!(
+                engine
+                    .iter()
+                    .any(|l| l.as_str() == want || l.starts_with(want)),
+                "{name}: a line '{want}'"
+            );
+        }
+        assert!(
+            engine.iter().any(|l| l.starts_with(" B ---> bestmove ")),
+            "{name}: B's moves"
+        );
+        assert!(
+            lines.iter().any(|(label, _)| label == "[INFO  ] "),
+            "{name}: the runner's own messages at level info"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

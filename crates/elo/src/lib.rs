@@ -7,6 +7,7 @@
 //! compared with theirs.
 
 mod estimate;
+mod figures;
 mod normal;
 mod pentanomial;
 pub mod ratings;
@@ -14,6 +15,7 @@ mod sprt;
 mod wdl_counts;
 
 pub use estimate::{elo_to_score, score_to_elo, Estimate};
+pub use figures::FastchessFigures;
 pub use pentanomial::{Pentanomial, PlayerResult};
 pub use sprt::{Sprt, SprtDecision, SprtError, SprtModel};
 pub use wdl_counts::WdlCounts;

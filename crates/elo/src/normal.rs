@@ -9,6 +9,9 @@ pub fn erf(x: f64) -> f64 {
     if x < 0.0 {
         return -erf(-x);
     }
+    if x == f64::INFINITY {
+        return 1.0;
+    }
     if x < 2.5 {
         // Maclaurin series: erf x = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1)).
         let mut term = x;

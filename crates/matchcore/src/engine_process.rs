@@ -6,6 +6,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -36,17 +37,37 @@ pub enum EngineError {
     NoMove,
 }
 
+/// Where an engine's input and output lines are copied as they pass (the
+/// match runner's `-log ... engine=true`).
+pub trait IoLog: Send + Sync {
+    /// `line` went to the engine named `engine` (`to_engine`) or came from it.
+    fn engine_line(&self, engine: &str, to_engine: bool, line: &str);
+}
+
+/// An [`IoLog`] and the engine's name in it.
+pub type NamedLog = (Arc<dyn IoLog>, Arc<str>);
+
 /// A running engine.
 pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    log: Option<NamedLog>,
 }
 
 impl EngineProcess {
     /// Starts `command` (program, arguments, directory, environment and
     /// stderr as the caller set them) with its stdin and stdout piped.
-    pub fn spawn(mut command: Command) -> Result<EngineProcess, EngineError> {
+    pub fn spawn(command: Command) -> Result<EngineProcess, EngineError> {
+        EngineProcess::spawn_logged(command, None)
+    }
+
+    /// As [`EngineProcess::spawn`], copying every line sent and received
+    /// to `log` (received lines as they are read, by the reader thread).
+    pub fn spawn_logged(
+        mut command: Command,
+        log: Option<NamedLog>,
+    ) -> Result<EngineProcess, EngineError> {
         let start_error = |command: &Command, reason: String| EngineError::Start {
             cmd: command.get_program().to_string_lossy().into_owned(),
             reason,
@@ -59,9 +80,13 @@ impl EngineProcess {
             return Err(start_error(&command, "no stdout pipe".to_string()));
         };
         let (tx, lines) = mpsc::channel();
+        let reader_log = log.clone();
         thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
+                if let Some((log, name)) = &reader_log {
+                    log.engine_line(name, false, &line);
+                }
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -71,12 +96,16 @@ impl EngineProcess {
             stdin: child.stdin.take(),
             child,
             lines,
+            log,
         })
     }
 
     /// Sends one line. A closed pipe means the engine has gone.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         let stdin = self.stdin.as_mut().ok_or(EngineError::Exited)?;
+        if let Some((log, name)) = &self.log {
+            log.engine_line(name, true, line);
+        }
         writeln!(stdin, "{line}")
             .and_then(|()| stdin.flush())
             .map_err(|_| EngineError::Exited)

@@ -70,14 +70,15 @@ pub enum Reply {
 }
 
 impl Reply {
-    /// An engine's answer as it wrote it: a move in UCI or SAN notation, or
-    /// `resign`.
-    pub fn from_text(position: &Position, text: &str) -> Reply {
+    /// An engine's answer as it wrote it: a move in UCI notation (castling
+    /// written as `mode` writes it: the king's two-square move, or king
+    /// takes rook in Chess960) or SAN, or `resign`.
+    pub fn from_text(position: &Position, text: &str, mode: CastlingMode) -> Reply {
         if text == "resign" {
             return Reply::Resign;
         }
         match position
-            .parse_uci_move(text, CastlingMode::Standard)
+            .parse_uci_move(text, mode)
             .or_else(|_| position.parse_san(text).map_err(|_| ()))
         {
             Ok(mv) => Reply::Move(mv),
@@ -132,12 +133,26 @@ mod tests {
         let e4 = start
             .parse_uci_move("e2e4", CastlingMode::Standard)
             .unwrap();
-        assert_eq!(Reply::from_text(&start, "e2e4"), Reply::Move(e4));
-        assert_eq!(Reply::from_text(&start, "e4"), Reply::Move(e4));
-        assert_eq!(Reply::from_text(&start, "resign"), Reply::Resign);
+        let standard = CastlingMode::Standard;
+        assert_eq!(Reply::from_text(&start, "e2e4", standard), Reply::Move(e4));
+        assert_eq!(Reply::from_text(&start, "e4", standard), Reply::Move(e4));
+        assert_eq!(Reply::from_text(&start, "resign", standard), Reply::Resign);
         assert_eq!(
-            Reply::from_text(&start, "e2e5"),
+            Reply::from_text(&start, "e2e5", standard),
             Reply::Illegal("e2e5".to_string())
+        );
+        // Chess960: castling is king takes rook, and the king's two-square
+        // move is no move at all.
+        let frc =
+            Position::from_fen("r1bqkbnr/p1ppp1pp/1pn5/5p2/4P3/5N2/PPPPBPPP/RNBQK2R w HAha - 2 4")
+                .unwrap();
+        let Reply::Move(castles) = Reply::from_text(&frc, "e1h1", CastlingMode::Chess960) else {
+            panic!("e1h1 castles in Chess960");
+        };
+        assert_eq!(frc.san(castles), "O-O");
+        assert_eq!(
+            Reply::from_text(&frc, "e1g1", CastlingMode::Chess960),
+            Reply::Illegal("e1g1".to_string())
         );
     }
 }

@@ -6,7 +6,10 @@
 
 use crate::engine_spec::{EngineSpec, Protocol};
 use crate::move_comments::MoveDetail;
+use crate::report::OutputFormat;
+use crate::run_log::{Level, LogSpec};
 use crate::schedule::Colours;
+use chess::CastlingMode;
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 use matchcore::time_control::TimeControl;
@@ -158,6 +161,25 @@ pub struct MatchArgs {
     /// Go on with a stopped run: the games already in the `-pgnout` file
     /// count and are not played again (`-resume`; needs the same arguments).
     pub resume: bool,
+    /// The command line as given (`kestrel match` and `-config file=` left
+    /// out), stored with the run so that `-config file=` can run it again.
+    pub command: Vec<String>,
+    /// Where the run's configuration is also written (`-config outname=F`;
+    /// it is always written beside `-pgnout FILE`, as `FILE.config.json`).
+    pub config_out: Option<PathBuf>,
+    /// The runner's log (`-log file=F level=L engine=B append=B`).
+    pub log: Option<LogSpec>,
+    /// In a gauntlet, how many of the first engines play all the others
+    /// (fastchess's `-seeds`; 1 by default).
+    pub seeds: usize,
+    /// The score line is printed every this many games (`-scoreinterval`;
+    /// 0, the default: never, the progress bar shows the running score).
+    pub score_interval: u32,
+    /// How results are printed (`-output format=cutechess|fastchess`).
+    pub output: OutputFormat,
+    /// The variant (`-variant standard|fischerandom`): Chess960 castling,
+    /// `UCI_Chess960`, Shredder-FENs and the PGN's `Variant` tag.
+    pub variant: CastlingMode,
 }
 
 impl Default for MatchArgs {
@@ -192,6 +214,13 @@ impl Default for MatchArgs {
             hang_timeout: Duration::from_secs(60),
             progress: true,
             resume: false,
+            command: Vec::new(),
+            config_out: None,
+            log: None,
+            seeds: 1,
+            score_interval: 0,
+            output: OutputFormat::Cutechess,
+            variant: CastlingMode::Standard,
         }
     }
 }
@@ -308,8 +337,12 @@ impl MatchArgs {
     /// Reads cutechess-cli style words (the command line after `kestrel match`).
     pub fn parse(words: &[String]) -> Result<MatchArgs, ArgsError> {
         let groups = group(words)?;
-        let mut args = MatchArgs::default();
+        let mut args = MatchArgs {
+            command: words.to_vec(),
+            ..MatchArgs::default()
+        };
         let mut norepeat = false;
+        let mut seeds_given = false;
         // -each applies to every engine wherever it is written; each engine's own keys win.
         let mut each = EngineSpec::new("");
         for (option, values) in groups.iter().filter(|(o, _)| o == "each") {
@@ -405,11 +438,58 @@ impl MatchArgs {
                 "hangtimeout" => {
                     args.hang_timeout = Duration::from_secs_f64(number(o, one(o, values)?)?);
                 }
+                "output" => {
+                    for word in values {
+                        match key_value(o, word)? {
+                            ("format", v) => {
+                                args.output = OutputFormat::from_name(v).ok_or_else(|| {
+                                    bad(o, format!("format={v}: use cutechess or fastchess"))
+                                })?;
+                            }
+                            (k, _) => {
+                                return Err(bad(o, format!("unknown key '{k}' (use format=)")))
+                            }
+                        }
+                    }
+                }
+                "variant" => {
+                    let name = one(o, values)?;
+                    args.variant = crate::variant::from_name(name)
+                        .ok_or_else(|| bad(o, format!("'{name}': use standard or fischerandom")))?;
+                }
+                "seeds" => {
+                    args.seeds = number(o, one(o, values)?)?;
+                    seeds_given = true;
+                }
+                "scoreinterval" => args.score_interval = number(o, one(o, values)?)?,
+                "log" => args.log = Some(log(o, values)?),
+                "quick" => quick(o, values, &each, &mut args)?,
+                // `-config file=` is read before this (run_config::expand).
+                "config" => {
+                    for word in values {
+                        match key_value(o, word)? {
+                            ("outname", v) => args.config_out = Some(PathBuf::from(v)),
+                            (k, _) => {
+                                return Err(bad(
+                                    o,
+                                    format!(
+                                        "unknown key '{k}' (use file=, outname=, stats=, discard=)"
+                                    ),
+                                ))
+                            }
+                        }
+                    }
+                }
                 "noprogress" => args.progress = false,
                 "resume" => args.resume = true,
                 // Crashed engines are always restarted; no other mode exists.
                 "recover" => {}
-                _ => return Err(ArgsError::UnknownOption(option.clone())),
+                _ => {
+                    return Err(match not_supported(o) {
+                        Some(why) => bad(o, why),
+                        None => ArgsError::UnknownOption(option.clone()),
+                    })
+                }
             }
         }
         // fastchess's fixConfig: more than 2 games a round is read as games
@@ -427,6 +507,15 @@ impl MatchArgs {
                     ),
                 ));
             }
+        }
+        if seeds_given && args.tournament != TournamentKind::Gauntlet {
+            return Err(bad(
+                "seeds",
+                "the seeds of a gauntlet play everyone: give -tournament gauntlet",
+            ));
+        }
+        if seeds_given && args.seeds == 0 {
+            return Err(bad("seeds", "give at least 1"));
         }
         if norepeat {
             // Every game its own opening, colours alternating: fastchess's -games 1.
@@ -456,7 +545,26 @@ impl MatchArgs {
         if self.engines.len() < 2 {
             return Err(bad("engine", "give at least two engines"));
         }
+        if self.variant == CastlingMode::Chess960 {
+            // fastchess's rule: no Chess960 without Chess960 openings.
+            if self.openings.is_none() {
+                return Err(bad(
+                    "variant",
+                    "fischerandom needs Chess960 start positions: give -openings file=F",
+                ));
+            }
+            if let Some(e) = self.engines.iter().find(|e| e.protocol == Protocol::Xboard) {
+                return Err(bad(
+                    "variant",
+                    format!(
+                        "fischerandom is played over UCI only (as in fastchess); '{}' speaks xboard",
+                        if e.name.is_empty() { &e.cmd } else { &e.name }
+                    ),
+                ));
+            }
+        }
         for (i, e) in self.engines.iter_mut().enumerate() {
+            e.variant = self.variant;
             if e.cmd.is_empty() {
                 return Err(bad("engine", format!("engine {} has no cmd=", i + 1)));
             }
@@ -503,6 +611,135 @@ impl MatchArgs {
         }
         Ok(())
     }
+}
+
+/// Why a fastchess option `kestrel match` does not take is refused.
+fn not_supported(option: &str) -> Option<&'static str> {
+    Some(match option {
+        "show-latency" => {
+            "not supported (fastchess writes each move's latency to its -log); \
+             -pgnout file=F latency=true records it with every move"
+        }
+        "autosaveinterval" => {
+            "not needed: every game is written to -pgnout as it ends, with the run's \
+             configuration beside it, and -resume goes on from there"
+        }
+        "use-affinity" => "not supported: engines are not pinned to CPUs",
+        "force-concurrency" => {
+            "not needed: -concurrency is never capped at the number of CPUs here"
+        }
+        _ => return None,
+    })
+}
+
+/// fastchess's `-log file=F [level=trace|info|warn|err|fatal] [engine=B]
+/// [append=B] [realtime=true]`.
+fn log(o: &str, values: &[String]) -> Result<LogSpec, ArgsError> {
+    let mut spec = LogSpec {
+        file: PathBuf::new(),
+        level: Level::Warn,
+        engine: false,
+        append: true,
+    };
+    let flag = |key: &str, v: &str| types::parse_bool(v).map_err(|e| bad(o, format!("{key}: {e}")));
+    for word in values {
+        match key_value(o, word)? {
+            ("file", v) => spec.file = PathBuf::from(v),
+            ("level", v) => {
+                spec.level = Level::from_name(v).ok_or_else(|| {
+                    bad(o, format!("level={v}: use trace, info, warn, err or fatal"))
+                })?;
+            }
+            ("engine", v) => spec.engine = flag("engine", v)?,
+            ("append", v) => spec.append = flag("append", v)?,
+            // Each line is written as it happens: fastchess's realtime=true.
+            ("realtime", v) => {
+                if !flag("realtime", v)? {
+                    return Err(bad(
+                        o,
+                        "realtime=false: every line is written as it happens here",
+                    ));
+                }
+            }
+            ("compress", v) => {
+                if flag("compress", v)? {
+                    return Err(bad(o, "compress=true: the log is written as plain text"));
+                }
+            }
+            (k, _) => {
+                return Err(bad(
+                    o,
+                    format!("unknown key '{k}' (use file, level, engine, append, realtime)"),
+                ))
+            }
+        }
+    }
+    if spec.file.as_os_str().is_empty() {
+        return Err(bad(o, "give file=F"));
+    }
+    Ok(spec)
+}
+
+/// fastchess's `-quick cmd=A cmd=B book=FILE`: two engines at 10+0.1,
+/// 25000 rounds of game pairs on the book's openings in random order,
+/// as many games at once as the CPUs less two, a draw adjudication at
+/// move 30 after 8 moves within 8 cp, cutechess's output.
+fn quick(
+    o: &str,
+    values: &[String],
+    each: &EngineSpec,
+    args: &mut MatchArgs,
+) -> Result<(), ArgsError> {
+    let mut cmds = Vec::new();
+    let mut book = None;
+    for word in values {
+        match key_value(o, word)? {
+            ("cmd", v) => cmds.push(v.to_string()),
+            ("book", v) => book = Some(PathBuf::from(v)),
+            (k, _) => {
+                return Err(bad(
+                    o,
+                    format!("unknown key '{k}' (use cmd= twice and book=)"),
+                ))
+            }
+        }
+    }
+    let [first, second] = &cmds[..] else {
+        return Err(bad(o, "give exactly two cmd= entries"));
+    };
+    let book = book.ok_or_else(|| bad(o, "give book=FILE"))?;
+    let format = match book.extension().and_then(|e| e.to_str()) {
+        Some("pgn") => OpeningFormat::Pgn,
+        Some("epd") => OpeningFormat::Epd,
+        _ => return Err(bad(o, "the book must be a .pgn or .epd file")),
+    };
+    let same = first == second;
+    for (i, cmd) in [first, second].into_iter().enumerate() {
+        let mut spec = each.clone();
+        spec.cmd = cmd.clone();
+        spec.name = if same {
+            format!("{cmd}{}", i + 1)
+        } else {
+            cmd.clone()
+        };
+        spec.limits.tc = TimeControl::parse_seconds("10+0.1").expect("a valid time control");
+        args.engines.push(spec);
+    }
+    args.openings = Some(OpeningsSpec {
+        file: book,
+        format,
+        order: OpeningOrder::Random,
+        plies: None,
+        start: 1,
+    });
+    args.games = 2;
+    args.rounds = 25_000;
+    args.concurrency = std::thread::available_parallelism()
+        .map_or(1, |n| n.get().saturating_sub(2))
+        .max(1);
+    args.draw = Some(DrawRule::cutechess(30, 8, 8));
+    args.output = OutputFormat::Cutechess;
+    Ok(())
 }
 
 fn openings(o: &str, values: &[String]) -> Result<OpeningsSpec, ArgsError> {
@@ -855,6 +1092,70 @@ mod tests {
         let a = parse("-sprt elo0=0 elo1=5 model=bayesian").unwrap();
         assert!(!a.report_penta, "the bayesian model counts games");
         assert!(parse("-sprt elo0=0 elo1=5 model=gaussian").is_err());
+    }
+
+    #[test]
+    fn variant_fischerandom_is_chess960_for_every_engine() {
+        let base = "-engine cmd=a -engine cmd=b -each nodes=200";
+        let a = MatchArgs::parse(&words(&format!(
+            "{base} -variant fischerandom -openings file=frc.epd"
+        )))
+        .unwrap();
+        assert_eq!(a.variant, CastlingMode::Chess960);
+        assert!(a
+            .engines
+            .iter()
+            .all(|e| e.variant == CastlingMode::Chess960));
+        let plain = MatchArgs::parse(&words(&format!("{base} -variant standard"))).unwrap();
+        assert_eq!(plain.engines[1].variant, CastlingMode::Standard);
+        let err = |s: &str| {
+            MatchArgs::parse(&words(&format!("{base} {s}")))
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err("-variant fischerandom").contains("give -openings"));
+        assert!(err("-variant atomic").contains("use standard or fischerandom"));
+        assert!(
+            err("-engine cmd=c proto=xboard -variant fischerandom -openings file=frc.epd")
+                .contains("'c' speaks xboard")
+        );
+    }
+
+    #[test]
+    fn quick_seeds_and_intervals_mean_what_they_mean_to_fastchess() {
+        let a = MatchArgs::parse(&words("-quick cmd=./new cmd=./new book=b.epd")).unwrap();
+        let names: Vec<&str> = a.engines.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["./new1", "./new2"]);
+        assert_eq!(a.engines[0].limits.tc.unwrap().to_string(), "10+0.1");
+        assert_eq!((a.games, a.rounds), (2, 25_000));
+        assert_eq!(a.openings.unwrap().order, OpeningOrder::Random);
+        assert_eq!(a.draw, Some(DrawRule::cutechess(30, 8, 8)));
+        assert!(a.concurrency >= 1);
+        let err = |s: &str| MatchArgs::parse(&words(s)).unwrap_err().to_string();
+        assert!(err("-quick cmd=a book=b.epd").contains("exactly two cmd="));
+        assert!(err("-quick cmd=a cmd=b book=b.txt").contains(".pgn or .epd"));
+        let base = "-engine cmd=a -engine cmd=b -engine cmd=c -engine cmd=d -each nodes=9";
+        let a = MatchArgs::parse(&words(&format!(
+            "{base} -tournament gauntlet -seeds 2 -scoreinterval 5"
+        )))
+        .unwrap();
+        assert_eq!((a.seeds, a.score_interval), (2, 5));
+        assert!(err(&format!("{base} -seeds 2")).contains("give -tournament gauntlet"));
+        // What does not apply is refused, with why.
+        assert!(err(&format!("{base} -autosaveinterval 10")).contains("-resume goes on"));
+        assert!(err(&format!("{base} -show-latency")).contains("latency=true"));
+        let logged = MatchArgs::parse(&words(&format!(
+            "{base} -log file=x.log level=info engine=true"
+        )))
+        .unwrap()
+        .log
+        .unwrap();
+        assert_eq!(
+            (logged.level, logged.engine, logged.append),
+            (Level::Info, true, true)
+        );
+        assert!(err(&format!("{base} -log level=info")).contains("give file=F"));
+        assert!(err(&format!("{base} -log file=x level=debug")).contains("use trace"));
     }
 
     #[test]

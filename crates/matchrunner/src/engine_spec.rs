@@ -1,6 +1,7 @@
 //! How to start an engine and how it is told to think: everything one
 //! `-engine` (or `-each`) group of cutechess-cli's flags describes.
 
+use chess::CastlingMode;
 use matchcore::search_limits::SearchLimits;
 use std::fmt;
 use std::path::PathBuf;
@@ -47,6 +48,10 @@ pub struct EngineSpec {
     pub limits: SearchLimits,
     /// How far it may overrun its clock without losing (`timemargin=` in ms).
     pub time_margin: Duration,
+    /// The variant it plays: Chess960 (`-variant fischerandom`, set for
+    /// every engine) turns on its `UCI_Chess960` option and writes castling
+    /// as king takes rook.
+    pub variant: CastlingMode,
 }
 
 impl EngineSpec {
@@ -62,6 +67,7 @@ impl EngineSpec {
             init: Vec::new(),
             limits: SearchLimits::default(),
             time_margin: Duration::ZERO,
+            variant: CastlingMode::Standard,
         }
     }
 

@@ -1,9 +1,11 @@
 //! A finished game as PGN, with the tags cutechess-cli and fastchess write:
 //! the Seven Tag Roster, fastchess's `GameDuration`, `GameStartTime` and
-//! `GameEndTime`, `PlyCount`, `TimeControl`, `Termination`, and the start
-//! position.
+//! `GameEndTime`, `PlyCount`, `TimeControl`, `Termination`, the start
+//! position, and Chess960's `Variant`.
 
 use crate::game_play::GameRecord;
+use crate::variant;
+use chess::CastlingMode;
 use pgn::PgnGame;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -28,6 +30,9 @@ pub struct GameTags<'a> {
     pub date: &'a str,
     /// When the game started and ended.
     pub times: Option<&'a GameTimes>,
+    /// The variant: Chess960 games get `SetUp`, a Shredder-FEN `FEN` and
+    /// `Variant "Chess960"`, where fastchess writes them.
+    pub variant: CastlingMode,
 }
 
 /// When a game started and ended (UTC), for fastchess's tags.
@@ -96,6 +101,11 @@ pub fn to_pgn(record: &GameRecord, tags: &GameTags) -> PgnGame {
     tag("Round", &tags.round);
     tag("White", tags.white);
     tag("Black", tags.black);
+    if tags.variant == CastlingMode::Chess960 {
+        tag("SetUp", "1");
+        tag("FEN", &variant::fen(&record.start, tags.variant));
+        tag("Variant", "Chess960");
+    }
     if let Some(times) = tags.times {
         tag("GameDuration", &times.duration_tag());
         tag("GameStartTime", &times.start_tag());

@@ -102,6 +102,9 @@ pub struct HeadToHead {
     pub penta: Pentanomial,
     /// Whether Elo and SPRT count pairs (fastchess's `report_penta`).
     pub paired: bool,
+    /// Of the pairs scoring one point, those of a win and a loss (the rest
+    /// are two draws): fastchess's `WL/DD Ratio`.
+    pub pairs_won_lost: u64,
 }
 
 impl HeadToHead {
@@ -115,12 +118,31 @@ impl HeadToHead {
     /// games only (fastchess without `report_penta`: `-games 1`,
     /// `-report penta=false`, the bayesian model).
     pub fn count_as(first: &str, second: &str, games: &[GameEntry], paired: bool) -> HeadToHead {
+        HeadToHead::count_where(first, second, games, paired, |g| {
+            (g.white == first && g.black == second) || (g.white == second && g.black == first)
+        })
+    }
+
+    /// `name`'s games against every opponent, counted as
+    /// [`HeadToHead::count_as`] counts one opponent's (fastchess's
+    /// per-engine statistics in a tournament).
+    pub fn against_all(name: &str, games: &[GameEntry], paired: bool) -> HeadToHead {
+        HeadToHead::count_where(name, "*", games, paired, |g| {
+            g.white == name || g.black == name
+        })
+    }
+
+    fn count_where(
+        first: &str,
+        second: &str,
+        games: &[GameEntry],
+        paired: bool,
+        between: impl Fn(&GameEntry) -> bool,
+    ) -> HeadToHead {
         let mut wdl = WdlCounts::new(0, 0, 0);
         let mut pairs: BTreeMap<usize, Vec<PlayerResult>> = BTreeMap::new();
         for g in games {
-            let between =
-                (g.white == first && g.black == second) || (g.white == second && g.black == first);
-            if !between {
+            if !between(g) {
                 continue;
             }
             let Some(r) = g.result_for(first) else {
@@ -134,9 +156,15 @@ impl HeadToHead {
             pairs.entry(g.pair).or_default().push(r);
         }
         let mut penta = Pentanomial::default();
+        let mut pairs_won_lost = 0;
         for results in pairs.values().filter(|_| paired) {
             if let [a, b] = results[..] {
                 penta.add_pair(a, b);
+                pairs_won_lost += u64::from(matches!(
+                    (a, b),
+                    (PlayerResult::Win, PlayerResult::Loss)
+                        | (PlayerResult::Loss, PlayerResult::Win)
+                ));
             }
         }
         HeadToHead {
@@ -145,6 +173,7 @@ impl HeadToHead {
             wdl,
             penta,
             paired,
+            pairs_won_lost,
         }
     }
 

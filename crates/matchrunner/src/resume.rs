@@ -165,6 +165,7 @@ mod tests {
         let jobs = schedule(
             2,
             TournamentKind::RoundRobin,
+            1,
             2,
             2,
             crate::schedule::Colours::default(),
@@ -199,6 +200,7 @@ mod tests {
         let jobs = schedule(
             2,
             TournamentKind::RoundRobin,
+            1,
             2,
             1,
             crate::schedule::Colours::default(),

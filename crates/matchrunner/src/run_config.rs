@@ -51,6 +51,76 @@ pub enum ConfigError {
     },
 }
 
+/// The key of the command line that started the run (a JSON list of its
+/// words): what `-config file=` runs again. Not compared by `-resume`,
+/// which compares what the words mean.
+const COMMAND: &str = "command";
+
+/// The command line `words` with `-config file=F` replaced by the command
+/// line of the run whose configuration F holds (then the other words, so
+/// that a later option overrides the stored one), as fastchess's `-config
+/// file=` loads its `config.json`: the run goes on where it stopped
+/// (`-resume`, when it wrote a PGN) unless `stats=false`; `discard=true`
+/// leaves F unread.
+/// `-config outname=F` is kept for the parser.
+pub fn expand(words: &[String]) -> Result<Vec<String>, ConfigError> {
+    // A stray word is left for the parser to report.
+    let Ok(groups) = crate::cli_args::group(words) else {
+        return Ok(words.to_vec());
+    };
+    let mut file = None;
+    let mut resume = true;
+    let mut discard = false;
+    let mut rest = Vec::new();
+    for (option, values) in groups {
+        if option != "config" {
+            rest.push(format!("-{option}"));
+            rest.extend(values);
+            continue;
+        }
+        let mut kept = Vec::new();
+        for v in values {
+            match v.split_once('=') {
+                Some(("file", f)) => file = Some(PathBuf::from(f)),
+                Some(("stats", b)) => resume = b != "false",
+                Some(("discard", b)) => discard = b == "true",
+                _ => kept.push(v),
+            }
+        }
+        if !kept.is_empty() {
+            rest.push("-config".into());
+            rest.extend(kept);
+        }
+    }
+    let Some(file) = file.filter(|_| !discard) else {
+        return Ok(if discard { rest } else { words.to_vec() });
+    };
+    let shown = file.display().to_string();
+    let config = read(&file)?.ok_or_else(|| ConfigError::Io {
+        path: shown.clone(),
+        source: std::io::Error::from(std::io::ErrorKind::NotFound),
+    })?;
+    let stored = config.get(COMMAND).ok_or_else(|| ConfigError::Malformed {
+        path: shown.clone(),
+        reason: "it holds no command line (written by an older kestrel match)".into(),
+    })?;
+    let stored: Vec<String> = serde_json::from_str(stored).map_err(|e| ConfigError::Malformed {
+        path: shown.clone(),
+        reason: format!("its command line: {e}"),
+    })?;
+    let mut out: Vec<String> = stored
+        .into_iter()
+        .filter(|w| w != "-resume" && w != "--resume")
+        .collect();
+    // Only a run with a PGN has games to go on from.
+    let has_pgn = out.iter().any(|w| w.trim_start_matches('-') == "pgnout");
+    if resume && has_pgn {
+        out.push("-resume".into());
+    }
+    out.extend(rest);
+    Ok(out)
+}
+
 /// Where the configuration of the run writing `pgn` is kept.
 pub fn path_for(pgn: &Path) -> PathBuf {
     let mut name = pgn.as_os_str().to_owned();
@@ -116,6 +186,10 @@ pub fn of(args: &MatchArgs, seed: u64) -> RunConfig {
     put("noswap".into(), args.colours.noswap.to_string());
     put("reverse".into(), args.colours.reverse.to_string());
     put("tournament".into(), format!("{:?}", args.tournament));
+    // Named only when not the default, so that older stored runs match.
+    if args.seeds != 1 {
+        put("seeds".into(), args.seeds.to_string());
+    }
     put("srand".into(), seed.to_string());
     match &args.openings {
         Some(o) => {
@@ -161,6 +235,15 @@ pub fn of(args: &MatchArgs, seed: u64) -> RunConfig {
         })),
     );
     put("report penta".into(), args.report_penta.to_string());
+    put(
+        COMMAND.into(),
+        serde_json::to_string(&args.command).expect("strings serialise"),
+    );
+    // Only a Chess960 run names its variant, so that the configurations
+    // of standard runs stored before -variant existed still match.
+    if args.variant != chess::CastlingMode::Standard {
+        put("variant".into(), crate::variant::name(args.variant).into());
+    }
     c
 }
 
@@ -211,7 +294,7 @@ pub fn differences(then: &RunConfig, now: &RunConfig) -> Vec<String> {
     keys.sort();
     keys.dedup();
     keys.into_iter()
-        .filter(|k| then.get(*k) != now.get(*k) && !may_change(k))
+        .filter(|k| then.get(*k) != now.get(*k) && !may_change(k) && *k != COMMAND)
         .map(|k| {
             format!(
                 "{k}: {} then, {} now",
@@ -287,6 +370,10 @@ mod tests {
                 RUN.replace("cmd=kestrel name=B", "cmd=./old name=B"),
                 "engine 2 cmd: kestrel then, ./old now",
             ),
+            (
+                format!("{RUN} -variant fischerandom -openings file=o.epd"),
+                "variant: (not set) then, fischerandom now",
+            ),
         ];
         for (line, want) in &cases {
             let d = differences(&then, &of(&args(line), 9));
@@ -297,6 +384,48 @@ mod tests {
         // A longer run continues the same schedule.
         let longer = of(&args(&RUN.replace("-rounds 10", "-rounds 20")), 9);
         assert!(differences(&then, &longer).is_empty());
+    }
+
+    #[test]
+    fn config_file_runs_the_stored_command_again() {
+        let dir = std::env::temp_dir().join(format!("kestrel-runconfig-x-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("run.json");
+        let first = args(RUN);
+        write(&file, &of(&first, 9)).unwrap();
+        let w = |s: &str| -> Vec<String> { s.split_whitespace().map(String::from).collect() };
+        let given = w(&format!(
+            "-config file={} -ratinginterval 3",
+            file.display()
+        ));
+        let expanded = expand(&given).unwrap();
+        let again = MatchArgs::parse(&expanded).unwrap();
+        // The same run, resumed, with the later option on top.
+        assert!(differences(&of(&first, 9), &of(&again, 9)).is_empty());
+        assert!(again.resume);
+        assert_eq!(again.rating_interval, 3);
+        assert_eq!(again.engines, first.engines);
+        // stats=false starts it afresh; discard=true leaves the file unread.
+        let fresh = expand(&w(&format!(
+            "-config file={} stats=false outname=x.json",
+            file.display()
+        )))
+        .unwrap();
+        assert!(!fresh.contains(&"-resume".to_string()));
+        assert!(fresh.ends_with(&w("-config outname=x.json")));
+        let discarded = expand(&w(&format!(
+            "-engine cmd=a -config file={} discard=true",
+            file.display()
+        )))
+        .unwrap();
+        assert_eq!(discarded, w("-engine cmd=a"));
+        assert!(expand(&w("-config file=/nonexistent/run.json")).is_err());
+        let mut old = of(&first, 9);
+        old.remove(COMMAND);
+        write(&file, &old).unwrap();
+        let e = expand(&given).unwrap_err().to_string();
+        assert!(e.contains("no command line"), "{e}");
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

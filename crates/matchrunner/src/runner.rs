@@ -4,17 +4,22 @@
 //! run when the SPRT decides.
 
 use crate::cli_args::MatchArgs;
+use crate::engine_spec::Protocol;
 use crate::game_play::{play_game, GameRecord};
 use crate::pgn_record::{self, GameTags, GameTimes};
 use crate::player;
-use crate::report;
+use crate::report::{self, Matchup};
 use crate::results::{GameEntry, HeadToHead, RunResults};
 use crate::resume;
 use crate::run_config;
+use crate::run_log::{Level, RunLog};
 use crate::schedule::{schedule, GameJob};
+use crate::uci_player::UciPlayer;
+use crate::variant;
 use anyhow::{Context, Result};
-use chess::Color;
+use chess::{CastlingMode, Color};
 use matchcore::ending::Termination;
+use matchcore::engine_process::IoLog;
 use matchcore::game_loop::{CapVerdict, GameRules};
 use matchcore::openings::{self, Opening};
 use matchcore::player::Player;
@@ -49,6 +54,8 @@ struct Shared<'a> {
     stop: AtomicBool,
     /// `-pgnout match_line=` patterns, compiled.
     watch: Vec<Regex>,
+    /// The runner's log (`-log`).
+    log: Option<Arc<dyn IoLog>>,
 }
 
 /// A game lost before it started, because an engine could not be started.
@@ -89,7 +96,7 @@ fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Se
         let mut times = GameTimes::start();
         for (idx, color) in [(job.white, Color::White), (job.black, Color::Black)] {
             if players[idx].is_none() && start_error.is_none() {
-                match player::start(&specs[idx], &shared.watch) {
+                match player::start_logged(&specs[idx], &shared.watch, shared.log.as_ref()) {
                     Ok(p) => players[idx] = Some(p),
                     Err(e) => start_error = Some((color, e.to_string())),
                 }
@@ -154,14 +161,46 @@ fn open_tablebase(args: &MatchArgs) -> Result<Option<(Arc<dyn types::Tablebase>,
 }
 
 /// Starts each engine once and quits it, so that a wrong command or a
-/// broken engine is reported before any game.
-fn check_engines(args: &MatchArgs) -> Result<()> {
+/// broken engine is reported before any game; notes what fastchess's
+/// results header says of each (limit, threads, hash).
+fn check_engines(args: &MatchArgs, log: Option<&Arc<dyn IoLog>>) -> Result<Matchup> {
+    let mut matchup = Matchup {
+        book: args
+            .openings
+            .as_ref()
+            .and_then(|o| o.file.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        ..Matchup::default()
+    };
     for spec in &args.engines {
-        let p = player::start(spec, &[])
-            .with_context(|| format!("engine '{}' ({})", spec.name, spec.cmd))?;
-        p.quit();
+        let context = || format!("engine '{}' ({})", spec.name, spec.cmd);
+        let (threads, hash) = match spec.protocol {
+            Protocol::Uci => {
+                let named = log.map(|l| (Arc::clone(l), Arc::from(spec.name.as_str())));
+                let p = UciPlayer::start(spec, &[], named).with_context(context)?;
+                let value = |name: &str| p.option_value(name).map(str::to_string);
+                let found = (value("Threads"), value("Hash"));
+                Box::new(p).quit();
+                found
+            }
+            Protocol::Xboard => {
+                player::start_logged(spec, &[], log)
+                    .with_context(context)?
+                    .quit();
+                (None, None)
+            }
+        };
+        let null = || "NULL".to_string();
+        matchup.limits.push(report::fastchess_limit(&spec.limits));
+        matchup
+            .threads
+            .push(threads.map_or_else(null, |t| format!("{t}t")));
+        matchup
+            .hash
+            .push(hash.map_or_else(null, |h| format!("{h}MB")));
     }
-    Ok(())
+    Ok(matchup)
 }
 
 fn entry(job: &GameJob, record: &GameRecord, args: &MatchArgs) -> GameEntry {
@@ -180,12 +219,12 @@ fn entry(job: &GameJob, record: &GameRecord, args: &MatchArgs) -> GameEntry {
 
 /// A game's final position as fastchess's `-epdout` writes it: the first
 /// four FEN fields, then `hmvc N; fmvn M;`.
-fn final_epd(record: &GameRecord) -> String {
+fn final_epd(record: &GameRecord, variant: CastlingMode) -> String {
     let mut pos = record.start;
     for m in &record.moves {
         pos.play_unchecked(m.mv);
     }
-    let fen = pos.fen();
+    let fen = variant::fen(&pos, variant);
     let fields: Vec<&str> = fen.split_whitespace().collect();
     format!(
         "{} hmvc {}; fmvn {};",
@@ -195,9 +234,42 @@ fn final_epd(record: &GameRecord) -> String {
     )
 }
 
-/// Runs the games `args` describes and returns the results (also printed,
-/// and written to `-pgnout`/`-json` when asked).
-pub fn run(args: &MatchArgs) -> Result<RunResults> {
+/// Refuses Chess960 openings in a standard game: their castling rights
+/// would be played, and written, as standard chess has them.
+fn check_standard(openings: &[Opening]) -> Result<()> {
+    if let Some((i, o)) = openings
+        .iter()
+        .enumerate()
+        .find(|(_, o)| o.start.castling_mode() == CastlingMode::Chess960)
+    {
+        anyhow::bail!(
+            "the run's opening {} ({}) is a Chess960 position: give -variant fischerandom",
+            i + 1,
+            variant::fen(&o.start, CastlingMode::Chess960)
+        );
+    }
+    Ok(())
+}
+
+/// A run's end: its results, and what fastchess's results header says of
+/// its engines.
+pub struct Finished {
+    /// The results.
+    pub results: RunResults,
+    /// The engines as fastchess's header describes them.
+    pub matchup: Matchup,
+}
+
+impl Finished {
+    /// The final report in the format `-output` asked for.
+    pub fn report(&self, format: report::OutputFormat) -> String {
+        report::report_in(&self.results, format, Some(&self.matchup))
+    }
+}
+
+/// Runs the games `args` describes and returns the results (printed as
+/// they come, and written to `-pgnout`/`-json` when asked).
+pub fn run(args: &MatchArgs) -> Result<Finished> {
     // A resumed run without -srand takes the seed its first sitting drew.
     let stored_seed = match (&args.pgn_out, args.resume) {
         (Some(path), true) => run_config::stored_seed(path),
@@ -206,12 +278,35 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
     let seed = args.seed.or(stored_seed).unwrap_or_else(|| {
         rand::RngCore::next_u64(&mut <rand::rngs::StdRng as rand::SeedableRng>::from_os_rng())
     });
+    let run_log = args
+        .log
+        .as_ref()
+        .map(|spec| {
+            RunLog::open(spec)
+                .map(Arc::new)
+                .with_context(|| format!("cannot open -log file={}", spec.file.display()))
+        })
+        .transpose()?;
+    let note = |level: Level, text: &str| {
+        if let Some(log) = &run_log {
+            log.message(level, text);
+        }
+    };
+    note(
+        Level::Info,
+        &format!("kestrel {}", env!("CARGO_PKG_VERSION")),
+    );
+    note(Level::Info, &format!("Setting seed to: {seed}"));
+    let io_log: Option<Arc<dyn IoLog>> = run_log.clone().map(|l| l as Arc<dyn IoLog>);
     if let Some(path) = &args.pgn_out {
         let config = run_config::of(args, seed);
         if args.resume {
             run_config::check_resume(path, &config)?;
         }
         run_config::write(&run_config::path_for(path), &config)?;
+    }
+    if let Some(path) = &args.config_out {
+        run_config::write(path, &run_config::of(args, seed))?;
     }
     let mut openings = match &args.openings {
         Some(spec) => openings::load(spec, seed)?,
@@ -222,7 +317,11 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
     // one opening a round with two engines, and openings shared among the
     // encounters of a tournament's rounds.
     openings.truncate(args.rounds as usize);
-    check_engines(args)?;
+    if args.variant == CastlingMode::Standard {
+        check_standard(&openings)?;
+    }
+    let matchup = check_engines(args, io_log.as_ref())?;
+    note(Level::Info, "Starting tournament...");
     let rules = GameRules {
         draw: args.draw,
         resign: args.resign,
@@ -235,6 +334,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
     let jobs = schedule(
         args.engines.len(),
         args.tournament,
+        args.seeds,
         args.games,
         args.rounds,
         args.colours,
@@ -285,6 +385,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
         queue: Mutex::new(jobs.into()),
         stop: AtomicBool::new(false),
         watch,
+        log: io_log,
     };
     let bar = progress::bar_if(
         args.progress,
@@ -348,19 +449,23 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
             } = done;
             let white = &args.engines[job.white];
             let black = &args.engines[job.black];
-            say(&format!(
+            let finished = format!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 job.number + 1,
                 white.name,
                 black.name,
                 record.result,
                 record.reason
-            ));
+            );
+            say(&finished);
+            note(Level::Info, &finished);
             for (idx, why) in failures {
-                say(&format!(
+                let warning = format!(
                     "Warning: engine {} failed ({why}); it is restarted for its next game",
                     names[idx]
-                ));
+                );
+                say(&warning);
+                note(Level::Warn, &warning);
             }
             if let Some(out) = &mut pgn_out {
                 let tags = GameTags {
@@ -372,6 +477,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                     time_control: white.limits.pgn_tag(),
                     date: &date,
                     times: Some(&times),
+                    variant: args.variant,
                 };
                 let mut game = pgn_record::to_pgn(&record, &tags);
                 if args.pgn_min {
@@ -384,7 +490,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                     .context("writing the PGN output")?;
             }
             if let Some(out) = &mut epd_out {
-                writeln!(out, "{}", final_epd(&record))
+                writeln!(out, "{}", final_epd(&record, args.variant))
                     .and_then(|()| out.flush())
                     .context("writing the EPD output")?;
             }
@@ -405,12 +511,21 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                 if let Some(spec) = args.sprt {
                     let s = h.sprt(spec);
                     if s.decision != "continue" && !shared.stop.swap(true, Ordering::Relaxed) {
-                        say(&format!(
-                            "{}; no new games are started",
-                            report::sprt_line(&s)
-                        ));
+                        let line = format!("{}; no new games are started", report::sprt_line(&s));
+                        say(&line);
+                        note(Level::Info, &line);
                     }
                 }
+            }
+            // cutechess's score line every -scoreinterval games (fastchess's
+            // own format prints none).
+            if args.score_interval > 0
+                && games.len().is_multiple_of(args.score_interval as usize)
+                && args.output == report::OutputFormat::Cutechess
+                && names.len() == 2
+            {
+                let h = HeadToHead::count_as(&names[0], &names[1], &games, args.report_penta);
+                say(&report::score_line(&h));
             }
             since_report += 1;
             if since_report == args.rating_interval && games.len() < total {
@@ -424,7 +539,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
                     args.sprt,
                     args.report_penta,
                 );
-                say(report::report(&r).trim_end());
+                say(report::report_in(&r, args.output, Some(&matchup)).trim_end());
             }
         }
         Ok(())
@@ -443,7 +558,7 @@ pub fn run(args: &MatchArgs) -> Result<RunResults> {
     if let Some(path) = &args.json_out {
         write_json(path, &results)?;
     }
-    Ok(results)
+    Ok(Finished { results, matchup })
 }
 
 /// Writes `results` as pretty JSON.

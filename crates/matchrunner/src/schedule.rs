@@ -39,14 +39,17 @@ pub struct Colours {
 }
 
 /// The encounters of one round: pairs of engine indices, first one is the
-/// engine whose view results are counted from.
-pub fn encounters(engines: usize, kind: TournamentKind) -> Vec<(usize, usize)> {
-    match kind {
-        TournamentKind::RoundRobin => (0..engines)
-            .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
-            .collect(),
-        TournamentKind::Gauntlet => (1..engines).map(|j| (0, j)).collect(),
-    }
+/// engine whose view results are counted from. A gauntlet's first `seeds`
+/// engines (fastchess's `-seeds`, 1 by default) each play every engine
+/// after them, in fastchess's order.
+pub fn encounters(engines: usize, kind: TournamentKind, seeds: usize) -> Vec<(usize, usize)> {
+    let firsts = match kind {
+        TournamentKind::RoundRobin => engines,
+        TournamentKind::Gauntlet => seeds.clamp(1, engines.saturating_sub(1).max(1)),
+    };
+    (0..firsts)
+        .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
+        .collect()
 }
 
 /// All games: for each round, for each encounter, `games` games on one
@@ -54,6 +57,7 @@ pub fn encounters(engines: usize, kind: TournamentKind) -> Vec<(usize, usize)> {
 pub fn schedule(
     engines: usize,
     kind: TournamentKind,
+    seeds: usize,
     games: u32,
     rounds: u32,
     colours: Colours,
@@ -61,7 +65,7 @@ pub fn schedule(
     let mut jobs = Vec::new();
     let mut pair = 0;
     for round in 1..=rounds {
-        for (a, b) in encounters(engines, kind) {
+        for (a, b) in encounters(engines, kind, seeds) {
             for _ in 0..games {
                 let id = jobs.len() + 1;
                 let swap = (id % 2 == 0 && !colours.noswap) != colours.reverse;
@@ -91,7 +95,7 @@ mod tests {
 
     #[test]
     fn round_robin_pairs_share_openings_with_colours_reversed() {
-        let jobs = schedule(3, TournamentKind::RoundRobin, 2, 2, Colours::default());
+        let jobs = schedule(3, TournamentKind::RoundRobin, 1, 2, 2, Colours::default());
         assert_eq!(jobs.len(), 3 * 2 * 2);
         assert_eq!((jobs[0].white, jobs[0].black, jobs[0].pair), (0, 1, 0));
         assert_eq!((jobs[1].white, jobs[1].black, jobs[1].pair), (1, 0, 0));
@@ -103,10 +107,10 @@ mod tests {
     #[test]
     fn single_games_alternate_colours_over_the_run() {
         // fastchess -games 1 -rounds 4: game ids 1..4, even ids swapped.
-        let jobs = schedule(2, TournamentKind::RoundRobin, 1, 4, Colours::default());
+        let jobs = schedule(2, TournamentKind::RoundRobin, 1, 1, 4, Colours::default());
         assert_eq!(pattern(&jobs), [(0, 1, 0), (1, 0, 1), (0, 1, 2), (1, 0, 3)]);
         // Three engines, one game an encounter: the global id decides.
-        let jobs = schedule(3, TournamentKind::RoundRobin, 1, 1, Colours::default());
+        let jobs = schedule(3, TournamentKind::RoundRobin, 1, 1, 1, Colours::default());
         assert_eq!(pattern(&jobs), [(0, 1, 0), (2, 0, 1), (1, 2, 2)]);
     }
 
@@ -116,27 +120,35 @@ mod tests {
             noswap: true,
             reverse: false,
         };
-        let jobs = schedule(2, TournamentKind::RoundRobin, 2, 2, noswap);
+        let jobs = schedule(2, TournamentKind::RoundRobin, 1, 2, 2, noswap);
         assert!(jobs.iter().all(|j| j.white == 0));
         let reverse = Colours {
             noswap: false,
             reverse: true,
         };
-        let jobs = schedule(2, TournamentKind::RoundRobin, 2, 1, reverse);
+        let jobs = schedule(2, TournamentKind::RoundRobin, 1, 2, 1, reverse);
         assert_eq!(pattern(&jobs), [(1, 0, 0), (0, 1, 0)]);
         let both = Colours {
             noswap: true,
             reverse: true,
         };
-        let jobs = schedule(2, TournamentKind::RoundRobin, 2, 2, both);
+        let jobs = schedule(2, TournamentKind::RoundRobin, 1, 2, 2, both);
         assert!(jobs.iter().all(|j| j.white == 1));
     }
 
     #[test]
     fn gauntlet_encounters() {
         assert_eq!(
-            encounters(4, TournamentKind::Gauntlet),
+            encounters(4, TournamentKind::Gauntlet, 1),
             [(0, 1), (0, 2), (0, 3)]
         );
+        // fastchess's GauntletScheduler: seeds play everyone after them;
+        // n_seeds*n - n_seeds*(n_seeds+1)/2 encounters a round.
+        assert_eq!(
+            encounters(4, TournamentKind::Gauntlet, 2),
+            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)]
+        );
+        assert_eq!(encounters(3, TournamentKind::Gauntlet, 9).len(), 3);
+        assert_eq!(encounters(4, TournamentKind::RoundRobin, 1).len(), 6);
     }
 }

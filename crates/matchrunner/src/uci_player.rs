@@ -3,8 +3,9 @@
 
 use crate::engine_spec::EngineSpec;
 use crate::player::HANDSHAKE_TIMEOUT;
+use crate::variant;
 use chess::{CastlingMode, Color, Position};
-use matchcore::engine_process::{EngineError, EngineProcess};
+use matchcore::engine_process::{EngineError, EngineProcess, NamedLog};
 use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};
 use matchcore::search_limits::SearchLimits;
 use regex::Regex;
@@ -18,7 +19,14 @@ pub struct UciPlayer {
     /// Output lines kept for the PGN: the last line of each move matching
     /// each pattern (`-pgnout match_line=`).
     watch: Vec<Regex>,
+    /// How positions and castling moves are written (`-variant`).
+    variant: CastlingMode,
+    /// Its options' values: the defaults it listed, then those set.
+    values: Vec<(String, String)>,
 }
+
+/// The UCI option that tells an engine it plays Chess960.
+const CHESS960: &str = "UCI_Chess960";
 
 /// What a UCI `info` line says of the search: a line with a score (the
 /// first line of a multi-PV report) replaces the thought's figures, as
@@ -115,6 +123,14 @@ fn listed_option(line: &str) -> Option<String> {
     (!name.is_empty()).then(|| name.join(" "))
 }
 
+/// The default in an engine's `option name NAME type spin default 16 ...`
+/// line: the word after `default`.
+fn option_default(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    words.find(|w| *w == "default")?;
+    words.next().map(str::to_string)
+}
+
 /// The first option asked for that the engine does not list: an engine
 /// that ignores unknown options (Ethereal, say) would otherwise play the
 /// whole match with its default. UCI option names are not case sensitive.
@@ -156,20 +172,44 @@ fn millis(d: Duration) -> u128 {
 impl UciPlayer {
     /// Starts the engine, waits for `uciok`, sets its options and waits for
     /// `readyok`; `watch` are the output lines to keep for the PGN.
-    pub fn start(spec: &EngineSpec, watch: &[Regex]) -> Result<UciPlayer, EngineError> {
-        let mut process = EngineProcess::spawn(spec.command())?;
+    pub fn start(
+        spec: &EngineSpec,
+        watch: &[Regex],
+        log: Option<NamedLog>,
+    ) -> Result<UciPlayer, EngineError> {
+        let mut process = EngineProcess::spawn_logged(spec.command(), log)?;
         process.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         let mut listed = Vec::new();
+        let mut values = Vec::new();
         process.recv_until(deadline, |l| {
-            listed.extend(listed_option(l));
+            if let Some(name) = listed_option(l) {
+                if let Some(default) = option_default(l) {
+                    values.push((name.clone(), default));
+                }
+                listed.push(name);
+            }
             l.trim() == "uciok"
         })?;
         if let Some(name) = first_unlisted(&spec.options, &listed) {
             return Err(EngineError::Protocol(no_such_option(name, &listed)));
         }
+        let chess960 = spec.variant == CastlingMode::Chess960;
+        // An engine that cannot be told the variant would read king-takes-rook
+        // castling as a capture of its own rook: no game is worth playing.
+        if chess960 && !listed.iter().any(|l| l.eq_ignore_ascii_case(CHESS960)) {
+            return Err(EngineError::Protocol(format!(
+                "the engine has no {CHESS960} option, so it cannot play -variant fischerandom"
+            )));
+        }
         for (name, value) in &spec.options {
             process.send(&format!("setoption name {name} value {value}"))?;
+            values.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+            values.push((name.clone(), value.clone()));
+        }
+        // After the user's options, as fastchess sends it.
+        if chess960 {
+            process.send(&format!("setoption name {CHESS960} value true"))?;
         }
         for line in &spec.init {
             process.send(line)?;
@@ -194,7 +234,18 @@ impl UciPlayer {
             process,
             limits: spec.limits,
             watch: watch.to_vec(),
+            variant: spec.variant,
+            values,
         })
+    }
+
+    /// The value of its option `name` (UCI names are not case sensitive):
+    /// the one set, else the default it listed.
+    pub fn option_value(&self, name: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 
     /// `isready` until `readyok`, which also drains anything left from before
@@ -215,16 +266,17 @@ impl Player for UciPlayer {
     }
 
     fn go(&mut self, r: &MoveRequest) -> Result<(Reply, Thought), EngineError> {
-        let mut position = if *r.start == Position::startpos() {
-            "position startpos".to_string()
-        } else {
-            format!("position fen {}", r.start.fen())
-        };
+        let mut position =
+            if *r.start == Position::startpos() && self.variant == CastlingMode::Standard {
+                "position startpos".to_string()
+            } else {
+                format!("position fen {}", variant::fen(r.start, self.variant))
+            };
         if !r.moves.is_empty() {
             position.push_str(" moves");
             for &m in r.moves {
                 position.push(' ');
-                position.push_str(&m.to_uci(CastlingMode::Standard).to_string());
+                position.push_str(&m.to_uci(self.variant).to_string());
             }
         }
         self.process.send(&position)?;
@@ -277,7 +329,7 @@ impl Player for UciPlayer {
                     let mv = words
                         .next()
                         .ok_or_else(|| EngineError::Protocol("empty bestmove".to_string()))?;
-                    return Ok((Reply::from_text(r.position, mv), thought));
+                    return Ok((Reply::from_text(r.position, mv, self.variant), thought));
                 }
                 _ => {}
             }

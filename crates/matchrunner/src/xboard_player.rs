@@ -5,7 +5,7 @@
 use crate::engine_spec::EngineSpec;
 use crate::player::HANDSHAKE_TIMEOUT;
 use chess::{CastlingMode, Color, Move, Position, Square};
-use matchcore::engine_process::{EngineError, EngineProcess};
+use matchcore::engine_process::{EngineError, EngineProcess, NamedLog};
 use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};
 use std::time::{Duration, Instant};
 
@@ -117,7 +117,7 @@ pub fn edit_commands(pos: &Position) -> Vec<String> {
 
 impl XboardPlayer {
     /// Starts the engine and reads its features.
-    pub fn start(spec: &EngineSpec) -> Result<XboardPlayer, EngineError> {
+    pub fn start(spec: &EngineSpec, log: Option<NamedLog>) -> Result<XboardPlayer, EngineError> {
         if spec.limits.nodes.is_some() {
             return Err(EngineError::Protocol(format!(
                 "{}: xboard engines cannot be limited by nodes; use depth=, st= or tc=",
@@ -135,7 +135,7 @@ impl XboardPlayer {
                 spec.name
             )));
         }
-        let mut process = EngineProcess::spawn(spec.command())?;
+        let mut process = EngineProcess::spawn_logged(spec.command(), log)?;
         process.send("xboard")?;
         process.send("protover 2")?;
         let mut player = XboardPlayer {
@@ -254,7 +254,10 @@ impl Player for XboardPlayer {
                 self.process.send("force")?;
                 // The engine's own move is now part of the game it knows.
                 self.told += 1;
-                return Ok((Reply::from_text(r.position, mv.trim()), thought));
+                return Ok((
+                    Reply::from_text(r.position, mv.trim(), CastlingMode::Standard),
+                    thought,
+                ));
             }
             if trimmed == "resign" || trimmed.starts_with("tellics resign") {
                 self.process.send("force")?;

@@ -90,25 +90,30 @@ fn comment_text(bytes: &[u8]) -> String {
     out
 }
 
-/// Variant tag values that mean standard chess or Chess960.
-fn supported_variant(value: &str) -> bool {
-    let v: String = value
+/// A Variant tag's value in lower case, letters and digits only.
+fn variant_key(value: &str) -> String {
+    value
         .chars()
         .filter(|c| c.is_alphanumeric())
         .collect::<String>()
-        .to_ascii_lowercase();
+        .to_ascii_lowercase()
+}
+
+/// Variant tag values that mean Chess960.
+pub(crate) fn is_chess960(value: &str) -> bool {
     matches!(
-        v.as_str(),
-        "" | "standard"
-            | "chess"
-            | "normal"
-            | "fromposition"
-            | "chess960"
-            | "fischerandom"
-            | "fischerrandom"
-            | "frc"
-            | "960"
+        variant_key(value).as_str(),
+        "chess960" | "fischerandom" | "fischerrandom" | "frc" | "960"
     )
+}
+
+/// Variant tag values that mean standard chess or Chess960.
+fn supported_variant(value: &str) -> bool {
+    is_chess960(value)
+        || matches!(
+            variant_key(value).as_str(),
+            "" | "standard" | "chess" | "normal" | "fromposition"
+        )
 }
 
 /// One line of play being built: the main line or a variation.

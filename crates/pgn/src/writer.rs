@@ -2,7 +2,7 @@
 //! move numbers, NAGs, comments and variations, wrapped at 80 columns.
 
 use crate::{PgnGame, PgnMove};
-use chess::{Color, Position};
+use chess::{CastlingMode, Color, Position};
 use std::io::{self, Write};
 
 /// The longest line the writer produces (unless one word is longer).
@@ -134,7 +134,15 @@ fn comment_words(text: &str) -> Vec<String> {
 
 /// Writes one line of play from `pos`, with a move number before the first
 /// move and wherever a comment or variation interrupts the line.
-fn write_line(w: &mut Words, mut pos: Position, moves: &[PgnMove], notation: Notation) {
+/// `chess960` writes UCI castling as king takes rook even where king and
+/// rooks stand as in standard chess.
+fn write_line(
+    w: &mut Words,
+    mut pos: Position,
+    moves: &[PgnMove],
+    notation: Notation,
+    chess960: bool,
+) {
     let mut number_next = true;
     for m in moves {
         for c in &m.comments_before {
@@ -151,6 +159,7 @@ fn write_line(w: &mut Words, mut pos: Position, moves: &[PgnMove], notation: Not
             _ if m.mv.is_null() => "--".to_string(),
             Notation::San => pos.san(m.mv),
             Notation::Lan => pos.lan(m.mv),
+            Notation::Uci if chess960 => m.mv.to_uci(CastlingMode::Chess960).to_string(),
             Notation::Uci => m.mv.to_uci(pos.castling_mode()).to_string(),
         };
         // One word, so that a line never ends between a number and its move.
@@ -165,7 +174,7 @@ fn write_line(w: &mut Words, mut pos: Position, moves: &[PgnMove], notation: Not
         }
         for variation in &m.variations {
             w.open += 1;
-            write_line(w, pos, variation, notation);
+            write_line(w, pos, variation, notation, chess960);
             w.close();
             number_next = true;
         }
@@ -203,7 +212,8 @@ pub fn write_game_in(game: &PgnGame, notation: Notation) -> String {
     }
     out.push('\n');
     let mut w = Words::default();
-    write_line(&mut w, game.start, &game.moves, notation);
+    let chess960 = game.tag("Variant").is_some_and(crate::parse::is_chess960);
+    write_line(&mut w, game.start, &game.moves, notation, chess960);
     w.word(game.result.as_str());
     out.push_str(&w.wrap());
     out.push_str("\n\n");
@@ -243,6 +253,20 @@ mod tests {
             .next()
             .expect("a game")
             .expect("valid")
+    }
+
+    #[test]
+    fn chess960_games_castle_king_takes_rook_in_uci() {
+        // Position 518: king and rooks where standard chess has them.
+        let text = "[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+                    [FEN \"r1bqkbnr/p1ppp1pp/1pn5/5p2/4P3/5N2/PPPPBPPP/RNBQK2R w HAha - 2 4\"]\n\n\
+                    4. O-O *\n";
+        let game = one_game(text);
+        assert!(write_game_in(&game, Notation::Uci).contains("4. e1h1 *"));
+        assert!(write_game(&game).contains("4. O-O *"));
+        let mut standard = game.clone();
+        standard.tags.retain(|(n, _)| n != "Variant");
+        assert!(write_game_in(&standard, Notation::Uci).contains("4. e1g1 *"));
     }
 
     #[test]
