@@ -46,9 +46,26 @@ fn the_default_network_passes_and_damaged_ones_are_refused() {
     build_script::check(&v2(1)).unwrap();
     refused(&v2(0), "0 output buckets");
     refused(&v2(9), "9 output buckets");
-    refused(&v2(2), "with 2 output buckets needs");
+    refused(&v2(2), "with 2 output buckets and 1 king buckets needs");
     refused(&v2(1)[..54], "fewer than the 56-byte header");
-    let mut v3 = DEFAULT.to_vec();
-    v3[8..12].copy_from_slice(&3u32.to_le_bytes());
-    refused(&v3, "format version 3");
+
+    // Version 3 (king buckets): flags and a 64-square map follow; the
+    // largest bucket in the map sets the payload's length.
+    let v3 = |top_bucket: u8| {
+        let mut bytes = ROUND6[..52].to_vec();
+        bytes[8..12].copy_from_slice(&3u32.to_le_bytes());
+        bytes.extend_from_slice(&1u32.to_le_bytes());
+        bytes.extend_from_slice(&1u32.to_le_bytes()); // mirrored
+        let mut map = [0u8; 64];
+        map[63] = top_bucket;
+        bytes.extend_from_slice(&map);
+        bytes.extend_from_slice(&ROUND6[52..]);
+        bytes
+    };
+    build_script::check(&v3(0)).unwrap();
+    refused(&v3(3), "and 4 king buckets needs");
+    refused(&v3(0)[..100], "fewer than the 124-byte header");
+    let mut v4 = DEFAULT.to_vec();
+    v4[8..12].copy_from_slice(&4u32.to_le_bytes());
+    refused(&v4, "format version 4");
 }
