@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
 
     for &m in pos.legal_moves().iter() {
         let mut after = pos;
-        after.play(m);
+        after.play(m).expect("a legal move plays");
 
         let san = pos.san(m);
         match pos.parse_san(&san) {
