@@ -167,18 +167,26 @@ impl BulletWeights {
     }
 }
 
-/// `Chess768::map_features` on the bulletformat `ChessBoard` of `record`:
-/// the side to move's indices and the other side's.
-fn bullet_features(record: &TrainingRecord) -> (Vec<usize>, Vec<usize>) {
-    let board = to_chessboard(record);
+/// The pieces of a bulletformat `ChessBoard`: each occupied square (from
+/// the side to move's view) with its nibble (colour bit 8: the other side;
+/// role in the low three bits, king 5).
+fn board_pieces(board: &[u8]) -> Vec<(usize, u8)> {
     let mut occ = u64::from_le_bytes(board[..8].try_into().unwrap());
-    let (mut stm, mut ntm) = (Vec::new(), Vec::new());
-    let mut i = 0;
+    let mut pieces = Vec::new();
     while occ != 0 {
         let square = occ.trailing_zeros() as usize;
         occ &= occ - 1;
-        let piece = (board[8 + i / 2] >> (4 * (i % 2))) & 15;
-        i += 1;
+        let i = pieces.len();
+        pieces.push((square, (board[8 + i / 2] >> (4 * (i % 2))) & 15));
+    }
+    pieces
+}
+
+/// `Chess768::map_features` on the bulletformat `ChessBoard` of `record`:
+/// the side to move's indices and the other side's.
+fn bullet_features(record: &TrainingRecord) -> (Vec<usize>, Vec<usize>) {
+    let (mut stm, mut ntm) = (Vec::new(), Vec::new());
+    for (square, piece) in board_pieces(&to_chessboard(record)) {
         let c = usize::from(piece & 8 > 0);
         let pc = 64 * usize::from(piece & 7);
         stm.push([0, 384][c] + pc + square);
@@ -191,14 +199,8 @@ fn bullet_features(record: &TrainingRecord) -> (Vec<usize>, Vec<usize>) {
 /// stores) and `opp_ksq` (the other king, `^ 56`: bullet's
 /// `validate.rs` checks it so).
 fn bullet_kings(board: &[u8]) -> (usize, usize) {
-    let mut occ = u64::from_le_bytes(board[..8].try_into().unwrap());
     let (mut ours, mut theirs) = (0, 0);
-    let mut i = 0;
-    while occ != 0 {
-        let square = occ.trailing_zeros() as usize;
-        occ &= occ - 1;
-        let piece = (board[8 + i / 2] >> (4 * (i % 2))) & 15;
-        i += 1;
+    for (square, piece) in board_pieces(board) {
         if piece & 7 == 5 {
             if piece & 8 == 0 {
                 ours = square;
@@ -245,18 +247,23 @@ fn chess768_indices_are_the_engines() {
     }
 }
 
-/// Every architecture both ways: bullet's file imported is the net built
-/// the engine's way from the same weights, scores every position as
-/// bullet's inference does, and exports to the same bytes.
-#[test]
-fn bullet_nets_import_evaluate_and_export_identically() {
-    let positions: Vec<(TrainingRecord, Position)> = records(200, 11)
+/// `n` test records with their positions.
+fn positions(n: usize, seed: u64) -> Vec<(TrainingRecord, Position)> {
+    records(n, seed)
         .into_iter()
         .map(|r| {
             let pos = r.to_position().unwrap();
             (r, pos)
         })
-        .collect();
+        .collect()
+}
+
+/// Every architecture both ways: bullet's file imported is the net built
+/// the engine's way from the same weights, scores every position as
+/// bullet's inference does, and exports to the same bytes.
+#[test]
+fn bullet_nets_import_evaluate_and_export_identically() {
+    let positions = positions(200, 11);
     for buckets in [1, 8] {
         for activation in [Activation::SCReLU, Activation::CReLU] {
             for order in [OutputOrder::BucketMajor, OutputOrder::InputMajor] {
@@ -304,13 +311,7 @@ fn bullet_nets_import_evaluate_and_export_identically() {
 /// is the one it was trained with.
 #[test]
 fn mirrored_king_bucket_nets_import_evaluate_and_export_identically() {
-    let positions: Vec<(TrainingRecord, Position)> = records(300, 13)
-        .into_iter()
-        .map(|r| {
-            let pos = r.to_position().unwrap();
-            (r, pos)
-        })
-        .collect();
+    let positions = positions(300, 13);
     for inputs in [InputBuckets::MIRROR, InputBuckets::MIRROR4] {
         let layout = bullet_layout(&inputs).map(usize::from);
         let weights = BulletWeights::random_bucketed(32, 8, Some(layout), 41);
