@@ -44,6 +44,7 @@ async function play(browser, options, file) {
     await waitPlies(page, 2 * i + 2, 60000).catch(() => {});
     if (await page.evaluate(() => S.game.status.over)) break;
   }
+  await page.waitForTimeout(600); // Kestrel's last move's animation ends
   await page.screenshot({ path: path.join(dir, file) });
   await context.close();
 }
