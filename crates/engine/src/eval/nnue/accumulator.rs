@@ -119,13 +119,19 @@ impl Accumulator {
         delta: &PieceDelta,
     ) {
         let h = net.hidden();
+        // A plain net's views never change: no king to look for.
+        let plain = net.input_buckets().is_plain();
         for perspective in Color::ALL {
             let side = perspective.index();
-            let view = match delta
-                .added()
-                .iter()
-                .find(|(piece, _)| piece.role == Role::King && piece.color == perspective)
-            {
+            let king_moved = if plain {
+                None
+            } else {
+                delta
+                    .added()
+                    .iter()
+                    .find(|(piece, _)| piece.role == Role::King && piece.color == perspective)
+            };
+            let view = match king_moved {
                 Some(&(_, king)) => net.king_view(perspective, king),
                 None => parent.views[side],
             };

@@ -232,8 +232,10 @@ impl InputBuckets {
     }
 
     /// Whether this is the plain layout (one bucket, no mirroring).
+    #[inline(always)]
     pub fn is_plain(&self) -> bool {
-        *self == InputBuckets::NONE
+        // One bucket makes every map entry 0: the count and flag decide.
+        self.count == 1 && !self.mirror
     }
 
     /// The inputs per perspective: 768 per bucket.
