@@ -256,10 +256,16 @@ pub fn write(path: &Path, config: &RunConfig) -> Result<(), ConfigError> {
     })
 }
 
-/// The configuration stored at `path`; `None` when there is none.
+/// The longest configuration file read: a run's command line and settings
+/// take a few kilobytes; a device or a huge file named by `-config file=`
+/// is refused instead of read without bound.
+pub const MAX_CONFIG_LEN: u64 = 1 << 20;
+
+/// The configuration stored at `path` (a regular file of at most
+/// [`MAX_CONFIG_LEN`] bytes); `None` when there is none.
 pub fn read(path: &Path) -> Result<Option<RunConfig>, ConfigError> {
     let shown = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
+    let text = match types::file::read_regular_text(path, MAX_CONFIG_LEN) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(source) => {
@@ -420,6 +426,8 @@ mod tests {
         .unwrap();
         assert_eq!(discarded, w("-engine cmd=a"));
         assert!(expand(&w("-config file=/nonexistent/run.json")).is_err());
+        // A device is refused at once, not read without bound.
+        assert!(expand(&w("-config file=/dev/zero")).is_err());
         let mut old = of(&first, 9);
         old.remove(COMMAND);
         write(&file, &old).unwrap();
