@@ -207,7 +207,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         if input_buckets.is_plain() {
             String::new()
         } else {
-            format!(" ({})", train::trainer::layout_name(&input_buckets))
+            format!(" ({input_buckets})")
         },
         config.hidden,
         if output_buckets > 1 {

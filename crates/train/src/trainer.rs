@@ -520,21 +520,9 @@ fn initial_net(path: &Path, config: &TrainConfig) -> Result<FloatNet, TrainError
             "{} has the input layout {}; the run asks for {} (a net without king buckets \
              can start a run with any layout)",
             path.display(),
-            layout_name(&have),
-            layout_name(&want)
+            have,
+            want
         )))
-    }
-}
-
-/// A layout's name, or its bucket count and mirroring.
-pub fn layout_name(inputs: &InputBuckets) -> String {
-    match inputs.name() {
-        Some(name) => name.to_string(),
-        None => format!(
-            "{} king buckets{}",
-            inputs.count(),
-            if inputs.mirrors() { ", mirrored" } else { "" }
-        ),
     }
 }
 

@@ -256,6 +256,22 @@ impl InputBuckets {
     }
 }
 
+/// Its name (`mirror4`), or for a layout without one its bucket count and
+/// mirroring (`6 king buckets, mirrored`).
+impl fmt::Display for InputBuckets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(
+                f,
+                "{} king buckets{}",
+                self.count,
+                if self.mirror { ", mirrored" } else { "" }
+            ),
+        }
+    }
+}
+
 /// A 64-square map from eight ranks (rank 1 first) of the four files e-h,
 /// files a-d their mirror images.
 const fn layout_by_rank(ranks: [[u8; 4]; 8]) -> [u8; 64] {
@@ -351,6 +367,13 @@ mod tests {
             assert_eq!(InputBuckets::new(*l.map(), l.mirrors()), Ok(l));
         }
         assert_eq!(InputBuckets::MIRROR4.count(), 4);
+        assert_eq!(InputBuckets::MIRROR4.to_string(), "mirror4");
+        let mut map = [0u8; 64];
+        map[60] = 1;
+        assert_eq!(
+            InputBuckets::new(map, true).unwrap().to_string(),
+            "2 king buckets, mirrored"
+        );
         assert!(matches!(
             InputBuckets::named("eight"),
             Err(InputBucketsError::UnknownName(_))
