@@ -40,13 +40,19 @@ pub fn score_to_elo(score: f64) -> f64 {
 /// mean: the interval of the score is mapped through the Elo curve, and the
 /// error is half its width (as cutechess-cli and fastchess report it).
 pub(crate) fn from_mean_and_stderr(mean: f64, stderr: f64) -> Estimate {
-    let margin = crate::normal::Z95 * stderr;
-    let lo = score_to_elo(mean - margin);
-    let hi = score_to_elo(mean + margin);
+    let (lo, hi) = bounds_from_mean_and_stderr(mean, stderr);
     Estimate {
         elo: score_to_elo(mean),
         error: (hi - lo) / 2.0,
     }
+}
+
+/// The ends of the 95% interval behind [`from_mean_and_stderr`]: the
+/// score's interval mapped through the Elo curve (an end at 0% or 100% or
+/// beyond is infinite).
+pub(crate) fn bounds_from_mean_and_stderr(mean: f64, stderr: f64) -> (f64, f64) {
+    let margin = crate::normal::Z95 * stderr;
+    (score_to_elo(mean - margin), score_to_elo(mean + margin))
 }
 
 /// Normalized Elo with its 95% error (fastchess's `nElo`): the score's

@@ -93,6 +93,19 @@ impl Pentanomial {
         from_mean_and_stderr(mean, (var / n as f64).sqrt())
     }
 
+    /// The ends of the 95% interval of [`Pentanomial::elo`], low and high:
+    /// where the interval is lopsided or reaches a 0% or 100% score (then
+    /// that end is infinite), the bounds say more than `elo +/- error`.
+    /// Both infinite without pairs.
+    pub fn elo_bounds(&self) -> (f64, f64) {
+        let n = self.pairs();
+        if n == 0 {
+            return (f64::NEG_INFINITY, f64::INFINITY);
+        }
+        let (mean, var) = self.mean_and_variance();
+        crate::estimate::bounds_from_mean_and_stderr(mean, (var / n as f64).sqrt())
+    }
+
     /// Normalized Elo with its 95% error, as fastchess computes it from
     /// pairs (a pair's variance counts as two games'; NaN without pairs).
     pub fn nelo(&self) -> Estimate {
@@ -163,6 +176,35 @@ mod tests {
         let (pe, we) = (p.elo(), wdl.elo());
         assert!((pe.elo - we.elo).abs() < 1e-9);
         assert!(pe.error < we.error, "{} vs {}", pe.error, we.error);
+    }
+
+    #[test]
+    fn bounds_match_the_error_and_say_which_end_is_open() {
+        let p = Pentanomial {
+            counts: [5, 20, 45, 22, 8],
+        };
+        let (lo, hi) = p.elo_bounds();
+        let e = p.elo();
+        assert!((hi - lo - 2.0 * e.error).abs() < 1e-9);
+        assert!(lo < e.elo && e.elo < hi);
+        // Three pairs won outright and one drawn: 87.5%, with an interval
+        // that reaches 100%: a finite lower end, none above.
+        let one_sided = Pentanomial {
+            counts: [0, 0, 1, 0, 3],
+        };
+        let (lo, hi) = one_sided.elo_bounds();
+        assert!(lo.is_finite() && lo > 0.0 && lo < one_sided.elo().elo, "{lo}");
+        assert_eq!(hi, f64::INFINITY);
+        assert!(one_sided.elo().error.is_infinite());
+        assert_eq!(
+            one_sided.flipped().elo_bounds(),
+            (f64::NEG_INFINITY, -lo),
+            "the same from the other side"
+        );
+        assert_eq!(
+            Pentanomial::default().elo_bounds(),
+            (f64::NEG_INFINITY, f64::INFINITY)
+        );
     }
 
     #[test]
