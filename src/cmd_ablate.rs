@@ -1,10 +1,10 @@
 //! `kestrel ablate`: what each switchable search technique is worth, in
-//! nodes, time and branching factor to a fixed depth, and in Elo.
+//! nodes, CPU time and branching factor to a fixed depth, and in Elo.
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use arena::ablation::{self, DepthRun, Row};
+use arena::ablation::{self, Row};
 use arena::pairs::{ArenaConfig, MoveLimit};
 use clap::Args;
 use indicatif::ProgressBar;
@@ -16,6 +16,11 @@ pub struct AblateArgs {
     /// Depth the bench positions are searched to.
     #[arg(long, default_value_t = 10)]
     depth: i32,
+    /// Pairs of bench runs per technique (off and on, in alternating
+    /// order) whose CPU times give the time ratio and its 95% interval;
+    /// 1 gives no interval.
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
     /// Games per technique in a match with it off vs on (0: no games; an
     /// odd number is rounded up to whole pairs).
     #[arg(long, default_value_t = 0)]
@@ -52,6 +57,9 @@ pub fn run(args: AblateArgs) -> Result<()> {
     if !(3..=30).contains(&args.depth) {
         bail!("--depth {} is out of range; use 3 to 30", args.depth);
     }
+    if !(1..=100).contains(&args.runs) {
+        bail!("--runs {} is out of range; use 1 to 100", args.runs);
+    }
     if args.games > 0 && args.nodes == 0 {
         bail!("--nodes must be at least 1");
     }
@@ -77,26 +85,13 @@ pub fn run(args: AblateArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create the output directory {}", args.out.display()))?;
 
-    let progress = bar(switches.len() as u64 + 1, "bench runs");
-    progress.set_message("default");
-    let default = DepthRun::measure(args.depth, engine::SearchParams::default());
-    progress.inc(1);
+    let progress = bar((switches.len() * args.runs * 2) as u64, "bench runs");
     let mut rows: Vec<Row> = Vec::new();
     for switch in &switches {
         progress.set_message(switch.name);
-        let flipped = DepthRun::measure(args.depth, ablation::with_switch(switch, !switch.default));
-        let (off, on) = if switch.default {
-            (flipped, default.clone())
-        } else {
-            (default.clone(), flipped)
-        };
-        rows.push(Row {
-            switch: *switch,
-            off,
-            on,
-            games: None,
-        });
-        progress.inc(1);
+        let row = Row::measure(*switch, args.depth, args.runs, &|| progress.inc(1))
+            .context("cannot read the process's CPU time")?;
+        rows.push(row);
     }
     progress.finish_and_clear();
 
@@ -133,9 +128,23 @@ pub fn run(args: AblateArgs) -> Result<()> {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     std::fs::write(&md, format!("Command: `{command}`\n\n{table}"))
         .with_context(|| format!("cannot write {}", md.display()))?;
+    let csv = args.out.join("ablation.csv");
+    std::fs::write(&csv, ablation::csv(&rows))
+        .with_context(|| format!("cannot write {}", csv.display()))?;
     let nodes_png = args.out.join("ablation_nodes.png");
+    let default = rows
+        .first()
+        .map(|r| r.default_run().clone())
+        .context("no technique to measure")?;
     charts::line_chart(&ablation::nodes_chart(&default, &rows), &nodes_png)?;
-    let mut written = vec![md.display().to_string(), nodes_png.display().to_string()];
+    let time_png = args.out.join("ablation_time.png");
+    charts::bar_chart(&ablation::time_chart(&rows, args.depth), &time_png)?;
+    let mut written = vec![
+        md.display().to_string(),
+        csv.display().to_string(),
+        nodes_png.display().to_string(),
+        time_png.display().to_string(),
+    ];
     if pairs > 0 {
         let elo_png = args.out.join("ablation_elo.png");
         charts::bar_chart(&ablation::elo_chart(&rows, limit), &elo_png)?;

@@ -18,6 +18,8 @@ fn ablate_writes_the_table_and_the_charts() {
         "ablate",
         "--depth",
         "4",
+        "--runs",
+        "2",
         "--only",
         "NullMove",
         "--only",
@@ -39,9 +41,21 @@ fn ablate_writes_the_table_and_the_charts() {
         table.contains("2 (") && table.contains("2 games per technique"),
         "{table}"
     );
+    // CPU time over two pairs of runs, with an interval, and no bare inf.
+    assert!(table.contains("mean of 2 runs"), "{table}");
+    assert!(table.contains("x ["), "{table}");
+    assert!(!table.contains("inf"), "{table}");
     let md = std::fs::read_to_string(dir.join("ablation.md")).unwrap();
     assert!(md.contains(&table), "the file holds the table");
-    for png in ["ablation_nodes.png", "ablation_elo.png"] {
+    let csv = std::fs::read_to_string(dir.join("ablation.csv")).unwrap();
+    assert!(csv.starts_with("technique,default,"), "{csv}");
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(csv.contains("\nNullMove,on,"), "{csv}");
+    for png in [
+        "ablation_nodes.png",
+        "ablation_time.png",
+        "ablation_elo.png",
+    ] {
         let bytes = std::fs::read(dir.join(png)).unwrap();
         assert!(bytes.len() > 5_000 && &bytes[1..4] == b"PNG", "{png}");
     }
@@ -59,6 +73,9 @@ fn ablate_refuses_bad_options() {
     );
     let out = kestrel(&["ablate", "--depth", "99"]);
     assert!(stderr(&out).contains("--depth 99 is out of range"));
+    let out = kestrel(&["ablate", "--runs", "0"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--runs 0 is out of range"));
     let out = kestrel(&[
         "ablate",
         "--depth",

@@ -54,15 +54,17 @@ pub struct LineChart {
     pub series: Vec<Series>,
 }
 
-/// One bar: a value with an error bar (half-width; 0: none).
+/// One bar: a value with its confidence interval as an error bar.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bar {
-    /// Its label.
+    /// Its label (where the interval is open or missing, the label is
+    /// the place to say why).
     pub label: String,
     /// Its value (an infinite value is drawn to the edge of the chart).
     pub value: f64,
-    /// Error bar half-width.
-    pub err: f64,
+    /// The interval's ends, low and high (`None`: no error bar). An
+    /// infinite end is drawn to the edge of the chart, with an arrow.
+    pub interval: Option<(f64, f64)>,
 }
 
 /// A horizontal bar chart, one bar per row, first bar on top.
@@ -72,6 +74,8 @@ pub struct BarChart {
     pub title: String,
     /// Label of the value axis.
     pub value_label: String,
+    /// Where bars start: 0 for differences, 1 for ratios.
+    pub origin: f64,
     /// The bars.
     pub bars: Vec<Bar>,
 }
@@ -271,15 +275,19 @@ pub fn line_chart(chart: &LineChart, path: &Path) -> Result<(), PlotError> {
 /// Draws a horizontal bar chart with error bars to a PNG file.
 pub fn bar_chart(chart: &BarChart, path: &Path) -> Result<(), PlotError> {
     register();
-    let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
-    let mut lo: f64 = 0.0;
-    let mut hi: f64 = 0.0;
-    for b in &chart.bars {
-        let err = finite(b.err).abs();
-        if b.value.is_finite() {
-            lo = lo.min(b.value - err);
-            hi = hi.max(b.value + err);
-        }
+    let origin = chart.origin;
+    let mut lo = origin;
+    let mut hi = origin;
+    let ends = chart.bars.iter().flat_map(|b| {
+        [
+            Some(b.value),
+            b.interval.map(|i| i.0),
+            b.interval.map(|i| i.1),
+        ]
+    });
+    for v in ends.flatten().filter(|v| v.is_finite()) {
+        lo = lo.min(v);
+        hi = hi.max(v);
     }
     let (lo, hi) = padded(lo, hi, 0.05);
     let n = chart.bars.len().max(1);
@@ -287,13 +295,19 @@ pub fn bar_chart(chart: &BarChart, path: &Path) -> Result<(), PlotError> {
     let root = BitMapBackend::new(path, (WIDTH, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| error(path, e))?;
     let labels: Vec<String> = chart.bars.iter().map(|b| b.label.clone()).collect();
+    // Wide enough for the longest label (about 8 px a character at this
+    // size), so that a label saying why an interval is open is read whole.
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let label_area = u32::try_from(longest * 8 + 20)
+        .unwrap_or(u32::MAX)
+        .clamp(230, 560);
     // Row i is drawn at y = n - 1 - i so that the first bar is on top.
     let row_y = move |i: usize| (n - 1 - i) as f64;
     let mut c = ChartBuilder::on(&root)
         .caption(&chart.title, ("sans-serif", 26))
         .margin(15)
         .x_label_area_size(45)
-        .y_label_area_size(230)
+        .y_label_area_size(label_area)
         .build_cartesian_2d(lo..hi, -0.6..(n as f64 - 0.4))
         .map_err(|e| error(path, e))?;
     c.configure_mesh()
@@ -314,9 +328,13 @@ pub fn bar_chart(chart: &BarChart, path: &Path) -> Result<(), PlotError> {
     let clamp = |v: f64| v.clamp(lo, hi);
     c.draw_series(chart.bars.iter().enumerate().map(|(i, b)| {
         let y = row_y(i);
-        let col = if b.value >= 0.0 { colour(0) } else { colour(3) };
+        let col = if b.value >= origin {
+            colour(0)
+        } else {
+            colour(3)
+        };
         Rectangle::new(
-            [(0.0, y - 0.32), (clamp(b.value), y + 0.32)],
+            [(origin, y - 0.32), (clamp(b.value), y + 0.32)],
             col.mix(0.8).filled(),
         )
     }))
@@ -326,21 +344,54 @@ pub fn bar_chart(chart: &BarChart, path: &Path) -> Result<(), PlotError> {
             .bars
             .iter()
             .enumerate()
-            .filter(|(_, b)| b.value.is_finite() && b.err.is_finite() && b.err > 0.0)
-            .map(|(i, b)| {
+            .filter_map(|(i, b)| b.interval.map(|iv| (i, b.value, iv)))
+            .filter(|&(_, _, (l, h))| l.is_finite() && h.is_finite() && l <= h)
+            .map(|(i, value, (l, h))| {
                 ErrorBar::new_horizontal(
                     row_y(i),
-                    clamp(b.value - b.err),
-                    b.value,
-                    clamp(b.value + b.err),
+                    clamp(l),
+                    clamp(value),
+                    clamp(h),
                     BLACK.stroke_width(2),
                     10,
                 )
             }),
     )
     .map_err(|e| error(path, e))?;
+    // An open end: the error bar runs to the edge and ends in an
+    // arrowhead rather than a cap, so that it is not read as a bound.
+    let open = chart.bars.iter().enumerate().filter_map(|(i, b)| {
+        let (l, h) = b.interval?;
+        if l.is_nan() || h.is_nan() || (l.is_finite() && h.is_finite()) {
+            return None;
+        }
+        let y = row_y(i);
+        let tick = (hi - lo) * 0.015;
+        let end = |v: f64, edge: f64, inward: f64| {
+            if v.is_finite() {
+                // A cap, as the closed error bars have.
+                vec![(clamp(v), y - 0.16), (clamp(v), y + 0.16)]
+            } else {
+                vec![
+                    (edge + inward, y - 0.2),
+                    (edge, y),
+                    (edge + inward, y + 0.2),
+                ]
+            }
+        };
+        Some([
+            vec![(clamp(l), y), (clamp(h), y)],
+            end(l, lo, tick),
+            end(h, hi, -tick),
+        ])
+    });
+    c.draw_series(
+        open.flatten()
+            .map(|points| PathElement::new(points, BLACK.stroke_width(2))),
+    )
+    .map_err(|e| error(path, e))?;
     c.draw_series(std::iter::once(PathElement::new(
-        vec![(0.0, -0.6), (0.0, n as f64 - 0.4)],
+        vec![(origin, -0.6), (origin, n as f64 - 0.4)],
         BLACK,
     )))
     .map_err(|e| error(path, e))?;
@@ -432,21 +483,27 @@ mod tests {
         let chart = BarChart {
             title: "Elo of each technique".into(),
             value_label: "Elo (on - off)".into(),
+            origin: 0.0,
             bars: vec![
                 Bar {
                     label: "NullMove".into(),
                     value: 80.0,
-                    err: 40.0,
+                    interval: Some((40.0, 120.0)),
                 },
                 Bar {
                     label: "Razoring".into(),
                     value: -5.0,
-                    err: 35.0,
+                    interval: Some((-40.0, 30.0)),
+                },
+                Bar {
+                    label: "Futility (unbounded above)".into(),
+                    value: 300.0,
+                    interval: Some((150.0, f64::INFINITY)),
                 },
                 Bar {
                     label: "Quiescence".into(),
                     value: f64::INFINITY,
-                    err: f64::NAN,
+                    interval: None,
                 },
             ],
         };
@@ -456,7 +513,27 @@ mod tests {
             bars: vec![],
             ..chart
         };
-        bar_chart(&empty, &path).unwrap();
+        bar_chart(&empty, &tmp("no_bars.png")).unwrap();
+        let path = tmp("ratios.png");
+        let ratios = BarChart {
+            title: "Time off/on".into(),
+            value_label: "ratio".into(),
+            origin: 1.0,
+            bars: vec![
+                Bar {
+                    label: "NullMove".into(),
+                    value: 2.5,
+                    interval: Some((2.1, 2.9)),
+                },
+                Bar {
+                    label: "Razoring (1 run: no interval)".into(),
+                    value: 0.97,
+                    interval: None,
+                },
+            ],
+        };
+        bar_chart(&ratios, &path).unwrap();
+        assert!(png_size(&path) > 5_000);
     }
 
     #[test]
@@ -464,6 +541,7 @@ mod tests {
         let chart = BarChart {
             title: "x".into(),
             value_label: "y".into(),
+            origin: 0.0,
             bars: vec![],
         };
         let e = bar_chart(&chart, Path::new("/nonexistent-dir/x.png")).unwrap_err();

@@ -193,7 +193,10 @@ mod tests {
             counts: [0, 0, 1, 0, 3],
         };
         let (lo, hi) = one_sided.elo_bounds();
-        assert!(lo.is_finite() && lo > 0.0 && lo < one_sided.elo().elo, "{lo}");
+        assert!(
+            lo.is_finite() && lo > 0.0 && lo < one_sided.elo().elo,
+            "{lo}"
+        );
         assert_eq!(hi, f64::INFINITY);
         assert!(one_sided.elo().error.is_infinite());
         assert_eq!(
