@@ -134,9 +134,9 @@ impl Row {
             };
             let (default, flipped) = if k % 2 == 0 {
                 let d = run(SearchParams::default())?;
-                (d, run(flipped_params.clone())?)
+                (d, run(flipped_params)?)
             } else {
-                let f = run(flipped_params.clone())?;
+                let f = run(flipped_params)?;
                 (run(SearchParams::default())?, f)
             };
             measured.push(if switch.default {
