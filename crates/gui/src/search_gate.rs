@@ -156,11 +156,6 @@ impl SearchGate {
         let now = self.lock();
         now.running && now.purpose.is_some()
     }
-
-    /// Whether search `search` is the latest, stopped or not.
-    pub fn latest(&self, search: u64) -> bool {
-        self.lock().search == search
-    }
 }
 
 #[cfg(test)]
@@ -189,7 +184,7 @@ mod tests {
 
     fn send(g: &SearchGate, seen: &RefCell<Vec<String>>, search: u64, what: Pass) -> bool {
         g.pass(search, what, || {
-            seen.borrow_mut().push(format!("{what:?} {search}"))
+            seen.borrow_mut().push(format!("{what:?} {search}"));
         })
     }
 
@@ -220,7 +215,7 @@ mod tests {
         let (g, seen) = gate();
         begin(&g, &seen, Some(Purpose::Analysis), (0, 0));
         assert!(g.stop(None, |s| seen.borrow_mut().push(format!("stopped {s}"))));
-        assert!(!g.running(1) && g.latest(1));
+        assert!(!g.running(1));
         assert!(!send(&g, &seen, 1, Pass::Line));
         assert!(send(&g, &seen, 1, Pass::End) && send(&g, &seen, 1, Pass::Last));
         assert!(!g.stop(None, |_| panic!("nothing runs")), "stopped once");
