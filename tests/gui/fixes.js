@@ -494,6 +494,64 @@ const SCENARIOS = {
     check(await page.evaluate(() => scrollY === 0), 'and the page is not scrolled');
     await context.close();
   },
+
+  // The server owns staleness (item 8): the page keeps no search numbers
+  // and draws what the stream sends. Stepping through a game with analysis
+  // on, nothing of a superseded search comes after the next one's
+  // `started`, and no line of a stopped one after its `stopped`; turning
+  // analysis off while an engine player thinks stops only the analysis,
+  // and the engine's move still comes (it was lost before).
+  async staleness(browser) {
+    const { context, page } = await open(browser);
+    const counters = ['engineSearch', 'analysisSearch', 'latestSearch', 'seenSearch', 'searchFloor', 'linesFloor'];
+    check(await page.evaluate((names) => names.every((k) => !(k in S)), counters), 'the page keeps no search counters');
+    await page.evaluate(() => {
+      window.seen = [];
+      S.events.addEventListener('message', (ev) => window.seen.push(JSON.parse(ev.data)));
+    });
+    await loadPgn(page, KASPAROV);
+    await waitPlies(page, 87);
+    await page.check('#analyse');
+    for (const ply of [10, 11, 12, 13, 14, 15]) {
+      await page.click(`#moves .mv[data-ply="${ply}"]`);
+      await page.waitForTimeout(120);
+    }
+    await page.waitForFunction(() => document.getElementById('lines').dataset.fen === document.getElementById('fen').value &&
+      document.querySelectorAll('#lines .line').length >= 1, null, { timeout: 20000 });
+    await page.uncheck('#analyse');
+    await page.waitForFunction(() => document.getElementById('stats').textContent.includes('nodes'), null, { timeout: 20000 });
+    const seen = await page.evaluate(() => window.seen);
+    const superseded = new Set();
+    const stopped = new Set();
+    const late = [];
+    let latest = 0;
+    for (const e of seen) {
+      if (e.type === 'started') { if (latest) superseded.add(latest); latest = e.search; continue; }
+      if (e.type === 'stopped') { stopped.add(e.search); continue; }
+      if (typeof e.search !== 'number') continue;
+      if (superseded.has(e.search) || (e.type === 'info' && stopped.has(e.search))) late.push(`${e.type} of ${e.search}`);
+    }
+    const started = seen.filter((e) => e.type === 'started').length;
+    check(started >= 6 && late.length === 0,
+      `${started} searches started, ${seen.length} events: none of a superseded search after the next started, no line after stopped (${late.join(', ')})`);
+    check(await page.$$eval('#lines .line', (els) => els.length) === 0, 'analysis off: its lines are gone');
+
+    // Black is Kestrel, 3 s a move without the book; analysis goes off while it thinks.
+    await page.click('#newgame');
+    await page.waitForFunction(() => S.game.plies.length === 0);
+    await page.selectOption('#side-b [data-k="player"]', 'engine');
+    await page.fill('#side-b [data-k="amount"]', '3');
+    await page.setChecked('#side-b [data-k="book"]', false);
+    await page.check('#analyse');
+    await move(page, 'e2', 'e4');
+    await page.waitForFunction(() => document.getElementById('thinking').textContent.includes('Black is thinking'), null, { timeout: 10000 });
+    await page.waitForSelector('#lines .line', { timeout: 10000 });
+    check(true, "the engine player's lines show while it thinks");
+    await page.uncheck('#analyse');
+    await waitPlies(page, 2);
+    check(await page.textContent('#thinking') === '', "analysis off while Kestrel thinks: its move still comes");
+    await context.close();
+  },
 };
 
 async function main() {

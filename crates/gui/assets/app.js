@@ -13,12 +13,6 @@ const S = {
   players: { w: 'human', b: 'human' }, // an analysis board: the engine plays a side only when asked
   settings: { w: null, b: null },
   paused: false,
-  engineSearch: 0,     // number of the engine player's search, 0 when none
-  analysisSearch: 0,
-  latestSearch: 0,    // the newest search whose output was seen
-  seenSearch: 0,       // the highest search number any event carried
-  searchFloor: 0,      // searches numbered below it predate the page's latest request
-  linesFloor: 0,       // searches numbered below it draw no lines (analysis turned off), though their statistics show
   lines: {},           // multipv -> info event
   linesFen: null,      // the position those lines analyse
   statsFen: null,      // the position the statistics line is about
@@ -287,8 +281,10 @@ function sideSettings(side) {
   return settings;
 }
 
+// Asking twice is harmless: the server keeps the engine player's search
+// that runs for the same move, and an analysis request leaves it alone.
 async function maybeEngine() {
-  if (!S.game || S.paused || S.edit || S.engineSearch) return;
+  if (!S.game || S.paused || S.edit) return;
   // Against the computer the engine moves at the game's end, wherever you look.
   const end = S.game.linear ? treeNode(lineEnd(0)) : curNode();
   if (S.game.status.over && end.id === lineEnd(0)) return;
@@ -302,18 +298,10 @@ async function maybeEngine() {
 // view (against the computer: from the game's end).
 async function playEngine(side) {
   try {
-    S.engineSearch = -1;
-    S.lines = {};
-    $('thinking').textContent = `${side === 'w' ? 'White' : 'Black'} is thinking…`;
     const body = { settings: sideSettings(side), play: true };
     if (!S.game.linear) body.node = S.game.current;
-    S.searchFloor = S.seenSearch + 1;
-    const r = await post('/api/go', body);
-    S.searchFloor = Math.max(S.searchFloor, r.search);
-    if (S.engineSearch === -1) S.engineSearch = r.search;
+    await post('/api/go', body);
   } catch (e) {
-    S.engineSearch = 0;
-    $('thinking').textContent = '';
     showStatus(e.message);
   }
 }
@@ -321,7 +309,7 @@ async function playEngine(side) {
 // "Engine move" (Space): the engine plays one move for the side to move,
 // whoever plays it; not for you during a game against the computer.
 async function engineMove() {
-  if (!S.game || S.edit || S.pv || S.engineSearch) return;
+  if (!S.game || S.edit || S.pv) return;
   if (S.match && !S.game.status.over) { showStatus('Against the computer you make your own moves.'); return; }
   if (!S.game.legal.length) return;
   await playEngine(S.game.turn);
@@ -337,7 +325,6 @@ function flipBoard() {
 async function restartAnalysis() {
   if (!$('analyse').checked || !S.game || S.edit) return;
   if (hideEval()) return; // the server gives no analysis of this game
-  if (S.engineSearch) return; // an engine player is thinking: its lines show
   if (reviewRunning()) return; // the game's pass has the engine; analysis resumes after it
   const atEnd = S.game.current === lineEnd(0);
   if (atEnd && S.game.status.over) {
@@ -346,32 +333,24 @@ async function restartAnalysis() {
     return;
   }
   if (curNode().children.length === 0 && S.players[S.game.turn] === 'engine' && !S.paused) return; // the player's search shows its lines
-  clearLines();
+  // The server stops the search before (or keeps an engine player's, whose
+  // lines then show) and says so on the event stream: `started` clears the lines.
   const body = { settings: { infinite: true, own_book: false, options: { ...engineOptions(), MultiPV: analysisLines() } } };
   body.node = S.game.current;
-  // Whatever searches ran before this one may still report as they wind down.
-  S.searchFloor = S.seenSearch + 1;
   try {
-    const r = await post('/api/go', body);
-    S.searchFloor = Math.max(S.searchFloor, r.search);
+    await post('/api/go', body);
     // Analysis turned off while the start was on its way: the stop went
     // first, so this search would run on unseen.
-    if (!$('analyse').checked) {
-      S.linesFloor = Math.max(S.linesFloor, r.search + 1);
-      if (!S.engineSearch) stopSearch();
-      clearLines();
-      return;
-    }
-    S.analysisSearch = r.search;
+    if (!$('analyse').checked) stopAnalysis();
   } catch (e) { showStatus(e.message); }
 }
 
-// Analysis off: the search stops and its lines go for good, though lines it
-// sent before the stop may still arrive; its statistics, sent as it ends, show.
-function stopAnalysis() {
-  S.linesFloor = Math.max(S.seenSearch, S.analysisSearch) + 1;
-  stopSearch();
+// Analysis off: its search stops (never an engine player's move) and its
+// lines go; its statistics, sent as it ends, show.
+async function stopAnalysis() {
   clearLines();
+  if (!S.game) return;
+  try { await post('/api/stop', { purpose: 'analysis' }); } catch (e) { /* nothing runs */ }
 }
 
 function clearLines() {
@@ -388,40 +367,42 @@ function setStats(text, fen) {
   S.statsFen = text ? fen : null;
 }
 
+// The game's event stream (the server's PageEvent). The server drops the
+// events of a search superseded or stopped, so what arrives is drawn: the
+// only filter here is what is on view (lines of the position viewed, no
+// analysis lines with analysis off).
 function onEvent(ev) {
   const e = JSON.parse(ev.data);
   reviewEvent(e);
-  if (typeof e.search === 'number') S.seenSearch = Math.max(S.seenSearch, e.search);
-  if (e.type === 'info') {
-    // Only the newest search's lines: an older one may still be winding down,
-    // and one stopped by turning analysis off may still report after it.
-    if (e.search < S.latestSearch || e.search < S.searchFloor || e.search < S.linesFloor) return;
-    if (e.search > S.latestSearch) { S.latestSearch = e.search; S.lines = {}; setStats('', null); }
-    // Only lines about the position on view (an engine player searches the live one).
+  if (e.type === 'started') {
+    clearLines(); // a new search: the lines so far were another's
+    const side = e.fen.split(' ')[1] === 'w' ? 'White' : 'Black';
+    $('thinking').textContent = e.purpose === 'move' ? `${side} is thinking…` : '';
+  } else if (e.type === 'stopped') {
+    $('thinking').textContent = '';
+    clearLines();
+  } else if (e.type === 'info') {
     if (!S.game || e.fen !== viewedFen()) return;
+    if (e.purpose === 'analysis' && !$('analyse').checked) return;
     S.linesFen = e.fen;
     S.lines[e.multipv] = e;
     renderLines();
     refreshArrows();
   } else if (e.type === 'stats') {
     // A search stopped because the position changed reports as it ends:
-    // only the newest search's statistics, about the position on view.
-    if (e.search < S.latestSearch || e.search < S.searchFloor || !S.game || e.fen !== viewedFen()) return;
+    // only statistics about the position on view.
+    if (!S.game || e.fen !== viewedFen()) return;
     setStats(`${e.nodes.toLocaleString()} nodes, ${e.nps.toLocaleString()} nps, ${(e.time_ms / 1000).toFixed(2)} s. ${e.text}`, e.fen);
   } else if (e.type === 'state') {
-    S.engineSearch = 0;
     $('thinking').textContent = '';
     setGame(e.state);
     afterChange();
   } else if (e.type === 'expired') {
     showExpired(S.game.id); // persist.js
   } else if (e.type === 'bestmove') {
-    if (!e.played && e.search === S.engineSearch) {
-      S.engineSearch = 0;
-      $('thinking').textContent = '';
-    }
+    $('thinking').textContent = '';
     // Said after the book move is on the board, so it goes with the next change.
-    if (e.book && e.move && e.search >= S.searchFloor) setStats(`Book move ${e.move.san}`, viewedFen());
+    if (e.book && e.move) setStats(`Book move ${e.move.san}`, viewedFen());
   }
 }
 
@@ -660,11 +641,9 @@ function endEdit() {
 
 // ---------- commands ----------
 
+// Stops whatever searches (the server then sends `stopped`).
 async function stopSearch() {
   if (!S.game) return;
-  S.engineSearch = 0;
-  S.analysisSearch = 0;
-  $('thinking').textContent = '';
   try { await post('/api/stop', {}); } catch (e) { /* nothing runs */ }
 }
 
@@ -789,8 +768,6 @@ async function main() {
 // Shows a game and listens to its engine; the engine's turn, analysis.
 async function attach(view) {
   if (S.events) S.events.close();
-  // Search numbers are each game's own: a restored game's start again at 1.
-  S.latestSearch = S.seenSearch = S.searchFloor = S.linesFloor = 0;
   S.game = null;
   setGame(view);
   S.events = backend.events(view.id);

@@ -277,7 +277,7 @@ async function resign() {
 // on) and answers only yes or no, so a hidden evaluation stays hidden.
 async function offerDraw() {
   if (!S.match || S.game.status.over) return;
-  if (S.game.turn !== S.match.human || S.engineSearch) { showStatus('Offer a draw on your move.'); return; }
+  if (S.game.turn !== S.match.human) { showStatus('Offer a draw on your move.'); return; }
   showStatus('Kestrel considers your offer…');
   try {
     const r = await post('/api/draw', {});

@@ -51,9 +51,8 @@ function reviewedHere() {
 }
 
 async function startReview() {
-  // Live analysis would hold the engine (the pass yields to any other
-  // search): stop it, but never an engine player's move.
-  if (S.analysisSearch && !S.engineSearch) await stopSearch();
+  // The server stops live analysis, which would hold the engine (the pass
+  // yields to any other search), but never an engine player's move.
   try {
     setReview(await post('/api/analysis', {}));
   } catch (e) { showStatus(e.message); }

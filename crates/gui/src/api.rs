@@ -9,11 +9,13 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chess::Position;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::game_end::{PlayersEnd, Side};
+use crate::record::SearchAt;
+use crate::search_gate::Purpose;
 use crate::search_run;
 use crate::session::{AppState, Session};
 use crate::settings::{page_options, EngineSettings, OptionView};
@@ -438,10 +440,10 @@ pub struct GoBody {
 pub async fn go(
     State(state): Shared,
     ApiJson(body): ApiJson<GoBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<search_run::GoAnswer>, ApiError> {
     let session = state.get(&body.game)?;
-    let seq = tokio::task::spawn_blocking(move || {
-        let at = search_run::SearchAt {
+    let answer = tokio::task::spawn_blocking(move || {
+        let at = SearchAt {
             ply: body.ply,
             node: body.node,
         };
@@ -449,19 +451,36 @@ pub async fn go(
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the search could not start: {e}")))??;
-    Ok(Json(json!({ "search": seq })))
+    Ok(Json(answer))
 }
 
-/// `POST /api/stop` `{"game"}`: stops the search and forgets its move (the
-/// page stops before undo, a new game or editing, where a move played
-/// meanwhile would be wrong).
+/// `POST /api/stop` `{"game", "purpose"?}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StopBody {
+    game: String,
+    /// Stop the search only when it is for this (`analysis`: never an
+    /// engine player's move).
+    purpose: Option<Purpose>,
+}
+
+/// What `POST /api/stop` did.
+#[derive(Serialize)]
+pub struct StopAnswer {
+    /// A search was running and is stopped.
+    stopped: bool,
+}
+
+/// Stops the search and forgets its move (the page stops before undo, a
+/// new game or editing, where a move played meanwhile would be wrong), or
+/// only the analysis (turned off).
 pub async fn stop(
     State(state): Shared,
-    ApiJson(body): ApiJson<GameBody>,
-) -> Result<Json<Value>, ApiError> {
+    ApiJson(body): ApiJson<StopBody>,
+) -> Result<Json<StopAnswer>, ApiError> {
     let session = state.get(&body.game)?;
-    session.cancel_search();
-    Ok(Json(json!({ "stopped": true })))
+    let stopped = session.stop_search(body.purpose);
+    Ok(Json(StopAnswer { stopped }))
 }
 
 /// `POST /api/draw` `{"game"}`: the side to move offers the engine a draw

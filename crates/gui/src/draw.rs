@@ -5,7 +5,6 @@
 //! never leaves it: a game whose evaluation is hidden stays hidden, and
 //! the answer is only yes or no.
 
-use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
@@ -14,7 +13,6 @@ use matchcore::ending::Ending;
 use serde::Serialize;
 
 use crate::error::ApiError;
-use crate::search_run::root_and_history;
 use crate::session::Session;
 use crate::settings::EngineSettings;
 use crate::view::GameView;
@@ -46,7 +44,7 @@ pub fn offer(session: &Arc<Session>) -> Result<DrawAnswer, ApiError> {
                 "a draw is offered to the engine in a game against it",
             ));
         }
-        let (root, keys) = root_and_history(&record, record.tree.mainline_end())?;
+        let (root, keys) = record.root_and_history(record.tree.mainline_end())?;
         (root, keys, record.version)
     };
     let settings = EngineSettings {
@@ -56,11 +54,9 @@ pub fn offer(session: &Arc<Session>) -> Result<DrawAnswer, ApiError> {
     };
     let (tx, rx) = mpsc::channel();
     {
-        // As any search: the number changes under the engine's lock, so
-        // that whatever ran before knows it was replaced.
+        // The server's own search: whatever ran before is superseded.
         let mut engine = session.engine();
-        session.search_seq.fetch_add(1, Ordering::SeqCst);
-        engine.stop();
+        session.begin_search(&engine, None, None, "");
         settings.apply(&mut engine)?;
         let reporter: Reporter = Arc::new(move |event| match event {
             SearchEvent::Iteration(info) if info.multipv == 1 => {

@@ -18,6 +18,7 @@ pub mod opening;
 pub mod page_event;
 pub mod record;
 pub mod review;
+pub mod search_gate;
 pub mod search_run;
 pub mod session;
 pub mod settings;

@@ -5,17 +5,38 @@
 use serde::Serialize;
 
 use crate::review::ReviewView;
+use crate::search_gate::{Pass, Purpose};
 use crate::view::{GameView, LineMove, MoveView, ScoreView};
 
-/// One event of a game's stream (`GET /api/events`).
+/// One event of a game's stream (`GET /api/events`). Every event about a
+/// search carries its number; the server sends them through the session's
+/// [`SearchGate`](crate::search_gate::SearchGate), which drops those of a
+/// search superseded or stopped, so the page draws what arrives.
 #[derive(Serialize, Debug)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum PageEvent {
-    /// A search's line at a depth. Only the latest search's lines are
-    /// sent: the server drops those of a search stopped or replaced.
-    Info {
-        /// The search's number (`POST /api/go` answered it).
+    /// A search began (the one before it, if the page asked for one, was
+    /// stopped first): lines shown so far belong to a search that is over.
+    Started {
+        /// Its number (`POST /api/go` answers it too).
         search: u64,
+        /// An engine player's move, or analysis.
+        purpose: Purpose,
+        /// The searched position.
+        fen: String,
+    },
+    /// A search was stopped before its end (its statistics and best move
+    /// may follow; no line does).
+    Stopped {
+        /// Its number.
+        search: u64,
+    },
+    /// A search's line at a depth.
+    Info {
+        /// The search's number.
+        search: u64,
+        /// What it is for: analysis lines are not drawn with analysis off.
+        purpose: Purpose,
         /// The searched position.
         fen: String,
         /// Depth reached.
@@ -39,8 +60,8 @@ pub enum PageEvent {
         /// The line, in SAN and UCI with the position after each move.
         pv: Vec<LineMove>,
     },
-    /// A search's statistics as it ends; not sent for a search another one
-    /// replaced (a search only stopped still reports them).
+    /// A search's statistics as it ends (a search only stopped still
+    /// reports them).
     Stats {
         /// The search's number.
         search: u64,
@@ -84,6 +105,22 @@ pub enum PageEvent {
 }
 
 impl PageEvent {
+    /// The search an event belongs to and what it is to it; none for the
+    /// game's own events, and for `started` and `stopped`, which the gate
+    /// sends itself.
+    pub fn gate(&self) -> Option<(u64, Pass)> {
+        match self {
+            PageEvent::Info { search, .. } => Some((*search, Pass::Line)),
+            PageEvent::Stats { search, .. } => Some((*search, Pass::End)),
+            PageEvent::BestMove { search, .. } => Some((*search, Pass::Last)),
+            PageEvent::Started { .. }
+            | PageEvent::Stopped { .. }
+            | PageEvent::State { .. }
+            | PageEvent::Analysis { .. }
+            | PageEvent::Expired => None,
+        }
+    }
+
     /// The event as the stream sends it.
     pub fn to_json(&self) -> String {
         // Plain data with string keys: serialising cannot fail.

@@ -11,6 +11,32 @@ use pgn::{GameResult, PgnGame, PgnReader};
 use crate::error::ApiError;
 use crate::tree::{MoveTree, NodeId, TreeError, ROOT};
 
+/// Where a search looks: the position on view unless told otherwise.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SearchAt {
+    /// The position after this many plies of the main line.
+    pub ply: Option<usize>,
+    /// This node of the tree.
+    pub node: Option<NodeId>,
+}
+
+/// A search's place in the game, as [`GameRecord::search_target`] checked it.
+#[derive(Debug, Clone)]
+pub struct SearchTarget {
+    /// The searched node.
+    pub node: NodeId,
+    /// Its position.
+    pub root: Position,
+    /// The keys of the positions before it (repetitions).
+    pub history: Vec<u64>,
+    /// The game's version: a move found is played only into it.
+    pub version: u64,
+    /// The game's castling notation.
+    pub mode: CastlingMode,
+    /// The evaluation is hidden: the search reports nothing but its move.
+    pub hidden: bool,
+}
+
 /// A game as the GUI keeps it.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -362,6 +388,79 @@ impl GameRecord {
         self.hide_eval = hide_eval;
         self.linear = linear;
         self.version += 1;
+    }
+
+    /// Where a search asked for at `at` looks, checked: the node (the
+    /// position on view unless told; for an engine move in a game against
+    /// the engine, the game's end wherever the person looks), its
+    /// position and history, and what the search may give out. With
+    /// `play`, refused where a person's move would be (after the game's
+    /// end, off the line of a game against the engine).
+    pub fn search_target(&self, at: SearchAt, play: bool) -> Result<SearchTarget, ApiError> {
+        // A hidden evaluation is not given out: no analysis, and an engine
+        // player's search reports nothing but its move.
+        let hidden = self.eval_hidden();
+        if hidden && !play {
+            return Err(ApiError::conflict(
+                "the evaluation of this game is hidden until it ends: analyse it afterwards",
+            ));
+        }
+        let node = match (at.ply, at.node) {
+            (Some(_), Some(_)) => return Err(ApiError::bad_request("give ply or node, not both")),
+            (Some(0), None) => ROOT,
+            (Some(ply), None) => {
+                let mainline = self.tree.mainline();
+                *mainline.get(ply - 1).ok_or_else(|| {
+                    ApiError::bad_request(format!(
+                        "ply {ply} is past the game's last move (it has {} plies)",
+                        mainline.len()
+                    ))
+                })?
+            }
+            (None, Some(node)) => {
+                self.tree.node(node)?;
+                node
+            }
+            (None, None) if play && self.in_match() => self.tree.mainline_end(),
+            (None, None) => self.current,
+        };
+        if play && !self.may_play_from(node) {
+            let over = self.over().map_or(String::new(), |o| format!(" ({o})"));
+            return Err(ApiError::conflict(format!(
+                "no engine move can be played there{over}"
+            )));
+        }
+        let (root, history) = self.root_and_history(node)?;
+        let at_end = node == self.tree.mainline_end();
+        if root.legal_moves().is_empty() || at_end && self.over().is_some() {
+            let why = self
+                .over()
+                .filter(|_| at_end)
+                .map_or("no legal move".to_string(), |o| o.to_string());
+            return Err(ApiError::conflict(format!("the game is over ({why})")));
+        }
+        Ok(SearchTarget {
+            node,
+            root,
+            history,
+            version: self.version,
+            mode: self.mode(),
+            hidden,
+        })
+    }
+
+    /// The position of node `node` and the keys of the positions before it
+    /// in its game (the engine's repetition history).
+    pub fn root_and_history(&self, node: NodeId) -> Result<(Position, Vec<u64>), ApiError> {
+        let game = self.tree.game(node)?;
+        let mut keys: Vec<u64> = vec![game.start().key()];
+        let mut pos = *game.start();
+        for &m in game.moves() {
+            pos.play_unchecked(m);
+            keys.push(pos.key());
+        }
+        keys.pop();
+        Ok((*game.position(), keys))
     }
 
     /// True while the evaluation of this game may not be given out: it

@@ -5,11 +5,13 @@
 //! arrow of the position on view).
 //!
 //! The pass never takes the engine from anyone: it starts a search only
-//! when the engine is idle, and a search that someone else starts (live
-//! analysis, an engine player's move, a stop) pre-empts it, after which the
-//! pass searches that position again once the engine is free. It knows its
-//! search was pre-empted because `Session::search_seq` moved while it ran
-//! (the number only changes under the engine's lock). Results belong to the
+//! when the engine is idle and no search of the page's runs, and a search
+//! that someone else starts (live analysis, an engine player's move, a
+//! stop) pre-empts it, after which the pass searches that position again
+//! once the engine is free. Its searches are the server's own in the
+//! session's gate (`Session::begin_search`), which says whether one was
+//! superseded or stopped while it ran. Starting a pass stops live analysis
+//! (never an engine player's move), which would hold the engine for good. Results belong to the
 //! game's moves, so undoing a move keeps those before it, and a new pass
 //! at the same limit searches only positions it has not seen.
 
@@ -28,6 +30,7 @@ use crate::judgement::{
     capped_cp, game_accuracy, summarise, win_percent, Judgement, SideSummary, CP_CAP,
 };
 use crate::page_event::PageEvent;
+use crate::search_gate::{Begun, Purpose};
 use crate::session::Session;
 use crate::settings::EngineSettings;
 use crate::tree::ROOT;
@@ -219,6 +222,7 @@ pub fn start(session: &Arc<Session>, limit: PassLimit) -> Result<ReviewView, Api
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     stop_thread(session, None);
+    session.stop_search(Some(Purpose::Analysis));
     let (pass, cancel) = {
         let mut review = session.review();
         let keep = if review.game == game && review.start == Some(start) && review.limit == limit {
@@ -338,7 +342,7 @@ fn search(
         }
         let (seq, results) = {
             let mut engine = session.engine();
-            if engine.is_searching() {
+            if engine.is_searching() || session.searches.serving_page() {
                 drop(engine);
                 std::thread::sleep(POLL);
                 continue;
@@ -354,8 +358,10 @@ fn search(
                     let _ = tx.send(result);
                 }
             });
+            let (Begun::New(seq) | Begun::Kept(seq)) =
+                session.begin_search(&engine, None, None, "");
             engine.go(*pos, history.to_vec(), limits.clone(), reporter);
-            (session.search_seq.load(Ordering::SeqCst), rx)
+            (seq, rx)
         };
         let result = loop {
             match results.recv_timeout(POLL) {
@@ -364,7 +370,7 @@ fn search(
                     if cancel.load(Ordering::SeqCst) {
                         let engine = session.engine();
                         // Stop the search only while it is still the pass's.
-                        if session.search_seq.load(Ordering::SeqCst) == seq {
+                        if session.searches.running(seq) {
                             engine.stop();
                         }
                         return None;
@@ -373,7 +379,7 @@ fn search(
                 Err(mpsc::RecvTimeoutError::Disconnected) => break None,
             }
         };
-        let pre_empted = session.search_seq.load(Ordering::SeqCst) != seq;
+        let pre_empted = !session.searches.running(seq);
         match result {
             Some(r) if !pre_empted => {
                 return Some(PositionEval::searched(

@@ -1,105 +1,90 @@
-//! Starting a search for a session: the book first when the side uses it,
-//! then the engine in the background with a reporter that turns its events
-//! into JSON for the event stream and, for a game move, plays the move it
-//! finds (unless the game changed meanwhile or a newer search replaced it).
+//! Starting a search for a session, in one pass: the game says where it
+//! looks (`GameRecord::search_target`), the session's gate whether it
+//! starts (`Session::begin_search`), then the book when the side uses it,
+//! else the engine in the background with a reporter that turns its
+//! events into [`PageEvent`]s for the stream and, for a game move, plays
+//! the move it finds (unless the game changed meanwhile or the search was
+//! superseded or stopped).
 
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 use std::time::Instant;
 
 use engine::{SearchEvent, SearchResult};
+use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::page_event::PageEvent;
-use crate::record::GameRecord;
+use crate::record::{SearchAt, SearchTarget};
+use crate::search_gate::{Begun, Purpose};
 use crate::session::{AppState, Session};
 use crate::settings::EngineSettings;
-use crate::tree::{NodeId, ROOT};
+use crate::tree::NodeId;
 use crate::view::{line, GameView, MoveView, ScoreView};
 
-/// Where a search looks: the position on view unless told otherwise.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SearchAt {
-    /// The position after this many plies of the main line.
-    pub ply: Option<usize>,
-    /// This node of the tree.
-    pub node: Option<NodeId>,
+/// The answer to `POST /api/go`: the search that serves the request.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GoAnswer {
+    /// Its number; its events carry it.
+    pub search: u64,
+    /// What it is for: an analysis request during an engine player's
+    /// move gets the move's search, whose lines are the analysis.
+    pub purpose: Purpose,
+    /// False when a search already running serves the request.
+    pub started: bool,
 }
 
 /// Starts a search in `session`'s position on view, in the position after
-/// `ply` plies of its main line, or at `node` of its tree, and returns its
-/// number (events carry it as `search`, and the searched position as
-/// `fen`). With `play`, the move found is played from the searched node
-/// (during a game against the engine: the end of the game, wherever the
-/// person looks). Blocks while a previous search winds down, so call it
-/// off the async threads.
+/// `ply` plies of its main line, or at `node` of its tree (see
+/// [`crate::record::GameRecord::search_target`]), unless the engine
+/// player's search serves it. With `play`, the move found is played from
+/// the searched node. Its events come on the session's stream, through
+/// its gate: a `started` event, lines, statistics and the best move.
+/// Blocks while a previous search winds down, so call it off the async
+/// threads.
 pub fn start(
     state: &AppState,
     session: &Arc<Session>,
     settings: &EngineSettings,
     play: bool,
     at: SearchAt,
-) -> Result<u64, ApiError> {
+) -> Result<GoAnswer, ApiError> {
     let limits = settings.limits()?;
     if play && limits.infinite {
         return Err(ApiError::bad_request(
             "an engine move needs a time or a depth, not infinite",
         ));
     }
-    let (node, root, keys, version, mode, hidden) = {
-        let record = session.record();
-        // A hidden evaluation is not given out: no analysis, and an engine
-        // player's search reports nothing but its move (see the reporter).
-        let hidden = record.eval_hidden();
-        if hidden && !play {
-            return Err(ApiError::conflict(
-                "the evaluation of this game is hidden until it ends: analyse it afterwards",
-            ));
-        }
-        let mainline = record.tree.mainline();
-        let node = match (at.ply, at.node) {
-            (Some(_), Some(_)) => return Err(ApiError::bad_request("give ply or node, not both")),
-            (Some(0), None) => ROOT,
-            (Some(ply), None) => *mainline.get(ply - 1).ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "ply {ply} is past the game's last move (it has {} plies)",
-                    mainline.len()
-                ))
-            })?,
-            (None, Some(node)) => {
-                record.tree.node(node)?;
-                node
-            }
-            (None, None) if play && record.in_match() => record.tree.mainline_end(),
-            (None, None) => record.current,
-        };
-        if play {
-            // Refused where a person's move would be (after the game's end,
-            // off the line of a game against the engine).
-            if !record.may_play_from(node) {
-                let over = record.over().map_or(String::new(), |o| format!(" ({o})"));
-                return Err(ApiError::conflict(format!(
-                    "no engine move can be played there{over}"
-                )));
-            }
-        }
-        let (root, keys) = root_and_history(&record, node)?;
-        if root.legal_moves().is_empty()
-            || node == record.tree.mainline_end() && record.over().is_some()
-        {
-            let why = record
-                .over()
-                .filter(|_| node == record.tree.mainline_end())
-                .map_or("no legal move".to_string(), |o| o.to_string());
-            return Err(ApiError::conflict(format!("the game is over ({why})")));
-        }
-        (node, root, keys, record.version, record.mode(), hidden)
+    let target = session.record().search_target(at, play)?;
+    let SearchTarget {
+        node,
+        root,
+        history,
+        version,
+        mode,
+        hidden,
+    } = target;
+    let purpose = if play {
+        Purpose::Move
+    } else {
+        Purpose::Analysis
     };
-    // The number changes under the engine's lock (see `Session::search_seq`).
     let mut engine = session.engine();
-    let seq = session.search_seq.fetch_add(1, Ordering::SeqCst) + 1;
-    session.started_seq.store(seq, Ordering::SeqCst);
-    engine.stop();
+    let seq = match session.begin_search(&engine, Some(purpose), Some((node, version)), &root.fen())
+    {
+        Begun::New(seq) => seq,
+        Begun::Kept(search) => {
+            return Ok(GoAnswer {
+                search,
+                purpose: Purpose::Move,
+                started: false,
+            })
+        }
+    };
+    let answer = GoAnswer {
+        search: seq,
+        purpose,
+        started: true,
+    };
     if play && settings.own_book() {
         let book_move = state
             .book
@@ -117,10 +102,14 @@ pub fn start(
                 time_ms: 0,
                 mv: (played || !hidden).then_some(mv),
             });
-            return Ok(seq);
+            return Ok(answer);
         }
     }
-    settings.apply(&mut engine)?;
+    if let Err(e) = settings.apply(&mut engine) {
+        drop(engine);
+        session.stop_search(None);
+        return Err(e);
+    }
     let weak = Arc::downgrade(session);
     let started = Instant::now();
     let side = root.turn();
@@ -132,13 +121,12 @@ pub fn start(
         match event {
             // Scores, lines and statistics are the evaluation: not sent.
             SearchEvent::Iteration(_) | SearchEvent::Stats { .. } if hidden => {}
-            // Stale lines stay here: a search stopped or replaced (the page
-            // moved on) says nothing the page should draw.
-            SearchEvent::Iteration(_) if session.search_seq.load(Ordering::SeqCst) != seq => {}
+            // Whether the page hears it is the gate's call (`Session::send`).
             SearchEvent::Iteration(info) => {
                 let ms = info.time.as_millis() as u64;
                 session.send(&PageEvent::Info {
                     search: seq,
+                    purpose,
                     fen: root_fen.clone(),
                     depth: info.depth,
                     seldepth: info.seldepth,
@@ -153,9 +141,6 @@ pub fn start(
                 });
             }
             SearchEvent::CurrMove { .. } => {}
-            // A stopped search's statistics still show (analysis turned
-            // off); a replaced one's are about a search nobody looks at.
-            SearchEvent::Stats { .. } if session.started_seq.load(Ordering::SeqCst) != seq => {}
             SearchEvent::Stats { stats, nodes, time } => {
                 let ms = time.as_millis() as u64;
                 session.send(&PageEvent::Stats {
@@ -185,30 +170,13 @@ pub fn start(
             }
         }
     });
-    engine.go(root, keys, limits, reporter);
-    Ok(seq)
+    engine.go(root, history, limits, reporter);
+    Ok(answer)
 }
 
-/// The position of node `node` and the keys of the positions before it
-/// in its game (the engine's repetition history).
-pub fn root_and_history(
-    record: &GameRecord,
-    node: NodeId,
-) -> Result<(chess::Position, Vec<u64>), ApiError> {
-    let game = record.tree.game(node)?;
-    let mut keys: Vec<u64> = vec![game.start().key()];
-    let mut pos = *game.start();
-    for &m in game.moves() {
-        pos.play_unchecked(m);
-        keys.push(pos.key());
-    }
-    keys.pop();
-    Ok((*game.position(), keys))
-}
-
-/// Plays `m` from `node` when search `seq` is still the latest and the game
-/// is still at `version`; the new move goes on view when `node` was on
-/// view. Sends the new state. True when played.
+/// Plays `m` from `node` when search `seq` still runs (neither superseded
+/// nor stopped) and the game is still at `version`; the new move goes on
+/// view when `node` was on view. Sends the new state. True when played.
 fn play_if_current(
     session: &Session,
     seq: u64,
@@ -217,7 +185,7 @@ fn play_if_current(
     m: chess::Move,
     ms: Option<u64>,
 ) -> bool {
-    if session.search_seq.load(Ordering::SeqCst) != seq {
+    if !session.searches.running(seq) {
         return false;
     }
     let view = {

@@ -9,7 +9,7 @@
 //! not pile up engines and their tables.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
@@ -25,6 +25,7 @@ use crate::error::ApiError;
 use crate::page_event::PageEvent;
 use crate::record::GameRecord;
 use crate::review::Review;
+use crate::search_gate::{Begun, Purpose, SearchGate, SearchSpot};
 
 /// The memory for games when `kestrel gui` is not told (`--games-memory`),
 /// MiB: about a hundred games with their engines.
@@ -57,14 +58,9 @@ pub struct Session {
     pub events: broadcast::Sender<String>,
     /// Open event streams.
     pub listeners: AtomicUsize,
-    /// Number of the latest search started ([`Self::search_seq`] moves on
-    /// a stop too): a search replaced by a newer one sends no statistics.
-    pub started_seq: AtomicU64,
-    /// Number of the latest search: a search's move is played only while
-    /// it is the latest, and its lines are sent only while it is. Changed only while the engine is locked, so that
-    /// whoever holds the engine knows whether a search it started is still
-    /// the latest (the game review pass relies on it).
-    pub search_seq: AtomicU64,
+    /// The latest search and the gate its events pass: the server drops
+    /// the events of a search superseded or stopped (see [`SearchGate`]).
+    pub searches: SearchGate,
     /// The whole-game analysis pass and its results.
     pub review: Mutex<Review>,
     /// Held while a pass starts or is cancelled, so that one pass's
@@ -117,8 +113,7 @@ impl Session {
             engine: Mutex::new(engine),
             events: broadcast::channel(EVENT_BUFFER).0,
             listeners: AtomicUsize::new(0),
-            search_seq: AtomicU64::new(0),
-            started_seq: AtomicU64::new(0),
+            searches: SearchGate::default(),
             review: Mutex::new(Review::default()),
             review_start: Mutex::new(()),
             last_used: Mutex::new(Instant::now()),
@@ -176,8 +171,7 @@ impl Session {
         if threads.is_none() && hash_mib.is_none() {
             return Ok(now);
         }
-        self.search_seq.fetch_add(1, Ordering::SeqCst);
-        engine.stop();
+        self.stop_locked(&engine, None);
         if let Some(n) = threads {
             engine
                 .set_option("Threads", &n.to_string())
@@ -211,16 +205,75 @@ impl Session {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Sends an event to the open streams (none open: dropped).
+    /// Sends an event to the open streams (none open: dropped). An event
+    /// of a search passes the gate: dropped when the search was superseded,
+    /// a line dropped when it was stopped too.
     pub fn send(&self, event: &PageEvent) {
+        match event.gate() {
+            Some((search, what)) => {
+                self.searches.pass(search, what, || self.broadcast(event));
+            }
+            None => self.broadcast(event),
+        }
+    }
+
+    fn broadcast(&self, event: &PageEvent) {
         let _ = self.events.send(event.to_json());
     }
 
-    /// Stops the search, if one runs, and forgets its move.
-    pub fn cancel_search(&self) {
+    /// Begins a search for `purpose` (none: the server's own, which the
+    /// page does not hear of) of `fen` at `spot`, unless the engine
+    /// player's running search serves the request (see
+    /// [`SearchGate::begin`]); the page gets `stopped` for the search it
+    /// supersedes and `started` for the new one. Call with the engine
+    /// locked (`engine`) and start the search before unlocking it; the
+    /// superseded search is stopped here.
+    pub fn begin_search(
+        &self,
+        engine: &Engine,
+        purpose: Option<Purpose>,
+        spot: Option<SearchSpot>,
+        fen: &str,
+    ) -> Begun {
+        let begun = self.searches.begin(purpose, spot, |stopped, search| {
+            if let Some(search) = stopped {
+                self.broadcast(&PageEvent::Stopped { search });
+            }
+            if let Some(purpose) = purpose {
+                self.broadcast(&PageEvent::Started {
+                    search,
+                    purpose,
+                    fen: fen.to_string(),
+                });
+            }
+        });
+        if let Begun::New(_) = begun {
+            engine.stop();
+        }
+        begun
+    }
+
+    /// Stops the search, if one runs (with purpose `only`, when given),
+    /// and forgets its move; the page gets `stopped`. True when one was.
+    pub fn stop_search(&self, only: Option<Purpose>) -> bool {
         let engine = self.engine();
-        self.search_seq.fetch_add(1, Ordering::SeqCst);
-        engine.stop();
+        self.stop_locked(&engine, only)
+    }
+
+    /// [`Session::stop_search`] with the engine already locked.
+    fn stop_locked(&self, engine: &Engine, only: Option<Purpose>) -> bool {
+        let stopped = self.searches.stop(only, |search| {
+            self.broadcast(&PageEvent::Stopped { search });
+        });
+        if stopped {
+            engine.stop();
+        }
+        stopped
+    }
+
+    /// Stops whatever search runs (see [`Session::stop_search`]).
+    pub fn cancel_search(&self) {
+        self.stop_search(None);
     }
 
     /// The game review, locked.

@@ -652,9 +652,21 @@ async fn engine_output_streams_and_stops_when_the_stream_closes() {
     served.server.abort();
 }
 
-/// The server owns staleness: a search replaced by a newer one sends no
-/// statistics, while a stopped one's still come (the page shows them when
-/// analysis is turned off).
+/// The events of search `search` that follow the event `after` in `events`.
+fn events_of_after<'a>(events: &'a [Value], search: u64, after: &Value) -> Vec<&'a Value> {
+    let at = events
+        .iter()
+        .position(|v| v == after)
+        .expect("the event is there");
+    events[at + 1..]
+        .iter()
+        .filter(|v| v["search"] == search)
+        .collect()
+}
+
+/// The server owns staleness: once a search is superseded (`started` of
+/// the next one) nothing of it reaches the page, and once it is stopped
+/// (`stopped`) no line does, though its statistics and move still come.
 #[tokio::test(flavor = "multi_thread")]
 async fn stale_search_events_stay_on_the_server() {
     let state = Arc::new(AppState::new(BookSource::embedded(), None));
@@ -664,28 +676,155 @@ async fn stale_search_events_stay_on_the_server() {
     let mut stream = served.events(&id).await;
     let endless = json!({"game": id, "settings": {"infinite": true, "own_book": false}});
     let (_, first) = api.post("/api/go", endless.clone()).await;
+    assert_eq!(first["purpose"], "analysis", "{first}");
     let first = first["search"].as_u64().expect("a number");
-    read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "info")).await;
-    let (_, second) = api.post("/api/go", endless).await;
-    let second = second["search"].as_u64().expect("a number");
-    let events = read_events(&mut stream, |e| {
-        e.iter()
-            .any(|v| v["type"] == "info" && v["search"] == second)
-    })
-    .await;
-    assert!(
-        !events
-            .iter()
-            .any(|v| v["type"] == "stats" && v["search"] == first),
-        "the replaced search's statistics were sent: {events:?}"
-    );
-    // Stopped, not replaced: its statistics come.
-    api.post("/api/stop", json!({"game": id})).await;
     read_events(&mut stream, |e| {
         e.iter()
-            .any(|v| v["type"] == "stats" && v["search"] == second)
+            .any(|v| v["type"] == "info" && v["search"] == first)
     })
     .await;
+    // Superseded by another analysis while it sends lines as fast as it can.
+    let (_, second) = api.post("/api/go", endless).await;
+    let second = second["search"].as_u64().expect("a number");
+    assert!(second > first);
+    let events = read_events(&mut stream, |e| {
+        e.iter()
+            .filter(|v| v["type"] == "info" && v["search"] == second)
+            .count()
+            >= 3
+    })
+    .await;
+    let started = json!({"type": "started", "search": second, "purpose": "analysis",
+        "fen": chess::fen::STARTPOS});
+    let late = events_of_after(&events, first, &started);
+    assert!(
+        late.is_empty(),
+        "the superseded search's events after the next started: {late:?}"
+    );
+    assert!(
+        events.contains(&json!({"type": "stopped", "search": first})),
+        "the page is told the first search stopped: {events:?}"
+    );
+    // Stopped, not replaced: no line after `stopped`, its statistics come.
+    api.post("/api/stop", json!({"game": id})).await;
+    let events = read_events(&mut stream, |e| {
+        e.iter()
+            .any(|v| v["type"] == "bestmove" && v["search"] == second)
+    })
+    .await;
+    let stopped = json!({"type": "stopped", "search": second});
+    let after = events_of_after(&events, second, &stopped);
+    assert!(
+        after.iter().all(|v| v["type"] != "info") && after.iter().any(|v| v["type"] == "stats"),
+        "after the stop: {after:?}"
+    );
+
+    // A book move supersedes an endless analysis at once, without waiting
+    // for it to wind down: its end, sent as it stops, stays on the server.
+    let (_, third) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"infinite": true, "own_book": false}}),
+        )
+        .await;
+    let third = third["search"].as_u64().expect("a number");
+    read_events(&mut stream, |e| {
+        e.iter()
+            .any(|v| v["type"] == "info" && v["search"] == third)
+    })
+    .await;
+    let (_, book) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"depth": 3}, "play": true}),
+        )
+        .await;
+    let book = book["search"].as_u64().expect("a number");
+    let events = read_events(&mut stream, |e| {
+        e.iter()
+            .any(|v| v["type"] == "bestmove" && v["search"] == book && v["book"] == true)
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut events = events;
+    events.extend(read_more(&mut stream).await);
+    let started = json!({"type": "started", "search": book, "purpose": "move",
+        "fen": chess::fen::STARTPOS});
+    let late = events_of_after(&events, third, &started);
+    assert!(
+        late.is_empty(),
+        "the analysis's end after the book move's start: {late:?}"
+    );
+    served.server.abort();
+}
+
+/// What the stream has sent and not yet read, waiting a moment for it.
+async fn read_more(stream: &mut tokio::net::TcpStream) -> Vec<Value> {
+    use tokio::io::AsyncReadExt;
+    let mut buf = vec![0u8; 1 << 20];
+    let mut text = String::new();
+    while let Ok(Ok(n)) =
+        tokio::time::timeout(Duration::from_millis(200), stream.read(&mut buf)).await
+    {
+        if n == 0 {
+            break;
+        }
+        text.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter_map(|d| serde_json::from_str(d).ok())
+        .collect()
+}
+
+/// The server knows what each search is for: an analysis request while
+/// the engine player thinks gets the player's search (its lines are the
+/// analysis), a second request for the same move gets the same search, and
+/// stopping the analysis leaves the move to be played.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_engine_players_move_is_not_superseded_by_analysis() {
+    let state = Arc::new(AppState::new(BookSource::embedded(), None));
+    let served = Served::new(&state).await;
+    let api = &served.api;
+    let id = api.new_game().await;
+    let mut stream = served.events(&id).await;
+    let think =
+        json!({"game": id, "settings": {"movetime_ms": 1500, "own_book": false}, "play": true});
+    let (_, moving) = api.post("/api/go", think.clone()).await;
+    assert_eq!(moving["purpose"], "move", "{moving}");
+    assert_eq!(moving["started"], true, "{moving}");
+    let (_, again) = api.post("/api/go", think).await;
+    assert_eq!(again["search"], moving["search"], "the same move: {again}");
+    assert_eq!(again["started"], false, "{again}");
+    let (_, analysis) = api
+        .post(
+            "/api/go",
+            json!({"game": id, "settings": {"infinite": true}}),
+        )
+        .await;
+    assert_eq!(analysis["search"], moving["search"], "{analysis}");
+    assert_eq!(analysis["purpose"], "move", "{analysis}");
+    let (_, stop) = api
+        .post("/api/stop", json!({"game": id, "purpose": "analysis"}))
+        .await;
+    assert_eq!(stop["stopped"], false, "{stop}");
+    let events = read_events(&mut stream, |e| e.iter().any(|v| v["type"] == "bestmove")).await;
+    assert!(
+        events.iter().any(|v| v["type"] == "bestmove"
+            && v["played"] == true
+            && v["search"] == moving["search"]),
+        "{events:?}"
+    );
+    assert_eq!(
+        events.iter().filter(|v| v["type"] == "started").count(),
+        1,
+        "one search: {events:?}"
+    );
+    assert!(events
+        .iter()
+        .filter(|v| v["type"] == "info")
+        .all(|v| v["purpose"] == "move"));
+    wait_for_plies(api, &id, 1).await;
     served.server.abort();
 }
 
