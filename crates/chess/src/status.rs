@@ -9,6 +9,20 @@ impl Position {
         self.in_check() && !self.has_legal_moves()
     }
 
+    /// True when the side to move has a move that checkmates. Only moves
+    /// that give check are tried, each by playing it and asking whether the
+    /// opponent has a legal reply; nothing is allocated.
+    pub fn has_mate_in_one(&self) -> bool {
+        let check = self.check_squares();
+        self.legal_moves().iter().any(|&m| {
+            self.gives_check_with(&check, m) && {
+                let mut child = *self;
+                child.play_unchecked(m);
+                !child.has_legal_moves()
+            }
+        })
+    }
+
     /// True when the side to move has no legal move and is not in check.
     pub fn is_stalemate(&self) -> bool {
         !self.in_check() && !self.has_legal_moves()
@@ -30,5 +44,41 @@ impl Position {
         self.by_role(Role::Knight).is_empty()
             && ((bishops & Bitboard::LIGHT_SQUARES).is_empty()
                 || (bishops & Bitboard::DARK_SQUARES).is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Position;
+
+    fn has_mate_in_one(fen: &str) -> bool {
+        Position::from_fen(fen).unwrap().has_mate_in_one()
+    }
+
+    #[test]
+    fn mates_in_one_are_found() {
+        // Back rank, a quiet queen move supported by a knight (WAC.001 after
+        // 1.Qg6 with White to move again), an en passant capture that mates
+        // (matetrack's first position), and a promotion.
+        assert!(has_mate_in_one("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"));
+        assert!(has_mate_in_one(
+            "2rr3k/pp3pp1/1nnqbNQp/3pN3/2pP4/2P5/PPB4P/R4RK1 w - - 0 1"
+        ));
+        assert!(has_mate_in_one(
+            "5K2/8/2qk4/2nPp3/3r4/6B1/B7/3R4 w - e6 0 1"
+        ));
+        assert!(has_mate_in_one("7k/4P1pp/8/8/8/8/8/6K1 w - - 0 1"));
+    }
+
+    #[test]
+    fn checks_that_do_not_mate_are_not_mates() {
+        // The start position, a check the king walks out of, a promotion
+        // that is blocked, stalemate.
+        assert!(!has_mate_in_one(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        ));
+        assert!(!has_mate_in_one("6k1/8/8/8/8/8/8/R5K1 w - - 0 1"));
+        assert!(!has_mate_in_one("4r2k/4P1pp/8/8/8/8/8/6K1 w - - 0 1"));
+        assert!(!has_mate_in_one("7k/8/6QK/8/8/8/8/8 b - - 0 1"));
     }
 }

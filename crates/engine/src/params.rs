@@ -147,7 +147,7 @@ search_params! {
         correction: "CorrectionHistory" = false, "Correct the static evaluation by what searches found in positions with the same pawn structure.";
         lmr: "LateMoveReductions" = true, "Search late, quiet moves to a reduced depth first.";
         rfp: "ReverseFutilityPruning" = true, "Cut when the static evaluation beats beta by a depth-dependent margin.";
-        sacrifice_search: "SacrificeSearch" = false, "Never cut by reverse futility pruning where the opponent's last move gave material away within three squares of our king: a sacrifice is searched, not judged by the static evaluation, which cannot see the attack it makes.";
+        sacrifice_search: "SacrificeSearch" = false, "Never cut by reverse futility pruning where the opponent's last move gave material away within three squares of our king and threatens mate in one: such a sacrifice is searched, not judged by the static evaluation, which cannot see the attack it makes.";
         futility: "FutilityPruning" = true, "Skip quiet moves near the horizon when the evaluation is far below alpha.";
         lmp: "LateMovePruning" = true, "Stop trying quiet moves near the horizon after a move-count limit.";
         see_pruning: "SEEPruning" = true, "Skip moves that lose too much material (static exchange) near the horizon.";
@@ -176,7 +176,7 @@ crate::tunable::tunables! {
     razor_margin: "RazorMargin" = 199, 50..=600, step 20.0, "Razoring: how far below alpha (per ply of depth, centipawns) the evaluation must be.";
     rfp_depth: "RfpDepth" = 8, 3..=14, step 0.5, "Reverse futility: the deepest depth at which it cuts.";
     rfp_margin: "RfpMargin" = 77, 30..=200, step 6.0, "Reverse futility: the margin above beta per ply of depth (centipawns).";
-    rfp_sacrifice_depth: "RfpSacrificeDepth" = 1, 1..=14, step 0.5, "Reverse futility with SacrificeSearch: the deepest depth at which a node the opponent entered by giving material away is never cut.";
+    rfp_sacrifice_depth: "RfpSacrificeDepth" = 8, 1..=14, step 0.5, "Reverse futility with SacrificeSearch: the deepest depth at which a node the opponent entered by a sacrifice that threatens mate in one is never cut (8, every depth reverse futility prunes at: the mate threat makes such nodes rare).";
     null_move_reduction: "NullMoveReduction" = 3, 1..=6, step 0.5, "Null move: the base depth reduction.";
     null_verification_depth: "NullMoveVerifyDepth" = 12, 1..=64, step 1.0, "Null move: the depth from which its cut-offs are verified by a reduced normal search.";
     nmp_min_depth: "NmpMinDepth" = 3, 1..=8, step 0.5, "Null move: the shallowest depth at which it is tried.";

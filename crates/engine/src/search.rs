@@ -218,6 +218,15 @@ fn mate_proven(score: Value, depth: i32) -> bool {
     is_mate(score) && MATE - score.abs() <= depth
 }
 
+/// True when the opponent, were it to move again, would mate at once: the
+/// threat a sacrifice next to the king makes and a static evaluation cannot
+/// see. Not for a side in check (it cannot pass).
+fn opponent_threatens_mate(pos: &Position) -> bool {
+    let mut passed = *pos;
+    passed.play_null();
+    passed.has_mate_in_one()
+}
+
 /// The static evaluation tightened by a stored score whose bound says it is
 /// closer to the truth.
 #[inline]
@@ -881,7 +890,8 @@ impl Worker {
                 && eval < MATE_BOUND
                 && !(s.config.params.sacrifice_search
                     && depth <= tuned::rfp_sacrifice_depth()
-                    && self.opponent_sacrificed_near_king(pos, ply))
+                    && self.opponent_sacrificed_near_king(pos, ply)
+                    && opponent_threatens_mate(pos))
             {
                 self.stats.rfp_cuts += 1;
                 return eval;

@@ -97,13 +97,15 @@ fn mates_from_win_at_chess() {
 fn short_mates_by_depth() {
     // A mate in N is 2N-1 plies: a search that prunes soundly near a mate
     // proves it by depth 2N+2 (issue 45). WAC.001's queen sacrifice takes
-    // depth 9 by default: a captures-only quiescence entry from an earlier
+    // depth 10 by default: a captures-only quiescence entry from an earlier
     // iteration settles the node where 2.Qh7# would mate, and reverse
     // futility pruning judges the position after the sacrifice by its
     // static evaluation. The two switches that mend this (off by default
     // until their non-regression SPRTs finish, docs/search.md) find it at
-    // depth 2, and the rest of the file (six Black mates, an en passant
-    // mate; six of them took 8 to 11 plies by default) by 2N+2.
+    // depth 2: a sacrifice next to the king that threatens mate in one is
+    // never cut by reverse futility, at any of its depths. The rest of the
+    // file (six Black mates, an en passant mate; several took 8 to 11
+    // plies by default) by 2N+2.
     let options = [("QSTableDepth", "true"), ("SacrificeSearch", "true")];
     let epd = include_str!("data/short_mates.epd");
     let mut late = Vec::new();
@@ -348,8 +350,15 @@ fn repetition_with_the_game_history_is_a_draw() {
     let mut engine = Engine::new();
     let r = engine.search(&pos, &history, only_back.clone(), Arc::new(|_| {}));
     assert_eq!(r.score, 0, "threefold repetition must score as a draw");
+    // Three plies: too few for the search to repeat a position of its own
+    // (at depth 6 it can, and a net that scores the start position level
+    // then finds that draw by itself).
+    let only_back_shallow = Limits {
+        depth: Some(3),
+        ..only_back.clone()
+    };
     let mut engine = Engine::new();
-    let r = engine.search(&pos, &[], only_back, Arc::new(|_| {}));
+    let r = engine.search(&pos, &[], only_back_shallow, Arc::new(|_| {}));
     assert_ne!(r.score, 0, "without history there is no repetition");
     // With contempt the engine values the draw below zero for itself.
     let mut engine = Engine::new();
