@@ -115,7 +115,7 @@ async fn a_pass_finds_the_blunder_of_legals_mate() {
     );
 
     let v = api
-        .ok("/api/analysis", json!({"game": id, "depth": 8}))
+        .ok("/api/analysis", json!({"game": id, "depth": 10}))
         .await;
     assert_eq!(v["state"], "running", "{v}");
     assert_eq!(v["total"], 14);
@@ -162,7 +162,7 @@ async fn a_pass_finds_the_blunder_of_legals_mate() {
     assert!(black["blunders"].as_u64().expect("count") >= 1, "{black}");
     assert!(black["acpl"].as_i64().expect("acpl") > 100, "{black}");
     let white = &v["summary"]["w"];
-    assert_eq!(white["blunders"], 0, "{white}");
+    assert_eq!(white["blunders"], 0, "{white} {}", v["moves"]);
     assert!(
         white["accuracy"].as_f64().expect("accuracy")
             > black["accuracy"].as_f64().expect("accuracy")
@@ -178,7 +178,7 @@ async fn a_pass_finds_the_blunder_of_legals_mate() {
     );
     // A new pass at the same limit has nothing left to search.
     let v = api
-        .ok("/api/analysis", json!({"game": id, "depth": 8}))
+        .ok("/api/analysis", json!({"game": id, "depth": 10}))
         .await;
     assert_eq!(v["pass"], 2);
     assert_eq!(api.finished(&id).await["state"], "done");
