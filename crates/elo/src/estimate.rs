@@ -14,9 +14,16 @@ pub struct Estimate {
 }
 
 impl Estimate {
-    /// `+12.3 +/- 4.5` (cutechess's way), `inf` where unbounded.
+    /// `+12.3 +/- 4.5` (cutechess's way), `inf` where unbounded. An
+    /// even result is `+0.0`, never `-0.0` (a 50 % score maps to -0.0,
+    /// and -0.04 rounds to it).
     pub fn display(&self) -> String {
-        format!("{:+.1} +/- {:.1}", self.elo, self.error)
+        let elo = if (self.elo * 10.0).round() == 0.0 {
+            0.0
+        } else {
+            self.elo
+        };
+        format!("{elo:+.1} +/- {:.1}", self.error)
     }
 }
 
@@ -82,5 +89,29 @@ mod tests {
         assert!((elo_to_score(400.0) - 10.0 / 11.0).abs() < 1e-12);
         assert_eq!(score_to_elo(1.0), f64::INFINITY);
         assert_eq!(score_to_elo(0.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn an_even_result_prints_without_a_minus_sign() {
+        let even = Estimate {
+            elo: score_to_elo(0.5),
+            error: 0.0,
+        };
+        assert_eq!(even.display(), "+0.0 +/- 0.0");
+        let nearly = Estimate {
+            elo: -0.04,
+            error: 3.0,
+        };
+        assert_eq!(nearly.display(), "+0.0 +/- 3.0");
+        let behind = Estimate {
+            elo: -12.34,
+            error: 4.56,
+        };
+        assert_eq!(behind.display(), "-12.3 +/- 4.6");
+        let all_won = Estimate {
+            elo: f64::INFINITY,
+            error: f64::INFINITY,
+        };
+        assert_eq!(all_won.display(), "+inf +/- inf");
     }
 }
