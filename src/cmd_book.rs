@@ -1,7 +1,10 @@
 //! `kestrel book ...`: build, probe, dump and convert opening books.
 
 use anyhow::{bail, Context, Result};
-use book::{build_from_pgn, Book, BookProblem, BuildOptions, Format, Policy};
+use book::{
+    build_from_pgn, Book, BookProblem, BuildOptions, Explorer, ExplorerOptions, Format, GameId,
+    Policy,
+};
 use chess::Position;
 use clap::Subcommand;
 use matchcore::progress;
@@ -53,6 +56,29 @@ pub enum BookCommand {
         /// Seed for the random policies (default: from the system).
         #[arg(long)]
         seed: Option<u64>,
+    },
+    /// The opening explorer: the moves master games played in a position,
+    /// with their results, and the best-rated games (the GUI's explorer).
+    Explore {
+        /// PGN files to explore instead of the master games shipped with
+        /// Kestrel (- for stdin; .gz/.zst/.bz2 recognised).
+        #[arg(long, num_args = 1..)]
+        pgn: Vec<PathBuf>,
+        /// The position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves from the position (SAN or UCI, space-separated) before exploring.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Positions up to this many plies into each game are indexed.
+        #[arg(long, default_value_t = ExplorerOptions::default().max_ply)]
+        max_ply: usize,
+        /// Read at most this many games.
+        #[arg(long, default_value_t = ExplorerOptions::default().max_games)]
+        max_games: usize,
+        /// Print game N of the collection as PGN (numbers as the top games list them) and stop.
+        #[arg(long)]
+        game: Option<GameId>,
     },
     /// Print a book in the text format (every position and move).
     Dump {
@@ -110,6 +136,21 @@ pub fn run(command: BookCommand) -> Result<()> {
             pick,
             seed,
         } => probe(book.as_deref(), fen, moves, pick, seed),
+        BookCommand::Explore {
+            pgn,
+            fen,
+            moves,
+            max_ply,
+            max_games,
+            game,
+        } => {
+            let options = ExplorerOptions {
+                max_ply,
+                max_games,
+                ..ExplorerOptions::default()
+            };
+            explore(&pgn, &options, fen, moves, game)
+        }
         BookCommand::Dump { book } => {
             let book = load(book.as_deref())?;
             let mut out = std::io::stdout().lock();
@@ -215,17 +256,7 @@ fn probe(
 ) -> Result<()> {
     let book = load(path)?;
     let mut out = std::io::stdout().lock();
-    let mut pos = match &fen {
-        Some(f) => Position::from_fen(f).with_context(|| format!("bad --fen '{f}'"))?,
-        None => Position::startpos(),
-    };
-    for text in moves.as_deref().unwrap_or("").split_whitespace() {
-        let m = pos
-            .parse_san(text)
-            .or_else(|_| pos.parse_uci_move(text, pos.castling_mode()))
-            .map_err(|e| anyhow::anyhow!("--moves: '{text}' in {}: {e}", pos.fen()))?;
-        pos.play_unchecked(m);
-    }
+    let pos = position(fen.as_deref(), moves.as_deref())?;
     writeln!(out, "{}", pos.fen())?;
     writeln!(out, "key {:016x}", pos.key())?;
     let candidates = book.candidates(&pos);
@@ -269,6 +300,165 @@ fn probe(
         if let Some(m) = book.pick(&pos, policy, &mut rng) {
             writeln!(out, "{policy}: {}", pos.san(m))?;
         }
+    }
+    Ok(())
+}
+
+/// The position `--fen` names (the start without it) after `--moves`.
+fn position(fen: Option<&str>, moves: Option<&str>) -> Result<Position> {
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(f).with_context(|| format!("bad --fen '{f}'"))?,
+        None => Position::startpos(),
+    };
+    for text in moves.unwrap_or("").split_whitespace() {
+        let m = pos
+            .parse_san(text)
+            .or_else(|_| pos.parse_uci_move(text, pos.castling_mode()))
+            .map_err(|e| anyhow::anyhow!("--moves: '{text}' in {}: {e}", pos.fen()))?;
+        pos.play_unchecked(m);
+    }
+    Ok(pos)
+}
+
+/// The master games shipped with Kestrel, or the games of `pgn` (files read
+/// one after the other, each a regular file or standard input).
+fn explorer(pgn: &[PathBuf], options: &ExplorerOptions) -> Result<Explorer> {
+    use std::io::Read;
+    let start = std::time::Instant::now();
+    let (explorer, summary) = if pgn.is_empty() {
+        let explorer = Explorer::masters();
+        let games = explorer.game_count();
+        (
+            explorer,
+            book::ExplorerSummary {
+                games,
+                ..book::ExplorerSummary::default()
+            },
+        )
+    } else {
+        let mut reader: Box<dyn std::io::BufRead + Send> = Box::new(std::io::empty());
+        for path in pgn {
+            let file =
+                pgn::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+            // A blank line between files, so that one's last line never
+            // runs into the next one's first tag.
+            reader = Box::new(reader.chain(&b"\n\n"[..]).chain(file));
+        }
+        Explorer::from_pgn(reader, *options)
+    };
+    for e in &summary.errors {
+        eprintln!("warning: {e}");
+    }
+    eprintln!(
+        "{} games indexed to ply {} in {:.2} s{}{}{}{}{}",
+        summary.games,
+        explorer.max_ply(),
+        start.elapsed().as_secs_f64(),
+        skipped(summary.bad_games, "unreadable"),
+        skipped(summary.set_up, "from a set-up position"),
+        skipped(summary.unfinished, "unfinished"),
+        skipped(summary.empty, "without a move"),
+        if summary.truncated {
+            format!("; stopped at --max-games {}", options.max_games)
+        } else {
+            String::new()
+        }
+    );
+    Ok(explorer)
+}
+
+fn skipped(n: usize, what: &str) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!("; {n} {what} left out")
+    }
+}
+
+fn explore(
+    pgn: &[PathBuf],
+    options: &ExplorerOptions,
+    fen: Option<String>,
+    moves: Option<String>,
+    game: Option<GameId>,
+) -> Result<()> {
+    let pos = position(fen.as_deref(), moves.as_deref())?;
+    let explorer = explorer(pgn, options)?;
+    let mut out = std::io::stdout().lock();
+    if let Some(id) = game {
+        let Some(text) = explorer.pgn(id) else {
+            bail!(
+                "no game {id}: the collection has {} (numbered from 0)",
+                explorer.game_count()
+            );
+        };
+        write!(out, "{text}")?;
+        return Ok(());
+    }
+    writeln!(out, "{}", pos.fen())?;
+    let found = explorer.explore(&pos);
+    if found.moves.is_empty() {
+        writeln!(
+            out,
+            "no game of the collection reached this position within its first {} plies",
+            explorer.max_ply()
+        )?;
+        return Ok(());
+    }
+    let (w, d, b) = found.totals();
+    let total = w + d + b;
+    let pct = |n: u32| 100.0 * f64::from(n) / f64::from(total.max(1));
+    writeln!(
+        out,
+        "{:<8} {:<6} {:>7} {:>6} {:>6} {:>6} {:>6} {:>7}",
+        "move", "uci", "games", "share", "white", "draw", "black", "rating"
+    )?;
+    for m in &found.moves {
+        let games = m.games();
+        let of = |n: u32| 100.0 * f64::from(n) / f64::from(games.max(1));
+        writeln!(
+            out,
+            "{:<8} {:<6} {:>7} {:>5.1}% {:>5.1}% {:>5.1}% {:>5.1}% {:>7}",
+            m.san,
+            m.uci,
+            games,
+            pct(games),
+            of(m.white),
+            of(m.draws),
+            of(m.black),
+            m.average_rating.map_or("-".to_string(), |r| r.to_string())
+        )?;
+    }
+    writeln!(
+        out,
+        "{:<15} {:>7} {:>6} {:>5.1}% {:>5.1}% {:>5.1}%",
+        "all",
+        total,
+        "",
+        pct(w),
+        pct(d),
+        pct(b)
+    )?;
+    writeln!(out, "top games (--game N prints one):")?;
+    for t in &found.top_games {
+        let Some(g) = explorer.game(t.id) else {
+            continue;
+        };
+        let rated = |name: &str, elo: Option<u16>| match elo {
+            Some(r) => format!("{name} ({r})"),
+            None => name.to_string(),
+        };
+        writeln!(
+            out,
+            "{:>6}  {} - {}  {}  {}, {}  [{}]",
+            t.id,
+            rated(&g.white, g.white_elo),
+            rated(&g.black, g.black_elo),
+            g.result,
+            g.event,
+            g.year().map_or("?".to_string(), |y| y.to_string()),
+            t.san
+        )?;
     }
     Ok(())
 }

@@ -132,3 +132,92 @@ fn bad_input_exits_with_one_clear_line() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn book_explore_shows_the_masters_and_a_collection_of_ones_own() {
+    // The shipped master games: 1.e4 c5 2.Nf3 is the main line, every
+    // move's games add up to the position's, and a top game prints as PGN.
+    let o = kestrel(&["book", "explore", "--moves", "e4 c5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let rows: Vec<&str> = out.lines().skip(2).collect();
+    assert!(rows[0].starts_with("Nf3 "), "{out}");
+    let games = |row: &str| -> u32 {
+        row.split_whitespace()
+            .nth(2)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    let all = out
+        .lines()
+        .find(|l| l.starts_with("all "))
+        .expect("a total line");
+    let total: u32 = all
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("total");
+    let sum: u32 = rows
+        .iter()
+        .take_while(|l| !l.starts_with("all "))
+        .map(|r| games(r))
+        .sum();
+    assert_eq!(sum, total, "{out}");
+    assert!(
+        stderr(&o).contains("games indexed to ply 40"),
+        "{}",
+        stderr(&o)
+    );
+    let top = out
+        .lines()
+        .skip_while(|l| !l.starts_with("top games"))
+        .nth(1)
+        .expect("a top game");
+    let id = top.split_whitespace().next().expect("its number");
+    let o = kestrel(&["book", "explore", "--game", id]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let pgn = stdout(&o);
+    assert!(
+        pgn.starts_with("[Event ") && pgn.contains("1. e4 c5"),
+        "{pgn}"
+    );
+    let o = kestrel(&["book", "explore", "--game", "4000000000"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("numbered from 0"), "{}", stderr(&o));
+
+    // One's own games: two files read one after the other, broken games
+    // counted and left out, the ply limit obeyed.
+    let o = kestrel(&[
+        "book",
+        "explore",
+        "--pgn",
+        &pgn_data("immortal-games-annotated.pgn"),
+        &pgn_data("python-chess/kasparov-deep-blue-1997.pgn"),
+        "--max-ply",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("games indexed to ply 2") && err.contains("unreadable left out"),
+        "{err}"
+    );
+    let o = kestrel(&[
+        "book",
+        "explore",
+        "--pgn",
+        &pgn_data("python-chess/kasparov-deep-blue-1997.pgn"),
+        "--moves",
+        "e4 e5",
+        "--max-ply",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("no game of the collection reached this position"),
+        "{}",
+        stdout(&o)
+    );
+    let o = kestrel(&["book", "explore", "--pgn", "/dev/zero"]);
+    assert!(!o.status.success(), "a device is refused");
+}

@@ -21,6 +21,7 @@
 mod book;
 mod embedded;
 mod error;
+pub mod explorer;
 mod format;
 mod from_pgn;
 mod key_hash;
@@ -31,8 +32,12 @@ pub mod polyglot;
 pub mod text;
 
 pub use book::{Book, BookMove, Candidate};
-pub use embedded::DEFAULT_BOOK;
+pub use embedded::{DEFAULT_BOOK, MASTERS_PGN};
 pub use error::{BookError, BookProblem, Location};
+pub use explorer::{
+    Explored, ExploredMove, Explorer, ExplorerGame, ExplorerOptions, ExplorerSummary, GameId,
+    TopGame,
+};
 pub use format::{
     read_book, read_book_file, record_in_text_book, Format, ParseFormatError, MAX_BOOK_FILE_LEN,
 };
