@@ -45,6 +45,12 @@ async function main() {
   await page.waitForSelector('#book tr.bm');
   check(!(await page.textContent('#book')).includes('W/L/D'), 'the embedded book shows no W/L/D column of zeros');
 
+  // The explorer: the master games' moves, each with its White/draw/Black bar.
+  await page.waitForSelector('#explorer tr.xm');
+  const explored = await page.$$eval('#explorer tr.xm td:first-child', (tds) => tds.map((t) => t.textContent));
+  check(explored.slice(0, 2).includes('e4') && explored.slice(0, 2).includes('d4'), `the explorer lists 1.e4 and 1.d4 first (${explored.slice(0, 4)})`);
+  check(await page.$$eval('#explorer tr.xm .wdb', (bars) => bars.length) === explored.length, 'each explorer move has its result bar');
+
   // The level picker is there exactly when the engine has UCI_LimitStrength and UCI_Elo.
   const levels = await page.evaluate(() => fetch('/api/options').then((r) => r.json()).then((o) => o.levels));
   const pickers = await page.$$eval('[data-k="level"]', (els) => els.length);
@@ -426,6 +432,15 @@ async function main() {
   check((await page.textContent('#over-dialog')).includes('White lost on time'), 'the flag falls: White lost on time');
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-game-over.png') });
   await page.click('#over-close');
+
+  // A top game of the explorer loads on the analysis board.
+  await page.click('#newgame');
+  await page.waitForSelector('#explorer tr.xg');
+  const event = (await page.$eval('#explorer tr.xg', (tr) => tr.title)).replace(/: load this game$/, '');
+  await page.click('#explorer tr.xg');
+  await page.waitForFunction(() => S.game.plies.length > 10 && document.body.dataset.page === 'analysis');
+  const loadedPgn = await page.evaluate(() => backend.pgn(S.game.id));
+  check(loadedPgn.includes(`[Event "${event}"]`), `the top game loaded is the one clicked (${event})`);
 
   // Engine against engine at low depth, with pause and resume, to the end of a game.
   await page.click('#newgame');

@@ -57,6 +57,12 @@ const backend = {
   events(id) {
     return new EventSource(`/api/events?game=${encodeURIComponent(id)}`);
   },
+  // Game `id` of the explorer's master games as PGN text; throws what went wrong.
+  async explorerGame(id) {
+    const res = await fetch(`/api/explorer/game?id=${encodeURIComponent(id)}`);
+    if (!res.ok) throw new Error((await res.json().catch(() => ({}))).error || `HTTP ${res.status}`);
+    return res.text();
+  },
 };
 
 // ---------- API ----------
@@ -536,18 +542,73 @@ function buildSides() {
   }
 }
 
-// ---------- book and tables ----------
+// ---------- explorer, book and tables ----------
+
+// A White/draw/Black bar as lichess's explorer draws it: each part's width
+// its share of the games, its percentage written where there is room.
+function resultBar(white, draws, black) {
+  const total = white + draws + black;
+  if (!total) return '';
+  const part = (n, cls) => {
+    const pct = (100 * n) / total;
+    const label = pct >= 12 ? `${Math.round(pct)}%` : '';
+    return pct > 0 ? `<span class="${cls}" style="width:${pct.toFixed(2)}%" title="${Math.round(pct)}%">${label}</span>` : '';
+  };
+  return `<div class="wdb">${part(white, 'w')}${part(draws, 'd')}${part(black, 'b')}</div>`;
+}
+
+const formatCount = (n) => n.toLocaleString('en-US');
+
+// The master games' moves in the position on view, and their best-rated
+// games: a move plays it (on the analysis board, or when it is your move),
+// a game loads on the analysis board.
+async function refreshExplorer() {
+  const el = $('explorer');
+  const fen = shownFen();
+  let x;
+  try {
+    x = await api('GET', `/api/explorer?game=${S.game.id}`);
+  } catch (e) { el.textContent = e.message; return; }
+  if (shownFen() !== fen) return; // the view moved on meanwhile
+  if (!x.moves.length) {
+    el.innerHTML = `<span class="small">No master game reached this position (their first ${x.max_ply / 2} moves are indexed).</span>`;
+    return;
+  }
+  const total = x.white + x.draws + x.black;
+  const rows = x.moves.map((m) => `<tr class="xm" data-uci="${escapeHtml(m.uci)}" title="${m.rating ? `average rating ${m.rating}` : ''}">`
+    + `<td>${escapeHtml(m.san)}</td><td class="num">${Math.round((100 * m.games) / total)}%</td>`
+    + `<td class="num">${formatCount(m.games)}</td><td class="barcell">${resultBar(m.white, m.draws, m.black)}</td></tr>`);
+  rows.push(`<tr class="xt"><td>Σ</td><td class="num">100%</td><td class="num">${formatCount(total)}</td><td class="barcell">${resultBar(x.white, x.draws, x.black)}</td></tr>`);
+  const player = (name, elo) => `${escapeHtml(name)}${elo ? ` <span class="small">${elo}</span>` : ''}`;
+  const games = x.top_games.map((g) => `<tr class="xg" data-id="${g.id}" title="${escapeHtml(g.event)}: load this game">`
+    + `<td>${player(g.white, g.white_elo)}<br>${player(g.black, g.black_elo)}</td>`
+    + `<td class="num">${escapeHtml(g.result.replace('1/2-1/2', '½-½'))}</td><td class="num">${g.year || ''}</td><td>${escapeHtml(g.san)}</td></tr>`);
+  el.innerHTML = `<div class="small">Masters: ${formatCount(x.collection)} games</div>`
+    + `<table class="xmoves"><tr><th>Move</th><th></th><th>Games</th><th>White / Draw / Black</th></tr>${rows.join('')}</table>`
+    + (games.length ? `<h3 class="sub">Top games</h3><table class="xgames">${games.join('')}</table>` : '');
+  for (const tr of el.querySelectorAll('tr.xm')) tr.onclick = () => { if (humanToMove()) sendMove(tr.dataset.uci); };
+  for (const tr of el.querySelectorAll('tr.xg')) {
+    tr.onclick = async () => {
+      try {
+        await loadPgn(await backend.explorerGame(tr.dataset.id));
+        setPage('analysis');
+      } catch (e) { el.textContent = e.message; }
+    };
+  }
+}
 
 async function refreshPanels() {
   if (!S.game) return;
   $('fen').value = shownFen();
   // Book and tables are help too: hidden with the evaluation while you play.
   if (hideEval()) {
+    $('explorer').innerHTML = '';
     $('book').innerHTML = '<span class="small">Hidden while you play.</span>';
     $('tb').textContent = '';
     return;
   }
   if ($('showbook').checked && !S.pv) {
+    refreshExplorer();
     try {
       const b = await api('GET', `/api/book?game=${S.game.id}`);
       // Polyglot books (the embedded one) keep no game counts: no W/L/D column of zeros.
@@ -560,6 +621,7 @@ async function refreshPanels() {
       for (const tr of $('book').querySelectorAll('tr.bm')) tr.onclick = () => { if (humanToMove()) sendMove(tr.dataset.uci); };
     } catch (e) { $('book').textContent = e.message; }
   } else {
+    $('explorer').innerHTML = '';
     $('book').innerHTML = '';
   }
   const pieces = parseFen(S.game.fen).board.filter(Boolean).length;

@@ -609,6 +609,56 @@ pub async fn book_moves(
     ))
 }
 
+/// `GET /api/explorer?game=ID`: what the master games say about the
+/// position on view: each move with its games and results, and the
+/// best-rated games through it.
+pub async fn explorer(
+    State(state): Shared,
+    ApiQuery(q): ApiQuery<GameQuery>,
+) -> Result<Json<crate::explorer::ExplorerView>, ApiError> {
+    let session = state.get(&q.game)?;
+    not_hidden(&session, "the explorer's statistics")?;
+    let pos = session.record().position();
+    // The first request may index the games (0.2 s): not on an
+    // async thread.
+    let view = tokio::task::spawn_blocking(move || {
+        crate::explorer::view(crate::explorer::masters(), &pos)
+    })
+    .await
+    .map_err(|e| ApiError::conflict(format!("the master games could not be read: {e}")))?;
+    Ok(Json(view))
+}
+
+/// `?id=N`: a game of the explorer's collection.
+#[derive(Deserialize)]
+pub struct ExplorerGameQuery {
+    /// The game's number, as `GET /api/explorer` lists it.
+    pub id: book::GameId,
+}
+
+/// `GET /api/explorer/game?id=N`: game N of the master games as PGN (the
+/// page loads it on the analysis board).
+pub async fn explorer_game(ApiQuery(q): ApiQuery<ExplorerGameQuery>) -> Result<Response, ApiError> {
+    let id = q.id;
+    let text = tokio::task::spawn_blocking(move || crate::explorer::masters().pgn(id))
+        .await
+        .map_err(|e| ApiError::conflict(format!("the master games could not be read: {e}")))?
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "no master game {id}: the collection has {} (numbered from 0)",
+                crate::explorer::masters().game_count()
+            ))
+        })?;
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            "application/x-chess-pgn; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response())
+}
+
 /// `POST /api/book/add` `{"game"}`: adds the game's last move to the text book.
 pub async fn book_add(
     State(state): Shared,

@@ -11,6 +11,7 @@ pub mod book_source;
 pub mod draw;
 pub mod error;
 pub mod events;
+pub mod explorer;
 pub mod game_end;
 pub mod host_guard;
 pub mod judgement;
@@ -201,6 +202,8 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/options", get(api::options))
         .route("/api/book", get(api::book_moves))
         .route("/api/book/add", post(api::book_add))
+        .route("/api/explorer", get(api::explorer))
+        .route("/api/explorer/game", get(api::explorer_game))
         .route("/api/tablebase", get(api::tablebase))
         .route("/api/analysis", get(api::review).post(api::start_review))
         .route("/api/analysis/cancel", post(api::cancel_review))
@@ -331,6 +334,11 @@ async fn refuse_busy(mut stream: tokio::net::TcpStream) {
 /// Serves until Ctrl-C. `on_ready` gets the page's URL once the port is open.
 pub fn run(config: Config, on_ready: impl FnOnce(&str)) -> Result<(), StartError> {
     let state = state(&config)?;
+    // The explorer's games are indexed while the page loads, not when it
+    // first asks.
+    std::thread::spawn(|| {
+        explorer::masters();
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -375,6 +375,66 @@ async fn the_book_is_shown_and_moves_are_added_to_a_text_book_only() {
 }
 
 #[tokio::test]
+async fn the_explorer_shows_the_master_games_and_loads_one() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    let (status, x) = api.get(&format!("/api/explorer?game={id}")).await;
+    assert_eq!(status, StatusCode::OK, "{x}");
+    let collection = x["collection"].as_u64().expect("collection");
+    assert!(collection > 12_000, "{x}");
+    let total = ["white", "draws", "black"].map(|k| x[k].as_u64().expect(k));
+    assert_eq!(total.iter().sum::<u64>(), collection);
+    let moves = x["moves"].as_array().expect("moves");
+    let first: Vec<&str> = moves
+        .iter()
+        .take(2)
+        .filter_map(|m| m["san"].as_str())
+        .collect();
+    assert!(first.contains(&"e4") && first.contains(&"d4"), "{first:?}");
+    for m in moves {
+        let sum = ["white", "draws", "black"].map(|k| m[k].as_u64().expect(k));
+        assert_eq!(Some(sum.iter().sum::<u64>()), m["games"].as_u64(), "{m}");
+    }
+    // After 1.e4 c5 the masters mostly play 2.Nf3; transposed or not, the
+    // counts are the position's.
+    for san in ["e4", "c5"] {
+        api.post("/api/move", json!({"game": id, "move": san}))
+            .await;
+    }
+    let (_, x) = api.get(&format!("/api/explorer?game={id}")).await;
+    assert_eq!(x["moves"][0]["san"], "Nf3", "{x}");
+    assert_eq!(x["moves"][0]["uci"], "g1f3", "{x}");
+
+    // A top game loads as PGN, read back by the import.
+    let game = &x["top_games"][0];
+    let number = game["id"].as_u64().expect("id");
+    let (status, text) = api
+        .send(
+            Request::get(format!("/api/explorer/game?id={number}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let white = game["white"].as_str().expect("white");
+    assert!(text.contains(&format!("[White \"{white}\"]")), "{text}");
+    let (status, v) = api.post("/api/pgn", json!({"game": id, "pgn": text})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+
+    // Bad numbers are refused with what to do.
+    let (status, body) = api.get("/api/explorer/game?id=99999999").await;
+    assert_refused(status, &body, StatusCode::NOT_FOUND);
+    assert!(
+        body["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("numbered from 0")),
+        "{body}"
+    );
+    let (status, body) = api.get("/api/explorer/game?id=e4").await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
 async fn the_tables_answer_when_given() {
     let api = Api::new();
     let id = api.new_game().await;
@@ -863,7 +923,7 @@ async fn a_hidden_evaluation_is_not_sent_and_draws_are_weighed_by_the_server() {
         )
         .await;
     assert_refused(status, &body, StatusCode::CONFLICT);
-    for path in ["book", "tablebase"] {
+    for path in ["book", "explorer", "tablebase"] {
         let (status, body) = api.get(&format!("/api/{path}?game={id}")).await;
         assert_refused(status, &body, StatusCode::CONFLICT);
     }

@@ -1,0 +1,150 @@
+//! The opening explorer the page shows beside the book: the master games
+//! shipped with Kestrel ([`book::Explorer::masters`]), indexed once, on
+//! first use or when the server starts, off the async threads (0.2 s),
+//! and what they say about a position in the form the page
+//! draws: each move with its games and a White/draw/Black bar, and the
+//! best-rated games through the position, any of which loads as a PGN.
+
+use std::sync::OnceLock;
+
+use book::{Explorer, GameId};
+use chess::Position;
+use serde::Serialize;
+
+/// The master games, indexed on first use.
+pub fn masters() -> &'static Explorer {
+    static MASTERS: OnceLock<Explorer> = OnceLock::new();
+    MASTERS.get_or_init(Explorer::masters)
+}
+
+/// What the explorer says about one position.
+#[derive(Serialize, Debug)]
+pub struct ExplorerView {
+    /// The collection: `masters`.
+    pub source: &'static str,
+    /// Games in the collection.
+    pub collection: usize,
+    /// Plies from the start that are indexed (later positions have no moves).
+    pub max_ply: usize,
+    /// Games through the position that White won.
+    pub white: u32,
+    /// That were drawn.
+    pub draws: u32,
+    /// That Black won.
+    pub black: u32,
+    /// The moves played, most played first.
+    pub moves: Vec<MoveRow>,
+    /// The best-rated games through the position.
+    pub top_games: Vec<GameRow>,
+}
+
+/// One move of the position, with its games.
+#[derive(Serialize, Debug)]
+pub struct MoveRow {
+    /// In SAN.
+    pub san: String,
+    /// In UCI notation.
+    pub uci: String,
+    /// Games after it: White won.
+    pub white: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Black won.
+    pub black: u32,
+    /// All of them.
+    pub games: u32,
+    /// The players' mean rating, where the games give ratings.
+    pub rating: Option<u16>,
+}
+
+/// One game through the position.
+#[derive(Serialize, Debug)]
+pub struct GameRow {
+    /// Its number, for `GET /api/explorer/game?id=`.
+    pub id: GameId,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// White's rating.
+    pub white_elo: Option<u16>,
+    /// Black's rating.
+    pub black_elo: Option<u16>,
+    /// The year it was played.
+    pub year: Option<u16>,
+    /// The event.
+    pub event: String,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'static str,
+    /// The move it played in this position, in SAN.
+    pub san: String,
+    /// That move in UCI notation.
+    pub uci: String,
+}
+
+/// The explorer's view of `pos`.
+pub fn view(explorer: &Explorer, pos: &Position) -> ExplorerView {
+    let found = explorer.explore(pos);
+    let (white, draws, black) = found.totals();
+    let moves = found
+        .moves
+        .iter()
+        .map(|m| MoveRow {
+            san: m.san.clone(),
+            uci: m.uci.clone(),
+            white: m.white,
+            draws: m.draws,
+            black: m.black,
+            games: m.games(),
+            rating: m.average_rating,
+        })
+        .collect();
+    let top_games = found
+        .top_games
+        .iter()
+        .filter_map(|t| {
+            let game = explorer.game(t.id)?;
+            Some(GameRow {
+                id: t.id,
+                white: game.white.to_string(),
+                black: game.black.to_string(),
+                white_elo: game.white_elo,
+                black_elo: game.black_elo,
+                year: game.year(),
+                event: game.event.to_string(),
+                result: game.result.as_str(),
+                san: t.san.clone(),
+                uci: t.uci.clone(),
+            })
+        })
+        .collect();
+    ExplorerView {
+        source: "masters",
+        collection: explorer.game_count(),
+        max_ply: explorer.max_ply(),
+        white,
+        draws,
+        black,
+        moves,
+        top_games,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_position_view_adds_up() {
+        let v = view(masters(), &Position::startpos());
+        assert_eq!(v.collection, masters().game_count());
+        assert_eq!((v.white + v.draws + v.black) as usize, v.collection);
+        let sum: u32 = v.moves.iter().map(|m| m.games).sum();
+        assert_eq!(sum as usize, v.collection);
+        assert!(v.moves.windows(2).all(|w| w[0].games >= w[1].games));
+        assert!(!v.top_games.is_empty());
+        for g in &v.top_games {
+            assert!(masters().pgn(g.id).is_some());
+        }
+    }
+}
