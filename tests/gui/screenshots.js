@@ -1,8 +1,9 @@
 // The screenshots of docs/gui.md's top, in headless Chromium: the analysis
 // board and a game against Kestrel at 1366x768 and on a 390x844 phone.
 // Usage: node screenshots.js URL DIR (against `kestrel gui`); writes
-// gui-analysis-1366.png, gui-play-1366.png, gui-analysis-phone.png and
-// gui-play-phone.png into DIR. Not a test: the tests are e2e.js, habits.js
+// gui-analysis-1366.png, gui-play-1366.png, gui-analysis-phone.png,
+// gui-play-phone.png and gui-explorer.png (the explorer panel after 1.e4
+// c5) into DIR. Not a test: the tests are e2e.js, habits.js
 // and fixes.js.
 'use strict';
 
@@ -49,6 +50,17 @@ async function play(browser, options, file) {
   await context.close();
 }
 
+// The explorer panel after 1.e4 c5: the master games' moves and top games.
+async function explorer(browser, options, file) {
+  const { context, page } = await open(browser, url, options);
+  await move(page, 'e2', 'e4');
+  await move(page, 'c7', 'c5');
+  await page.waitForFunction(() => document.querySelector('#explorer tr.xm td')?.textContent === 'Nf3');
+  await page.waitForSelector('#book tr.bm');
+  await page.locator('#book-panel').screenshot({ path: path.join(dir, file) });
+  await context.close();
+}
+
 async function main() {
   const browser = await launch();
   const desk = { viewport: { width: 1366, height: 768 } };
@@ -57,6 +69,7 @@ async function main() {
   await play(browser, desk, 'gui-play-1366.png');
   await analysis(browser, phone, 'gui-analysis-phone.png');
   await play(browser, phone, 'gui-play-phone.png');
+  await explorer(browser, desk, 'gui-explorer.png');
   await browser.close();
 }
 
