@@ -326,15 +326,7 @@ fn explorer(pgn: &[PathBuf], options: &ExplorerOptions) -> Result<Explorer> {
     use std::io::Read;
     let start = std::time::Instant::now();
     let (explorer, summary) = if pgn.is_empty() {
-        let explorer = Explorer::masters();
-        let games = explorer.game_count();
-        (
-            explorer,
-            book::ExplorerSummary {
-                games,
-                ..book::ExplorerSummary::default()
-            },
-        )
+        Explorer::masters_with(*options)
     } else {
         let mut reader: Box<dyn std::io::BufRead + Send> = Box::new(std::io::empty());
         for path in pgn {

@@ -181,6 +181,15 @@ fn book_explore_shows_the_masters_and_a_collection_of_ones_own() {
         pgn.starts_with("[Event ") && pgn.contains("1. e4 c5"),
         "{pgn}"
     );
+    // The ply limit holds for the shipped games too.
+    let o = kestrel(&["book", "explore", "--moves", "e4 e5", "--max-ply", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("no game of the collection reached this position"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stderr(&o).contains("indexed to ply 2"), "{}", stderr(&o));
     let o = kestrel(&["book", "explore", "--game", "4000000000"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("numbered from 0"), "{}", stderr(&o));

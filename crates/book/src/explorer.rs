@@ -244,11 +244,16 @@ impl Explorer {
     /// and licences in that folder's README), indexed to the default ply
     /// limit: about 0.2 s.
     pub fn masters() -> Explorer {
+        Explorer::masters_with(ExplorerOptions::default()).0
+    }
+
+    /// The shipped master games indexed with `options`.
+    pub fn masters_with(options: ExplorerOptions) -> (Explorer, ExplorerSummary) {
         // Compiled in and read whole by a test: a bad stream is a broken
         // build, not input.
         let decoder = ruzstd::decoding::StreamingDecoder::new(Cursor::new(MASTERS_PGN))
             .expect("the shipped master games are a zstd stream");
-        Explorer::from_pgn(BufReader::new(decoder), ExplorerOptions::default()).0
+        Explorer::from_pgn(BufReader::new(decoder), options)
     }
 
     /// Files one game: its facts, its moves, and its first positions.
