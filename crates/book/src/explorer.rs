@@ -416,13 +416,16 @@ impl Explorer {
     /// The best-rated games among `records` (once each, even when a game
     /// came back to the position), then the most recent.
     fn top_games(&self, records: &[Occurrence], moves: &[ExploredMove]) -> Vec<TopGame> {
-        let mut picked: Vec<&Occurrence> = records
+        // Each record with its move of `moves` (records of a same-key other
+        // position have none and are dropped).
+        let codes: Vec<u16> = moves.iter().map(|m| PolyMove::from_move(m.mv).0).collect();
+        let mut picked: Vec<(&Occurrence, &ExploredMove)> = records
             .iter()
-            .filter(|r| moves.iter().any(|m| PolyMove::from_move(m.mv).0 == r.mv))
+            .filter_map(|r| Some((r, &moves[codes.iter().position(|&c| c == r.mv)?])))
             .collect();
         // Rated games first (`None` sorts below every rating), then the
         // newer, then the collection's order.
-        picked.sort_by(|a, b| {
+        picked.sort_by(|(a, _), (b, _)| {
             let (ga, gb) = (&self.games[a.game as usize], &self.games[b.game as usize]);
             gb.average_rating()
                 .cmp(&ga.average_rating())
@@ -430,16 +433,13 @@ impl Explorer {
                 .then(a.game.cmp(&b.game))
         });
         let mut out: Vec<TopGame> = Vec::new();
-        for r in picked {
+        for (r, m) in picked {
             if out.len() == TOP_GAMES {
                 break;
             }
             if out.iter().any(|t| t.id == r.game) {
                 continue;
             }
-            let Some(m) = moves.iter().find(|m| PolyMove::from_move(m.mv).0 == r.mv) else {
-                continue;
-            };
             out.push(TopGame {
                 id: r.game,
                 san: m.san.clone(),
