@@ -737,6 +737,9 @@ fn run_store(
         bail!("--hours must be a positive number");
     }
     let store = Store::open(root)?;
+    if let Some(line) = crate::background::match_session_to_nice() {
+        println!("{line}");
+    }
     let date = || pgn::today().replace('.', "-");
     for leftover in store.leftovers()? {
         match store.seal(&leftover, &date())? {

@@ -11,6 +11,7 @@ use protocol::xboard::Xboard;
 use std::io::{self, Write};
 use std::time::Instant;
 
+mod background;
 mod cmd_ablate;
 mod cmd_book;
 mod cmd_datagen;
