@@ -5,10 +5,15 @@ a node budget per position, for one or more engine binaries (Kestrel's, or
 another engine's such as Debian's Stockfish 15.1, /usr/games/stockfish).
 
     python3 bench/matetrack.py OLD_BINARY NEW_BINARY [--positions 500] [--seed 1] [--nodes 1000000]
+        [--min-mate 10] [--go-mate] [--option NAME=VALUE ...]
 
 The subset is `random.seed(SEED); random.sample(lines, POSITIONS)` of
-../shared/data/matetrack/matetrack.epd (6,554 positions), so the same
-arguments give the same positions. Node budgets make the counts
+../shared/data/matetrack/matetrack.epd (6,554 positions), or of its
+positions with a mate of at least --min-mate moves (2,472 have 10 or more),
+so the same arguments give the same positions. --go-mate adds the mate's
+length to each search (`go nodes N mate M`, matecheck's `--mate 0`), for
+engines with a mode for that; --option sets a UCI option on every engine
+that has it (Kestrel's `QSTableDepth=true`, say). Node budgets make the counts
 independent of the machine's load. OwnBook is turned off where the engine
 has it. Needs python-chess and tqdm.
 """
@@ -16,6 +21,7 @@ import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -26,10 +32,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.join(HERE, "..", "..", "shared")
 
 
-def engine_options(path):
-    """The options every run sets: no opening book, where there is one."""
+def engine_options(path, extra):
+    """The options every run sets: no opening book, where there is one, and
+    the --option settings the engine has."""
     with chess.engine.SimpleEngine.popen_uci(path) as engine:
-        return {"OwnBook": False} if "OwnBook" in engine.options else {}
+        options = {"OwnBook": False} if "OwnBook" in engine.options else {}
+        for setting in extra:
+            name, _, value = setting.partition("=")
+            if name in engine.options:
+                options[name] = value
+        return options
 
 
 def main():
@@ -39,9 +51,16 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nodes", type=int, default=1_000_000)
     ap.add_argument("--concurrency", type=int, default=1)
+    ap.add_argument("--min-mate", type=int, default=0,
+                    help="only positions with a mate of at least this many moves")
+    ap.add_argument("--go-mate", action="store_true",
+                    help="give each search the mate's length (go ... mate M)")
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a UCI option for every engine that has it")
     args = ap.parse_args()
     epd = os.path.join(SHARED, "data", "matetrack", "matetrack.epd")
-    lines = [l for l in open(epd).read().splitlines() if l.strip()]
+    lines = [l for l in open(epd).read().splitlines() if l.strip()
+             and abs(int(re.search(r"bm #(-?\d+)", l).group(1))) >= args.min_mate]
     random.seed(args.seed)
     subset = random.sample(lines, min(args.positions, len(lines)))
     with tempfile.NamedTemporaryFile("w", suffix=".epd", delete=False) as f:
@@ -53,7 +72,8 @@ def main():
                 [sys.executable, os.path.join(SHARED, "tools", "matecheck.py"),
                  "--engine", os.path.abspath(engine), "--epdFile", path,
                  "--nodes", str(args.nodes), "--concurrency", str(args.concurrency),
-                 "--engineOpts", json.dumps(engine_options(os.path.abspath(engine)))],
+                 *(["--mate", "0"] if args.go_mate else []),
+                 "--engineOpts", json.dumps(engine_options(os.path.abspath(engine), args.option))],
                 capture_output=True, text=True, check=True)
             summary = [l for l in out.stdout.splitlines()
                        if l.startswith(("Found mates", "Best mates", "Wrong", "Bad", "Total FENs"))]
