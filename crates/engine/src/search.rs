@@ -414,11 +414,13 @@ impl Worker {
                 let best_share = (s.config.params.node_time_management && self.nodes > 0)
                     .then(|| best.nodes as f64 / self.nodes as f64);
                 tm.iteration_done(best.mv, best.score, best_share);
+                // A mate in n moves is 2n - 1 plies away; mate_in(2n), an
+                // even distance, can only be a bound, never a mate found.
                 let mate_found = s
                     .config
                     .limits
                     .mate
-                    .is_some_and(|n| best.score >= mate_in(2 * n.max(0) as usize));
+                    .is_some_and(|n| best.score >= mate_in(2 * n.max(1) as usize - 1));
                 let pondering = s.ponder.load(Ordering::Relaxed);
                 let elapsed = s.time_elapsed();
                 let forced = self.root_moves.len() == 1 && depth >= 4 && tm.budget().is_some();
