@@ -9,18 +9,19 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chess::Position;
+use gamerecord::game_end::{PlayersEnd, Side};
+use gamerecord::record::SearchAt;
+use gamerecord::settings::{page_options, EngineSettings, OptionView};
+use gamerecord::tree::NodeId;
+use gamerecord::view::{GameView, MoveView};
+use gamerecord::GameError;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiJson, ApiQuery};
-use crate::game_end::{PlayersEnd, Side};
-use crate::record::SearchAt;
 use crate::search_gate::Purpose;
 use crate::search_run;
 use crate::session::{AppState, Session};
-use crate::settings::{page_options, EngineSettings, OptionView};
-use crate::tree::NodeId;
-use crate::view::{GameView, MoveView};
 
 type Shared = State<Arc<AppState>>;
 
@@ -98,7 +99,7 @@ pub async fn play_move(
     {
         let record = session.record();
         let from = body.from.unwrap_or(record.current);
-        record.tree.node(from)?;
+        record.tree.node(from).map_err(GameError::from)?;
         record.playable_from(from)?;
         let m = record.parse_move_at(from, &body.mv)?;
         // Checked before the search stops, so that a refused move leaves it running.
@@ -195,7 +196,7 @@ pub struct ClockBody {
     ms: u64,
 }
 
-/// Records a move's clock (see [`crate::record::GameRecord::set_clock`]
+/// Records a move's clock (see [`gamerecord::record::GameRecord::set_clock`]
 /// for what is refused).
 pub async fn set_clock(
     State(state): Shared,
@@ -792,7 +793,7 @@ pub async fn opening(
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&q.game)?;
     let positions = session.record().positions();
-    let named = tokio::task::spawn_blocking(move || crate::opening::named_plies(&positions))
+    let named = tokio::task::spawn_blocking(move || gamerecord::opening::named_plies(&positions))
         .await
         .map_err(|e| ApiError::conflict(format!("the opening table could not be read: {e}")))?;
     Ok(Json(json!({ "openings": named })))

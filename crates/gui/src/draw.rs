@@ -9,13 +9,13 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use engine::{accepts_draw, Reporter, Score, SearchEvent};
+use gamerecord::settings::EngineSettings;
+use gamerecord::view::GameView;
 use matchcore::ending::Ending;
 use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::session::Session;
-use crate::settings::EngineSettings;
-use crate::view::GameView;
 
 /// How long the engine weighs an offer.
 const PROBE_MS: u64 = 700;

@@ -12,6 +12,7 @@ use axum::http::{header, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use gamerecord::{ErrorKind, GameError};
 use serde::de::DeserializeOwned;
 
 /// An API error: the status and a message that tells the user what to fix.
@@ -72,6 +73,23 @@ impl ApiError {
         ApiError {
             status: StatusCode::CONFLICT,
             message: message.into(),
+        }
+    }
+}
+
+impl From<GameError> for ApiError {
+    /// The game's refusal with its status: an invalid request 400, one
+    /// the game's state forbids 409, a node the game has not got 404; the
+    /// message as the game words it.
+    fn from(e: GameError) -> ApiError {
+        let status = match e.kind() {
+            ErrorKind::Invalid => StatusCode::BAD_REQUEST,
+            ErrorKind::Conflict => StatusCode::CONFLICT,
+            ErrorKind::Missing => StatusCode::NOT_FOUND,
+        };
+        ApiError {
+            status,
+            message: e.to_string(),
         }
     }
 }

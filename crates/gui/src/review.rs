@@ -23,18 +23,18 @@ use std::time::Duration;
 
 use chess::{Color, Move, Position};
 use engine::{Limits, Score, SearchEvent};
+use gamerecord::judgement::{
+    capped_cp, game_accuracy, summarise, win_percent, Judgement, SideSummary, CP_CAP,
+};
+use gamerecord::settings::EngineSettings;
+use gamerecord::tree::ROOT;
+use gamerecord::view::ScoreView;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::judgement::{
-    capped_cp, game_accuracy, summarise, win_percent, Judgement, SideSummary, CP_CAP,
-};
 use crate::page_event::PageEvent;
 use crate::search_gate::{Begun, Purpose};
 use crate::session::Session;
-use crate::settings::EngineSettings;
-use crate::tree::ROOT;
-use crate::view::ScoreView;
 
 /// How long the pass waits before looking again at a busy engine or a
 /// search that has not ended.
@@ -172,7 +172,7 @@ pub struct Review {
     message: Option<String>,
     limit: PassLimit,
     /// The game the results belong to: its serial (see
-    /// [`crate::record::GameRecord::serial`]), start and moves.
+    /// [`gamerecord::record::GameRecord::serial`]), start and moves.
     game: u64,
     start: Option<Position>,
     moves: Vec<Move>,

@@ -15,9 +15,8 @@
 
 use std::sync::{Mutex, MutexGuard};
 
+use gamerecord::tree::NodeId;
 use serde::{Deserialize, Serialize};
-
-use crate::tree::NodeId;
 
 /// What the page asked a search for.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]

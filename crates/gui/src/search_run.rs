@@ -10,16 +10,16 @@ use std::sync::{Arc, Weak};
 use std::time::Instant;
 
 use engine::{SearchEvent, SearchResult};
+use gamerecord::record::{SearchAt, SearchTarget};
+use gamerecord::settings::EngineSettings;
+use gamerecord::tree::NodeId;
+use gamerecord::view::{line, GameView, MoveView, ScoreView};
 use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::page_event::PageEvent;
-use crate::record::{SearchAt, SearchTarget};
 use crate::search_gate::{Begun, Purpose};
 use crate::session::{AppState, Session};
-use crate::settings::EngineSettings;
-use crate::tree::NodeId;
-use crate::view::{line, GameView, MoveView, ScoreView};
 
 /// The answer to `POST /api/go`: the search that serves the request.
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub struct GoAnswer {
 
 /// Starts a search in `session`'s position on view, in the position after
 /// `ply` plies of its main line, or at `node` of its tree (see
-/// [`crate::record::GameRecord::search_target`]), unless the engine
+/// [`gamerecord::record::GameRecord::search_target`]), unless the engine
 /// player's search serves it. With `play`, the move found is played from
 /// the searched node. Its events come on the session's stream, through
 /// its gate: a `started` event, lines, statistics and the best move.
@@ -108,7 +108,7 @@ pub fn start(
     if let Err(e) = settings.apply(&mut engine) {
         drop(engine);
         session.stop_search(None);
-        return Err(e);
+        return Err(e.into());
     }
     let weak = Arc::downgrade(session);
     let started = Instant::now();

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use chess::Position;
 use engine::Engine;
+use gamerecord::record::GameRecord;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 use syzygy::SyzygyTablebase;
@@ -23,7 +24,6 @@ use tokio::sync::broadcast;
 use crate::book_source::BookSource;
 use crate::error::ApiError;
 use crate::page_event::PageEvent;
-use crate::record::GameRecord;
 use crate::review::Review;
 use crate::search_gate::{Begun, Purpose, SearchGate, SearchSpot};
 
@@ -467,7 +467,7 @@ mod tests {
         let before = session.bytes();
         let moves = "1. e4 e5 2. Nf3 {a comment that takes room} Nc6 (2... d6 3. d4) 3. Bb5 a6 *";
         session.record().import_pgn(moves).expect("reads");
-        assert!(session.bytes() > before + 6 * std::mem::size_of::<crate::tree::Node>());
+        assert!(session.bytes() > before + 6 * std::mem::size_of::<gamerecord::tree::Node>());
         assert_eq!(s.memory_used(), session.bytes());
     }
 

@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use engine::{Engine, EngineOption, Limits, OptionKind};
 use serde::{Deserialize, Serialize};
 
-use crate::error::ApiError;
+use crate::error::{GameError, Invalid};
+use crate::record::MAX_CLOCK_MS;
 
 /// Options the page does not set: they size or load things for the whole
 /// server, or mean nothing in a GUI.
@@ -23,9 +24,9 @@ const SERVER_OPTIONS: [&str; 6] = [
 ];
 
 /// The longest fixed time per move, milliseconds (ten minutes).
-const MAX_MOVETIME_MS: u64 = 600_000;
+pub const MAX_MOVETIME_MS: u64 = 600_000;
 /// The deepest fixed depth.
-const MAX_DEPTH: i32 = 64;
+pub const MAX_DEPTH: i32 = 64;
 
 /// One side's settings.
 #[derive(Deserialize, Debug, Default, Clone)]
@@ -65,18 +66,13 @@ pub struct ClockLimits {
     pub binc_ms: u64,
 }
 
-/// A day: more than any clock the page offers.
-const MAX_CLOCK_MS: u64 = 24 * 3600 * 1000;
-
 impl EngineSettings {
     /// The search limits: exactly one of time, depth, clock and infinite
     /// (time by default: one second).
-    pub fn limits(&self) -> Result<Limits, ApiError> {
+    pub fn limits(&self) -> Result<Limits, GameError> {
         if let Some(c) = self.clock {
             if self.movetime_ms.is_some() || self.depth.is_some() || self.infinite {
-                return Err(ApiError::bad_request(
-                    "give one of movetime_ms, depth, clock and infinite, not several",
-                ));
+                return Err(Invalid::ClockAndLimit.into());
             }
             if [c.wtime_ms, c.btime_ms, c.winc_ms, c.binc_ms]
                 .iter()
@@ -84,9 +80,7 @@ impl EngineSettings {
                 || c.wtime_ms == 0
                 || c.btime_ms == 0
             {
-                return Err(ApiError::bad_request(
-                    "clock times must be from 1 ms to a day (86400000 ms)",
-                ));
+                return Err(Invalid::ClockRange.into());
             }
             return Ok(Limits {
                 wtime: Some(c.wtime_ms),
@@ -101,20 +95,14 @@ impl EngineSettings {
             (Some(ms), None, false) if (1..=MAX_MOVETIME_MS).contains(&ms) => {
                 Ok(Limits::movetime(ms))
             }
-            (Some(ms), None, false) => Err(ApiError::bad_request(format!(
-                "movetime_ms must be from 1 to {MAX_MOVETIME_MS}, not {ms}"
-            ))),
+            (Some(ms), None, false) => Err(Invalid::MovetimeRange(ms).into()),
             (None, Some(d), false) if (1..=MAX_DEPTH).contains(&d) => Ok(Limits::depth(d)),
-            (None, Some(d), false) => Err(ApiError::bad_request(format!(
-                "depth must be from 1 to {MAX_DEPTH}, not {d}"
-            ))),
+            (None, Some(d), false) => Err(Invalid::DepthRange(d).into()),
             (None, None, true) => Ok(Limits {
                 infinite: true,
                 ..Limits::default()
             }),
-            _ => Err(ApiError::bad_request(
-                "give one of movetime_ms, depth and infinite, not several",
-            )),
+            _ => Err(Invalid::SeveralLimits.into()),
         }
     }
 
@@ -125,24 +113,24 @@ impl EngineSettings {
 
     /// Sets every page option of `engine` to its default, then to the
     /// values given. Nothing is changed when a name or value is wrong.
-    pub fn apply(&self, engine: &mut Engine) -> Result<(), ApiError> {
+    pub fn apply(&self, engine: &mut Engine) -> Result<(), GameError> {
         let known = page_options();
         let mut values = Vec::new();
         for (name, value) in &self.options {
             let option = known
                 .iter()
                 .find(|o| o.name.eq_ignore_ascii_case(name))
-                .ok_or_else(|| {
-                    ApiError::bad_request(format!("'{name}' is not an engine option the GUI sets"))
-                })?;
+                .ok_or_else(|| Invalid::UnknownOption(name.clone()))?;
             let text = match value {
                 serde_json::Value::Bool(b) => b.to_string(),
                 serde_json::Value::Number(n) => n.to_string(),
                 serde_json::Value::String(s) => s.clone(),
                 other => {
-                    return Err(ApiError::bad_request(format!(
-                        "option '{name}' takes a boolean, a number or a word, not {other}"
-                    )))
+                    return Err(Invalid::OptionType {
+                        name: name.clone(),
+                        value: other.to_string(),
+                    }
+                    .into())
                 }
             };
             check_value(option, &text)?;
@@ -157,7 +145,7 @@ impl EngineSettings {
         for (name, text) in values {
             engine
                 .set_option(name, &text)
-                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+                .map_err(Invalid::OptionRefused)?;
         }
         Ok(())
     }
@@ -165,11 +153,11 @@ impl EngineSettings {
 
 /// Checks `text` with the option's own parser before anything is set, so
 /// a bad value leaves the engine as it was.
-fn check_value(option: &EngineOption, text: &str) -> Result<(), ApiError> {
+fn check_value(option: &EngineOption, text: &str) -> Result<(), GameError> {
     option
         .parse(text)
         .map(|_| ())
-        .map_err(|e| ApiError::bad_request(e.to_string()))
+        .map_err(|e| Invalid::OptionValue(e).into())
 }
 
 /// The engine options the page shows and sets.

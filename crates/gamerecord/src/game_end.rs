@@ -8,7 +8,7 @@ use chess::Color;
 use matchcore::ending::Ending;
 use serde::Deserialize;
 
-use crate::error::ApiError;
+use crate::error::{GameError, Invalid};
 
 /// What the players did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -44,7 +44,7 @@ impl From<Side> for Color {
 impl PlayersEnd {
     /// The game's end: a resignation and a flag need the side that lost, a
     /// draw takes none.
-    pub fn ending(self, side: Option<Side>) -> Result<Ending, ApiError> {
+    pub fn ending(self, side: Option<Side>) -> Result<Ending, GameError> {
         match (self, side) {
             (PlayersEnd::Resign, Some(side)) => Ok(Ending::Resigned { loser: side.into() }),
             (PlayersEnd::Flag, Some(side)) => Ok(Ending::TimeForfeit {
@@ -52,12 +52,8 @@ impl PlayersEnd {
                 over: None,
             }),
             (PlayersEnd::Draw, None) => Ok(Ending::DrawAgreed),
-            (PlayersEnd::Draw, Some(_)) => Err(ApiError::bad_request(
-                "a draw is agreed by both sides: give no \"side\"",
-            )),
-            (_, None) => Err(ApiError::bad_request(
-                "say which side resigns or lost on time: \"side\": \"white\" or \"black\"",
-            )),
+            (PlayersEnd::Draw, Some(_)) => Err(Invalid::DrawWithSide.into()),
+            (_, None) => Err(Invalid::NoSide.into()),
         }
     }
 }

@@ -8,7 +8,7 @@ use chess::{CastlingMode, Game, Move, Position};
 use matchcore::ending::Ending;
 use pgn::{GameResult, PgnGame, PgnReader};
 
-use crate::error::ApiError;
+use crate::error::{Conflict, GameError, Invalid};
 use crate::tree::{MoveTree, NodeId, TreeError, ROOT};
 
 /// Where a search looks: the position on view unless told otherwise.
@@ -74,25 +74,23 @@ pub const MAX_COMMENT_CHARS: usize = 2000;
 /// The most NAGs on one move.
 pub const MAX_NAGS: usize = 8;
 
-impl From<TreeError> for ApiError {
-    fn from(e: TreeError) -> ApiError {
-        match e {
-            TreeError::NoNode(_) => ApiError::not_found(e.to_string()),
-            TreeError::Illegal | TreeError::Root => ApiError::bad_request(e.to_string()),
-        }
-    }
-}
-
 impl GameRecord {
-    /// A new game from `start`.
+    /// A new game from `start`, dated today (by the system's clock).
     pub fn new(start: Position) -> GameRecord {
+        GameRecord::dated(start, &pgn::today())
+    }
+
+    /// A new game from `start`, dated `date` (PGN's `yyyy.mm.dd`): for a
+    /// host whose standard library has no clock (WebAssembly in a page),
+    /// where [`Self::new`] cannot read the date.
+    pub fn dated(start: Position, date: &str) -> GameRecord {
         GameRecord {
             tree: MoveTree::new(start),
             current: ROOT,
             tags: vec![
                 ("Event".into(), "Kestrel GUI game".into()),
                 ("Site".into(), "localhost".into()),
-                ("Date".into(), pgn::today()),
+                ("Date".into(), date.into()),
             ],
             version: 0,
             ending: None,
@@ -165,12 +163,9 @@ impl GameRecord {
     }
 
     /// Ends the game by the players' word; refused when it is over already.
-    pub fn end(&mut self, end: Ending) -> Result<(), ApiError> {
+    pub fn end(&mut self, end: Ending) -> Result<(), GameError> {
         if let Some(over) = self.over() {
-            return Err(ApiError::conflict(format!(
-                "the game is over already ({}, {over})",
-                over.result().as_str()
-            )));
+            return Err(Conflict::EndAfterEnd(over).into());
         }
         self.ending = Some(end);
         self.conclude();
@@ -186,30 +181,32 @@ impl GameRecord {
     }
 
     /// Reads a move in UCI (`e2e4`, `e7e8q`) or SAN (`Nf3`, `O-O`) in the position on view.
-    pub fn parse_move(&self, text: &str) -> Result<Move, ApiError> {
+    pub fn parse_move(&self, text: &str) -> Result<Move, GameError> {
         self.parse_move_at(self.current, text)
     }
 
     /// Reads a move in the position of node `from`.
-    pub fn parse_move_at(&self, from: NodeId, text: &str) -> Result<Move, ApiError> {
+    pub fn parse_move_at(&self, from: NodeId, text: &str) -> Result<Move, GameError> {
         let pos = self.tree.node(from)?.pos;
         let text = text.trim();
         if text.is_empty() {
-            return Err(ApiError::bad_request("no move given"));
+            return Err(Invalid::NoMove.into());
         }
         if let Ok(m) = pos.parse_uci_move(text, pos.castling_mode()) {
             return Ok(m);
         }
-        pos.parse_san(text).map_err(|e| {
-            ApiError::bad_request(format!(
-                "'{text}' is not a legal move here ({e}); give it in UCI (e2e4) or SAN (e4)"
-            ))
+        pos.parse_san(text).map_err(|why| {
+            Invalid::NotAMove {
+                text: text.to_string(),
+                why,
+            }
+            .into()
         })
     }
 
     /// Plays a legal move in the position on view, which then follows it;
     /// `time_ms` is the engine's thinking time.
-    pub fn play(&mut self, m: Move, time_ms: Option<u64>) -> Result<NodeId, ApiError> {
+    pub fn play(&mut self, m: Move, time_ms: Option<u64>) -> Result<NodeId, GameError> {
         let id = self.play_from(self.current, m, time_ms)?;
         self.current = id;
         Ok(id)
@@ -225,13 +222,13 @@ impl GameRecord {
         from: NodeId,
         m: Move,
         time_ms: Option<u64>,
-    ) -> Result<NodeId, ApiError> {
+    ) -> Result<NodeId, GameError> {
         self.tree.node(from)?;
         self.playable_from(from)?;
         let before = self.tree.ids().count();
         let id = self.tree.add(from, m).map_err(|e| match e {
-            TreeError::Illegal => ApiError::bad_request("that move is not legal here"),
-            e => e.into(),
+            TreeError::Illegal => Invalid::IllegalMove.into(),
+            e => GameError::from(e),
         })?;
         if self.tree.ids().count() > before {
             self.tree.set_time(id, time_ms)?;
@@ -247,23 +244,19 @@ impl GameRecord {
     }
 
     /// Whether a move may be played from node `from`, and why not.
-    pub fn playable_from(&self, from: NodeId) -> Result<(), ApiError> {
+    pub fn playable_from(&self, from: NodeId) -> Result<(), GameError> {
         if from == self.tree.mainline_end() {
             if let Some(over) = self.over() {
-                return Err(ApiError::conflict(format!(
-                    "the game is over ({over}); undo or start a new game"
-                )));
+                return Err(Conflict::MoveAfterEnd(over).into());
             }
         } else if self.in_match() {
-            return Err(ApiError::conflict(
-                "a game against the computer stays one line: take moves back to play another",
-            ));
+            return Err(Conflict::OneLine.into());
         }
         Ok(())
     }
 
     /// Puts node `id` on view.
-    pub fn goto(&mut self, id: NodeId) -> Result<(), ApiError> {
+    pub fn goto(&mut self, id: NodeId) -> Result<(), GameError> {
         self.tree.node(id)?;
         self.current = id;
         Ok(())
@@ -298,11 +291,9 @@ impl GameRecord {
 
     /// Moves the variation holding node `id` up one place, or with
     /// `to_main` makes it the main line.
-    pub fn promote(&mut self, id: NodeId, to_main: bool) -> Result<(), ApiError> {
+    pub fn promote(&mut self, id: NodeId, to_main: bool) -> Result<(), GameError> {
         if self.in_match() {
-            return Err(ApiError::conflict(
-                "a game against the computer has no variations to promote",
-            ));
+            return Err(Conflict::PromoteInMatch.into());
         }
         self.tree.promote(id, to_main)?;
         // The players' end belonged to the old main line.
@@ -323,34 +314,26 @@ impl GameRecord {
         id: NodeId,
         comment: Option<&str>,
         nags: Option<&[u8]>,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), GameError> {
         if self.in_match() {
-            return Err(ApiError::conflict(
-                "a game against the computer can be annotated once it ends",
-            ));
+            return Err(Conflict::AnnotateInMatch.into());
         }
         let comment = comment.map(str::trim);
         if let Some(text) = comment {
             if text.chars().count() > MAX_COMMENT_CHARS {
-                return Err(ApiError::bad_request(format!(
-                    "a comment holds at most {MAX_COMMENT_CHARS} characters"
-                )));
+                return Err(Invalid::CommentTooLong.into());
             }
             if text.contains('}') {
                 // PGN ends a comment at the first '}'.
-                return Err(ApiError::bad_request("a comment cannot hold '}'"));
+                return Err(Invalid::CommentBrace.into());
             }
         }
         if let Some(nags) = nags {
             if nags.contains(&0) || nags.len() > MAX_NAGS {
-                return Err(ApiError::bad_request(format!(
-                    "NAGs are numbers 1 to 255, at most {MAX_NAGS} on a move"
-                )));
+                return Err(Invalid::BadNags.into());
             }
             if nags.iter().filter(|&&n| (1..=6).contains(&n)).count() > 1 {
-                return Err(ApiError::bad_request(
-                    "a move takes one judgement of !, ?, !!, ??, !? and ?!",
-                ));
+                return Err(Invalid::TwoJudgements.into());
             }
         }
         self.tree.annotate(id, comment, nags)?;
@@ -360,7 +343,7 @@ impl GameRecord {
 
     /// Deletes node `id` and every move after it; its parent goes on view
     /// when the node on view was deleted.
-    pub fn delete(&mut self, id: NodeId) -> Result<(), ApiError> {
+    pub fn delete(&mut self, id: NodeId) -> Result<(), GameError> {
         let on_main = self.tree.is_mainline(id);
         let deletes_current = self.tree.is_at_or_before(id, self.current);
         let parent = self.tree.delete(id)?;
@@ -396,25 +379,21 @@ impl GameRecord {
     /// position and history, and what the search may give out. With
     /// `play`, refused where a person's move would be (after the game's
     /// end, off the line of a game against the engine).
-    pub fn search_target(&self, at: SearchAt, play: bool) -> Result<SearchTarget, ApiError> {
+    pub fn search_target(&self, at: SearchAt, play: bool) -> Result<SearchTarget, GameError> {
         // A hidden evaluation is not given out: no analysis, and an engine
         // player's search reports nothing but its move.
         let hidden = self.eval_hidden();
         if hidden && !play {
-            return Err(ApiError::conflict(
-                "the evaluation of this game is hidden until it ends: analyse it afterwards",
-            ));
+            return Err(Conflict::EvalHidden.into());
         }
         let node = match (at.ply, at.node) {
-            (Some(_), Some(_)) => return Err(ApiError::bad_request("give ply or node, not both")),
+            (Some(_), Some(_)) => return Err(Invalid::PlyAndNode.into()),
             (Some(0), None) => ROOT,
             (Some(ply), None) => {
                 let mainline = self.tree.mainline();
-                *mainline.get(ply - 1).ok_or_else(|| {
-                    ApiError::bad_request(format!(
-                        "ply {ply} is past the game's last move (it has {} plies)",
-                        mainline.len()
-                    ))
+                *mainline.get(ply - 1).ok_or(Invalid::PlyPastEnd {
+                    ply,
+                    plies: mainline.len(),
                 })?
             }
             (None, Some(node)) => {
@@ -425,19 +404,12 @@ impl GameRecord {
             (None, None) => self.current,
         };
         if play && !self.may_play_from(node) {
-            let over = self.over().map_or(String::new(), |o| format!(" ({o})"));
-            return Err(ApiError::conflict(format!(
-                "no engine move can be played there{over}"
-            )));
+            return Err(Conflict::NoEngineMove(self.over()).into());
         }
         let (root, history) = self.root_and_history(node)?;
         let at_end = node == self.tree.mainline_end();
         if root.legal_moves().is_empty() || at_end && self.over().is_some() {
-            let why = self
-                .over()
-                .filter(|_| at_end)
-                .map_or("no legal move".to_string(), |o| o.to_string());
-            return Err(ApiError::conflict(format!("the game is over ({why})")));
+            return Err(Conflict::SearchAfterEnd(self.over().filter(|_| at_end)).into());
         }
         Ok(SearchTarget {
             node,
@@ -451,7 +423,7 @@ impl GameRecord {
 
     /// The position of node `node` and the keys of the positions before it
     /// in its game (the engine's repetition history).
-    pub fn root_and_history(&self, node: NodeId) -> Result<(Position, Vec<u64>), ApiError> {
+    pub fn root_and_history(&self, node: NodeId) -> Result<(Position, Vec<u64>), GameError> {
         let game = self.tree.game(node)?;
         let mut keys: Vec<u64> = vec![game.start().key()];
         let mut pos = *game.start();
@@ -489,13 +461,12 @@ impl GameRecord {
 
     /// Replaces the game with the first game of a PGN text: its moves,
     /// variations, NAGs, comments, tags and result.
-    pub fn import_pgn(&mut self, text: &str) -> Result<(), ApiError> {
+    pub fn import_pgn(&mut self, text: &str) -> Result<(), GameError> {
         let first = PgnReader::new(text.as_bytes())
             .next()
-            .ok_or_else(|| ApiError::bad_request("the PGN text holds no game"))?;
-        let imported =
-            first.map_err(|e| ApiError::bad_request(format!("cannot read the PGN: {e}")))?;
-        self.tree = MoveTree::from_pgn(&imported).map_err(ApiError::bad_request)?;
+            .ok_or(Invalid::NoPgnGame)?;
+        let imported = first.map_err(Invalid::BadPgn)?;
+        self.tree = MoveTree::from_pgn(&imported)?;
         self.current = self.tree.mainline_end();
         self.ending = None;
         self.concluded = None;
@@ -517,16 +488,12 @@ impl GameRecord {
     /// from the PGN a page kept after the server lost it): one line, the
     /// evaluation hidden when `hide_eval`. Refused for a game that is over
     /// or that has variations (a game against the engine has none).
-    pub fn resume_against_engine(&mut self, hide_eval: bool) -> Result<(), ApiError> {
+    pub fn resume_against_engine(&mut self, hide_eval: bool) -> Result<(), GameError> {
         if self.over().is_some() || self.recorded_result != GameResult::Unknown {
-            return Err(ApiError::bad_request(
-                "this game is over: it cannot go on against the computer",
-            ));
+            return Err(Invalid::ResumeOver.into());
         }
         if self.tree.ids().count() != self.tree.mainline().len() + 1 {
-            return Err(ApiError::bad_request(
-                "this game has variations: a game against the computer goes on from one line",
-            ));
+            return Err(Invalid::ResumeVariations.into());
         }
         self.linear = true;
         self.hide_eval = hide_eval;
@@ -541,28 +508,22 @@ impl GameRecord {
     /// which the last move's clock reaches after the move that ended it.
     /// Not a change of the game: the version stays, so that an engine
     /// move searched meanwhile still lands.
-    pub fn set_clock(&mut self, id: NodeId, ms: u64) -> Result<(), ApiError> {
+    pub fn set_clock(&mut self, id: NodeId, ms: u64) -> Result<(), GameError> {
         if ms > MAX_CLOCK_MS {
-            return Err(ApiError::bad_request(format!(
-                "a clock reads at most {MAX_CLOCK_MS} ms (a day), not {ms}"
-            )));
+            return Err(Invalid::ClockTooLong(ms).into());
         }
         if id == ROOT {
             return Err(TreeError::Root.into());
         }
         let node = self.tree.node(id)?;
         if !self.linear {
-            return Err(ApiError::conflict(
-                "only a game against the computer is played on a clock",
-            ));
+            return Err(Conflict::NotOnClock.into());
         }
         if !self.tree.is_mainline(id) {
-            return Err(ApiError::conflict(
-                "a clock belongs to a move of the game played, not to a variation",
-            ));
+            return Err(Conflict::ClockOffMainLine.into());
         }
         if node.clock_ms.is_some() {
-            return Err(ApiError::conflict("that move's clock is recorded already"));
+            return Err(Conflict::ClockRecorded.into());
         }
         self.tree.set_clock(id, Some(ms))?;
         Ok(())
@@ -730,8 +691,8 @@ mod tests {
 
     #[test]
     fn a_game_on_a_clock_keeps_each_moves_clock_checked_and_exported() {
-        use axum::http::StatusCode;
-        let status = |r: Result<(), ApiError>| r.map_err(|e| e.status).err();
+        use crate::error::ErrorKind;
+        let status = |r: Result<(), GameError>| r.map_err(|e| e.kind()).err();
         let mut r = GameRecord::new(Position::startpos());
         r.reset(Position::startpos(), false, true);
         let m = r.parse_move("e4").expect("legal");
@@ -750,19 +711,16 @@ mod tests {
         );
         assert_eq!(
             status(r.set_clock(e4, 170_000)),
-            Some(StatusCode::CONFLICT),
+            Some(ErrorKind::Conflict),
             "once"
         );
-        assert_eq!(
-            status(r.set_clock(ROOT, 1000)),
-            Some(StatusCode::BAD_REQUEST)
-        );
-        assert_eq!(status(r.set_clock(99, 1000)), Some(StatusCode::NOT_FOUND));
+        assert_eq!(status(r.set_clock(ROOT, 1000)), Some(ErrorKind::Invalid));
+        assert_eq!(status(r.set_clock(99, 1000)), Some(ErrorKind::Missing));
         let m = r.parse_move("Nf3").expect("legal");
         let nf3 = r.play(m, None).expect("plays");
         assert_eq!(
             status(r.set_clock(nf3, MAX_CLOCK_MS + 1)),
-            Some(StatusCode::BAD_REQUEST),
+            Some(ErrorKind::Invalid),
             "more than a day"
         );
         // The move that ends the game gets its clock after the end.
@@ -778,7 +736,7 @@ mod tests {
             .expect("a variation after the end");
         assert_eq!(
             status(r.set_clock(d4, 1000)),
-            Some(StatusCode::CONFLICT),
+            Some(ErrorKind::Conflict),
             "a variation was not played on the clock"
         );
         // Read back: each clock on its move again, the engine's time a comment.
@@ -799,7 +757,7 @@ mod tests {
         let first = back.tree.mainline()[0];
         assert_eq!(
             status(back.set_clock(first, 1000)),
-            Some(StatusCode::CONFLICT)
+            Some(ErrorKind::Conflict)
         );
     }
 

@@ -69,6 +69,9 @@ pub enum TreeError {
     /// The root cannot be deleted, promoted, annotated or given a clock.
     #[error("the start position has no move to delete, promote, annotate or time")]
     Root,
+    /// A PGN game with a null move (`--`) in its main line: the GUI cannot play one.
+    #[error("the PGN has a null move in its main line, which the GUI cannot play")]
+    NullMove,
 }
 
 /// The first `[%clk]` among a move's comments, taken out of them (a
@@ -336,11 +339,9 @@ impl MoveTree {
     /// The tree of a PGN game: its main line and variations, with their
     /// NAGs and comments. A line is cut at a null move (`--`), which the
     /// GUI cannot play; a null move in the main line is refused.
-    pub fn from_pgn(game: &PgnGame) -> Result<MoveTree, String> {
+    pub fn from_pgn(game: &PgnGame) -> Result<MoveTree, TreeError> {
         if game.mainline().any(chess::Move::is_null) {
-            return Err(
-                "the PGN has a null move in its main line, which the GUI cannot play".into(),
-            );
+            return Err(TreeError::NullMove);
         }
         let mut tree = MoveTree::new(game.start);
         tree.add_line(ROOT, &game.moves);

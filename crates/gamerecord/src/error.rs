@@ -1,0 +1,236 @@
+//! Why a request about a game is refused: one typed error, [`GameError`],
+//! whose variants say what was wrong, grouped by whose fault it is
+//! ([`ErrorKind`]): the request itself ([`Invalid`]), the game's state
+//! now ([`Conflict`]), or a tree operation ([`TreeError`], a node that is
+//! not there among them). A server turns the kind into its status (400,
+//! 409, 404) and shows the message as it is.
+
+use matchcore::ending::Ending;
+use thiserror::Error;
+
+use crate::record::{MAX_CLOCK_MS, MAX_COMMENT_CHARS, MAX_NAGS};
+use crate::settings::{MAX_DEPTH, MAX_MOVETIME_MS};
+use crate::tree::TreeError;
+
+/// Whose fault a refusal is: what a server answers with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The request is wrong, whatever the game's state (HTTP 400).
+    Invalid,
+    /// The request is right but the game's state forbids it now (HTTP 409).
+    Conflict,
+    /// The request names something the game has not got (HTTP 404).
+    Missing,
+}
+
+/// Why a request about a game was refused; the message is the one the
+/// page shows.
+#[derive(Clone, Debug, Error)]
+pub enum GameError {
+    /// The request itself is wrong.
+    #[error(transparent)]
+    Invalid(#[from] Invalid),
+    /// The game's state forbids it now.
+    #[error(transparent)]
+    Conflict(#[from] Conflict),
+    /// The move tree refused it.
+    #[error(transparent)]
+    Tree(#[from] TreeError),
+}
+
+impl GameError {
+    /// Whose fault it is: a node that is not there is missing, the tree's
+    /// other refusals are the request's.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            GameError::Invalid(_) => ErrorKind::Invalid,
+            GameError::Conflict(_) => ErrorKind::Conflict,
+            GameError::Tree(TreeError::NoNode(_)) => ErrorKind::Missing,
+            GameError::Tree(TreeError::Illegal | TreeError::Root | TreeError::NullMove) => {
+                ErrorKind::Invalid
+            }
+        }
+    }
+}
+
+/// A request that is wrong whatever the game's state.
+#[derive(Clone, Debug, Error)]
+pub enum Invalid {
+    /// A move request without a move.
+    #[error("no move given")]
+    NoMove,
+    /// A move that does not read as UCI or SAN, or is illegal in the position.
+    #[error("'{text}' is not a legal move here ({why}); give it in UCI (e2e4) or SAN (e4)")]
+    NotAMove {
+        /// The move as given (trimmed).
+        text: String,
+        /// Why SAN does not read it.
+        why: chess::SanError,
+    },
+    /// A move that is not legal where it is played.
+    #[error("that move is not legal here")]
+    IllegalMove,
+    /// A comment longer than [`MAX_COMMENT_CHARS`].
+    #[error("a comment holds at most {MAX_COMMENT_CHARS} characters")]
+    CommentTooLong,
+    /// A comment with `}`, which ends a PGN comment.
+    #[error("a comment cannot hold '}}'")]
+    CommentBrace,
+    /// A NAG of 0, or more than [`MAX_NAGS`] on a move.
+    #[error("NAGs are numbers 1 to 255, at most {MAX_NAGS} on a move")]
+    BadNags,
+    /// Two move judgements (`!`, `?`, ...) on one move.
+    #[error("a move takes one judgement of !, ?, !!, ??, !? and ?!")]
+    TwoJudgements,
+    /// A search asked for at a ply and at a node.
+    #[error("give ply or node, not both")]
+    PlyAndNode,
+    /// A search asked for past the main line's end.
+    #[error("ply {ply} is past the game's last move (it has {plies} plies)")]
+    PlyPastEnd {
+        /// The ply asked for.
+        ply: usize,
+        /// The main line's plies.
+        plies: usize,
+    },
+    /// A PGN import of a text without a game.
+    #[error("the PGN text holds no game")]
+    NoPgnGame,
+    /// A PGN import of a game that does not read.
+    #[error("cannot read the PGN: {0}")]
+    BadPgn(pgn::PgnError),
+    /// An ended game asked to go on against the engine.
+    #[error("this game is over: it cannot go on against the computer")]
+    ResumeOver,
+    /// A game with variations asked to go on against the engine.
+    #[error("this game has variations: a game against the computer goes on from one line")]
+    ResumeVariations,
+    /// A move's clock over [`MAX_CLOCK_MS`].
+    #[error("a clock reads at most {MAX_CLOCK_MS} ms (a day), not {0}")]
+    ClockTooLong(u64),
+    /// A draw agreed, with a side named.
+    #[error("a draw is agreed by both sides: give no \"side\"")]
+    DrawWithSide,
+    /// A resignation or a flag without the side.
+    #[error("say which side resigns or lost on time: \"side\": \"white\" or \"black\"")]
+    NoSide,
+    /// A clock given with another limit.
+    #[error("give one of movetime_ms, depth, clock and infinite, not several")]
+    ClockAndLimit,
+    /// A clock's time out of range.
+    #[error("clock times must be from 1 ms to a day (86400000 ms)")]
+    ClockRange,
+    /// A time per move out of range.
+    #[error("movetime_ms must be from 1 to {MAX_MOVETIME_MS}, not {0}")]
+    MovetimeRange(u64),
+    /// A depth out of range.
+    #[error("depth must be from 1 to {MAX_DEPTH}, not {0}")]
+    DepthRange(i32),
+    /// More than one of time, depth and infinite.
+    #[error("give one of movetime_ms, depth and infinite, not several")]
+    SeveralLimits,
+    /// An option the page does not set.
+    #[error("'{0}' is not an engine option the GUI sets")]
+    UnknownOption(String),
+    /// An option's value that is not a boolean, a number or a word.
+    #[error("option '{name}' takes a boolean, a number or a word, not {value}")]
+    OptionType {
+        /// The option.
+        name: String,
+        /// The value given, as JSON.
+        value: String,
+    },
+    /// An option's value that its parser refuses.
+    #[error("{0}")]
+    OptionValue(engine::ParamError),
+    /// An option the engine refused to set.
+    #[error("{0}")]
+    OptionRefused(engine::OptionError),
+}
+
+/// A request that is right but that the game's state forbids now.
+#[derive(Clone, Debug, Error)]
+pub enum Conflict {
+    /// The players end a game that is over.
+    #[error("the game is over already ({result}, {0})", result = .0.result().as_str())]
+    EndAfterEnd(Ending),
+    /// A move after the end of a game that is over.
+    #[error("the game is over ({0}); undo or start a new game")]
+    MoveAfterEnd(Ending),
+    /// A variation during a game against the engine.
+    #[error("a game against the computer stays one line: take moves back to play another")]
+    OneLine,
+    /// A promotion during a game against the engine.
+    #[error("a game against the computer has no variations to promote")]
+    PromoteInMatch,
+    /// An annotation during a game against the engine.
+    #[error("a game against the computer can be annotated once it ends")]
+    AnnotateInMatch,
+    /// Analysis of a game whose evaluation is hidden.
+    #[error("the evaluation of this game is hidden until it ends: analyse it afterwards")]
+    EvalHidden,
+    /// An engine move where a person's move would be refused.
+    #[error("no engine move can be played there{}", in_parens(.0.as_ref()))]
+    NoEngineMove(Option<Ending>),
+    /// A search of a position without a move: the game's end, or mate or
+    /// stalemate (`None`).
+    #[error("the game is over ({})", .0.as_ref().map_or("no legal move".to_string(), Ending::to_string))]
+    SearchAfterEnd(Option<Ending>),
+    /// A clock for a game not played on one.
+    #[error("only a game against the computer is played on a clock")]
+    NotOnClock,
+    /// A clock for a variation's move.
+    #[error("a clock belongs to a move of the game played, not to a variation")]
+    ClockOffMainLine,
+    /// A move's clock given twice.
+    #[error("that move's clock is recorded already")]
+    ClockRecorded,
+}
+
+/// ` (end)`, or nothing without an end.
+fn in_parens(end: Option<&Ending>) -> String {
+    end.map_or(String::new(), |e| format!(" ({e})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_refusal_has_its_kind_and_message() {
+        let missing = GameError::from(TreeError::NoNode(42));
+        assert_eq!(missing.kind(), ErrorKind::Missing);
+        assert_eq!(missing.to_string(), "no move with node id 42 in this game");
+        assert_eq!(GameError::from(TreeError::Root).kind(), ErrorKind::Invalid);
+        let over = GameError::from(Conflict::EndAfterEnd(Ending::DrawAgreed));
+        assert_eq!(over.kind(), ErrorKind::Conflict);
+        assert_eq!(
+            over.to_string(),
+            "the game is over already (1/2-1/2, Draw agreed)"
+        );
+        assert_eq!(
+            GameError::from(Conflict::NoEngineMove(None)).to_string(),
+            "no engine move can be played there"
+        );
+        assert_eq!(
+            GameError::from(Conflict::SearchAfterEnd(None)).to_string(),
+            "the game is over (no legal move)"
+        );
+        assert_eq!(
+            GameError::from(Invalid::CommentBrace).to_string(),
+            "a comment cannot hold '}'"
+        );
+        assert_eq!(
+            GameError::from(Invalid::ClockTooLong(5)).to_string(),
+            "a clock reads at most 86400000 ms (a day), not 5"
+        );
+        assert_eq!(
+            GameError::from(Invalid::CommentTooLong).to_string(),
+            "a comment holds at most 2000 characters"
+        );
+        assert_eq!(
+            GameError::from(Invalid::MovetimeRange(0)).to_string(),
+            "movetime_ms must be from 1 to 600000, not 0"
+        );
+    }
+}

@@ -1,0 +1,22 @@
+//! Kestrel's game as the GUI keeps it: the move tree with variations,
+//! comments and clocks ([`tree`]), the game around it and its PGN
+//! ([`record`]), what a page is shown of it ([`view`]), how the players
+//! end it ([`game_end`]), its opening's name ([`opening`]), the judgement
+//! of its moves ([`judgement`]) and an engine side's settings as the page
+//! sends them ([`settings`]). A refusal is a [`GameError`].
+//!
+//! Pure logic: no server, no threads, no I/O (natively, a new game reads
+//! the date: see [`record::GameRecord::dated`]), so that the GUI's server
+//! (`crates/gui`) and a page without a server (the same code compiled to
+//! WebAssembly) answer the page alike.
+
+pub mod error;
+pub mod game_end;
+pub mod judgement;
+pub mod opening;
+pub mod record;
+pub mod settings;
+pub mod tree;
+pub mod view;
+
+pub use error::{Conflict, ErrorKind, GameError, Invalid};
