@@ -146,6 +146,20 @@ pub enum Invalid {
     /// An option the engine refused to set.
     #[error("{0}")]
     OptionRefused(engine::OptionError),
+    /// A pass given a depth and a time.
+    #[error("give depth or movetime_ms for the pass, not both")]
+    PassLimits,
+    /// A pass's depth or time out of range.
+    #[error(
+        "a pass searches each position to a depth from 1 to {} or for {} to {} ms",
+        crate::review::MAX_PASS_DEPTH,
+        crate::review::PASS_MOVETIME_MS.start(),
+        crate::review::PASS_MOVETIME_MS.end()
+    )]
+    PassLimitRange,
+    /// Lines asked for at a move the pass did not judge an error.
+    #[error("move {0} of the main line is not judged an inaccuracy, mistake or blunder")]
+    NotJudged(usize),
 }
 
 /// A request that is right but that the game's state forbids now.
@@ -185,6 +199,18 @@ pub enum Conflict {
     /// A move's clock given twice.
     #[error("that move's clock is recorded already")]
     ClockRecorded,
+    /// The pass's lines asked for while the evaluation is hidden.
+    #[error("the evaluation of this game is hidden until it ends")]
+    LinesHidden,
+    /// The pass's lines asked for when it judged no move an error.
+    #[error("no inaccuracy, mistake or blunder to add a line for: analyse the game first")]
+    NothingJudged,
+    /// The pass's lines asked for during a game against the engine.
+    #[error("a game against the computer takes lines once it ends")]
+    LinesInMatch,
+    /// The pass's lines asked for after the game changed.
+    #[error("the game changed since it was analysed: analyse it again")]
+    ChangedSinceReview,
 }
 
 /// ` (end)`, or nothing without an end.
@@ -231,6 +257,10 @@ mod tests {
         assert_eq!(
             GameError::from(Invalid::MovetimeRange(0)).to_string(),
             "movetime_ms must be from 1 to 600000, not 0"
+        );
+        assert_eq!(
+            GameError::from(Invalid::PassLimitRange).to_string(),
+            "a pass searches each position to a depth from 1 to 30 or for 20 to 5000 ms"
         );
     }
 }

@@ -2,8 +2,10 @@
 //! comments and clocks ([`tree`]), the game around it and its PGN
 //! ([`record`]), what a page is shown of it ([`view`]), how the players
 //! end it ([`game_end`]), its opening's name ([`opening`]), the judgement
-//! of its moves ([`judgement`]) and an engine side's settings as the page
-//! sends them ([`settings`]). A refusal is a [`GameError`].
+//! of its moves ([`judgement`]) and the analysis pass's results, the
+//! view and the lines made of them ([`review`]), and an engine side's
+//! settings as the page sends them ([`settings`]). A refusal is a
+//! [`GameError`].
 //!
 //! Pure logic: no server, no threads, no I/O (natively, a new game reads
 //! the date: see [`record::GameRecord::dated`]), so that the GUI's server
@@ -15,6 +17,7 @@ pub mod game_end;
 pub mod judgement;
 pub mod opening;
 pub mod record;
+pub mod review;
 pub mod settings;
 pub mod tree;
 pub mod view;

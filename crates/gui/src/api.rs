@@ -724,13 +724,13 @@ pub struct ReviewBody {
 pub async fn start_review(
     State(state): Shared,
     ApiJson(body): ApiJson<ReviewBody>,
-) -> Result<Json<crate::review::ReviewView>, ApiError> {
+) -> Result<Json<gamerecord::review::ReviewView>, ApiError> {
     let session = state.get(&body.game)?;
-    let limit = crate::review::PassLimit {
+    let limit = gamerecord::review::PassLimit {
         depth: body.depth,
         movetime_ms: body.movetime_ms,
     };
-    tokio::task::spawn_blocking(move || crate::review::start(&session, limit))
+    tokio::task::spawn_blocking(move || crate::review_run::start(&session, limit))
         .await
         .map_err(|e| ApiError::conflict(format!("the pass could not start: {e}")))?
         .map(Json)
@@ -740,18 +740,18 @@ pub async fn start_review(
 pub async fn review(
     State(state): Shared,
     ApiQuery(q): ApiQuery<GameQuery>,
-) -> Result<Json<crate::review::ReviewView>, ApiError> {
+) -> Result<Json<gamerecord::review::ReviewView>, ApiError> {
     let session = state.get(&q.game)?;
-    Ok(Json(crate::review::view(&session)))
+    Ok(Json(crate::review_run::view(&session)))
 }
 
 /// `POST /api/analysis/cancel` `{"game"}`: stops the pass, keeping what it found.
 pub async fn cancel_review(
     State(state): Shared,
     ApiJson(body): ApiJson<GameBody>,
-) -> Result<Json<crate::review::ReviewView>, ApiError> {
+) -> Result<Json<gamerecord::review::ReviewView>, ApiError> {
     let session = state.get(&body.game)?;
-    tokio::task::spawn_blocking(move || crate::review::cancel(&session))
+    tokio::task::spawn_blocking(move || crate::review_run::cancel(&session))
         .await
         .map(Json)
         .map_err(|e| ApiError::conflict(format!("the pass could not be cancelled: {e}")))
@@ -767,7 +767,7 @@ pub struct LinesBody {
     ply: Option<usize>,
 }
 
-/// Adds the best lines (see [`crate::review::add_best_lines`]); the game
+/// Adds the best lines (see [`crate::review_run::add_best_lines`]); the game
 /// is left as it was when they would not fit the games' memory.
 pub async fn review_lines(
     State(state): Shared,
@@ -775,7 +775,7 @@ pub async fn review_lines(
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
     let before = session.record().clone();
-    if let Err(e) = crate::review::add_best_lines(&session, body.ply) {
+    if let Err(e) = crate::review_run::add_best_lines(&session, body.ply) {
         *session.record() = before;
         return Err(e);
     }

@@ -14,7 +14,7 @@ pub mod events;
 pub mod explorer;
 pub mod host_guard;
 pub mod page_event;
-pub mod review;
+pub mod review_run;
 pub mod search_gate;
 pub mod search_run;
 pub mod session;

@@ -2,10 +2,10 @@
 //! as `{"type": "info", ...}`, so that the stream's shape is written down
 //! once and checked by the compiler instead of spread over `json!` literals.
 
+use gamerecord::review::ReviewView;
 use gamerecord::view::{GameView, LineMove, MoveView, ScoreView};
 use serde::Serialize;
 
-use crate::review::ReviewView;
 use crate::search_gate::{Pass, Purpose};
 
 /// One event of a game's stream (`GET /api/events`). Every event about a

@@ -24,7 +24,7 @@ use tokio::sync::broadcast;
 use crate::book_source::BookSource;
 use crate::error::ApiError;
 use crate::page_event::PageEvent;
-use crate::review::Review;
+use crate::review_run::ReviewRun;
 use crate::search_gate::{Begun, Purpose, SearchGate, SearchSpot};
 
 /// The memory for games when `kestrel gui` is not told (`--games-memory`),
@@ -62,7 +62,7 @@ pub struct Session {
     /// the events of a search superseded or stopped (see [`SearchGate`]).
     pub searches: SearchGate,
     /// The whole-game analysis pass and its results.
-    pub review: Mutex<Review>,
+    pub review: Mutex<ReviewRun>,
     /// Held while a pass starts or is cancelled, so that one pass's
     /// thread has ended before the next begins.
     pub review_start: Mutex<()>,
@@ -114,7 +114,7 @@ impl Session {
             events: broadcast::channel(EVENT_BUFFER).0,
             listeners: AtomicUsize::new(0),
             searches: SearchGate::default(),
-            review: Mutex::new(Review::default()),
+            review: Mutex::new(ReviewRun::default()),
             review_start: Mutex::new(()),
             last_used: Mutex::new(Instant::now()),
             resources: Mutex::new(resources),
@@ -127,7 +127,7 @@ impl Session {
         std::mem::size_of::<Session>()
             + self.resources().bytes()
             + self.record().heap_bytes()
-            + self.review().heap_bytes()
+            + self.review().results.heap_bytes()
     }
 
     fn last_used(&self) -> Instant {
@@ -277,7 +277,7 @@ impl Session {
     }
 
     /// The game review, locked.
-    pub fn review(&self) -> MutexGuard<'_, Review> {
+    pub fn review(&self) -> MutexGuard<'_, ReviewRun> {
         self.review
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -1,50 +1,38 @@
-//! The whole-game analysis pass ("Analyse game"): a short search of every
-//! position of the game, one after another, in the background, on the
-//! tab's own engine, and the view the page draws from it (the evaluation
-//! graph, the judged moves, each side's summary, the bar and best-move
-//! arrow of the position on view).
+//! The whole-game analysis pass's results ("Analyse game"): what a short
+//! search of every position of the game found, the view the page draws
+//! from it (the evaluation graph, the judged moves, each side's summary,
+//! the bar and best-move arrow of the position on view), and the best
+//! lines it adds to the game after its errors, as lichess does.
 //!
-//! The pass never takes the engine from anyone: it starts a search only
-//! when the engine is idle and no search of the page's runs, and a search
-//! that someone else starts (live analysis, an engine player's move, a
-//! stop) pre-empts it, after which the pass searches that position again
-//! once the engine is free. Its searches are the server's own in the
-//! session's gate (`Session::begin_search`), which says whether one was
-//! superseded or stopped while it ran. Starting a pass stops live analysis
-//! (never an engine player's move), which would hold the engine for good. Results belong to the
-//! game's moves, so undoing a move keeps those before it, and a new pass
-//! at the same limit searches only positions it has not seen.
+//! Who searches is the host's business (the GUI's server runs a thread on
+//! the tab's engine): it begins a pass ([`Review::begin`]), stores each
+//! position's result ([`Review::store`]) and finishes it
+//! ([`Review::finish`]). Results belong to the game's moves, so undoing a
+//! move keeps those before it, and a new pass at the same limit searches
+//! only positions it has not seen.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Weak};
-use std::thread::JoinHandle;
-use std::time::Duration;
+use std::ops::RangeInclusive;
 
 use chess::{Color, Move, Position};
-use engine::{Limits, Score, SearchEvent};
-use gamerecord::judgement::{
-    capped_cp, game_accuracy, summarise, win_percent, Judgement, SideSummary, CP_CAP,
-};
-use gamerecord::settings::EngineSettings;
-use gamerecord::tree::ROOT;
-use gamerecord::view::ScoreView;
+use engine::{Limits, Score};
 use serde::{Deserialize, Serialize};
 
-use crate::error::ApiError;
-use crate::page_event::PageEvent;
-use crate::search_gate::{Begun, Purpose};
-use crate::session::Session;
+use crate::error::{Conflict, GameError, Invalid};
+use crate::judgement::{
+    capped_cp, game_accuracy, summarise, win_percent, Judgement, SideSummary, CP_CAP,
+};
+use crate::record::GameRecord;
+use crate::tree::ROOT;
+use crate::view::ScoreView;
 
-/// How long the pass waits before looking again at a busy engine or a
-/// search that has not ended.
-const POLL: Duration = Duration::from_millis(40);
 /// The default search per position (lichess's server analysis is a
 /// fixed amount per position too).
 const DEFAULT_MOVETIME_MS: u64 = 300;
-/// Bounds on a pass's limits: short searches, so a pass stays minutes at most.
-const MAX_DEPTH: i32 = 30;
-const MOVETIME_MS: std::ops::RangeInclusive<u64> = 20..=5000;
+/// The deepest search per position: short searches, so a pass stays
+/// minutes at most.
+pub const MAX_PASS_DEPTH: i32 = 30;
+/// The times a pass may search each position, milliseconds.
+pub const PASS_MOVETIME_MS: RangeInclusive<u64> = 20..=5000;
 
 /// How much to search each position: a depth or a time (default 300 ms).
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -60,26 +48,21 @@ pub struct PassLimit {
 
 impl PassLimit {
     /// The limit with its default filled in, checked.
-    pub fn checked(self) -> Result<PassLimit, ApiError> {
+    pub fn checked(self) -> Result<PassLimit, GameError> {
         match (self.depth, self.movetime_ms) {
             (None, None) => Ok(PassLimit {
                 depth: None,
                 movetime_ms: Some(DEFAULT_MOVETIME_MS),
             }),
-            (Some(d), None) if (1..=MAX_DEPTH).contains(&d) => Ok(self),
-            (None, Some(ms)) if MOVETIME_MS.contains(&ms) => Ok(self),
-            (Some(_), Some(_)) => Err(ApiError::bad_request(
-                "give depth or movetime_ms for the pass, not both",
-            )),
-            _ => Err(ApiError::bad_request(format!(
-                "a pass searches each position to a depth from 1 to {MAX_DEPTH} or for {} to {} ms",
-                MOVETIME_MS.start(),
-                MOVETIME_MS.end()
-            ))),
+            (Some(d), None) if (1..=MAX_PASS_DEPTH).contains(&d) => Ok(self),
+            (None, Some(ms)) if PASS_MOVETIME_MS.contains(&ms) => Ok(self),
+            (Some(_), Some(_)) => Err(Invalid::PassLimits.into()),
+            _ => Err(Invalid::PassLimitRange.into()),
         }
     }
 
-    fn limits(self) -> Limits {
+    /// The search limits of each position's search.
+    pub fn limits(self) -> Limits {
         match (self.depth, self.movetime_ms) {
             (Some(d), _) => Limits::depth(d),
             (_, ms) => Limits::movetime(ms.unwrap_or(DEFAULT_MOVETIME_MS)),
@@ -108,7 +91,7 @@ const LINE_PLIES: usize = 10;
 
 /// What the pass found in one position.
 #[derive(Debug, Clone)]
-struct PositionEval {
+pub struct PositionEval {
     /// White's view.
     score: ScoreView,
     /// White's winning chances, percent.
@@ -123,7 +106,7 @@ struct PositionEval {
 
 impl PositionEval {
     /// The value of a position without a legal move: mate or stalemate.
-    fn terminal(pos: &Position) -> PositionEval {
+    pub fn terminal(pos: &Position) -> PositionEval {
         let (score, win, cp) = match (pos.in_check(), pos.turn() == Color::White) {
             (true, true) => (ScoreView::Mate(0), 0.0, -CP_CAP),
             (true, false) => (ScoreView::Mate(0), 100.0, CP_CAP),
@@ -139,7 +122,9 @@ impl PositionEval {
         }
     }
 
-    fn searched(
+    /// What a search found: its `score` for `side` (the side to move), its
+    /// move, its principal variation and the depth it reached.
+    pub fn searched(
         score: Score,
         side: Color,
         best: Option<Move>,
@@ -164,22 +149,59 @@ impl PositionEval {
     }
 }
 
-/// A tab's pass and its results.
-#[derive(Default)]
+/// The game a pass searches, as it was when the pass began.
+#[derive(Debug, Clone)]
+pub struct PassGame {
+    /// Which game it is ([`GameRecord::serial`]).
+    pub serial: u64,
+    /// Its start.
+    pub start: Position,
+    /// Its main line's moves.
+    pub moves: Vec<Move>,
+    /// Every position of its main line, the start first: what the pass searches.
+    pub positions: Vec<Position>,
+}
+
+impl PassGame {
+    /// The main line of `record`; refused while its evaluation is hidden.
+    pub fn of(record: &GameRecord) -> Result<PassGame, GameError> {
+        if record.eval_hidden() {
+            return Err(Conflict::EvalHidden.into());
+        }
+        Ok(PassGame {
+            serial: record.serial,
+            start: record.start(),
+            moves: record.mainline_moves(),
+            positions: record.positions(),
+        })
+    }
+}
+
+/// What became of a position's result offered to [`Review::store`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stored {
+    /// Kept: the pass goes on.
+    Kept,
+    /// Dropped: the pass was cancelled or another began.
+    Stale,
+    /// Dropped, and the pass cancelled: the game no longer holds that position.
+    GameChanged,
+}
+
+/// A game's pass and its results.
+#[derive(Default, Debug, Clone)]
 pub struct Review {
     pass: u64,
     state: PassState,
     message: Option<String>,
     limit: PassLimit,
     /// The game the results belong to: its serial (see
-    /// [`gamerecord::record::GameRecord::serial`]), start and moves.
+    /// [`GameRecord::serial`]), start and moves.
     game: u64,
     start: Option<Position>,
     moves: Vec<Move>,
     /// Per position of that game (the start first), once searched.
     evals: Vec<Option<PositionEval>>,
-    cancel: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl Review {
@@ -195,247 +217,84 @@ impl Review {
                 .sum::<usize>()
             + self.message.as_ref().map_or(0, String::capacity)
     }
-}
 
-/// Starts a pass over `session`'s game (cancelling one that runs);
-/// refused while the game's evaluation is hidden. Joins the old pass's
-/// thread, so call it off the async threads.
-pub fn start(session: &Arc<Session>, limit: PassLimit) -> Result<ReviewView, ApiError> {
-    let limit = limit.checked()?;
-    let (game, start, moves, positions) = {
-        let record = session.record();
-        if record.eval_hidden() {
-            return Err(ApiError::conflict(
-                "the evaluation of this game is hidden until it ends: analyse it afterwards",
-            ));
+    /// Begins a new pass over `game` at `limit` (checked), keeping the
+    /// results of the moves it shares with the game of the pass before,
+    /// when that was the same game at the same limit. Its number.
+    pub fn begin(&mut self, game: &PassGame, limit: PassLimit) -> u64 {
+        let keep =
+            if self.game == game.serial && self.start == Some(game.start) && self.limit == limit {
+                common_prefix(&self.moves, &game.moves) + 1
+            } else {
+                0
+            };
+        self.evals.truncate(keep);
+        self.evals.resize(game.positions.len(), None);
+        self.game = game.serial;
+        self.start = Some(game.start);
+        self.moves.clone_from(&game.moves);
+        self.limit = limit;
+        self.pass += 1;
+        self.state = PassState::Running;
+        self.message = None;
+        self.pass
+    }
+
+    /// Cancels the pass, if one runs, saying why (`None`: nothing to say).
+    pub fn cancel(&mut self, message: Option<&str>) {
+        if self.state == PassState::Running {
+            self.state = PassState::Cancelled;
+            self.message = message.map(str::to_string);
         }
-        (
-            record.serial,
-            record.start(),
-            record.mainline_moves(),
-            record.positions(),
-        )
-    };
-    // One start or cancel at a time: the old thread ends before the new one begins.
-    let serial = session
-        .review_start
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    stop_thread(session, None);
-    session.stop_search(Some(Purpose::Analysis));
-    let (pass, cancel) = {
-        let mut review = session.review();
-        let keep = if review.game == game && review.start == Some(start) && review.limit == limit {
-            common_prefix(&review.moves, &moves) + 1
-        } else {
-            0
-        };
-        review.evals.truncate(keep);
-        review.evals.resize(positions.len(), None);
-        review.game = game;
-        review.start = Some(start);
-        review.moves = moves;
-        review.limit = limit;
-        review.pass += 1;
-        review.state = PassState::Running;
-        review.message = None;
-        review.cancel = Arc::new(AtomicBool::new(false));
-        (review.pass, review.cancel.clone())
-    };
-    let weak = Arc::downgrade(session);
-    let handle = std::thread::Builder::new()
-        .name("kestrel-review".into())
-        .spawn(move || run(weak, pass, cancel, positions, limit.limits()))
-        .map_err(|e| ApiError::conflict(format!("the pass could not start: {e}")))?;
-    session.review().thread = Some(handle);
-    drop(serial);
-    Ok(view(session))
-}
+    }
 
-/// Cancels the pass, if one runs (its search too, never another's).
-/// Joins its thread, so call it off the async threads.
-pub fn cancel(session: &Arc<Session>) -> ReviewView {
-    let _serial = session
-        .review_start
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    stop_thread(session, Some("cancelled"));
-    view(session)
-}
-
-/// Signals the running pass to stop and waits for its thread.
-fn stop_thread(session: &Session, message: Option<&str>) {
-    let handle = {
-        let mut review = session.review();
-        review.cancel.store(true, Ordering::SeqCst);
-        if review.state == PassState::Running {
-            review.state = PassState::Cancelled;
-            review.message = message.map(str::to_string);
+    /// Pass `pass` searched every position: done, unless it was cancelled
+    /// or another began.
+    pub fn finish(&mut self, pass: u64) {
+        if self.pass == pass && self.state == PassState::Running {
+            self.state = PassState::Done;
         }
-        review.thread.take()
-    };
-    if let Some(h) = handle {
-        let _ = h.join();
+    }
+
+    /// True when position `i` (0: the start) has its result.
+    pub fn searched(&self, i: usize) -> bool {
+        self.evals.get(i).is_some_and(Option::is_some)
+    }
+
+    /// Keeps `eval` for position `i` of pass `pass` while that pass runs
+    /// and `record` still holds that position (same game, same moves up
+    /// to it, its evaluation not hidden); else the pass is cancelled.
+    pub fn store(
+        &mut self,
+        pass: u64,
+        i: usize,
+        eval: PositionEval,
+        record: &GameRecord,
+    ) -> Stored {
+        if self.pass != pass || self.state != PassState::Running {
+            return Stored::Stale;
+        }
+        let moves = record.mainline_moves();
+        let still_there = record.serial == self.game
+            && self.start == Some(record.start())
+            && moves.len() >= i
+            && self.moves.len() >= i
+            && moves[..i] == self.moves[..i]
+            && !record.eval_hidden();
+        if !still_there {
+            self.state = PassState::Cancelled;
+            self.message = Some("the game changed".into());
+            return Stored::GameChanged;
+        }
+        if let Some(slot) = self.evals.get_mut(i) {
+            *slot = Some(eval);
+        }
+        Stored::Kept
     }
 }
 
 fn common_prefix(a: &[Move], b: &[Move]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
-}
-
-/// The pass's thread: each position not yet searched, in game order.
-fn run(
-    weak: Weak<Session>,
-    pass: u64,
-    cancel: Arc<AtomicBool>,
-    positions: Vec<Position>,
-    limits: Limits,
-) {
-    let keys: Vec<u64> = positions.iter().map(Position::key).collect();
-    for (i, pos) in positions.iter().enumerate() {
-        let Some(session) = weak.upgrade() else {
-            return;
-        };
-        if session.review().evals.get(i).is_some_and(Option::is_some) {
-            continue;
-        }
-        let eval = if pos.legal_moves().is_empty() {
-            Some(PositionEval::terminal(pos))
-        } else {
-            search(&session, &cancel, pos, &keys[..i], &limits)
-        };
-        let Some(eval) = eval else {
-            return; // cancelled
-        };
-        if !store(&session, pass, &positions, i, eval) {
-            return;
-        }
-        session.send(&PageEvent::Analysis {
-            analysis: view(&session),
-        });
-    }
-    if let Some(session) = weak.upgrade() {
-        {
-            let mut review = session.review();
-            if review.pass == pass && review.state == PassState::Running {
-                review.state = PassState::Done;
-            }
-        }
-        session.send(&PageEvent::Analysis {
-            analysis: view(&session),
-        });
-    }
-}
-
-/// Searches `pos` until a search of the pass's own ends un-pre-empted;
-/// None when cancelled.
-fn search(
-    session: &Session,
-    cancel: &AtomicBool,
-    pos: &Position,
-    history: &[u64],
-    limits: &Limits,
-) -> Option<PositionEval> {
-    loop {
-        if cancel.load(Ordering::SeqCst) {
-            return None;
-        }
-        let (seq, results) = {
-            let mut engine = session.engine();
-            if engine.is_searching() || session.searches.serving_page() {
-                drop(engine);
-                std::thread::sleep(POLL);
-                continue;
-            }
-            // Full strength, one line, the default options: another
-            // search may have set a level or switched techniques off.
-            if EngineSettings::default().apply(&mut engine).is_err() {
-                return None;
-            }
-            let (tx, rx) = mpsc::channel();
-            let reporter: engine::Reporter = Arc::new(move |event| {
-                if let SearchEvent::BestMove(result) = event {
-                    let _ = tx.send(result);
-                }
-            });
-            let (Begun::New(seq) | Begun::Kept(seq)) =
-                session.begin_search(&engine, None, None, "");
-            engine.go(*pos, history.to_vec(), limits.clone(), reporter);
-            (seq, rx)
-        };
-        let result = loop {
-            match results.recv_timeout(POLL) {
-                Ok(result) => break Some(result),
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if cancel.load(Ordering::SeqCst) {
-                        let engine = session.engine();
-                        // Stop the search only while it is still the pass's.
-                        if session.searches.running(seq) {
-                            engine.stop();
-                        }
-                        return None;
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => break None,
-            }
-        };
-        let pre_empted = !session.searches.running(seq);
-        match result {
-            Some(r) if !pre_empted => {
-                return Some(PositionEval::searched(
-                    r.user_score(),
-                    pos.turn(),
-                    r.best,
-                    &r.pv,
-                    r.depth,
-                ));
-            }
-            // Someone else's search took the engine: wait for it, then again.
-            _ => continue,
-        }
-    }
-}
-
-/// Keeps the result for position `i` while the pass is current and the
-/// game still holds that position; false when the pass should end.
-fn store(
-    session: &Session,
-    pass: u64,
-    positions: &[Position],
-    i: usize,
-    eval: PositionEval,
-) -> bool {
-    let still_there = {
-        let record = session.record();
-        let moves = record.mainline_moves();
-        let (review_game, review_moves) = {
-            let review = session.review();
-            (review.game, review.moves.clone())
-        };
-        record.serial == review_game
-            && record.start() == positions[0]
-            && moves.len() >= i
-            && review_moves.len() >= i
-            && moves[..i] == review_moves[..i]
-            && !record.eval_hidden()
-    };
-    let mut review = session.review();
-    if review.pass != pass || review.state != PassState::Running {
-        return false;
-    }
-    if !still_there {
-        review.state = PassState::Cancelled;
-        review.message = Some("the game changed".into());
-        drop(review);
-        session.send(&PageEvent::Analysis {
-            analysis: view(session),
-        });
-        return false;
-    }
-    if let Some(slot) = review.evals.get_mut(i) {
-        *slot = Some(eval);
-    }
-    true
 }
 
 /// One position's evaluation as the page shows it.
@@ -506,21 +365,17 @@ pub struct ReviewView {
     pub summary: Option<Summary>,
 }
 
-/// The pass's results for `session`'s game as it is now: results of moves
-/// since taken back or replaced are left out; nothing while the evaluation
-/// is hidden.
-pub fn view(session: &Session) -> ReviewView {
-    let (game, positions, moves, hidden, mode) = {
-        let record = session.record();
-        (
-            record.serial,
-            record.positions(),
-            record.mainline_moves(),
-            record.eval_hidden(),
-            record.mode(),
-        )
-    };
-    let review = session.review();
+/// The results of `review` for `record`'s game as it is now: results of
+/// moves since taken back or replaced are left out; nothing while the
+/// evaluation is hidden.
+pub fn view(review: &Review, record: &GameRecord) -> ReviewView {
+    let (game, positions, moves, hidden, mode) = (
+        record.serial,
+        record.positions(),
+        record.mainline_moves(),
+        record.eval_hidden(),
+        record.mode(),
+    );
     // A pass over another game (this tab's before a new one was set up or
     // imported) says nothing about this one.
     let ours = review.game == game;
@@ -553,7 +408,6 @@ pub fn view(session: &Session) -> ReviewView {
             }
         })
         .collect();
-    drop(review);
     let san = |i: usize, m: Option<Move>| m.map(|m| positions[i].san(m));
     out.analysed = evals.iter().filter(|e| e.is_some()).count();
     out.positions = evals
@@ -629,14 +483,19 @@ fn score_text(score: ScoreView) -> String {
 /// `(0.35 → -1.20) Mistake. Nf3 was best.`, unless the move has a comment
 /// already (yours stays). A line already there is not added twice.
 /// Returns how many lines were added; refused while the evaluation is
-/// hidden or the game against the engine goes on, and when no judged move
-/// (or none at `ply`) has a line.
-pub fn add_best_lines(session: &Session, ply: Option<usize>) -> Result<usize, ApiError> {
-    let judged = view(session);
+/// hidden or the game against the engine goes on, when the game changed
+/// since the pass, and when no judged move (or none at `ply`) has a line.
+/// On a refusal part way (a line that cannot be played or annotated) the
+/// game may hold the lines added so far: a host that wants all or nothing
+/// keeps a copy.
+pub fn add_best_lines(
+    review: &Review,
+    record: &mut GameRecord,
+    ply: Option<usize>,
+) -> Result<usize, GameError> {
+    let judged = view(review, record);
     if judged.hidden {
-        return Err(ApiError::conflict(
-            "the evaluation of this game is hidden until it ends",
-        ));
+        return Err(Conflict::LinesHidden.into());
     }
     let targets: Vec<(usize, Judgement)> = judged
         .moves
@@ -647,33 +506,23 @@ pub fn add_best_lines(session: &Session, ply: Option<usize>) -> Result<usize, Ap
         .collect();
     if targets.is_empty() {
         return Err(match ply {
-            Some(p) => ApiError::bad_request(format!(
-                "move {p} of the main line is not judged an inaccuracy, mistake or blunder"
-            )),
-            None => ApiError::conflict(
-                "no inaccuracy, mistake or blunder to add a line for: analyse the game first",
-            ),
+            Some(p) => Invalid::NotJudged(p).into(),
+            None => Conflict::NothingJudged.into(),
         });
     }
-    let mut record = session.record();
     if record.in_match() {
-        return Err(ApiError::conflict(
-            "a game against the computer takes lines once it ends",
-        ));
+        return Err(Conflict::LinesInMatch.into());
     }
     // Lines of the pass over this very game, its main line as judged.
-    let evals: Vec<Option<PositionEval>> = {
-        let review = session.review();
+    let evals: &[Option<PositionEval>] = {
         let moves = record.mainline_moves();
         if review.game != record.serial
             || review.start != Some(record.start())
             || common_prefix(&review.moves, &moves) < moves.len()
         {
-            return Err(ApiError::conflict(
-                "the game changed since it was analysed: analyse it again",
-            ));
+            return Err(Conflict::ChangedSinceReview.into());
         }
-        review.evals.clone()
+        &review.evals
     };
     let mainline = record.tree.mainline();
     let positions = record.positions();
@@ -718,4 +567,101 @@ pub fn add_best_lines(session: &Session, ply: Option<usize>) -> Result<usize, Ap
         }
     }
     Ok(added)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? (4. Qxf7#), played into a record.
+    fn scholars_mate_missed() -> GameRecord {
+        let mut record = GameRecord::new(Position::startpos());
+        for san in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"] {
+            let m = record.parse_move(san).expect("legal");
+            record.play(m, None).expect("plays");
+        }
+        record
+    }
+
+    /// What a pass finds: level everywhere, but Black had g6 before Nf6
+    /// (+0.30 for White), and after it White mates in one.
+    fn eval(pos: &Position, i: usize) -> PositionEval {
+        match i {
+            5 => {
+                let g6 = pos.parse_san("g6").expect("legal");
+                PositionEval::searched(Score::Cp(-30), pos.turn(), Some(g6), &[g6], 12)
+            }
+            6 => {
+                let mate = pos.parse_san("Qxf7#").expect("legal");
+                PositionEval::searched(Score::Mate(1), pos.turn(), Some(mate), &[mate], 12)
+            }
+            _ => PositionEval::searched(Score::Cp(0), pos.turn(), None, &[], 12),
+        }
+    }
+
+    #[test]
+    fn a_pass_judges_the_blunder_and_adds_its_best_line() {
+        let mut record = scholars_mate_missed();
+        let game = PassGame::of(&record).expect("not hidden");
+        let mut review = Review::default();
+        let pass = review.begin(&game, PassLimit::default().checked().expect("default"));
+        for (i, pos) in game.positions.iter().enumerate() {
+            assert_eq!(review.store(pass, i, eval(pos, i), &record), Stored::Kept);
+        }
+        review.finish(pass);
+        let judged = view(&review, &record);
+        assert_eq!(
+            (judged.state, judged.analysed, judged.total),
+            (PassState::Done, 7, 7)
+        );
+        let nf6 = judged.moves[5].as_ref().expect("judged");
+        assert_eq!(nf6.judgement, Some(Judgement::Blunder));
+        assert_eq!(nf6.best.as_deref(), Some("g6"));
+        assert!(judged.moves[..5]
+            .iter()
+            .flatten()
+            .all(|m| m.judgement.is_none()));
+
+        assert_eq!(
+            add_best_lines(&review, &mut record, None).expect("a line"),
+            1
+        );
+        let played = record.tree.mainline()[5];
+        let comments = &record.tree.node(played).expect("live").comments;
+        assert_eq!(comments, &["(0.30 → #1) Blunder. g6 was best."]);
+        let refused = add_best_lines(&review, &mut record, Some(3)).expect_err("not judged");
+        assert_eq!(refused.kind(), crate::ErrorKind::Invalid);
+    }
+
+    #[test]
+    fn results_follow_the_game_and_a_changed_game_cancels_the_pass() {
+        let mut record = scholars_mate_missed();
+        let game = PassGame::of(&record).expect("not hidden");
+        let mut review = Review::default();
+        let limit = PassLimit::default().checked().expect("default");
+        let pass = review.begin(&game, limit);
+        for i in 0..5 {
+            review.store(pass, i, eval(&game.positions[i], i), &record);
+        }
+        // A takeback: results of the moves left stay, the pass stops.
+        record.undo(2);
+        assert_eq!(
+            review.store(pass, 5, eval(&game.positions[5], 5), &record),
+            Stored::GameChanged
+        );
+        let judged = view(&review, &record);
+        assert_eq!(judged.state, PassState::Cancelled);
+        assert_eq!(judged.message.as_deref(), Some("the game changed"));
+        assert_eq!(judged.analysed, 5);
+        assert_eq!(
+            review.store(pass, 4, eval(&game.positions[4], 4), &record),
+            Stored::Stale
+        );
+        // A new pass over what is left searches none of it again.
+        let again = PassGame::of(&record).expect("not hidden");
+        let next = review.begin(&again, limit);
+        assert!(next > pass && (0..5).all(|i| review.searched(i)));
+        review.cancel(Some("cancelled"));
+        assert_eq!(view(&review, &record).state, PassState::Cancelled);
+    }
 }

@@ -1,0 +1,238 @@
+//! Running the whole-game analysis pass ("Analyse game"): a short search of
+//! every position of the game, one after another, in the background, on
+//! the tab's own engine. What the pass found, and the view and lines made
+//! of it, are `gamerecord`'s [`Review`]; this is the thread that feeds it.
+//!
+//! The pass never takes the engine from anyone: it starts a search only
+//! when the engine is idle and no search of the page's runs, and a search
+//! that someone else starts (live analysis, an engine player's move, a
+//! stop) pre-empts it, after which the pass searches that position again
+//! once the engine is free. Its searches are the server's own in the
+//! session's gate (`Session::begin_search`), which says whether one was
+//! superseded or stopped while it ran. Starting a pass stops live analysis
+//! (never an engine player's move), which would hold the engine for good.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Weak};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use chess::Position;
+use engine::{Limits, SearchEvent};
+use gamerecord::review::{self, PassGame, PassLimit, PositionEval, Review, ReviewView, Stored};
+use gamerecord::settings::EngineSettings;
+
+use crate::error::ApiError;
+use crate::page_event::PageEvent;
+use crate::search_gate::{Begun, Purpose};
+use crate::session::Session;
+
+/// How long the pass waits before looking again at a busy engine or a
+/// search that has not ended.
+const POLL: Duration = Duration::from_millis(40);
+
+/// A tab's pass: its results and the thread that searches for them.
+#[derive(Default)]
+pub struct ReviewRun {
+    /// What the passes found.
+    pub results: Review,
+    cancel: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// Starts a pass over `session`'s game (cancelling one that runs);
+/// refused while the game's evaluation is hidden. Joins the old pass's
+/// thread, so call it off the async threads.
+pub fn start(session: &Arc<Session>, limit: PassLimit) -> Result<ReviewView, ApiError> {
+    let limit = limit.checked()?;
+    let game = PassGame::of(&session.record())?;
+    // One start or cancel at a time: the old thread ends before the new one begins.
+    let serial = session
+        .review_start
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    stop_thread(session, None);
+    session.stop_search(Some(Purpose::Analysis));
+    let (pass, cancel) = {
+        let mut review = session.review();
+        let pass = review.results.begin(&game, limit);
+        review.cancel = Arc::new(AtomicBool::new(false));
+        (pass, review.cancel.clone())
+    };
+    let weak = Arc::downgrade(session);
+    let positions = game.positions;
+    let handle = std::thread::Builder::new()
+        .name("kestrel-review".into())
+        .spawn(move || run(weak, pass, cancel, positions, limit.limits()))
+        .map_err(|e| ApiError::conflict(format!("the pass could not start: {e}")))?;
+    session.review().thread = Some(handle);
+    drop(serial);
+    Ok(view(session))
+}
+
+/// Cancels the pass, if one runs (its search too, never another's).
+/// Joins its thread, so call it off the async threads.
+pub fn cancel(session: &Arc<Session>) -> ReviewView {
+    let _serial = session
+        .review_start
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    stop_thread(session, Some("cancelled"));
+    view(session)
+}
+
+/// Signals the running pass to stop and waits for its thread.
+fn stop_thread(session: &Session, message: Option<&str>) {
+    let handle = {
+        let mut review = session.review();
+        review.cancel.store(true, Ordering::SeqCst);
+        review.results.cancel(message);
+        review.thread.take()
+    };
+    if let Some(h) = handle {
+        let _ = h.join();
+    }
+}
+
+/// The pass's thread: each position not yet searched, in game order.
+fn run(
+    weak: Weak<Session>,
+    pass: u64,
+    cancel: Arc<AtomicBool>,
+    positions: Vec<Position>,
+    limits: Limits,
+) {
+    let keys: Vec<u64> = positions.iter().map(Position::key).collect();
+    for (i, pos) in positions.iter().enumerate() {
+        let Some(session) = weak.upgrade() else {
+            return;
+        };
+        if session.review().results.searched(i) {
+            continue;
+        }
+        let eval = if pos.legal_moves().is_empty() {
+            Some(PositionEval::terminal(pos))
+        } else {
+            search(&session, &cancel, pos, &keys[..i], &limits)
+        };
+        let Some(eval) = eval else {
+            return; // cancelled
+        };
+        if !store(&session, pass, i, eval) {
+            return;
+        }
+        session.send(&PageEvent::Analysis {
+            analysis: view(&session),
+        });
+    }
+    if let Some(session) = weak.upgrade() {
+        session.review().results.finish(pass);
+        session.send(&PageEvent::Analysis {
+            analysis: view(&session),
+        });
+    }
+}
+
+/// Searches `pos` until a search of the pass's own ends un-pre-empted;
+/// None when cancelled.
+fn search(
+    session: &Session,
+    cancel: &AtomicBool,
+    pos: &Position,
+    history: &[u64],
+    limits: &Limits,
+) -> Option<PositionEval> {
+    loop {
+        if cancel.load(Ordering::SeqCst) {
+            return None;
+        }
+        let (seq, results) = {
+            let mut engine = session.engine();
+            if engine.is_searching() || session.searches.serving_page() {
+                drop(engine);
+                std::thread::sleep(POLL);
+                continue;
+            }
+            // Full strength, one line, the default options: another
+            // search may have set a level or switched techniques off.
+            if EngineSettings::default().apply(&mut engine).is_err() {
+                return None;
+            }
+            let (tx, rx) = mpsc::channel();
+            let reporter: engine::Reporter = Arc::new(move |event| {
+                if let SearchEvent::BestMove(result) = event {
+                    let _ = tx.send(result);
+                }
+            });
+            let (Begun::New(seq) | Begun::Kept(seq)) =
+                session.begin_search(&engine, None, None, "");
+            engine.go(*pos, history.to_vec(), limits.clone(), reporter);
+            (seq, rx)
+        };
+        let result = loop {
+            match results.recv_timeout(POLL) {
+                Ok(result) => break Some(result),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if cancel.load(Ordering::SeqCst) {
+                        let engine = session.engine();
+                        // Stop the search only while it is still the pass's.
+                        if session.searches.running(seq) {
+                            engine.stop();
+                        }
+                        return None;
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+            }
+        };
+        let pre_empted = !session.searches.running(seq);
+        match result {
+            Some(r) if !pre_empted => {
+                return Some(PositionEval::searched(
+                    r.user_score(),
+                    pos.turn(),
+                    r.best,
+                    &r.pv,
+                    r.depth,
+                ));
+            }
+            // Someone else's search took the engine: wait for it, then again.
+            _ => continue,
+        }
+    }
+}
+
+/// Keeps the result for position `i` while the pass is current and the
+/// game still holds that position (see [`Review::store`]); false when the
+/// pass should end.
+fn store(session: &Session, pass: u64, i: usize, eval: PositionEval) -> bool {
+    let stored = {
+        let record = session.record();
+        session.review().results.store(pass, i, eval, &record)
+    };
+    match stored {
+        Stored::Kept => true,
+        Stored::Stale => false,
+        Stored::GameChanged => {
+            session.send(&PageEvent::Analysis {
+                analysis: view(session),
+            });
+            false
+        }
+    }
+}
+
+/// The pass's results for `session`'s game as it is now (see [`review::view`]).
+pub fn view(session: &Session) -> ReviewView {
+    let record = session.record();
+    review::view(&session.review().results, &record)
+}
+
+/// Adds the pass's best lines to `session`'s game (see
+/// [`review::add_best_lines`]): how many were added.
+pub fn add_best_lines(session: &Session, ply: Option<usize>) -> Result<usize, ApiError> {
+    let mut record = session.record();
+    let added = review::add_best_lines(&session.review().results, &mut record, ply)?;
+    Ok(added)
+}
