@@ -199,6 +199,12 @@ pub enum Conflict {
     /// A move's clock given twice.
     #[error("that move's clock is recorded already")]
     ClockRecorded,
+    /// A draw offered in a game that is over.
+    #[error("the game is over already ({0})")]
+    DrawAfterEnd(Ending),
+    /// A draw offered outside a game against the engine.
+    #[error("a draw is offered to the engine in a game against it")]
+    DrawOutsideMatch,
     /// The pass's lines asked for while the evaluation is hidden.
     #[error("the evaluation of this game is hidden until it ends")]
     LinesHidden,

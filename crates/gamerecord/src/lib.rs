@@ -1,17 +1,18 @@
 //! Kestrel's game as the GUI keeps it: the move tree with variations,
 //! comments and clocks ([`tree`]), the game around it and its PGN
 //! ([`record`]), what a page is shown of it ([`view`]), how the players
-//! end it ([`game_end`]), its opening's name ([`opening`]), the judgement
-//! of its moves ([`judgement`]) and the analysis pass's results, the
-//! view and the lines made of them ([`review`]), and an engine side's
-//! settings as the page sends them ([`settings`]). A refusal is a
-//! [`GameError`].
+//! end it ([`game_end`]) or offer the engine a draw ([`draw_offer`]), its
+//! opening's name ([`opening`]), the judgement of its moves
+//! ([`judgement`]), the analysis pass's results and the view and lines
+//! made of them ([`review`]), and an engine side's settings as the page
+//! sends them ([`settings`]). A refusal is a [`GameError`].
 //!
 //! Pure logic: no server, no threads, no I/O (natively, a new game reads
 //! the date: see [`record::GameRecord::dated`]), so that the GUI's server
 //! (`crates/gui`) and a page without a server (the same code compiled to
 //! WebAssembly) answer the page alike.
 
+pub mod draw_offer;
 pub mod error;
 pub mod game_end;
 pub mod judgement;

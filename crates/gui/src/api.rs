@@ -489,7 +489,7 @@ pub async fn stop(
 pub async fn draw(
     State(state): Shared,
     ApiJson(body): ApiJson<GameBody>,
-) -> Result<Json<crate::draw::DrawAnswer>, ApiError> {
+) -> Result<Json<gamerecord::draw_offer::DrawAnswer>, ApiError> {
     let session = state.get(&body.game)?;
     tokio::task::spawn_blocking(move || crate::draw::offer(&session))
         .await
