@@ -230,43 +230,56 @@ mod tests {
 
     #[test]
     fn each_refusal_has_its_kind_and_message() {
-        let missing = GameError::from(TreeError::NoNode(42));
-        assert_eq!(missing.kind(), ErrorKind::Missing);
-        assert_eq!(missing.to_string(), "no move with node id 42 in this game");
-        assert_eq!(GameError::from(TreeError::Root).kind(), ErrorKind::Invalid);
-        let over = GameError::from(Conflict::EndAfterEnd(Ending::DrawAgreed));
-        assert_eq!(over.kind(), ErrorKind::Conflict);
-        assert_eq!(
-            over.to_string(),
-            "the game is over already (1/2-1/2, Draw agreed)"
-        );
-        assert_eq!(
-            GameError::from(Conflict::NoEngineMove(None)).to_string(),
-            "no engine move can be played there"
-        );
-        assert_eq!(
-            GameError::from(Conflict::SearchAfterEnd(None)).to_string(),
-            "the game is over (no legal move)"
-        );
-        assert_eq!(
-            GameError::from(Invalid::CommentBrace).to_string(),
-            "a comment cannot hold '}'"
-        );
-        assert_eq!(
-            GameError::from(Invalid::ClockTooLong(5)).to_string(),
-            "a clock reads at most 86400000 ms (a day), not 5"
-        );
-        assert_eq!(
-            GameError::from(Invalid::CommentTooLong).to_string(),
-            "a comment holds at most 2000 characters"
-        );
-        assert_eq!(
-            GameError::from(Invalid::MovetimeRange(0)).to_string(),
-            "movetime_ms must be from 1 to 600000, not 0"
-        );
-        assert_eq!(
-            GameError::from(Invalid::PassLimitRange).to_string(),
-            "a pass searches each position to a depth from 1 to 30 or for 20 to 5000 ms"
-        );
+        // The words the API answered before they were typed, kept byte for byte.
+        let cases: [(GameError, ErrorKind, &str); 9] = [
+            (
+                TreeError::NoNode(42).into(),
+                ErrorKind::Missing,
+                "no move with node id 42 in this game",
+            ),
+            (
+                TreeError::Root.into(),
+                ErrorKind::Invalid,
+                "the start position has no move to delete, promote, annotate or time",
+            ),
+            (
+                Conflict::EndAfterEnd(Ending::DrawAgreed).into(),
+                ErrorKind::Conflict,
+                "the game is over already (1/2-1/2, Draw agreed)",
+            ),
+            (
+                Conflict::NoEngineMove(None).into(),
+                ErrorKind::Conflict,
+                "no engine move can be played there",
+            ),
+            (
+                Conflict::SearchAfterEnd(None).into(),
+                ErrorKind::Conflict,
+                "the game is over (no legal move)",
+            ),
+            (
+                Invalid::CommentBrace.into(),
+                ErrorKind::Invalid,
+                "a comment cannot hold '}'",
+            ),
+            (
+                Invalid::ClockTooLong(5).into(),
+                ErrorKind::Invalid,
+                "a clock reads at most 86400000 ms (a day), not 5",
+            ),
+            (
+                Invalid::MovetimeRange(0).into(),
+                ErrorKind::Invalid,
+                "movetime_ms must be from 1 to 600000, not 0",
+            ),
+            (
+                Invalid::PassLimitRange.into(),
+                ErrorKind::Invalid,
+                "a pass searches each position to a depth from 1 to 30 or for 20 to 5000 ms",
+            ),
+        ];
+        for (error, kind, words) in cases {
+            assert_eq!((error.kind(), error.to_string().as_str()), (kind, words));
+        }
     }
 }
