@@ -81,8 +81,10 @@ mod tests {
     #[test]
     fn this_process_reads_its_own_stat() {
         if let Ok(stat) = fs::read_to_string(STAT) {
-            let (_, session) = nice_and_session(&stat).expect("a real stat line parses");
-            assert!(session > 0);
+            // The session id itself may be 0 in a container whose session
+            // leader lives outside its PID namespace (CI's does), so only
+            // the parse is checked.
+            assert!(nice_and_session(&stat).is_some(), "{stat}");
         }
     }
 }
