@@ -2,7 +2,7 @@
 //! and the tools on record files: merge, shuffle, stats, from-pgn.
 
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -25,6 +25,8 @@ use trainingdata::PositionFilter;
 use trainingdata::RecordWriter;
 use trainingdata::SkipCounts;
 use trainingdata::{bullet, viriformat};
+
+use crate::shard_history;
 
 /// `kestrel datagen [OPTIONS] -o FILE` plays self-play games; its
 /// subcommands work on the files it writes.
@@ -153,6 +155,32 @@ enum DatagenTool {
         #[arg(long, default_value = STORE)]
         store: PathBuf,
     },
+    /// Take the oldest shards out of the working tree until those left take
+    /// at most --keep-mb megabytes (the repository stays small; git history
+    /// keeps them). Each must be committed unchanged at HEAD; the manifest
+    /// marks it `"retired": "DATE COMMIT"`. Commit the result
+    /// (`git add -A selfplay`); `datagen restore` brings them back.
+    Retire {
+        /// Megabytes (10^6 bytes) of shards to keep in the working tree.
+        #[arg(long)]
+        keep_mb: f64,
+        /// The store folder.
+        #[arg(long, default_value = STORE)]
+        store: PathBuf,
+        /// Only say which shards would go.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Bring the retired shards back from git history into a store of their
+    /// own outside the working tree (each checked against the manifest's
+    /// SHA-256), e.g. to train on everything: `kestrel train selfplay DIR`.
+    Restore {
+        /// The folder to restore into (a store; created when missing).
+        to: PathBuf,
+        /// The store folder whose manifest lists the retired shards.
+        #[arg(long, default_value = STORE)]
+        store: PathBuf,
+    },
     /// Training records from PGN games whose moves carry the engine's score
     /// in a comment (`{+0.35/12 0.2s}`, as OpenBench, fastchess, cutechess
     /// and `kestrel match -pgnout` write), with datagen's filters.
@@ -210,7 +238,7 @@ impl FormatArg {
 /// `kestrel datagen convert`.
 fn convert(
     inputs: &[PathBuf],
-    out: &std::path::Path,
+    out: &Path,
     to: Option<FormatArg>,
     from: Option<FormatArg>,
     filter: &PositionFilter,
@@ -489,14 +517,7 @@ pub fn run(command: DatagenCommand) -> Result<()> {
         }
         Some(DatagenTool::Verify { store, deep }) => verify_store(&store, deep),
         Some(DatagenTool::Adopt { from, store }) => {
-            if !from.join(store::MANIFEST).exists() {
-                bail!(
-                    "{} has no {}: not a self-play store",
-                    from.display(),
-                    store::MANIFEST
-                );
-            }
-            let taken = Store::open(&store)?.adopt(&Store::open(&from)?)?;
+            let taken = Store::open(&store)?.adopt(&existing_store(&from)?)?;
             let positions: u64 = taken.iter().map(|s| s.positions).sum();
             for s in &taken {
                 println!(
@@ -511,6 +532,12 @@ pub fn run(command: DatagenCommand) -> Result<()> {
             );
             Ok(())
         }
+        Some(DatagenTool::Retire {
+            keep_mb,
+            store,
+            dry_run,
+        }) => retire(&store, keep_mb, dry_run),
+        Some(DatagenTool::Restore { to, store }) => restore(&store, &to),
         Some(DatagenTool::FromPgn {
             inputs,
             out,
@@ -710,11 +737,9 @@ fn network_name(options: &[(String, String)]) -> Result<String> {
         Some(path) if !path.is_empty() && path != "<empty>" => {
             // Read as the engine reads it: a regular file of at most a
             // network's size (a device or FIFO is refused at once).
-            let bytes = engine::file::read_regular(
-                std::path::Path::new(path),
-                engine::eval::nnue::MAX_FILE_LEN,
-            )
-            .with_context(|| format!("cannot read EvalFile {path}"))?;
+            let bytes =
+                engine::file::read_regular(Path::new(path), engine::eval::nnue::MAX_FILE_LEN)
+                    .with_context(|| format!("cannot read EvalFile {path}"))?;
             store::short_hash(&bytes)
         }
         _ => store::short_hash(engine::eval::nnue::EMBEDDED_NET),
@@ -724,7 +749,7 @@ fn network_name(options: &[(String, String)]) -> Result<String> {
 /// Self-play into the store until stopped or out of time: one shard after
 /// another, each with a fresh random seed.
 fn run_store(
-    root: &std::path::Path,
+    root: &Path,
     shard_positions: u64,
     hours: Option<f64>,
     report_secs: u64,
@@ -849,15 +874,8 @@ fn build_name() -> String {
     }
 }
 
-fn verify_store(root: &std::path::Path, deep: bool) -> Result<()> {
-    if !root.join(store::MANIFEST).exists() {
-        bail!(
-            "{} has no {}: not a self-play store",
-            root.display(),
-            store::MANIFEST
-        );
-    }
-    let store = Store::open(root)?;
+fn verify_store(root: &Path, deep: bool) -> Result<()> {
+    let store = existing_store(root)?;
     let v = store::verify(&store, deep)?;
     println!(
         "{} shards, {} games, {} positions, {} bytes ({:.2} bytes a position); {} retired",
@@ -877,6 +895,135 @@ fn verify_store(root: &std::path::Path, deep: bool) -> Result<()> {
     println!(
         "ok: the manifest matches the files{}",
         if deep { " (every game replayed)" } else { "" }
+    );
+    Ok(())
+}
+
+/// The store at `root`, refused when it has no manifest (a mistyped path
+/// would otherwise become an empty new store).
+fn existing_store(root: &Path) -> Result<Store> {
+    if !root.join(store::MANIFEST).exists() {
+        bail!(
+            "{} has no {}: not a self-play store",
+            root.display(),
+            store::MANIFEST
+        );
+    }
+    Ok(Store::open(root)?)
+}
+
+/// `datagen retire`: the oldest shards out of the tree, once git holds them.
+fn retire(root: &Path, keep_mb: f64, dry_run: bool) -> Result<()> {
+    if !(keep_mb.is_finite() && keep_mb >= 0.0) {
+        bail!("--keep-mb {keep_mb}: give the megabytes to keep, a number of 0 or more");
+    }
+    let keep_bytes = (keep_mb * 1e6).round() as u64;
+    let store = existing_store(root)?;
+    let manifest = store.manifest()?;
+    let chosen: Vec<&store::ShardEntry> = manifest
+        .oldest_beyond(keep_bytes)
+        .into_iter()
+        .map(|i| &manifest.shards[i])
+        .collect();
+    let present: u64 = manifest
+        .shards
+        .iter()
+        .filter(|s| s.retired.is_none())
+        .map(|s| s.bytes)
+        .sum();
+    let going: u64 = chosen.iter().map(|s| s.bytes).sum();
+    if chosen.is_empty() {
+        println!(
+            "nothing to retire: the shards in the tree take {:.2} MB, within {keep_mb} MB",
+            present as f64 / 1e6
+        );
+        return Ok(());
+    }
+    let commit = shard_history::head(root)?;
+    let shard_dir = store.shard_dir();
+    let mut uncommitted = Vec::new();
+    for shard in &chosen {
+        if !shard_history::holds_unchanged(&shard_dir, &commit, &shard.file)? {
+            uncommitted.push(shard.file.as_str());
+        }
+    }
+    if !uncommitted.is_empty() {
+        bail!(
+            "{} of the shards to retire are not committed as they are at HEAD ({}): commit them first (`git add {}` and `git commit`), or they would be lost",
+            uncommitted.len(),
+            uncommitted.join(", "),
+            root.display()
+        );
+    }
+    for shard in &chosen {
+        println!(
+            "{} {}: {} games, {} positions, {} bytes",
+            if dry_run { "would retire" } else { "retired" },
+            shard.file,
+            shard.games,
+            shard.positions,
+            shard.bytes
+        );
+    }
+    let positions: u64 = chosen.iter().map(|s| s.positions).sum();
+    let summary = format!(
+        "{} shards ({positions} positions, {:.2} MB) kept in git at {commit}; {:.2} MB left in the tree",
+        chosen.len(),
+        going as f64 / 1e6,
+        (present - going) as f64 / 1e6
+    );
+    if dry_run {
+        println!("dry run: {summary}");
+        return Ok(());
+    }
+    let files: Vec<String> = chosen.iter().map(|s| s.file.clone()).collect();
+    let note = format!("{} {commit}", pgn::today().replace('.', "-"));
+    store.retire(&files, &note)?;
+    println!("{summary}");
+    println!(
+        "commit it: git add -A {} && git commit (`kestrel datagen restore DIR` brings them back)",
+        root.display()
+    );
+    Ok(())
+}
+
+/// `datagen restore`: the retired shards from git history into `to`.
+fn restore(root: &Path, to: &Path) -> Result<()> {
+    let store = existing_store(root)?;
+    let manifest = store.manifest()?;
+    let target = Store::open(to)?;
+    let listed = target.manifest()?;
+    let shard_dir = store.shard_dir();
+    let (mut restored, mut positions) = (0u64, 0u64);
+    for shard in manifest.shards.iter().filter(|s| s.retired.is_some()) {
+        let note = shard.retired.as_deref().unwrap_or_default();
+        let Some(commit) = shard_history::commit_of_note(note) else {
+            bail!(
+                "{}: its retired note '{note}' names no commit to restore it from",
+                shard.file
+            );
+        };
+        if listed.shards.iter().any(|s| s.file == shard.file) {
+            continue;
+        }
+        let out = target.shard_dir().join(&shard.file);
+        shard_history::write_from_history(&shard_dir, commit, &shard.file, &out)?;
+        target
+            .list_existing(shard.clone())
+            .with_context(|| format!("{} as restored from {commit}", shard.file))?;
+        restored += 1;
+        positions += shard.positions;
+        println!("restored {} from {commit}", shard.file);
+    }
+    println!(
+        "{restored} shards, {positions} positions restored into {} ({} were there already)",
+        to.display(),
+        manifest
+            .shards
+            .iter()
+            .filter(|s| s.retired.is_some())
+            .count() as u64
+            - restored
     );
     Ok(())
 }
@@ -926,7 +1073,7 @@ impl Summary {
         self.skipped.add(&game.skipped);
     }
 
-    fn print(&self, secs: f64, out: &std::path::Path, stopped: bool) {
+    fn print(&self, secs: f64, out: &Path, stopped: bool) {
         let mut o = std::io::stdout().lock();
         let _ = writeln!(
             o,
@@ -956,12 +1103,7 @@ impl Summary {
     }
 }
 
-fn from_pgn(
-    inputs: &[PathBuf],
-    out: &std::path::Path,
-    append: bool,
-    filter: PositionFilter,
-) -> Result<()> {
+fn from_pgn(inputs: &[PathBuf], out: &Path, append: bool, filter: PositionFilter) -> Result<()> {
     let mut writer = if append {
         RecordWriter::append(out)
     } else {

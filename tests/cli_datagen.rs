@@ -390,3 +390,98 @@ fn ctrl_c_keeps_the_finished_games() {
     let claimed: usize = text.split_whitespace().nth(4).unwrap().parse().unwrap();
     assert_eq!(records(&out).len(), claimed);
 }
+
+#[test]
+fn the_oldest_shards_retire_into_git_history_and_come_back() {
+    use std::process::Command;
+    use trainingdata::store::Store;
+
+    let dir = scratch("retire");
+    let git = |args: &[&str]| {
+        let o = Command::new("git")
+            .arg("-C")
+            .arg(&dir)
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .output()
+            .expect("git runs");
+        assert!(o.status.success(), "git {args:?}: {o:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["commit", "-q", "--allow-empty", "-m", "start"]);
+    // A store of the three newest shards of the real one.
+    let real = Store::open("selfplay").unwrap().manifest().unwrap();
+    let present: Vec<_> = real
+        .shards
+        .iter()
+        .filter(|s| s.retired.is_none())
+        .cloned()
+        .collect();
+    let newest = present[present.len().saturating_sub(3)..].to_vec();
+    assert_eq!(newest.len(), 3);
+    let root = dir.join("selfplay");
+    let store = Store::open(&root).unwrap();
+    for shard in &newest {
+        std::fs::copy(
+            Path::new("selfplay/shards").join(&shard.file),
+            store.shard_dir().join(&shard.file),
+        )
+        .unwrap();
+        store.list_existing(shard.clone()).unwrap();
+    }
+    let keep = format!("{}", newest[2].bytes as f64 / 1e6);
+    let retire = |extra: &[&str]| {
+        let mut args = vec!["datagen", "retire", "--store", s(&root), "--keep-mb", &keep];
+        args.extend_from_slice(extra);
+        kestrel(&args)
+    };
+
+    // Not committed yet: nothing may go.
+    let o = retire(&[]);
+    assert!(!o.status.success());
+    assert!(
+        common::stderr(&o).contains("commit them first"),
+        "{}",
+        common::stderr(&o)
+    );
+    assert_eq!(store.shard_paths().unwrap().len(), 3);
+
+    git(&["add", "selfplay"]);
+    git(&["commit", "-q", "-m", "three shards"]);
+    let said = stdout(&retire(&["--dry-run"]));
+    assert!(said.contains("dry run: 2 shards"), "{said}");
+    assert_eq!(store.shard_paths().unwrap().len(), 3);
+    let said = stdout(&retire(&[]));
+    assert!(
+        said.contains("retired ") && said.contains("2 shards"),
+        "{said}"
+    );
+    let left = store.shard_paths().unwrap();
+    assert_eq!(left, [store.shard_dir().join(&newest[2].file)]);
+    assert!(!store.shard_dir().join(&newest[0].file).exists());
+    let said = ok(&["datagen", "verify", "--store", s(&root)]);
+    assert!(
+        said.contains("1 shards") && said.contains("2 retired"),
+        "{said}"
+    );
+    let said = stdout(&retire(&[]));
+    assert!(said.contains("nothing to retire"), "{said}");
+    git(&["add", "-A", "selfplay"]);
+    git(&["commit", "-q", "-m", "retire two"]);
+
+    // Back from history into a store of their own, twice (the second finds them).
+    let back = dir.join("restored");
+    let said = ok(&["datagen", "restore", s(&back), "--store", s(&root)]);
+    assert!(said.contains("2 shards"), "{said}");
+    let said = ok(&["datagen", "verify", "--store", s(&back), "--deep"]);
+    assert!(
+        said.contains("2 shards") && said.contains("0 retired"),
+        "{said}"
+    );
+    let said = ok(&["datagen", "restore", s(&back), "--store", s(&root)]);
+    assert!(
+        said.contains("0 shards") && said.contains("2 were there"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,16 +8,23 @@ mod common;
 
 use common::{kestrel, kestrel_ok, kestrel_with_input, scratch_dir, stderr, stdout};
 
-/// A shard of the store (committed for good: the store only grows).
-const SHARD: &str = "selfplay/shards/2026-11-26-018e83a0101e5655.vfc.zst";
+/// The newest shard of the store (the oldest leave the working tree as
+/// the store grows: `kestrel datagen retire`).
+fn newest_shard() -> String {
+    let store = trainingdata::store::Store::open("selfplay").expect("the store");
+    let shards = store.shard_paths().expect("the store's manifest");
+    let newest = shards.last().expect("a shard in the working tree");
+    newest.to_str().expect("a UTF-8 path").to_string()
+}
 
 #[test]
 fn a_king_bucketed_net_trains_loads_and_searches() {
     let dir = scratch_dir("train", "king-buckets");
     let out = dir.to_str().unwrap();
+    let shard = newest_shard();
     let said = kestrel(&[
         "train",
-        SHARD,
+        &shard,
         "--out",
         out,
         "--hidden",
@@ -92,7 +99,8 @@ fn a_king_bucketed_net_trains_loads_and_searches() {
 fn impossible_layouts_are_refused_with_what_to_fix() {
     let dir = scratch_dir("train", "bad-layouts");
     let out = dir.to_str().unwrap();
-    let o = kestrel(&["train", SHARD, "--out", out, "--input-buckets", "mirror9"]);
+    let shard = newest_shard();
+    let o = kestrel(&["train", &shard, "--out", out, "--input-buckets", "mirror9"]);
     assert!(!o.status.success());
     let err = stderr(&o);
     assert!(
@@ -101,7 +109,7 @@ fn impossible_layouts_are_refused_with_what_to_fix() {
     );
     let o = kestrel(&[
         "train",
-        SHARD,
+        &shard,
         "--out",
         out,
         "--input-buckets",

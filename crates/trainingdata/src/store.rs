@@ -291,7 +291,77 @@ impl Store {
     }
 }
 
+impl Manifest {
+    /// The shards to retire so that those left in the working tree take at
+    /// most `keep_bytes`: the oldest first (indices into `shards`, in order).
+    pub fn oldest_beyond(&self, keep_bytes: u64) -> Vec<usize> {
+        let mut present: u64 = self
+            .shards
+            .iter()
+            .filter(|s| s.retired.is_none())
+            .map(|s| s.bytes)
+            .sum();
+        let mut chosen = Vec::new();
+        for (i, shard) in self.shards.iter().enumerate() {
+            if present <= keep_bytes {
+                break;
+            }
+            if shard.retired.is_none() {
+                present -= shard.bytes;
+                chosen.push(i);
+            }
+        }
+        chosen
+    }
+}
+
 impl Store {
+    /// Takes the shards named in `files` out of the working tree and marks
+    /// them `retired` with `note` (the date and the commit that still holds
+    /// them) in the manifest. The manifest is written first: a run stopped
+    /// in between leaves files that `verify` names as "listed as retired
+    /// but still present", and running it again finishes the job.
+    pub fn retire(&self, files: &[String], note: &str) -> Result<(), StoreError> {
+        let mut manifest = self.manifest()?;
+        for file in files {
+            match manifest.shards.iter_mut().find(|s| &s.file == file) {
+                Some(shard) => shard.retired = Some(note.to_string()),
+                None => {
+                    let path = self.shard_dir().join(file);
+                    return Err(StoreError::Io {
+                        path,
+                        source: io::Error::other("not a shard the manifest lists"),
+                    });
+                }
+            }
+        }
+        self.write_manifest(&manifest)?;
+        for file in files {
+            let path = self.shard_dir().join(file);
+            match fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(source) => return Err(StoreError::Io { path, source }),
+            }
+        }
+        Ok(())
+    }
+
+    /// Lists a shard whose file has been put into `shards/` by other means
+    /// (brought back from git history), once it matches `entry`'s size and
+    /// SHA-256; the entry is listed as present (not retired). Does nothing
+    /// when the manifest lists the file already.
+    pub fn list_existing(&self, mut entry: ShardEntry) -> Result<(), StoreError> {
+        check_against(&self.shard_dir().join(&entry.file), &entry)?;
+        let mut manifest = self.manifest()?;
+        if manifest.shards.iter().any(|s| s.file == entry.file) {
+            return Ok(());
+        }
+        entry.retired = None;
+        manifest.shards.push(entry);
+        self.write_manifest(&manifest)
+    }
+
     /// Takes the sealed shards of `other` (a store made elsewhere, e.g. on
     /// another machine) that this store does not list: each is checked
     /// against `other`'s manifest (size and SHA-256), copied, and listed.
@@ -305,13 +375,7 @@ impl Store {
                 continue;
             }
             let from = other.shard_dir().join(&shard.file);
-            let (bytes, sha256) = hash_file(&from)?;
-            if (bytes, sha256.as_str()) != (shard.bytes, shard.sha256.as_str()) {
-                return Err(StoreError::Io {
-                    path: from,
-                    source: io::Error::other("size or SHA-256 differs from its manifest"),
-                });
-            }
+            check_against(&from, &shard)?;
             let to = self.shard_dir().join(&shard.file);
             fs::copy(&from, &to).map_err(io_err(&to))?;
             ours.shards.push(shard.clone());
@@ -322,6 +386,18 @@ impl Store {
         }
         Ok(taken)
     }
+}
+
+/// Whether the file at `path` has `entry`'s size and SHA-256.
+fn check_against(path: &Path, entry: &ShardEntry) -> Result<(), StoreError> {
+    let (bytes, sha256) = hash_file(path)?;
+    if (bytes, sha256.as_str()) != (entry.bytes, entry.sha256.as_str()) {
+        return Err(StoreError::Io {
+            path: path.to_path_buf(),
+            source: io::Error::other("size or SHA-256 differs from its manifest"),
+        });
+    }
+    Ok(())
 }
 
 /// Compresses `input` into `out` at [`ZSTD_LEVEL`] (through a temporary file
@@ -575,5 +651,69 @@ mod tests {
         assert_eq!(store.manifest().unwrap().shards.len(), 2);
         let _ = fs::remove_dir_all(&dir);
         let _ = fs::remove_dir_all(&other_dir);
+    }
+
+    #[test]
+    fn the_oldest_shards_retire_and_come_back_into_another_store() {
+        let dir = std::env::temp_dir().join(format!("kestrel-retire-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let store = Store::open(&dir).unwrap();
+        let mut entries = Vec::new();
+        for seed in 1..=3 {
+            let path = store.start_shard(&origin(seed), "2026-11-28").unwrap();
+            let mut bytes = Vec::new();
+            for _ in 0..seed {
+                game().write_to(&mut bytes).unwrap();
+            }
+            fs::write(&path, &bytes).unwrap();
+            entries.push(store.seal(&path, "2026-11-28").unwrap().unwrap());
+        }
+        let manifest = store.manifest().unwrap();
+        let all: u64 = entries.iter().map(|e| e.bytes).sum();
+        assert!(manifest.oldest_beyond(all).is_empty());
+        assert_eq!(manifest.oldest_beyond(all - 1), [0]);
+        assert_eq!(manifest.oldest_beyond(entries[2].bytes), [0, 1]);
+        assert_eq!(manifest.oldest_beyond(0), [0, 1, 2]);
+
+        // Kept aside, as git history would keep them.
+        let aside: Vec<Vec<u8>> = entries
+            .iter()
+            .map(|e| fs::read(store.shard_dir().join(&e.file)).unwrap())
+            .collect();
+        let gone = [entries[0].file.clone(), entries[1].file.clone()];
+        store.retire(&gone, "2026-11-28 abc").unwrap();
+        let manifest = store.manifest().unwrap();
+        assert_eq!(manifest.shards.len(), 3, "retired shards stay listed");
+        assert_eq!(
+            manifest.shards[0].retired.as_deref(),
+            Some("2026-11-28 abc")
+        );
+        assert_eq!(manifest.shards[2].retired, None);
+        assert_eq!(store.shard_paths().unwrap().len(), 1);
+        assert!(manifest.oldest_beyond(entries[2].bytes).is_empty());
+        let v = verify(&store, true).unwrap();
+        assert_eq!((v.shards, v.retired), (1, 2));
+        assert!(v.problems.is_empty(), "{:?}", v.problems);
+        assert!(store.retire(&["nonesuch".into()], "x").is_err());
+
+        // Brought back into a store of their own, checked by hash.
+        let back_dir = dir.with_extension("back");
+        let _ = fs::remove_dir_all(&back_dir);
+        let back = Store::open(&back_dir).unwrap();
+        let damaged = back.shard_dir().join(&entries[1].file);
+        fs::write(&damaged, b"not the shard").unwrap();
+        assert!(back.list_existing(manifest.shards[1].clone()).is_err());
+        for (i, entry) in manifest.shards.iter().take(2).enumerate() {
+            fs::write(back.shard_dir().join(&entry.file), &aside[i]).unwrap();
+            back.list_existing(entry.clone()).unwrap();
+            back.list_existing(entry.clone()).unwrap();
+        }
+        let listed = back.manifest().unwrap().shards;
+        assert_eq!(listed.len(), 2);
+        assert!(listed.iter().all(|s| s.retired.is_none()));
+        let v = verify(&back, true).unwrap();
+        assert_eq!((v.shards, v.games, v.problems.len()), (2, 3, 0));
+        let _ = fs::remove_dir_all(&dir);
+        let _ = fs::remove_dir_all(&back_dir);
     }
 }

@@ -1,0 +1,89 @@
+//! The self-play store and git history: a shard leaves the working tree only
+//! when the commit at HEAD holds it exactly as it is, and it comes back from
+//! that commit (`kestrel datagen retire` and `restore`).
+
+use std::fs::File;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use anyhow::{bail, Context, Result};
+
+/// Runs git in `dir`; its trimmed standard output.
+fn git(dir: &Path, args: &[&str]) -> Result<String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .stderr(Stdio::piped())
+        .output()
+        .context("cannot run git (the store's history lives in git)")?;
+    if !out.status.success() {
+        bail!(
+            "git {} in {}: {}",
+            args.join(" "),
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The commit at HEAD of the repository holding `dir`.
+pub fn head(dir: &Path) -> Result<String> {
+    git(dir, &["rev-parse", "--verify", "HEAD"])
+        .with_context(|| format!("{} is not in a git repository with a commit", dir.display()))
+}
+
+/// Whether `file` (a path relative to `dir`) is in `commit` with exactly
+/// the contents it has in the working tree.
+pub fn holds_unchanged(dir: &Path, commit: &str, file: &str) -> Result<bool> {
+    let committed = match git(
+        dir,
+        &["rev-parse", "--verify", &format!("{commit}:./{file}")],
+    ) {
+        Ok(id) => id,
+        Err(_) => return Ok(false),
+    };
+    let here = git(dir, &["hash-object", "--", file])?;
+    Ok(committed == here)
+}
+
+/// Writes `file` (a path relative to `dir`) as it is in `commit` to `out`,
+/// streamed (a shard is not held in memory).
+pub fn write_from_history(dir: &Path, commit: &str, file: &str, out: &Path) -> Result<()> {
+    let sink = File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let status = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["cat-file", "blob", &format!("{commit}:./{file}")])
+        .stdout(sink)
+        .status()
+        .context("cannot run git (the store's history lives in git)")?;
+    if !status.success() {
+        let _ = std::fs::remove_file(out);
+        bail!(
+            "git has no {file} at {commit} (is this clone shallow? `git fetch --unshallow` brings the history back)"
+        );
+    }
+    Ok(())
+}
+
+/// The commit named in a manifest's `retired` note (`DATE COMMIT`).
+pub fn commit_of_note(note: &str) -> Option<&str> {
+    let commit = note.split_whitespace().last()?;
+    (commit.len() >= 7 && commit.bytes().all(|b| b.is_ascii_hexdigit())).then_some(commit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_retired_note_names_its_commit() {
+        let full = "0123456789abcdef0123456789abcdef01234567";
+        assert_eq!(commit_of_note(&format!("2026-11-28 {full}")), Some(full));
+        assert_eq!(commit_of_note("2026-11-28"), None);
+        assert_eq!(commit_of_note(""), None);
+        assert_eq!(commit_of_note("2026-11-28 not-a-commit"), None);
+    }
+}
