@@ -67,7 +67,8 @@ enum Command {
         /// Depth in plies.
         #[arg(default_value_t = engine::bench::DEFAULT_DEPTH)]
         depth: i32,
-        /// Set a search option first, e.g. `--option NullMove=false` (repeatable).
+        /// Set a search or engine option first, e.g. `--option NullMove=false`
+        /// or `--option EvalFile=crates/engine/nets/round6.nnue` (repeatable).
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
         /// The evaluator: full, simple or nnue (the built-in network); the
@@ -273,13 +274,18 @@ fn run_bench(depth: i32, options: &[String], evaluators: &[String]) -> Result<()
         bail!("bench depth {depth} is out of range; use 1 to 64");
     }
     let mut params = SearchParams::default();
+    // Search switches go to the parameters; other engine options
+    // (`EvalFile`) to the engine, as a UCI session sets them.
+    let mut engine_options = Vec::new();
     for option in options {
         let (name, value) = option
             .split_once('=')
             .with_context(|| format!("--option '{option}' must be NAME=VALUE"))?;
-        params
-            .set(name, value)
-            .map_err(|e| anyhow::anyhow!("--option '{option}': {e}"))?;
+        match params.set(name, value) {
+            Ok(()) => {}
+            Err(engine::ParamError::Unknown(_)) => engine_options.push((name, value)),
+            Err(e) => bail!("--option '{option}': {e}"),
+        }
     }
     let mut kinds = evaluators
         .iter()
@@ -294,7 +300,8 @@ fn run_bench(depth: i32, options: &[String], evaluators: &[String]) -> Result<()
     let mut out = io::stdout().lock();
     let mut runs = Vec::with_capacity(kinds.len());
     for &kind in &kinds {
-        let result = engine::bench::run(depth, params, kind);
+        let result = engine::bench::run_with_options(depth, params, kind, &engine_options)
+            .map_err(|e| anyhow::anyhow!("--option: {e}"))?;
         writeln!(out, "evaluator {}", kind.name())?;
         for (i, nodes) in result.per_position.iter().enumerate() {
             writeln!(

@@ -25,3 +25,37 @@ fn bench_node_count_is_pinned() {
         "the search visits a different number of nodes: if the change is meant, update BENCH_NODES in tests/bench_nodes.rs and say why in the commit"
     );
 }
+
+/// The node count of `kestrel bench ARGS`' last line.
+fn bench_nodes(args: &[&str]) -> u64 {
+    let out = common::kestrel(args);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = common::stdout(&out);
+    let last = text.lines().last().unwrap_or_default();
+    last.split(" nodes ")
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("last line is not 'N nodes M nps': {last}"))
+}
+
+#[test]
+fn another_network_is_benched_through_eval_file() {
+    let built_in = bench_nodes(&["bench", "4"]);
+    let named = bench_nodes(&["bench", "4", "--option", "EvalFile=<default>"]);
+    assert_eq!(named, built_in, "<default> is the built-in network");
+    let round9 = bench_nodes(&[
+        "bench",
+        "4",
+        "--option",
+        "EvalFile=crates/engine/nets/round9.nnue",
+    ]);
+    assert_ne!(round9, built_in, "another network searches other nodes");
+    // A missing network is refused with its name, not benched as the default.
+    let out = common::kestrel(&["bench", "4", "--option", "EvalFile=no-such.nnue"]);
+    assert!(!out.status.success());
+    assert!(
+        common::stderr(&out).contains("no-such.nnue"),
+        "{}",
+        common::stderr(&out)
+    );
+}

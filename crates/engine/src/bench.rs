@@ -16,6 +16,7 @@ use crate::engine::Engine;
 use crate::eval::EvalKind;
 use crate::events::SearchEvent;
 use crate::limits::Limits;
+use crate::option_error::OptionError;
 use crate::params::SearchParams;
 
 /// The bench positions.
@@ -100,11 +101,30 @@ impl BenchResult {
 /// evaluator `kind` (one thread, 16 MiB table cleared first; `Nnue` uses
 /// the built-in network).
 pub fn run(depth: i32, params: SearchParams, kind: EvalKind) -> BenchResult {
+    run_with_options(depth, params, kind, &[])
+        .expect("every evaluator is available: a network is built in")
+}
+
+/// [`run`] with engine options set after `params`, in order, as a UCI
+/// session would: `EvalFile` to bench another network. The first option
+/// the engine refuses is the error.
+pub fn run_with_options(
+    depth: i32,
+    params: SearchParams,
+    kind: EvalKind,
+    options: &[(&str, &str)],
+) -> Result<BenchResult, OptionError> {
     let mut engine = Engine::new();
     engine.set_params(params);
-    engine
-        .set_option("Evaluator", kind.name())
-        .expect("every evaluator is available: a network is built in");
+    for (name, value) in options {
+        engine.set_option(name, value)?;
+    }
+    engine.set_option("Evaluator", kind.name())?;
+    Ok(search_all(&mut engine, depth))
+}
+
+/// Searches every bench position to `depth` with the engine as set up.
+fn search_all(engine: &mut Engine, depth: i32) -> BenchResult {
     let mut per_position = Vec::with_capacity(BENCH_FENS.len());
     let mut nodes = 0;
     let mut per_depth = vec![0u64; depth.max(1) as usize];
