@@ -13,9 +13,7 @@ pub mod error;
 pub mod events;
 pub mod explorer;
 pub mod host_guard;
-pub mod page_event;
 pub mod review_run;
-pub mod search_gate;
 pub mod search_run;
 pub mod session;
 
