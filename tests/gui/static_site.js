@@ -4,8 +4,9 @@
 // engine in Web Workers). On the analysis board: a move made on the board,
 // analysis lines for the position on view (and for an earlier one stepped
 // back to, with the lines of the first position gone), analysis turned
-// off; what needs the server says so in its panel; the game's PGN; no
-// console error, script error or failed request all along. Run by
+// off; the game review; what needs the server says so in its panel; the
+// game's PGN; no console error, script error or failed request all along.
+// Run by
 // tests/web_worker.rs (with tests/gui/clock_game.js for a whole game
 // against Kestrel). Usage: node static_site.js URL. Prints `static site done`.
 'use strict';
@@ -44,6 +45,12 @@ async function main() {
   await page.waitForTimeout(500);
   check(await page.evaluate(() => document.querySelectorAll('#lines .line').length === 0 && Object.keys(S.lines).length === 0),
     'analysis off: no lines');
+
+  // The game review ("Analyse game"): the pass searches both positions
+  // in the game Worker, one after the other, and the page shows its result.
+  await page.click('#review-start');
+  await page.waitForSelector('#review[data-state="done"]', { timeout: 30000 });
+  check(Number(await page.getAttribute('#review', 'data-analysed')) === 2, 'the game review searched both positions');
 
   // What needs the server says so, instead of failing.
   const explorer = await page.textContent('#explorer');

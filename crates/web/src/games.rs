@@ -10,9 +10,9 @@
 //! `SearchGate`, which keeps the same staleness rules as the server's) go
 //! out with every answer ([`Output`]). Nothing here blocks.
 //!
-//! What needs the server's files or its threads is refused with a message
-//! the page shows: the opening explorer's master games, the book panel
-//! and its file, the endgame tables, the whole-game review.
+//! What needs the server's files is refused with a message the page shows:
+//! the opening explorer's master games, the book panel and its file, the
+//! endgame tables.
 
 use std::collections::HashMap;
 
@@ -22,11 +22,13 @@ use engine::Score;
 use gamerecord::draw_offer::{DrawAnswer, DrawProbe};
 use gamerecord::page_event::PageEvent;
 use gamerecord::record::GameRecord;
+use gamerecord::record::SearchTarget;
 use gamerecord::request::{
     AnnotateBody, ClockBody, DeleteBody, EndBody, EngineBody, GameBody, GoBody, GotoBody,
-    LinesBody, MoveBody, NewGame, PgnBody, PositionBody, PromoteBody, StopBody, TagsBody, UndoBody,
+    LinesBody, MoveBody, NewGame, PgnBody, PositionBody, PromoteBody, ReviewBody, StopBody,
+    TagsBody, UndoBody,
 };
-use gamerecord::review::{self, Review};
+use gamerecord::review::{self, PassGame, PositionEval, Review, Stored};
 use gamerecord::search_gate::{Begun, Purpose, SearchGate};
 use gamerecord::search_report::{SearchReport, SearchRun};
 use gamerecord::settings::{EngineSettings, OptionsAnswer};
@@ -186,9 +188,28 @@ struct Game {
     last_best: Option<String>,
     /// A draw offer being weighed.
     draw: Option<DrawWait>,
-    /// The whole-game review's results (none without a server: its view
-    /// says the game was not analysed).
+    /// The whole-game review's results.
     review: Review,
+    /// The review's pass while it runs.
+    pass: Option<PassRun>,
+}
+
+/// The whole-game review's pass as the game Worker runs it: each position
+/// of the main line in order, one search at a time, yielding to every
+/// search the page asks for and searching that position again after it
+/// (as the server's `review_run.rs` does with its thread).
+struct PassRun {
+    /// The pass's number in the game's [`Review`].
+    pass: u64,
+    /// The positions it searches, the start first.
+    positions: Vec<Position>,
+    /// How each is searched.
+    settings: EngineSettings,
+    /// Its search running now and the position it searches.
+    search: Option<(u64, usize)>,
+    /// That search's last line: its score (the view of the side to move),
+    /// depth and moves.
+    line: Option<(Score, i32, Vec<String>)>,
 }
 
 /// A draw offer the engine weighs.
@@ -341,6 +362,7 @@ impl Games {
                     last_best: None,
                     draw: None,
                     review: Review::default(),
+                    pass: None,
                 };
                 self.games.insert(id.clone(), game);
                 self.view(&id)
@@ -378,13 +400,18 @@ impl Games {
             }
             ("POST", "/api/analysis/cancel") => {
                 let b: GameBody = parse(body)?;
+                self.game(&b.game)?;
+                self.end_pass(&b.game, Some("cancelled"), out);
                 let game = self.game(&b.game)?;
                 Ok(Answer::Json(to_json(&review::view(
                     &game.review,
                     &game.record,
                 ))))
             }
-            ("POST", "/api/analysis") => Err(server_only("The game review")),
+            ("POST", "/api/analysis") => {
+                let b: ReviewBody = parse(body)?;
+                self.start_pass(&b, out)
+            }
             ("POST", "/api/analysis/lines") => {
                 let b: LinesBody = parse(body)?;
                 let game = self.game(&b.game)?;
@@ -631,6 +658,112 @@ impl Games {
         Ok(Answer::Later)
     }
 
+    /// `POST /api/analysis`: a pass over the game's main line (one that
+    /// runs starts again), refused while its evaluation is hidden. Live
+    /// analysis stops (it would hold the engine for good), never an engine
+    /// player's move.
+    fn start_pass(&mut self, b: &ReviewBody, out: &mut Output) -> Result<Answer, Refusal> {
+        let limit = b.limit().checked()?;
+        let pass_game = PassGame::of(&self.game(&b.game)?.record)?;
+        self.end_pass(&b.game, None, out);
+        self.stop(&b.game, Some(Purpose::Analysis), out);
+        let game = self.game(&b.game)?;
+        let pass = game.review.begin(&pass_game, limit);
+        game.pass = Some(PassRun {
+            pass,
+            positions: pass_game.positions,
+            settings: EngineSettings {
+                movetime_ms: limit.movetime_ms,
+                depth: limit.depth,
+                own_book: Some(false),
+                ..EngineSettings::default()
+            },
+            search: None,
+            line: None,
+        });
+        self.advance_pass(&b.game, out);
+        let game = self.game(&b.game)?;
+        Ok(Answer::Json(to_json(&review::view(
+            &game.review,
+            &game.record,
+        ))))
+    }
+
+    /// Ends game `id`'s pass, if one runs (its search stops; with
+    /// `message`, the review says why).
+    fn end_pass(&mut self, id: &str, message: Option<&str>, out: &mut Output) {
+        let Some(game) = self.games.get_mut(id) else {
+            return;
+        };
+        let Some(run) = game.pass.take() else {
+            return;
+        };
+        game.review.cancel(message);
+        if let Some((search, _)) = run.search {
+            if game.gate.running(search) && game.gate.stop(None, |_| {}) {
+                let searching = self.engine.as_ref() == Some(&(id.to_string(), search));
+                if searching {
+                    out.orders.push(Order::Stop);
+                }
+            }
+        }
+    }
+
+    /// The next step of game `id`'s pass: nothing while a search runs (its
+    /// own, the page's or another game's), else the next position not yet
+    /// searched (a position without a move is judged at once), or the end.
+    fn advance_pass(&mut self, id: &str, out: &mut Output) {
+        loop {
+            let engine_busy = self.engine.is_some();
+            let Some(game) = self.games.get_mut(id) else {
+                return;
+            };
+            let Some(run) = game.pass.as_mut() else {
+                return;
+            };
+            if run.search.is_some() || engine_busy || game.gate.serving_page() {
+                return;
+            }
+            let next = (0..run.positions.len()).find(|&i| !game.review.searched(i));
+            let Some(i) = next else {
+                let pass = run.pass;
+                game.pass = None;
+                game.review.finish(pass);
+                push_analysis(game, id, out);
+                return;
+            };
+            let pos = run.positions[i];
+            if pos.legal_moves().is_empty() {
+                let pass = run.pass;
+                let stored = game
+                    .review
+                    .store(pass, i, PositionEval::terminal(&pos), &game.record);
+                push_analysis(game, id, out);
+                if stored != Stored::Kept {
+                    game.pass = None;
+                    return;
+                }
+                continue;
+            }
+            let history: Vec<u64> = run.positions[..i].iter().map(Position::key).collect();
+            let settings = run.settings.clone();
+            let (Begun::New(search) | Begun::Kept(search)) = game.gate.begin(None, None, |_, _| {});
+            run.search = Some((search, i));
+            run.line = None;
+            let target = SearchTarget {
+                node: 0,
+                root: pos,
+                history,
+                version: game.record.version,
+                mode: game.record.mode(),
+                hidden: false,
+            };
+            let run = SearchRun::new(search, Purpose::Analysis, target);
+            self.order(id, run, &settings, out);
+            return;
+        }
+    }
+
     /// A report of the engine's: through the game's gate to the page, the
     /// move played when it is one, the engine free after the last.
     fn report(&mut self, tagged: Tagged, out: &mut Output) {
@@ -673,7 +806,21 @@ impl Games {
             }
             return;
         }
+        if game
+            .pass
+            .as_ref()
+            .is_some_and(|p| p.search.is_some_and(|(s, _)| s == search))
+        {
+            pass_report(game, &id, search, &report, out);
+            if last {
+                self.advance_pass(&id, out);
+            }
+            return;
+        }
         let Some(run) = game.run.clone().filter(|r| r.search == search) else {
+            if last {
+                self.advance_pass(&id, out);
+            }
             return;
         };
         match &report {
@@ -692,6 +839,8 @@ impl Games {
                     out,
                 );
                 game.run = None;
+                // The engine is free: a review's pass goes on.
+                self.advance_pass(&id, out);
             }
             SearchReport::Line { multipv, pv, .. } => {
                 if *multipv == 1 {
@@ -718,6 +867,59 @@ fn mover_score(score: ScoreView, root: &Position) -> Score {
     };
     // Seeing from White's side is its own inverse.
     white.white_view(root.turn())
+}
+
+/// A report of the pass's search: its lines kept, its end stored as the
+/// position's result (or, pre-empted by another search, the position
+/// searched again later).
+fn pass_report(game: &mut Game, id: &str, search: u64, report: &SearchReport, out: &mut Output) {
+    let Some(run) = game.pass.as_mut() else {
+        return;
+    };
+    let Some((_, i)) = run.search else {
+        return;
+    };
+    let pos = run.positions[i];
+    match report {
+        SearchReport::Line {
+            multipv: 1,
+            score,
+            depth,
+            pv,
+            ..
+        } => run.line = Some((mover_score(*score, &pos), *depth, pv.clone())),
+        SearchReport::Best { best, .. } => {
+            run.search = None;
+            let line = run.line.take();
+            let pass = run.pass;
+            let pre_empted = !game.gate.running(search);
+            game.gate
+                .pass(search, gamerecord::search_gate::Pass::Last, || {});
+            // The game's run is the pass's unless another search took its place.
+            let searched = game.run.take_if(|r| r.search == search);
+            let (Some((score, depth, pv)), Some(searched), false) = (line, searched, pre_empted)
+            else {
+                return; // searched again once the engine is free
+            };
+            let best = searched.first_move(best.as_deref());
+            let eval = PositionEval::searched(score, pos.turn(), best, &searched.moves(&pv), depth);
+            match game.review.store(pass, i, eval, &game.record) {
+                Stored::Kept => push_analysis(game, id, out),
+                Stored::Stale => game.pass = None,
+                Stored::GameChanged => {
+                    game.pass = None;
+                    push_analysis(game, id, out);
+                }
+            }
+        }
+        SearchReport::Line { .. } | SearchReport::Stats { .. } => {}
+    }
+}
+
+/// The review's progress and results, as the page is sent them.
+fn push_analysis(game: &Game, id: &str, out: &mut Output) {
+    let analysis = review::view(&game.review, &game.record);
+    push_event(out, id, &PageEvent::Analysis { analysis });
 }
 
 /// Plays `m`, found by `run`, when its search still runs and the game is
@@ -1015,5 +1217,93 @@ mod tests {
         let answer = &out.replies[0];
         assert_eq!(answer.id, 9);
         assert_eq!(answer.json.as_ref().expect("an answer")["accepted"], false);
+    }
+
+    #[test]
+    fn the_review_searches_each_position_in_turn_and_yields_to_the_page() {
+        let mut games = Games::new();
+        let id = new_game(&mut games);
+        for mv in ["e4", "e5"] {
+            request(
+                &mut games,
+                "POST",
+                "/api/move",
+                json!({"game": id, "move": mv}),
+            );
+        }
+        let (reply, mut out) = request(&mut games, "POST", "/api/analysis", json!({"game": id}));
+        assert_eq!(reply.json.expect("a view")["state"], "running");
+        let lines = [["e2e4"], ["e7e5"], ["g1f3"]];
+        for (i, pv) in lines.iter().enumerate() {
+            let Some(Order::Search { search, order, .. }) = out.orders.pop() else {
+                panic!("a search of position {i}: {:?}", out.orders);
+            };
+            let order: SearchOrder = serde_json::from_str(&order).expect("an order");
+            assert_eq!(order.history.len(), i, "the positions before it");
+            if i == 1 {
+                // The page's search pre-empts the pass, which searches the
+                // position again once it is over.
+                let go =
+                    json!({"game": id, "play": true, "settings": {"depth": 1, "own_book": false}});
+                let (_, page) = request(&mut games, "POST", "/api/go", go);
+                let Some(Order::Search { search: theirs, .. }) = page.orders.last() else {
+                    panic!("the page's search");
+                };
+                let theirs = *theirs;
+                report(
+                    &mut games,
+                    &id,
+                    search,
+                    SearchReport::Best {
+                        best: None,
+                        time_ms: 1,
+                    },
+                );
+                report(&mut games, &id, theirs, line(&["g1f3"]));
+                out = report(
+                    &mut games,
+                    &id,
+                    theirs,
+                    SearchReport::Best {
+                        best: Some("g1f3".into()),
+                        time_ms: 5,
+                    },
+                );
+                assert_eq!(types(&out)[..2], ["state", "bestmove"]);
+                let Some(Order::Search { search, .. }) = out.orders.pop() else {
+                    panic!("the pass goes on");
+                };
+                // The engine's move came after this position: its result stands,
+                // as on the server (`Review::store` keeps what the game still holds).
+                report(&mut games, &id, search, line(pv));
+                let out = report(
+                    &mut games,
+                    &id,
+                    search,
+                    SearchReport::Best {
+                        best: Some(pv[0].into()),
+                        time_ms: 300,
+                    },
+                );
+                assert_eq!(types(&out), ["analysis"]);
+                assert!(
+                    out.events[0].data.contains(r#""analysed":2"#),
+                    "{}",
+                    out.events[0].data
+                );
+                return;
+            }
+            report(&mut games, &id, search, line(pv));
+            out = report(
+                &mut games,
+                &id,
+                search,
+                SearchReport::Best {
+                    best: Some(pv[0].into()),
+                    time_ms: 300,
+                },
+            );
+            assert_eq!(types(&out), ["analysis"]);
+        }
     }
 }
