@@ -4,7 +4,7 @@
 // engine in Web Workers). On the analysis board: a move made on the board,
 // analysis lines for the position on view (and for an earlier one stepped
 // back to, with the lines of the first position gone), analysis turned
-// off; the game review; what needs the server says so in its panel; the
+// off; the game review; the opening explorer; what needs the server says so in its panel; the
 // game's PGN; no console error, script error or failed request all along.
 // Run by
 // tests/web_worker.rs (with tests/gui/clock_game.js for a whole game
@@ -52,14 +52,23 @@ async function main() {
   await page.waitForSelector('#review[data-state="done"]', { timeout: 30000 });
   check(Number(await page.getAttribute('#review', 'data-analysed')) === 2, 'the game review searched both positions');
 
-  // What needs the server says so, instead of failing.
-  const explorer = await page.textContent('#explorer');
-  check(/needs `kestrel gui`/.test(explorer), `the explorer says it needs the server (${explorer.trim().slice(0, 70)})`);
+  // The opening explorer: the master games, indexed in the game Worker.
+  await page.waitForSelector('#explorer tr.xm', { timeout: 30000 });
+  const explored = await page.$$eval('#explorer tr.xm td:first-child', (tds) => tds.map((t) => t.textContent));
+  check(explored.length > 3, `the explorer lists the masters' moves here (${explored.slice(0, 4)})`);
+  // What needs the server's files says so, instead of failing.
+  const book = await page.textContent('#book');
+  check(/needs `kestrel gui`/.test(book), `the book panel says it needs the server (${book.trim().slice(0, 50)})`);
 
   // The game as PGN, from the page's own game logic.
   await page.click('#showpgn');
   await page.waitForFunction(() => /1\. e4/.test(document.querySelector('#pgn').value));
   check(/\[Date "\d{4}\.\d\d\.\d\d"\]/.test(await page.inputValue('#pgn')), 'Show PGN gives the game, dated');
+
+  // A master game from the explorer loads on the analysis board.
+  await page.click('#explorer tr.xg');
+  await page.waitForFunction(() => S.game.plies.length > 10, null, { timeout: 10000 });
+  check(await page.evaluate(() => S.game.plies.length > 10), `a master game from the explorer loaded (${await page.evaluate(() => S.game.plies.length)} plies)`);
 
   check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
   check(page.problems.length === 0, `no console error or failed request ${page.problems.join('; ')}`);

@@ -37,6 +37,14 @@ pub enum GameError {
     /// The move tree refused it.
     #[error(transparent)]
     Tree(#[from] TreeError),
+    /// A master game the explorer's collection has not got.
+    #[error("no master game {id}: the collection has {count} (numbered from 0)")]
+    NoMasterGame {
+        /// The number asked for.
+        id: book::GameId,
+        /// How many games the collection has.
+        count: usize,
+    },
 }
 
 impl GameError {
@@ -46,7 +54,9 @@ impl GameError {
         match self {
             GameError::Invalid(_) => ErrorKind::Invalid,
             GameError::Conflict(_) => ErrorKind::Conflict,
-            GameError::Tree(TreeError::NoNode(_)) => ErrorKind::Missing,
+            GameError::Tree(TreeError::NoNode(_)) | GameError::NoMasterGame { .. } => {
+                ErrorKind::Missing
+            }
             GameError::Tree(TreeError::Illegal | TreeError::Root | TreeError::NullMove) => {
                 ErrorKind::Invalid
             }

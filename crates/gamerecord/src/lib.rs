@@ -2,7 +2,8 @@
 //! comments and clocks ([`tree`]), the game around it and its PGN
 //! ([`record`]), what a page is shown of it ([`view`]), how the players
 //! end it ([`game_end`]) or offer the engine a draw ([`draw_offer`]), its
-//! opening's name ([`opening`]), the judgement of its moves
+//! opening's name ([`opening`]) and what the master games say about its
+//! positions ([`explorer`]), the judgement of its moves
 //! ([`judgement`]), the analysis pass's results and the view and lines
 //! made of them ([`review`]), and an engine side's settings as the page
 //! sends them ([`settings`]); the page's requests and what each does to
@@ -18,6 +19,7 @@
 
 pub mod draw_offer;
 pub mod error;
+pub mod explorer;
 pub mod game_end;
 pub mod judgement;
 pub mod opening;

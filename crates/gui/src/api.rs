@@ -350,14 +350,14 @@ pub async fn book_moves(
 pub async fn explorer(
     State(state): Shared,
     ApiQuery(q): ApiQuery<GameQuery>,
-) -> Result<Json<crate::explorer::ExplorerView>, ApiError> {
+) -> Result<Json<gamerecord::explorer::ExplorerView>, ApiError> {
     let session = state.get(&q.game)?;
     not_hidden(&session.record(), "the explorer's statistics")?;
     let pos = session.record().position();
     // The first request may index the games (0.2 s): not on an
     // async thread.
     let view = tokio::task::spawn_blocking(move || {
-        crate::explorer::view(crate::explorer::masters(), &pos)
+        gamerecord::explorer::view(gamerecord::explorer::masters(), &pos)
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the master games could not be read: {e}")))?;
@@ -375,15 +375,9 @@ pub struct ExplorerGameQuery {
 /// page loads it on the analysis board).
 pub async fn explorer_game(ApiQuery(q): ApiQuery<ExplorerGameQuery>) -> Result<Response, ApiError> {
     let id = q.id;
-    let text = tokio::task::spawn_blocking(move || crate::explorer::masters().pgn(id))
+    let text = tokio::task::spawn_blocking(move || gamerecord::explorer::game_pgn(id))
         .await
-        .map_err(|e| ApiError::conflict(format!("the master games could not be read: {e}")))?
-        .ok_or_else(|| {
-            ApiError::not_found(format!(
-                "no master game {id}: the collection has {} (numbered from 0)",
-                crate::explorer::masters().game_count()
-            ))
-        })?;
+        .map_err(|e| ApiError::conflict(format!("the master games could not be read: {e}")))??;
     Ok((
         [(
             header::CONTENT_TYPE,

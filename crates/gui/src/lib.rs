@@ -11,7 +11,6 @@ pub mod book_source;
 pub mod draw;
 pub mod error;
 pub mod events;
-pub mod explorer;
 pub mod host_guard;
 pub mod review_run;
 pub mod search_run;
@@ -328,7 +327,7 @@ pub fn run(config: Config, on_ready: impl FnOnce(&str)) -> Result<(), StartError
     // The explorer's games are indexed while the page loads, not when it
     // first asks.
     std::thread::spawn(|| {
-        explorer::masters();
+        gamerecord::explorer::masters();
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -11,8 +11,7 @@
 //! out with every answer ([`Output`]). Nothing here blocks.
 //!
 //! What needs the server's files is refused with a message the page shows:
-//! the opening explorer's master games, the book panel and its file, the
-//! endgame tables.
+//! the book panel and its file, the endgame tables.
 
 use std::collections::HashMap;
 
@@ -24,9 +23,9 @@ use gamerecord::page_event::PageEvent;
 use gamerecord::record::GameRecord;
 use gamerecord::record::SearchTarget;
 use gamerecord::request::{
-    AnnotateBody, ClockBody, DeleteBody, EndBody, EngineBody, GameBody, GoBody, GotoBody,
-    LinesBody, MoveBody, NewGame, PgnBody, PositionBody, PromoteBody, ReviewBody, StopBody,
-    TagsBody, UndoBody,
+    not_hidden, AnnotateBody, ClockBody, DeleteBody, EndBody, EngineBody, GameBody, GoBody,
+    GotoBody, LinesBody, MoveBody, NewGame, PgnBody, PositionBody, PromoteBody, ReviewBody,
+    StopBody, TagsBody, UndoBody,
 };
 use gamerecord::review::{self, PassGame, PositionEval, Review, Stored};
 use gamerecord::search_gate::{Begun, Purpose, SearchGate};
@@ -418,8 +417,25 @@ impl Games {
                 review::add_best_lines(&game.review, &mut game.record, b.ply)?;
                 self.view(&b.game)
             }
-            ("GET", "/api/explorer") | ("GET", "/api/explorer/game") => {
-                Err(server_only("The opening explorer (its master games)"))
+            ("GET", "/api/explorer") => {
+                let id = game_param()?;
+                let record = &self.game(&id)?.record;
+                not_hidden(record, "the explorer's statistics")?;
+                let pos = record.position();
+                // The first request indexes the games (once; no thread to
+                // do it beforehand).
+                let view = gamerecord::explorer::view(gamerecord::explorer::masters(), &pos);
+                Ok(Answer::Json(to_json(&view)))
+            }
+            ("GET", "/api/explorer/game") => {
+                let number = param("id").unwrap_or_default();
+                let id = number.parse::<book::GameId>().map_err(|_| {
+                    refused(
+                        400,
+                        format!("bad query string: ?id= takes a game's number, not '{number}'"),
+                    )
+                })?;
+                Ok(Answer::Text(gamerecord::explorer::game_pgn(id)?))
             }
             ("GET", "/api/book") | ("POST", "/api/book/add") => Err(server_only("The book panel")),
             ("GET", "/api/tablebase") => Err(server_only("Endgame tables")),
@@ -1097,13 +1113,27 @@ mod tests {
             message.starts_with("no game 'nope'"),
             "the page's test for a lost game: {message}"
         );
+        let (book, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/book?game={id}"),
+            Value::Null,
+        );
+        assert_eq!(book.status, 501, "said, not failed");
         let (explorer, _) = request(
             &mut games,
             "GET",
             &format!("/api/explorer?game={id}"),
             Value::Null,
         );
-        assert_eq!(explorer.status, 501, "said, not failed");
+        let moves = explorer.json.expect("the explorer")["moves"]
+            .as_array()
+            .map_or(0, Vec::len);
+        assert!(moves > 0, "the master games' replies to 1. e4");
+        let (game, _) = request(&mut games, "GET", "/api/explorer/game?id=0", Value::Null);
+        assert!(game.text.expect("a PGN").contains("[White "));
+        let (none, _) = request(&mut games, "GET", "/api/explorer/game?id=x", Value::Null);
+        assert_eq!(none.status, 400);
         let (options, _) = request(&mut games, "GET", "/api/options", Value::Null);
         let options = options.json.expect("options");
         assert_eq!(
