@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# `make web`: Kestrel's engine as WebAssembly for a Web Worker, and its
-# page, in target/web/ (any static file server serves it; see README.md).
+# `make web`: Kestrel in the browser, as a static site in target/web/ (any
+# static file server serves it; see README.md and docs/web.md): the GUI's
+# own page (crates/gui/assets, as `kestrel gui` serves it) with the backend
+# that needs no server (crates/web/site/backend.js, loaded before app.js),
+# the game and engine Workers (crates/web/js) and the module they both run
+# (kestrel.wasm: the engine, its network and book, and the game logic of
+# crates/gamerecord); plus the UCI console page (console.html).
 #
 # Debian 12's own Rust for the web target (apt-get install
 # --no-install-recommends rustc-web cargo-web rust-web-src lld-22): its
@@ -33,5 +38,29 @@ RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=$TARGET_DIR \
     --config "target.wasm32-unknown-unknown.rustflags=[\"-C\",\"target-cpu=generic\"$features,\"--cfg\",'getrandom_backend=\"custom\"']"
 mkdir -p "$OUT"
 cp "$TARGET_DIR/wasm32-unknown-unknown/release/web.wasm" "$OUT/kestrel.wasm"
-cp crates/web/js/kestrel.js crates/web/js/kestrel-engine.js crates/web/site/* "$OUT/"
+cp crates/web/js/*.js crates/web/site/* "$OUT/"
+# The GUI's page and its files, at the paths `kestrel gui` serves them
+# (crates/gui/src/assets.rs): the scripts and style at the root, chessground
+# beside them (its licence in chessground/), the pieces in pieces/.
+assets=crates/gui/assets
+cp "$assets"/*.js "$assets"/style.css "$OUT/"
+cp "$assets"/chessground/chessground.js "$assets"/chessground/chessground.css "$OUT/"
+mkdir -p "$OUT/chessground"
+cp "$assets"/chessground/LICENSE "$assets"/chessground/README.md "$OUT/chessground/"
+cp -r "$assets"/pieces "$OUT/pieces"
+# The default set is also served by its name (/pieces/cburnett/wK.svg).
+mkdir -p "$OUT/pieces/cburnett"
+cp "$assets"/pieces/*.svg "$OUT/pieces/cburnett/"
+sed 's#<script src="/app.js"></script>#<script src="/backend.js"></script>\n&#' \
+    "$assets"/index.html >"$OUT/index.html"
+grep -q '<script src="/backend.js">' "$OUT/index.html" || {
+    echo "make web: index.html has no <script src=\"/app.js\"> to put the backend before" >&2
+    exit 1
+}
+# The page's other addresses (/play, /analysis, /editor: pages.js), which a
+# static server answers from a folder's index.html.
+for page in play analysis editor; do
+    mkdir -p "$OUT/$page"
+    cp "$OUT/index.html" "$OUT/$page/index.html"
+done
 echo "make web: $(du -sh "$OUT" | cut -f1) in $OUT/ ($(stat -c %s "$OUT/kestrel.wasm") bytes of WebAssembly)"

@@ -18,10 +18,9 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-const GUI_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gui");
+use common::browser::{check_clocks, missing_browser, run_gui_script};
 
 /// Kills the server when the test ends, however it ends.
 struct Server(Child);
@@ -31,25 +30,6 @@ impl Drop for Server {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn missing_tool() -> Option<String> {
-    if Command::new("node").arg("--version").output().is_err() {
-        return Some("node is not installed (apt-get install nodejs npm)".into());
-    }
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    if !Path::new(&chromium).exists() {
-        return Some(format!("{chromium} is missing (apt-get install chromium)"));
-    }
-    if !Path::new(GUI_DIR)
-        .join("node_modules/playwright-core")
-        .exists()
-    {
-        return Some(format!(
-            "playwright-core is not installed (npm install --prefix {GUI_DIR} playwright-core)"
-        ));
-    }
-    None
 }
 
 /// Starts `kestrel gui --port 0` with `args` and returns it with its URL.
@@ -76,37 +56,16 @@ fn start_server(args: &[&str]) -> (Server, String) {
     (server, url)
 }
 
-/// Runs `script` (in tests/gui) against `url`, with `env` added to its
-/// environment, and returns what it printed; fails the test when it fails.
-fn run_script(script: &str, url: &str, env: &[(&str, &Path)]) -> String {
-    let shots = std::env::var("KESTREL_GUI_SHOTS").ok();
-    let mut node = Command::new("node");
-    node.arg(Path::new(GUI_DIR).join(script)).arg(url);
-    node.envs(env.iter().copied());
-    if let Some(dir) = &shots {
-        node.arg(dir);
-    }
-    let out = node.output().expect("node runs");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    println!("{text}");
-    assert!(
-        out.status.success(),
-        "the browser test {script} failed:\n{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
-}
-
 /// Runs the Playwright script `script` against a GUI server started with
 /// `args`, and checks that it got to its last line, `done`. Skips (or,
 /// under CI, fails) when Chromium or the npm packages are missing.
 fn browser_scenario(script: &str, args: &[&str], done: &str) {
-    if let Some(why) = missing_tool() {
+    if let Some(why) = missing_browser() {
         common::tools::missing(&why);
         return;
     }
     let (server, url) = start_server(args);
-    let text = run_script(script, &url, &[]);
+    let text = run_gui_script(script, &url, &[]);
     assert!(text.contains(done), "{text}");
     drop(server);
 }
@@ -153,7 +112,7 @@ fn the_gui_fixes_stay_fixed_in_chromium() {
 /// fraction of a second, so the game takes seconds.
 #[test]
 fn a_clocked_game_against_kestrel_is_played_to_its_end() {
-    if let Some(why) = missing_tool() {
+    if let Some(why) = missing_browser() {
         common::tools::missing(&why);
         return;
     }
@@ -162,24 +121,9 @@ fn a_clocked_game_against_kestrel_is_played_to_its_end() {
     }
     let pgn = std::env::temp_dir().join(format!("kestrel-clock-game-{}.pgn", std::process::id()));
     let (server, url) = start_server(&[]);
-    let text = run_script("clock_game.js", &url, &[("KESTREL_CLOCK_PGN", &pgn)]);
+    let text = run_gui_script("clock_game.js", &url, &[("KESTREL_CLOCK_PGN", &pgn)]);
     assert!(text.contains("clock game done"), "{text}");
     drop(server);
-    let out = Command::new("python3")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/python/check_clocks.py"
-        ))
-        .arg(&pgn)
-        .args(["180", "2"])
-        .output()
-        .expect("python3 runs");
-    let read = String::from_utf8_lossy(&out.stdout);
-    println!("{read}");
+    check_clocks(&pgn, 180, 2);
     let _ = std::fs::remove_file(&pgn);
-    assert!(
-        read.trim_end().ends_with("clocks ok"),
-        "{read}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }

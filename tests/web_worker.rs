@@ -7,6 +7,14 @@
 //! Worker) with the searches and `stop`. The browser's bench node count must
 //! equal `kestrel bench`'s; both speeds are printed with their ratio.
 //!
+//! The same site is the GUI without a server: `kestrel gui`'s page on the
+//! game Worker's backend, served by `python3 -m http.server`, is driven by
+//! tests/gui/static_site.js (a move, analysis lines for the position on
+//! view and an earlier one, what needs the server saying so, no console
+//! error or failed request) and tests/gui/clock_game.js (a whole game
+//! against Kestrel at level 1600 on a 3+2 clock, its PGN read by
+//! python-chess), as tests/gui_browser.rs drives them against the server.
+//!
 //! Skips, saying why, when node, chromium, playwright-core (npm, in
 //! tests/gui/node_modules) or the built site is missing (`make web`, which
 //! needs Debian's rustc-web, cargo-web, rust-web-src and lld-22); `.ci/run`
@@ -33,24 +41,16 @@ impl Drop for Server {
 }
 
 fn missing_tool() -> Option<String> {
-    if Command::new("node").arg("--version").output().is_err() {
-        return Some("node is not installed (apt-get install nodejs npm)".into());
+    if let Some(why) = common::browser::missing_browser() {
+        return Some(why);
     }
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    if !Path::new(&chromium).exists() {
-        return Some(format!("{chromium} is missing (apt-get install chromium)"));
-    }
-    if !Path::new(ROOT)
-        .join("tests/gui/node_modules/playwright-core")
-        .exists()
-    {
-        return Some("playwright-core is not installed (npm ci --prefix tests/gui)".into());
-    }
-    if !Path::new(ROOT).join("target/web/kestrel.wasm").exists() {
-        return Some(
-            "target/web/kestrel.wasm is missing: run `make web` (apt-get install --no-install-recommends rustc-web cargo-web rust-web-src lld-22)"
-                .into(),
-        );
+    // kestrel-game.js: a site built before the GUI was part of it is stale too.
+    for file in ["kestrel.wasm", "kestrel-game.js"] {
+        if !Path::new(ROOT).join("target/web").join(file).exists() {
+            return Some(format!(
+                "target/web/{file} is missing: run `make web` (apt-get install --no-install-recommends rustc-web cargo-web rust-web-src lld-22)"
+            ));
+        }
     }
     None
 }
@@ -172,4 +172,31 @@ fn the_worker_stops_without_shared_memory() {
     let text = run_worker_test(&url, "plain", "quick");
     drop(server);
     assert!(text.contains("stop answered"), "{text}");
+}
+
+/// The GUI without a server: tests/gui/static_site.js (analysis, the
+/// panels that need the server, no console error or failed request), then
+/// a whole 3+2 game against Kestrel at level 1600 through the page
+/// (tests/gui/clock_game.js, as against `kestrel gui`), its PGN read by
+/// python-chess. Served plainly (not cross-origin isolated), so every
+/// stopped search replaces the engine's Worker.
+#[test]
+fn the_gui_plays_and_analyses_without_a_server() {
+    if let Some(why) = missing_tool() {
+        common::tools::missing(&why);
+        return;
+    }
+    if !common::tools::require_python_chess("chess.pgn") {
+        return;
+    }
+    let (server, url) = serve(false);
+    let text = common::browser::run_gui_script("static_site.js", &url, &[]);
+    assert!(text.contains("static site done"), "{text}");
+    let pgn = std::env::temp_dir().join(format!("kestrel-static-game-{}.pgn", std::process::id()));
+    let text =
+        common::browser::run_gui_script("clock_game.js", &url, &[("KESTREL_CLOCK_PGN", &pgn)]);
+    assert!(text.contains("clock game done"), "{text}");
+    drop(server);
+    common::browser::check_clocks(&pgn, 180, 2);
+    let _ = std::fs::remove_file(&pgn);
 }

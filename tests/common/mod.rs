@@ -2,6 +2,7 @@
 // Each test file uses a different part of this module.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod tools;
 
 use matchcore::engine_process::EngineProcess;

@@ -120,12 +120,17 @@ async function drawArrow(page, from, to) {
 }
 
 // A fresh context and page on the GUI at `at`, ready (its game and event
-// stream); the page's script errors are kept in page.errors.
+// stream); the page's script errors are kept in page.errors, its console
+// errors, failed requests and answers of 400 or more in page.problems.
 async function open(browser, at, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
   const page = await context.newPage();
   page.errors = [];
+  page.problems = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
+  page.on('requestfailed', (r) => page.problems.push(`request failed: ${r.url()} ${r.failure() && r.failure().errorText}`));
+  page.on('response', (r) => { if (r.status() >= 400) page.problems.push(`HTTP ${r.status()}: ${r.url()}`); });
   await page.goto(at);
   await page.waitForSelector('body[data-ready="1"]');
   return { context, page };

@@ -86,7 +86,7 @@ async function main() {
   const listed = await page.$$eval('#moves .mv[data-ply]', (els) => els.map((e) => (e.querySelector('.clk') || {}).textContent));
   check(listed.length === end.plies && listed.every((t) => /^\d+:\d\d(\.\d)?$/.test(t || '')),
     `every move shows its clock in the move list (${listed.slice(0, 6).join(' ')} ... ${listed.slice(-2).join(' ')})`);
-  const pgn = await page.evaluate(() => fetch(`/api/pgn?game=${S.game.id}`).then((r) => r.text()));
+  const pgn = await page.evaluate(() => backend.pgn(S.game.id)); // the page's own way, with a server or without
   const clocks = [...pgn.matchAll(/\[%clk\s(\d+:\d\d:\d\d)\]/g)].length;
   check(clocks === end.plies, `and in the PGN as [%clk] (${clocks} of ${end.plies})`);
   check(pgn.includes('[TimeControl "180+2"]') && pgn.includes(`[Result "${end.result}"]`), 'with its time control and result');

@@ -35,7 +35,7 @@ async function main() {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-  await page.goto(url);
+  await page.goto(new URL('console.html', url).href); // the UCI console: a page with nothing of its own running
   const isolated = await page.evaluate(() => self.crossOriginIsolated);
   if (isolated !== (mode === 'isolated')) fail(`crossOriginIsolated is ${isolated} with mode ${mode}`);
 

@@ -65,6 +65,15 @@ impl OwnBook {
         }
     }
 
+    /// The embedded book, on, with the default policy, as deep as the book
+    /// goes: the GUI's book, with or without a server (each game's
+    /// settings say whether to ask it).
+    pub fn whole() -> OwnBook {
+        let mut book = OwnBook::new(true);
+        book.set_depth(u32::MAX);
+        book
+    }
+
     /// Switches the book on or off for play ([`OwnBook::probe`]).
     pub fn set_enabled(&mut self, on: bool) {
         self.enabled = on;

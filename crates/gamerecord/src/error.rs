@@ -9,6 +9,7 @@ use matchcore::ending::Ending;
 use thiserror::Error;
 
 use crate::record::{MAX_CLOCK_MS, MAX_COMMENT_CHARS, MAX_NAGS};
+use crate::request::{MAX_TAG_CHARS, OWN_TAGS};
 use crate::settings::{MAX_DEPTH, MAX_MOVETIME_MS};
 use crate::tree::TreeError;
 
@@ -36,6 +37,14 @@ pub enum GameError {
     /// The move tree refused it.
     #[error(transparent)]
     Tree(#[from] TreeError),
+    /// A master game the explorer's collection has not got.
+    #[error("no master game {id}: the collection has {count} (numbered from 0)")]
+    NoMasterGame {
+        /// The number asked for.
+        id: book::GameId,
+        /// How many games the collection has.
+        count: usize,
+    },
 }
 
 impl GameError {
@@ -45,7 +54,9 @@ impl GameError {
         match self {
             GameError::Invalid(_) => ErrorKind::Invalid,
             GameError::Conflict(_) => ErrorKind::Conflict,
-            GameError::Tree(TreeError::NoNode(_)) => ErrorKind::Missing,
+            GameError::Tree(TreeError::NoNode(_)) | GameError::NoMasterGame { .. } => {
+                ErrorKind::Missing
+            }
             GameError::Tree(TreeError::Illegal | TreeError::Root | TreeError::NullMove) => {
                 ErrorKind::Invalid
             }
@@ -160,6 +171,37 @@ pub enum Invalid {
     /// Lines asked for at a move the pass did not judge an error.
     #[error("move {0} of the main line is not judged an inaccuracy, mistake or blunder")]
     NotJudged(usize),
+    /// A position that does not read as FEN.
+    #[error("bad FEN: {0}")]
+    BadFen(chess::FenError),
+    /// A tag the page may not set (see [`OWN_TAGS`]).
+    #[error(
+        "'{0}' is not a tag the page may set (letters, digits and _; not {tags})",
+        tags = OWN_TAGS.join(", ")
+    )]
+    TagName(String),
+    /// A tag's value that is not one short line.
+    #[error("the value of {0} must be one line of at most {MAX_TAG_CHARS} characters")]
+    TagValue(String),
+    /// An engine move asked for without an end to its search.
+    #[error("an engine move needs a time or a depth, not infinite")]
+    InfiniteMove,
+    /// Search threads out of range.
+    #[error("threads must be from 1 to {max} (this machine's cores), not {asked}")]
+    ThreadsRange {
+        /// The most the host has.
+        max: usize,
+        /// The number asked for.
+        asked: usize,
+    },
+    /// A table size out of range.
+    #[error("hash_mib must be from 1 to {max}, not {asked}")]
+    HashRange {
+        /// The largest the host gives.
+        max: usize,
+        /// The size asked for.
+        asked: usize,
+    },
 }
 
 /// A request that is right but that the game's state forbids now.
@@ -217,6 +259,13 @@ pub enum Conflict {
     /// The pass's lines asked for after the game changed.
     #[error("the game changed since it was analysed: analyse it again")]
     ChangedSinceReview,
+    /// An undo with no move left to take back.
+    #[error("no move to take back")]
+    NothingToUndo,
+    /// What would tell the evaluation of a game that hides it (the book's
+    /// or the explorer's statistics, the tables' verdict).
+    #[error("the evaluation of this game is hidden until it ends, {0} with it")]
+    Hidden(&'static str),
 }
 
 /// ` (end)`, or nothing without an end.

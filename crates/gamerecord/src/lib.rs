@@ -2,10 +2,15 @@
 //! comments and clocks ([`tree`]), the game around it and its PGN
 //! ([`record`]), what a page is shown of it ([`view`]), how the players
 //! end it ([`game_end`]) or offer the engine a draw ([`draw_offer`]), its
-//! opening's name ([`opening`]), the judgement of its moves
+//! opening's name ([`opening`]) and what the master games say about its
+//! positions ([`explorer`]), the judgement of its moves
 //! ([`judgement`]), the analysis pass's results and the view and lines
 //! made of them ([`review`]), and an engine side's settings as the page
-//! sends them ([`settings`]). A refusal is a [`GameError`].
+//! sends them ([`settings`]); the page's requests and what each does to
+//! the game ([`request`]), the searches it asks for and what they report
+//! ([`search_report`]), which of their events the page hears
+//! ([`search_gate`]) and those events themselves ([`page_event`]). A
+//! refusal is a [`GameError`].
 //!
 //! Pure logic: no server, no threads, no I/O (natively, a new game reads
 //! the date: see [`record::GameRecord::dated`]), so that the GUI's server
@@ -14,11 +19,16 @@
 
 pub mod draw_offer;
 pub mod error;
+pub mod explorer;
 pub mod game_end;
 pub mod judgement;
 pub mod opening;
+pub mod page_event;
 pub mod record;
+pub mod request;
 pub mod review;
+pub mod search_gate;
+pub mod search_report;
 pub mod settings;
 pub mod tree;
 pub mod view;

@@ -238,6 +238,27 @@ impl GameRecord {
         Ok(id)
     }
 
+    /// Plays the engine's move `m` (found in `ms`) from `node` when the
+    /// game is still at `version`, the one its search started in; the
+    /// move goes on view when `node` was on view. The new node, or none
+    /// when the game changed meanwhile or the move cannot be played there.
+    pub fn play_found(
+        &mut self,
+        version: u64,
+        node: NodeId,
+        m: Move,
+        ms: Option<u64>,
+    ) -> Option<NodeId> {
+        if self.version != version {
+            return None;
+        }
+        let id = self.play_from(node, m, ms).ok()?;
+        if self.current == node {
+            self.current = id;
+        }
+        Some(id)
+    }
+
     /// True when a move may be played from node `id` (see [`Self::play_from`]).
     pub fn may_play_from(&self, id: NodeId) -> bool {
         self.playable_from(id).is_ok()

@@ -29,7 +29,7 @@ pub const MAX_MOVETIME_MS: u64 = 600_000;
 pub const MAX_DEPTH: i32 = 64;
 
 /// One side's settings.
-#[derive(Deserialize, Debug, Default, Clone)]
+#[derive(Serialize, Deserialize, Debug, Default, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct EngineSettings {
     /// Think this many milliseconds.
@@ -51,7 +51,7 @@ pub struct EngineSettings {
 }
 
 /// The clocks of a timed game, as the engine is told them.
-#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct ClockLimits {
     /// White's time left.
@@ -111,9 +111,10 @@ impl EngineSettings {
         self.own_book.unwrap_or(true)
     }
 
-    /// Sets every page option of `engine` to its default, then to the
-    /// values given. Nothing is changed when a name or value is wrong.
-    pub fn apply(&self, engine: &mut Engine) -> Result<(), GameError> {
+    /// The options given, each checked by its own parser, by the
+    /// engine's names: what [`Self::apply`] sets (a host without the
+    /// engine at hand checks a request with it).
+    pub fn checked_options(&self) -> Result<Vec<(&'static str, String)>, GameError> {
         let known = page_options();
         let mut values = Vec::new();
         for (name, value) in &self.options {
@@ -136,7 +137,14 @@ impl EngineSettings {
             check_value(option, &text)?;
             values.push((option.name, text));
         }
-        for option in &known {
+        Ok(values)
+    }
+
+    /// Sets every page option of `engine` to its default, then to the
+    /// values given. Nothing is changed when a name or value is wrong.
+    pub fn apply(&self, engine: &mut Engine) -> Result<(), GameError> {
+        let values = self.checked_options()?;
+        for option in &page_options() {
             if let Some(default) = option.default_text() {
                 // Defaults come from the engine's own list: they are valid.
                 let _ = engine.set_option(option.name, &default);
@@ -173,8 +181,42 @@ pub fn page_options() -> Vec<EngineOption> {
         .collect()
 }
 
+/// The answer to `GET /api/options`: the options a side can set, whether
+/// the engine has playing levels, and what the host has: endgame tables
+/// (the page asks them only then), search threads and the largest table.
+#[derive(Serialize, Debug, Clone)]
+pub struct OptionsAnswer {
+    /// The engine's options the page sets.
+    pub options: Vec<OptionView>,
+    /// The engine plays at levels (`UCI_LimitStrength` and `UCI_Elo`).
+    pub levels: bool,
+    /// Endgame tables are configured.
+    pub tablebase: bool,
+    /// The most search threads a game's engine may have.
+    pub threads_max: usize,
+    /// The largest table a game's engine may have, MiB.
+    pub hash_max_mib: usize,
+}
+
+impl OptionsAnswer {
+    /// The engine's options, for a host with (or without) `tablebase`,
+    /// `threads_max` threads and tables up to `hash_max_mib`.
+    pub fn new(tablebase: bool, threads_max: usize, hash_max_mib: usize) -> OptionsAnswer {
+        let options: Vec<OptionView> = page_options().iter().filter_map(OptionView::new).collect();
+        let has = |name: &str| options.iter().any(|o| o.name == name);
+        let levels = has("UCI_LimitStrength") && has("UCI_Elo");
+        OptionsAnswer {
+            options,
+            levels,
+            tablebase,
+            threads_max,
+            hash_max_mib,
+        }
+    }
+}
+
 /// An option as the page reads it.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, Clone)]
 pub struct OptionView {
     /// Its name.
     pub name: &'static str,

@@ -6,7 +6,7 @@
 
 use chess::{CastlingMode, Color, Move, Position};
 use engine::Score;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::record::GameRecord;
 use crate::tree::NodeId;
@@ -233,7 +233,7 @@ impl GameView {
 
 /// A score for people: centipawns or mate in moves, from White's view
 /// (the bar and the numbers on the page do not flip with the side to move).
-#[derive(Serialize, Debug, Clone, Copy)]
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(tag = "kind", content = "value", rename_all = "lowercase")]
 pub enum ScoreView {
     /// Centipawns, White's view.

@@ -35,10 +35,12 @@ const S = {
 
 // The one way the page reaches the engine and the game logic (docs/gui.md,
 // "How the page is built"): requests in the API's paths, a game's PGN, and
-// its event stream (the server's PageEvent enum, as an EventSource: the
+// its event stream (the PageEvent enum, as an EventSource: the
 // `onmessage`/`onopen` target). This one talks to `kestrel gui` over HTTP;
-// one that runs the engine in a Web Worker will answer the same calls.
-const backend = {
+// the static site (`make web`) loads its own first (crates/web/site/
+// backend.js: the game logic and the engine in Web Workers), which answers
+// the same calls.
+const backend = self.kestrelBackend || {
   // JSON in, JSON out: { ok, status, data }.
   async request(method, path, body) {
     const res = await fetch(path, {

@@ -8,18 +8,17 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use chess::Position;
-use gamerecord::game_end::{PlayersEnd, Side};
-use gamerecord::record::SearchAt;
-use gamerecord::settings::{page_options, EngineSettings, OptionView};
-use gamerecord::tree::NodeId;
+use gamerecord::request::{
+    not_hidden, AnnotateBody, ClockBody, DeleteBody, EndBody, EngineBody, GameBody, GoBody,
+    GotoBody, LinesBody, MoveBody, NewGame, PgnBody, PositionBody, PromoteBody, ReviewBody,
+    StopBody, TagsBody, UndoBody,
+};
+use gamerecord::settings::OptionsAnswer;
 use gamerecord::view::{GameView, MoveView};
-use gamerecord::GameError;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiJson, ApiQuery};
-use crate::search_gate::Purpose;
 use crate::search_run;
 use crate::session::{AppState, Session};
 
@@ -32,39 +31,16 @@ pub struct GameQuery {
     pub game: String,
 }
 
-/// A body naming a game and nothing else.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GameBody {
-    /// The game's id.
-    pub game: String,
-}
-
 fn view(session: &Session) -> Json<GameView> {
     Json(GameView::new(&session.id, &session.record()))
 }
 
-fn parse_fen(fen: &str) -> Result<Position, ApiError> {
-    Position::from_fen(fen.trim()).map_err(|e| ApiError::bad_request(format!("bad FEN: {e}")))
-}
-
-/// `POST /api/game` `{"fen"?}`: a new game for a tab.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewGame {
-    fen: Option<String>,
-}
-
-/// Creates a game.
+/// `POST /api/game` `{"fen"?}`: creates a game for a tab.
 pub async fn new_game(
     State(state): Shared,
     ApiJson(body): ApiJson<NewGame>,
 ) -> Result<Json<GameView>, ApiError> {
-    let start = match &body.fen {
-        Some(fen) => parse_fen(fen)?,
-        None => Position::startpos(),
-    };
-    let session = state.create(start)?;
+    let session = state.create(body.start()?)?;
     Ok(view(&session))
 }
 
@@ -77,17 +53,6 @@ pub async fn get_state(
     Ok(view(&session))
 }
 
-/// `POST /api/move` `{"game", "move", "from"?}`: a move in UCI or SAN,
-/// played from node `from` (default: the position on view).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoveBody {
-    game: String,
-    #[serde(rename = "move")]
-    mv: String,
-    from: Option<NodeId>,
-}
-
 /// Plays a move, which goes on view: a new variation when it leaves the
 /// line, or the existing node when it was played there already (stopping
 /// the engine's search: the position it searched is no longer on view).
@@ -96,30 +61,11 @@ pub async fn play_move(
     ApiJson(body): ApiJson<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
-    {
-        let record = session.record();
-        let from = body.from.unwrap_or(record.current);
-        record.tree.node(from).map_err(GameError::from)?;
-        record.playable_from(from)?;
-        let m = record.parse_move_at(from, &body.mv)?;
-        // Checked before the search stops, so that a refused move leaves it running.
-        let mut trial = record.clone();
-        trial.play_from(from, m, None)?;
-        drop(record);
-        session.cancel_search();
-        let mut record = session.record();
-        let id = record.play_from(from, m, None)?;
-        record.current = id;
-    }
+    // Checked before the search stops, so that a refused move leaves it running.
+    body.apply(&mut session.record().clone())?;
+    session.cancel_search();
+    body.apply(&mut session.record())?;
     Ok(view(&session))
-}
-
-/// `POST /api/goto` `{"game", "node"}`: puts a node of the tree on view.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GotoBody {
-    game: String,
-    node: NodeId,
 }
 
 /// Goes to a position of the game (the engine's search goes on: the page
@@ -129,19 +75,8 @@ pub async fn goto(
     ApiJson(body): ApiJson<GotoBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
-    session.record().goto(body.node)?;
+    body.apply(&mut session.record())?;
     Ok(view(&session))
-}
-
-/// `POST /api/promote` `{"game", "node", "main"?}`: moves the variation
-/// holding `node` up one place, or with `main` makes it the main line.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PromoteBody {
-    game: String,
-    node: NodeId,
-    #[serde(default)]
-    main: bool,
 }
 
 /// Promotes a variation.
@@ -150,20 +85,8 @@ pub async fn promote(
     ApiJson(body): ApiJson<PromoteBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
-    session.record().promote(body.node, body.main)?;
+    body.apply(&mut session.record())?;
     Ok(view(&session))
-}
-
-/// `POST /api/annotate` `{"game", "node", "comment"?, "nags"?}`: the
-/// comment after a move (empty: none) and/or its NAGs; a part left out
-/// stays as it is.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnnotateBody {
-    game: String,
-    node: NodeId,
-    comment: Option<String>,
-    nags: Option<Vec<u8>>,
 }
 
 /// Annotates a move.
@@ -173,9 +96,7 @@ pub async fn annotate(
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
     let before = session.record().clone();
-    session
-        .record()
-        .annotate(body.node, body.comment.as_deref(), body.nags.as_deref())?;
+    body.apply(&mut session.record())?;
     // A long comment counts against the games' memory like a long game:
     // refused, and the game left as it was, when games in use fill it.
     if let Err(full) = state.trim(&session.id) {
@@ -185,17 +106,6 @@ pub async fn annotate(
     Ok(view(&session))
 }
 
-/// `POST /api/clock` `{"game", "node", "ms"}`: the mover's clock after a
-/// move of a game against the engine, for the move list and the PGN's
-/// `[%clk]` (the page keeps the clocks and sends each move's once).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ClockBody {
-    game: String,
-    node: NodeId,
-    ms: u64,
-}
-
 /// Records a move's clock (see [`gamerecord::record::GameRecord::set_clock`]
 /// for what is refused).
 pub async fn set_clock(
@@ -203,16 +113,8 @@ pub async fn set_clock(
     ApiJson(body): ApiJson<ClockBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
-    session.record().set_clock(body.node, body.ms)?;
+    body.apply(&mut session.record())?;
     Ok(view(&session))
-}
-
-/// `POST /api/delete` `{"game", "node"}`: deletes a move and all that follows it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DeleteBody {
-    game: String,
-    node: NodeId,
 }
 
 /// Deletes from a node on (stopping the engine: it may search a deleted position).
@@ -222,18 +124,10 @@ pub async fn delete(
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
     // Checked first, so that a refused deletion leaves a search running.
-    session.record().clone().delete(body.node)?;
+    body.apply(&mut session.record().clone())?;
     session.cancel_search();
-    session.record().delete(body.node)?;
+    body.apply(&mut session.record())?;
     Ok(view(&session))
-}
-
-/// `POST /api/undo` `{"game", "plies"?}` (default 1).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct UndoBody {
-    game: String,
-    plies: Option<usize>,
 }
 
 /// Takes moves back.
@@ -243,20 +137,8 @@ pub async fn undo(
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
     session.cancel_search();
-    if session.record().undo(body.plies.unwrap_or(1)) == 0 {
-        return Err(ApiError::conflict("no move to take back"));
-    }
+    body.apply(&mut session.record())?;
     Ok(view(&session))
-}
-
-/// `POST /api/end` `{"game", "end": "resign"|"flag", "side": "white"|"black"}`
-/// or `{"game", "end": "draw"}`: the players end the game.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EndBody {
-    game: String,
-    end: PlayersEnd,
-    side: Option<Side>,
 }
 
 /// Ends the game by resignation, agreement or the page's clock (the engine
@@ -266,23 +148,11 @@ pub async fn end_game(
     ApiJson(body): ApiJson<EndBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
-    let end = body.end.ending(body.side)?;
+    body.end.ending(body.side)?;
     session.cancel_search();
-    session.record().end(end)?;
+    body.apply(&mut session.record())?;
     Ok(view(&session))
 }
-
-/// `POST /api/tags` `{"game", "tags": {"White": "...", ...}}`: PGN tags
-/// for the export (the players' names, the time control).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TagsBody {
-    game: String,
-    tags: std::collections::BTreeMap<String, String>,
-}
-
-/// Tags the PGN export takes from the game itself, not from a request.
-const OWN_TAGS: [&str; 4] = ["Result", "FEN", "SetUp", "Termination"];
 
 /// Sets PGN tags (an empty value removes one).
 pub async fn set_tags(
@@ -290,47 +160,8 @@ pub async fn set_tags(
     ApiJson(body): ApiJson<TagsBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
-    for (name, value) in &body.tags {
-        let name_ok = (1..=40).contains(&name.len())
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !OWN_TAGS.contains(&name.as_str());
-        if !name_ok {
-            return Err(ApiError::bad_request(format!(
-                "'{name}' is not a tag the page may set (letters, digits and _; not {})",
-                OWN_TAGS.join(", ")
-            )));
-        }
-        if value.chars().count() > 200 || value.chars().any(char::is_control) {
-            return Err(ApiError::bad_request(format!(
-                "the value of {name} must be one line of at most 200 characters"
-            )));
-        }
-    }
-    {
-        let mut record = session.record();
-        for (name, value) in body.tags {
-            record.tags.retain(|(n, _)| *n != name);
-            if !value.is_empty() {
-                record.tags.push((name, value));
-            }
-        }
-    }
+    body.apply(&mut session.record())?;
     Ok(view(&session))
-}
-
-/// `POST /api/position` `{"game", "fen"?, "hide_eval"?, "vs_engine"?}`: a
-/// new game from a FEN (default: the start); `vs_engine`: a game against
-/// the engine, one line without variations until it ends; `hide_eval`:
-/// one whose evaluation the server keeps to itself until the game ends.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PositionBody {
-    game: String,
-    fen: Option<String>,
-    #[serde(default)]
-    hide_eval: bool,
-    #[serde(default)]
-    vs_engine: bool,
 }
 
 /// Starts the game again from a position.
@@ -339,31 +170,11 @@ pub async fn set_position(
     ApiJson(body): ApiJson<PositionBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
-    let start = match &body.fen {
-        Some(fen) => parse_fen(fen)?,
-        None => Position::startpos(),
-    };
+    body.start()?;
     session.cancel_search();
     session.engine().new_game();
-    session
-        .record()
-        .reset(start, body.hide_eval, body.vs_engine || body.hide_eval);
+    body.apply(&mut session.record())?;
     Ok(view(&session))
-}
-
-/// `POST /api/pgn` `{"game", "pgn", "vs_engine"?, "hide_eval"?}`: replaces
-/// the game with the first game of the text, a game to study; with
-/// `vs_engine` a game against the engine that goes on (as `/api/position`
-/// makes one), for a page restoring a game the server no longer has.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PgnBody {
-    game: String,
-    pgn: String,
-    #[serde(default)]
-    hide_eval: bool,
-    #[serde(default)]
-    vs_engine: bool,
 }
 
 /// Imports a PGN game.
@@ -372,11 +183,7 @@ pub async fn import_pgn(
     ApiJson(body): ApiJson<PgnBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let session = state.get(&body.game)?;
-    let mut imported = session.record().clone();
-    imported.import_pgn(&body.pgn)?;
-    if body.vs_engine || body.hide_eval {
-        imported.resume_against_engine(body.hide_eval)?;
-    }
+    let imported = body.imported(&session.record())?;
     session.cancel_search();
     session.engine().new_game();
     let before = std::mem::replace(&mut *session.record(), imported);
@@ -421,48 +228,16 @@ pub async fn legal(
     Ok(Json(view(&session).0.legal))
 }
 
-/// `POST /api/go` `{"game", "settings", "play"}`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GoBody {
-    game: String,
-    #[serde(default)]
-    settings: EngineSettings,
-    /// Play the move found (an engine player); else only analyse.
-    #[serde(default)]
-    play: bool,
-    /// Analyse the position after this many plies of the main line.
-    ply: Option<usize>,
-    /// Analyse this node of the tree (default: the position on view).
-    node: Option<NodeId>,
-}
-
 /// Starts a search; its output comes on the event stream.
 pub async fn go(
     State(state): Shared,
     ApiJson(body): ApiJson<GoBody>,
 ) -> Result<Json<search_run::GoAnswer>, ApiError> {
     let session = state.get(&body.game)?;
-    let answer = tokio::task::spawn_blocking(move || {
-        let at = SearchAt {
-            ply: body.ply,
-            node: body.node,
-        };
-        search_run::start(&state, &session, &body.settings, body.play, at)
-    })
-    .await
-    .map_err(|e| ApiError::conflict(format!("the search could not start: {e}")))??;
+    let answer = tokio::task::spawn_blocking(move || search_run::start(&state, &session, &body))
+        .await
+        .map_err(|e| ApiError::conflict(format!("the search could not start: {e}")))??;
     Ok(Json(answer))
-}
-
-/// `POST /api/stop` `{"game", "purpose"?}`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StopBody {
-    game: String,
-    /// Stop the search only when it is for this (`analysis`: never an
-    /// engine player's move).
-    purpose: Option<Purpose>,
 }
 
 /// What `POST /api/stop` did.
@@ -497,50 +272,20 @@ pub async fn draw(
         .map(Json)
 }
 
-/// Refuses what would tell the evaluation of a game that hides it.
-fn not_hidden(session: &Session, what: &str) -> Result<(), ApiError> {
-    if session.record().eval_hidden() {
-        return Err(ApiError::conflict(format!(
-            "the evaluation of this game is hidden until it ends, {what} with it"
-        )));
-    }
-    Ok(())
-}
-
 /// `GET /api/options`: the engine options a side can set, whether the
 /// engine has levels and whether endgame tables are configured.
-pub async fn options(State(state): Shared) -> Json<Value> {
+pub async fn options(State(state): Shared) -> Json<OptionsAnswer> {
     // The list is the engine's and cannot change while the program runs.
-    static OPTIONS: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    let mut out = OPTIONS
-        .get_or_init(|| {
-            let engine_options = page_options();
-            let views: Vec<OptionView> =
-                engine_options.iter().filter_map(OptionView::new).collect();
-            let has = |name: &str| views.iter().any(|o| o.name == name);
-            json!({
-                "options": views,
-                "levels": has("UCI_LimitStrength") && has("UCI_Elo"),
-            })
-        })
-        .clone();
-    // The page asks the tables only when there are some.
-    out["tablebase"] = Value::Bool(state.tables.is_some());
-    // What POST /api/engine takes on this machine and server.
-    out["threads_max"] = json!(crate::session::max_threads());
-    out["hash_max_mib"] = json!(state.max_hash_mib());
-    Json(out)
-}
-
-/// `POST /api/engine` `{"game", "threads"?, "hash_mib"?}`: the game's
-/// engine's search threads and table size, which the page's engine
-/// settings set (the other options go with each search).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EngineBody {
-    game: String,
-    threads: Option<usize>,
-    hash_mib: Option<usize>,
+    static OPTIONS: std::sync::OnceLock<OptionsAnswer> = std::sync::OnceLock::new();
+    let base = OPTIONS.get_or_init(|| OptionsAnswer::new(false, 1, 1));
+    Json(OptionsAnswer {
+        // The page asks the tables only when there are some.
+        tablebase: state.tables.is_some(),
+        // What POST /api/engine takes on this machine and server.
+        threads_max: crate::session::max_threads(),
+        hash_max_mib: state.max_hash_mib(),
+        ..base.clone()
+    })
 }
 
 /// Sets them (its search stops; a new table starts empty) and answers
@@ -553,18 +298,7 @@ pub async fn engine_resources(
     ApiJson(body): ApiJson<EngineBody>,
 ) -> Result<Json<crate::session::Resources>, ApiError> {
     let session = state.get(&body.game)?;
-    let max_threads = crate::session::max_threads();
-    if let Some(n) = body.threads.filter(|n| !(1..=max_threads).contains(n)) {
-        return Err(ApiError::bad_request(format!(
-            "threads must be from 1 to {max_threads} (this machine's cores), not {n}"
-        )));
-    }
-    let max_hash = state.max_hash_mib();
-    if let Some(mib) = body.hash_mib.filter(|m| !(1..=max_hash).contains(m)) {
-        return Err(ApiError::bad_request(format!(
-            "hash_mib must be from 1 to {max_hash}, not {mib}"
-        )));
-    }
+    body.check(crate::session::max_threads(), state.max_hash_mib())?;
     let before = session.resources();
     let set = {
         let session = session.clone();
@@ -591,7 +325,7 @@ pub async fn book_moves(
     ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&q.game)?;
-    not_hidden(&session, "the book's statistics")?;
+    not_hidden(&session.record(), "the book's statistics")?;
     let pos = session.record().position();
     let book = state
         .book
@@ -616,14 +350,14 @@ pub async fn book_moves(
 pub async fn explorer(
     State(state): Shared,
     ApiQuery(q): ApiQuery<GameQuery>,
-) -> Result<Json<crate::explorer::ExplorerView>, ApiError> {
+) -> Result<Json<gamerecord::explorer::ExplorerView>, ApiError> {
     let session = state.get(&q.game)?;
-    not_hidden(&session, "the explorer's statistics")?;
+    not_hidden(&session.record(), "the explorer's statistics")?;
     let pos = session.record().position();
     // The first request may index the games (0.2 s): not on an
     // async thread.
     let view = tokio::task::spawn_blocking(move || {
-        crate::explorer::view(crate::explorer::masters(), &pos)
+        gamerecord::explorer::view(gamerecord::explorer::masters(), &pos)
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the master games could not be read: {e}")))?;
@@ -641,15 +375,9 @@ pub struct ExplorerGameQuery {
 /// page loads it on the analysis board).
 pub async fn explorer_game(ApiQuery(q): ApiQuery<ExplorerGameQuery>) -> Result<Response, ApiError> {
     let id = q.id;
-    let text = tokio::task::spawn_blocking(move || crate::explorer::masters().pgn(id))
+    let text = tokio::task::spawn_blocking(move || gamerecord::explorer::game_pgn(id))
         .await
-        .map_err(|e| ApiError::conflict(format!("the master games could not be read: {e}")))?
-        .ok_or_else(|| {
-            ApiError::not_found(format!(
-                "no master game {id}: the collection has {} (numbered from 0)",
-                crate::explorer::masters().game_count()
-            ))
-        })?;
+        .map_err(|e| ApiError::conflict(format!("the master games could not be read: {e}")))??;
     Ok((
         [(
             header::CONTENT_TYPE,
@@ -681,7 +409,7 @@ pub async fn tablebase(
     ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&q.game)?;
-    not_hidden(&session, "the tables' verdict")?;
+    not_hidden(&session.record(), "the tables' verdict")?;
     let tables = state.tables.clone().ok_or_else(|| {
         ApiError::not_found("no tables: start kestrel gui with --syzygy-path DIR")
     })?;
@@ -711,25 +439,13 @@ pub async fn tablebase(
     ))
 }
 
-/// `POST /api/analysis` `{"game", "depth"? | "movetime_ms"?}`: the whole-game pass.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReviewBody {
-    game: String,
-    depth: Option<i32>,
-    movetime_ms: Option<u64>,
-}
-
 /// Starts the analysis pass over the game (409 while its evaluation is hidden).
 pub async fn start_review(
     State(state): Shared,
     ApiJson(body): ApiJson<ReviewBody>,
 ) -> Result<Json<gamerecord::review::ReviewView>, ApiError> {
     let session = state.get(&body.game)?;
-    let limit = gamerecord::review::PassLimit {
-        depth: body.depth,
-        movetime_ms: body.movetime_ms,
-    };
+    let limit = body.limit();
     tokio::task::spawn_blocking(move || crate::review_run::start(&session, limit))
         .await
         .map_err(|e| ApiError::conflict(format!("the pass could not start: {e}")))?
@@ -755,16 +471,6 @@ pub async fn cancel_review(
         .await
         .map(Json)
         .map_err(|e| ApiError::conflict(format!("the pass could not be cancelled: {e}")))
-}
-
-/// `POST /api/analysis/lines` `{"game", "ply"?}`: the pass's best line
-/// after each judged move (or the one at `ply`) as a variation, with
-/// lichess's comment on the move.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LinesBody {
-    game: String,
-    ply: Option<usize>,
 }
 
 /// Adds the best lines (see [`crate::review_run::add_best_lines`]); the game

@@ -117,12 +117,9 @@ impl BookSource {
     }
 }
 
-/// The book as the GUI plays it: on (each game's settings say whether to
-/// ask it), by weight, as deep as the book goes.
+/// The book as the GUI plays it, with or without a server ([`OwnBook::whole`]).
 fn gui_book() -> OwnBook {
-    let mut book = OwnBook::new(true);
-    book.set_depth(u32::MAX);
-    book
+    OwnBook::whole()
 }
 
 #[cfg(test)]

@@ -11,11 +11,8 @@ pub mod book_source;
 pub mod draw;
 pub mod error;
 pub mod events;
-pub mod explorer;
 pub mod host_guard;
-pub mod page_event;
 pub mod review_run;
-pub mod search_gate;
 pub mod search_run;
 pub mod session;
 
@@ -330,7 +327,7 @@ pub fn run(config: Config, on_ready: impl FnOnce(&str)) -> Result<(), StartError
     // The explorer's games are indexed while the page loads, not when it
     // first asks.
     std::thread::spawn(|| {
-        explorer::masters();
+        gamerecord::explorer::masters();
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -24,9 +24,9 @@ use gamerecord::review::{self, PassGame, PassLimit, PositionEval, Review, Review
 use gamerecord::settings::EngineSettings;
 
 use crate::error::ApiError;
-use crate::page_event::PageEvent;
-use crate::search_gate::{Begun, Purpose};
 use crate::session::Session;
+use gamerecord::page_event::PageEvent;
+use gamerecord::search_gate::{Begun, Purpose};
 
 /// How long the pass waits before looking again at a busy engine or a
 /// search that has not ended.

@@ -1,24 +1,23 @@
-//! Starting a search for a session, in one pass: the game says where it
-//! looks (`GameRecord::search_target`), the session's gate whether it
-//! starts (`Session::begin_search`), then the book when the side uses it,
-//! else the engine in the background with a reporter that turns its
-//! events into [`PageEvent`]s for the stream and, for a game move, plays
-//! the move it finds (unless the game changed meanwhile or the search was
-//! superseded or stopped).
+//! Starting a search for a session, in one pass: the request says where it
+//! looks and how (`GoBody::target`, gamerecord's checks), the session's
+//! gate whether it starts (`Session::begin_search`), then the book when the
+//! side uses it, else the engine in the background with a reporter that
+//! turns its events into reports and the reports into [`PageEvent`]s
+//! (gamerecord's `SearchRun`, which the page without a server uses too)
+//! and, for a game move, plays the move it finds (unless the game changed
+//! meanwhile or the search was superseded or stopped).
 
 use std::sync::{Arc, Weak};
 use std::time::Instant;
 
-use engine::{SearchEvent, SearchResult};
-use gamerecord::record::{SearchAt, SearchTarget};
-use gamerecord::settings::EngineSettings;
-use gamerecord::tree::NodeId;
-use gamerecord::view::{line, GameView, MoveView, ScoreView};
+use gamerecord::page_event::PageEvent;
+use gamerecord::request::GoBody;
+use gamerecord::search_gate::{Begun, Purpose};
+use gamerecord::search_report::{SearchReport, SearchRun};
+use gamerecord::view::GameView;
 use serde::Serialize;
 
 use crate::error::ApiError;
-use crate::page_event::PageEvent;
-use crate::search_gate::{Begun, Purpose};
 use crate::session::{AppState, Session};
 
 /// The answer to `POST /api/go`: the search that serves the request.
@@ -33,44 +32,18 @@ pub struct GoAnswer {
     pub started: bool,
 }
 
-/// Starts a search in `session`'s position on view, in the position after
-/// `ply` plies of its main line, or at `node` of its tree (see
-/// [`gamerecord::record::GameRecord::search_target`]), unless the engine
-/// player's search serves it. With `play`, the move found is played from
-/// the searched node. Its events come on the session's stream, through
-/// its gate: a `started` event, lines, statistics and the best move.
-/// Blocks while a previous search winds down, so call it off the async
-/// threads.
-pub fn start(
-    state: &AppState,
-    session: &Arc<Session>,
-    settings: &EngineSettings,
-    play: bool,
-    at: SearchAt,
-) -> Result<GoAnswer, ApiError> {
-    let limits = settings.limits()?;
-    if play && limits.infinite {
-        return Err(ApiError::bad_request(
-            "an engine move needs a time or a depth, not infinite",
-        ));
-    }
-    let target = session.record().search_target(at, play)?;
-    let SearchTarget {
-        node,
-        root,
-        history,
-        version,
-        mode,
-        hidden,
-    } = target;
-    let purpose = if play {
-        Purpose::Move
-    } else {
-        Purpose::Analysis
-    };
+/// Starts the search `go` asks for in `session`'s game (see
+/// [`GoBody::target`]), unless the engine player's search serves it. With
+/// `play`, the move found is played from the searched node. Its events
+/// come on the session's stream, through its gate: a `started` event,
+/// lines, statistics and the best move. Blocks while a previous search
+/// winds down, so call it off the async threads.
+pub fn start(state: &AppState, session: &Arc<Session>, go: &GoBody) -> Result<GoAnswer, ApiError> {
+    let (limits, target) = go.target(&session.record())?;
+    let purpose = go.purpose();
     let mut engine = session.engine();
-    let seq = match session.begin_search(&engine, Some(purpose), Some((node, version)), &root.fen())
-    {
+    let spot = Some((target.node, target.version));
+    let seq = match session.begin_search(&engine, Some(purpose), spot, &target.root.fen()) {
         Begun::New(seq) => seq,
         Begun::Kept(search) => {
             return Ok(GoAnswer {
@@ -85,119 +58,77 @@ pub fn start(
         purpose,
         started: true,
     };
-    if play && settings.own_book() {
+    let run = Arc::new(SearchRun::new(seq, purpose, target));
+    if go.asks_book() {
         let book_move = state
             .book
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .pick(&root);
+            .pick(&run.target.root);
         if let Some(m) = book_move {
             drop(engine);
-            let mv = MoveView::new(&root, m, mode);
-            let played = play_if_current(session, seq, version, node, m, None);
-            session.send(&PageEvent::BestMove {
-                search: seq,
-                book: true,
-                played,
-                time_ms: 0,
-                mv: (played || !hidden).then_some(mv),
-            });
+            let played = play_if_current(session, &run, m, None);
+            session.send(&run.best_move_event(Some(m), true, played, 0));
             return Ok(answer);
         }
     }
-    if let Err(e) = settings.apply(&mut engine) {
+    if let Err(e) = go.settings.apply(&mut engine) {
         drop(engine);
         session.stop_search(None);
         return Err(e.into());
     }
     let weak = Arc::downgrade(session);
     let started = Instant::now();
-    let side = root.turn();
-    let root_fen = root.fen();
+    let reporting = run.clone();
     let reporter: engine::Reporter = Arc::new(move |event| {
         let Some(session) = Weak::upgrade(&weak) else {
             return;
         };
-        match event {
-            // Scores, lines and statistics are the evaluation: not sent.
-            SearchEvent::Iteration(_) | SearchEvent::Stats { .. } if hidden => {}
-            // Whether the page hears it is the gate's call (`Session::send`).
-            SearchEvent::Iteration(info) => {
-                let ms = info.time.as_millis() as u64;
-                session.send(&PageEvent::Info {
-                    search: seq,
-                    purpose,
-                    fen: root_fen.clone(),
-                    depth: info.depth,
-                    seldepth: info.seldepth,
-                    multipv: info.multipv,
-                    score: ScoreView::white_view(info.user_score(), side),
-                    bound: info.bound.name(),
-                    nodes: info.nodes,
-                    nps: info.nodes * 1000 / ms.max(1),
-                    time_ms: ms,
-                    tbhits: info.tbhits,
-                    pv: line(&root, &info.pv, mode),
-                });
-            }
-            SearchEvent::CurrMove { .. } => {}
-            SearchEvent::Stats { stats, nodes, time } => {
-                let ms = time.as_millis() as u64;
-                session.send(&PageEvent::Stats {
-                    search: seq,
-                    fen: root_fen.clone(),
-                    nodes,
-                    nps: nodes * 1000 / ms.max(1),
-                    time_ms: ms,
-                    text: stats.to_string(),
-                });
-            }
-            SearchEvent::BestMove(SearchResult { best, .. }) => {
-                let ms = started.elapsed().as_millis() as u64;
+        let run = &reporting;
+        let Some(report) = SearchReport::of(&event, &run.target.root, started.elapsed()) else {
+            return;
+        };
+        match &report {
+            SearchReport::Best { best, time_ms } => {
+                let best = run.first_move(best.as_deref());
                 let played = match best {
-                    Some(m) if play => play_if_current(&session, seq, version, node, m, Some(ms)),
+                    Some(m) if run.plays() => play_if_current(&session, run, m, Some(*time_ms)),
                     _ => false,
                 };
-                // A move found but not played is advice: not sent while hidden.
-                let shown = best.filter(|_| played || !hidden);
-                session.send(&PageEvent::BestMove {
-                    search: seq,
-                    book: false,
-                    played,
-                    time_ms: ms,
-                    mv: shown.map(|m| MoveView::new(&root, m, mode)),
-                });
+                session.send(&run.best_move_event(best, false, played, *time_ms));
+            }
+            // Whether the page hears it is the gate's call (`Session::send`).
+            _ => {
+                if let Some(page_event) = run.event(&report) {
+                    session.send(&page_event);
+                }
             }
         }
     });
-    engine.go(root, history, limits, reporter);
+    engine.go(
+        run.target.root,
+        run.target.history.clone(),
+        limits,
+        reporter,
+    );
     Ok(answer)
 }
 
-/// Plays `m` from `node` when search `seq` still runs (neither superseded
-/// nor stopped) and the game is still at `version`; the new move goes on
-/// view when `node` was on view. Sends the new state. True when played.
-fn play_if_current(
-    session: &Session,
-    seq: u64,
-    version: u64,
-    node: NodeId,
-    m: chess::Move,
-    ms: Option<u64>,
-) -> bool {
-    if !session.searches.running(seq) {
+/// Plays `m`, found by `run`, when its search still runs (neither
+/// superseded nor stopped) and the game is still where it searched (see
+/// [`gamerecord::record::GameRecord::play_found`]). Sends the new state.
+/// True when played.
+fn play_if_current(session: &Session, run: &SearchRun, m: chess::Move, ms: Option<u64>) -> bool {
+    if !session.searches.running(run.search) {
         return false;
     }
     let view = {
         let mut record = session.record();
-        if record.version != version {
+        if record
+            .play_found(run.target.version, run.target.node, m, ms)
+            .is_none()
+        {
             return false;
-        }
-        let Ok(id) = record.play_from(node, m, ms) else {
-            return false;
-        };
-        if record.current == node {
-            record.current = id;
         }
         GameView::new(&session.id, &record)
     };

@@ -23,9 +23,9 @@ use tokio::sync::broadcast;
 
 use crate::book_source::BookSource;
 use crate::error::ApiError;
-use crate::page_event::PageEvent;
 use crate::review_run::ReviewRun;
-use crate::search_gate::{Begun, Purpose, SearchGate, SearchSpot};
+use gamerecord::page_event::PageEvent;
+use gamerecord::search_gate::{Begun, Purpose, SearchGate, SearchSpot};
 
 /// The memory for games when `kestrel gui` is not told (`--games-memory`),
 /// MiB: about a hundred games with their engines.

@@ -11,6 +11,7 @@ pub mod engine_process;
 pub mod game_loop;
 pub mod openings;
 pub mod player;
+#[cfg(feature = "progress")]
 pub mod progress;
 pub mod random_openings;
 pub mod search_limits;

@@ -1,9 +1,12 @@
 // Kestrel's engine Worker: runs kestrel.wasm, one UCI line at a time, and
 // posts every output line back. kestrel.js (the Worker pages talk to) starts
-// it. A search blocks this Worker until it answers, so `stop` and
-// `ponderhit` cannot come as messages: kestrel.js writes them into a
-// SharedArrayBuffer (when the page is cross-origin isolated), which the
-// engine reads every 1024 nodes through the `poll` import.
+// it, and so does kestrel-game.js (the GUI's games without a server), whose
+// searches come as `{ search: ORDER }` (a SearchOrder as JSON, crates/web
+// search.rs) and report as JSON lines. A search blocks this Worker until it
+// answers, so `stop` and `ponderhit` cannot come as messages: kestrel.js
+// (or kestrel-game.js) writes them into a SharedArrayBuffer (when the page
+// is cross-origin isolated), which the engine reads every 1024 nodes
+// through the `poll` import.
 //
 // The shared words: [0] the number of the last `go` to stop, [1] the number
 // of the last `go` whose ponder move was played, [2] bumped (and notified)
@@ -44,15 +47,29 @@ const imports = {
   },
 };
 
-function command(line) {
-  if (line.split(/\s+/)[0] === 'go') searches += 1;
-  const bytes = encoder.encode(line);
+function write(text) {
+  const bytes = encoder.encode(text);
   const ptr = exports.kestrel_input(bytes.length);
   new Uint8Array(exports.memory.buffer, ptr, bytes.length).set(bytes);
-  exports.kestrel_command(bytes.length);
+  return bytes.length;
 }
 
+// A UCI line, or a search ordered by the game Worker: both count as searches
+// for the shared flags.
+function command(data) {
+  if (typeof data !== 'string') {
+    searches += 1;
+    exports.kestrel_search(write(data.search));
+    return;
+  }
+  if (data.split(/\s+/)[0] === 'go') searches += 1;
+  exports.kestrel_command(write(data));
+}
+
+// The module from its URL, or compiled already (the game Worker compiles it
+// once for its own instance and for every engine it starts).
 async function load(url) {
+  if (url instanceof WebAssembly.Module) return WebAssembly.instantiate(url, imports);
   try {
     const { instance } = await WebAssembly.instantiateStreaming(fetch(url), imports);
     return instance;
@@ -66,15 +83,15 @@ async function load(url) {
 
 onmessage = async (event) => {
   const data = event.data;
-  if (typeof data === 'string') {
+  if (typeof data === 'string' || data.search !== undefined) {
     if (exports === null) pending.push(data);
     else command(data);
     return;
   }
-  // The first message: where the module is, and the shared flags.
+  // The first message: the module (its URL, or compiled), and the shared flags.
   flags = data.flags ? new Int32Array(data.flags) : null;
   try {
-    exports = (await load(data.wasm)).exports;
+    exports = (await load(data.module || data.wasm)).exports;
   } catch (error) {
     postMessage(`info string error: cannot load ${data.wasm}: ${error}`);
     return;

@@ -10,8 +10,16 @@
 //! `stop` and `ponderhit` from a `SharedArrayBuffer` the page-facing
 //! Worker writes while the engine's Worker searches.
 //!
-//! Natively the crate is just the session ([`session`]), tested here.
+//! The same module also holds the page's games for the GUI without a
+//! server ([`games`]: gamerecord's game logic answering the page's API
+//! requests in a Web Worker) and runs the searches that Worker orders
+//! ([`search`]) in the engine's Worker.
+//!
+//! Natively the crate is the session, the games and the searches, tested
+//! here; only the exports (`wasm.rs`) are the browser's.
 
+pub mod games;
+pub mod search;
 pub mod session;
 
 #[cfg(target_family = "wasm")]

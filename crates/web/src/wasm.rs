@@ -1,18 +1,28 @@
 //! The module's exports and imports. Exports: `kestrel_input(len)` gives a
-//! buffer for one command line of `len` bytes (UTF-8), `kestrel_command(len)`
-//! handles the line written there. Imports (module `kestrel`): `output(ptr,
-//! len)` takes output text (whole lines), `now()` the milliseconds of a
-//! monotonic clock, `poll()` what came for the running search (bit 0:
-//! `stop`, bit 1: `ponderhit`), `pause(ms)` waits at most so long,
-//! `random()` 32 random bits.
+//! buffer for one input of `len` bytes (UTF-8); `kestrel_command(len)`
+//! handles the UCI command line written there; `kestrel_search(len)` runs
+//! the search ordered there (a [`SearchOrder`] as JSON, from the game's
+//! Worker), its reports written as lines; `kestrel_game(len)` gives the
+//! page's games ([`Games`]) the input written there (an [`Input`] as JSON)
+//! and writes what follows (an [`Output`](crate::games::Output)) as one
+//! line. The engine's Worker uses the first three, the game's Worker the
+//! first and the last: one module, two instances. Imports (module
+//! `kestrel`): `output(ptr, len)` takes output text (whole lines), `now()`
+//! the milliseconds of a monotonic clock, `poll()` what came for the
+//! running search (bit 0: `stop`, bit 1: `ponderhit`), `pause(ms)` waits at
+//! most so long, `random()` 32 random bits.
 #![allow(unsafe_code)]
 
 use std::cell::RefCell;
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Duration;
 
 use engine::host::{Host, Interrupt};
+use engine::Engine;
 
+use crate::games::{Games, Input};
+use crate::search::SearchOrder;
 use crate::session::Session;
 
 #[link(wasm_import_module = "kestrel")]
@@ -27,6 +37,32 @@ extern "C" {
 thread_local! {
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The engine of the game Worker's searches (not the UCI session's).
+    static SEARCH_ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
+    static GAMES: RefCell<Option<Games>> = const { RefCell::new(None) };
+}
+
+/// Registers the browser as the engine's host, once, before the first
+/// engine is made.
+fn ensure_host() {
+    let _ = engine::host::set_host(Host {
+        now: host_now,
+        poll: host_poll,
+        pause: host_pause,
+        seed: host_seed,
+    });
+}
+
+/// The input written to the buffer, `len` bytes of it.
+fn input_text(len: usize) -> String {
+    INPUT.with_borrow(|input| String::from_utf8_lossy(&input[..len.min(input.len())]).into_owned())
+}
+
+/// Writes `text` and a line end to the page.
+fn emit_line(text: &str) {
+    let line = format!("{text}\n");
+    // SAFETY: the import reads `len` bytes at `ptr`, which `line` holds for the call.
+    unsafe { output(line.as_ptr(), line.len()) };
 }
 
 /// Output text, one `output` call per flush (the session flushes each line).
@@ -89,21 +125,50 @@ pub extern "C" fn kestrel_input(len: usize) -> *mut u8 {
 /// first call starts the session; a search is answered before this returns.
 #[no_mangle]
 pub extern "C" fn kestrel_command(len: usize) {
-    let line = INPUT
-        .with_borrow(|input| String::from_utf8_lossy(&input[..len.min(input.len())]).into_owned());
+    let line = input_text(len);
     SESSION.with_borrow_mut(|session| {
         let session = session.get_or_insert_with(|| {
             // The host comes before the first engine (the session makes one).
-            let _ = engine::host::set_host(Host {
-                now: host_now,
-                poll: host_poll,
-                pause: host_pause,
-                seed: host_seed,
-            });
+            ensure_host();
             Session::new(Box::new(Output(Vec::new())))
         });
         session.handle(&line);
     });
+}
+
+/// Runs the search ordered in the buffer (a `SearchOrder` as JSON); its
+/// reports are written one a line, the last a `best` one, before this
+/// returns. An order that does not read is answered by nothing: the game's
+/// Worker only sends orders it wrote.
+#[no_mangle]
+pub extern "C" fn kestrel_search(len: usize) {
+    let Ok(order) = serde_json::from_str::<SearchOrder>(&input_text(len)) else {
+        return;
+    };
+    SEARCH_ENGINE.with_borrow_mut(|engine| {
+        let engine = engine.get_or_insert_with(|| {
+            ensure_host();
+            Engine::new()
+        });
+        crate::search::run(engine, &order, Arc::new(|line: String| emit_line(&line)));
+    });
+}
+
+/// Gives the page's games the input in the buffer (an `Input` as JSON)
+/// and writes what follows (an `Output`) as one line.
+#[no_mangle]
+pub extern "C" fn kestrel_game(len: usize) {
+    // No engine searches here, but the engine's clock is the host's too.
+    ensure_host();
+    let text = input_text(len);
+    let output = match serde_json::from_str::<Input>(&text) {
+        Ok(input) => {
+            GAMES.with_borrow_mut(|games| games.get_or_insert_with(Games::new).handle(input))
+        }
+        // The game Worker's own messages: a bad one is a bug there.
+        Err(_) => crate::games::Output::default(),
+    };
+    emit_line(&serde_json::to_string(&output).unwrap_or_default());
 }
 
 /// The random bytes the standard library's users ask for (the book's

@@ -2,14 +2,15 @@
 //! as `{"type": "info", ...}`, so that the stream's shape is written down
 //! once and checked by the compiler instead of spread over `json!` literals.
 
-use gamerecord::review::ReviewView;
-use gamerecord::view::{GameView, LineMove, MoveView, ScoreView};
 use serde::Serialize;
 
+use crate::review::ReviewView;
 use crate::search_gate::{Pass, Purpose};
+use crate::view::{GameView, LineMove, MoveView, ScoreView};
 
-/// One event of a game's stream (`GET /api/events`). Every event about a
-/// search carries its number; the server sends them through the session's
+/// One event of a game's stream (`GET /api/events`, or the game Worker's
+/// messages in a page without a server). Every event about a search
+/// carries its number; a host sends them through the game's
 /// [`SearchGate`](crate::search_gate::SearchGate), which drops those of a
 /// search superseded or stopped, so the page draws what arrives.
 #[derive(Serialize, Debug)]
@@ -48,7 +49,7 @@ pub enum PageEvent {
         /// Its score, White's view.
         score: ScoreView,
         /// `lower` or `upper` for a bound, null for an exact score.
-        bound: Option<&'static str>,
+        bound: Option<String>,
         /// Nodes searched.
         nodes: u64,
         /// Nodes a second.

@@ -1,5 +1,6 @@
-//! Which search a game's pages hear: the server, not the page, decides
-//! what is stale. Every search of a session gets a number; starting one
+//! Which search a game's pages hear: the host of the game (the server, or
+//! the game's Worker in a page without one), not the page, decides what is
+//! stale. Every search of a session gets a number; starting one
 //! supersedes the one before, whose events are dropped from then on, and
 //! stopping one lets its end through (statistics, best move) but no more
 //! lines. Deciding and sending happen under one lock, so that on the event
@@ -15,7 +16,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use gamerecord::tree::NodeId;
+use crate::tree::NodeId;
 use serde::{Deserialize, Serialize};
 
 /// What the page asked a search for.

@@ -1,15 +1,17 @@
 //! The opening explorer the page shows beside the book: the master games
 //! shipped with Kestrel ([`book::Explorer::masters`]), indexed once, on
-//! first use or when the server starts, off the async threads (0.2 s),
-//! and what they say about a position in the form the page
-//! draws: each move with its games and a White/draw/Black bar, and the
-//! best-rated games through the position, any of which loads as a PGN.
+//! first use (or when the server starts, off its async threads: 0.2 s),
+//! and what they say about a position in the form the page draws: each
+//! move with its games and a White/draw/Black bar, and the best-rated
+//! games through the position, any of which loads as a PGN ([`game_pgn`]).
 
 use std::sync::OnceLock;
 
 use book::{Explorer, GameId};
 use chess::Position;
 use serde::Serialize;
+
+use crate::error::GameError;
 
 /// The master games, indexed on first use.
 pub fn masters() -> &'static Explorer {
@@ -82,6 +84,16 @@ pub struct GameRow {
     pub uci: String,
 }
 
+/// Game `id` of the master games as PGN; a number the collection has not
+/// got is refused with how many it has.
+pub fn game_pgn(id: GameId) -> Result<String, GameError> {
+    let masters = masters();
+    masters.pgn(id).ok_or(GameError::NoMasterGame {
+        id,
+        count: masters.game_count(),
+    })
+}
+
 /// The explorer's view of `pos`.
 pub fn view(explorer: &Explorer, pos: &Position) -> ExplorerView {
     let found = explorer.explore(pos);
@@ -144,7 +156,12 @@ mod tests {
         assert!(v.moves.windows(2).all(|w| w[0].games >= w[1].games));
         assert!(!v.top_games.is_empty());
         for g in &v.top_games {
-            assert!(masters().pgn(g.id).is_some());
+            assert!(game_pgn(g.id).is_ok());
         }
+        let missing = game_pgn(u32::MAX).expect_err("no such game");
+        assert_eq!(missing.kind(), crate::ErrorKind::Missing);
+        assert!(missing
+            .to_string()
+            .starts_with(&format!("no master game {}", u32::MAX)));
     }
 }

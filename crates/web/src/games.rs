@@ -1,0 +1,1339 @@
+//! The page's games without a server: what the game's Web Worker holds and
+//! answers. The page's `backend` (crates/web/site/backend.js) sends it the
+//! same requests it sends `kestrel gui` (`POST /api/move` and the rest, as
+//! method, path and JSON body); each is answered by gamerecord's own code
+//! (`request`, `record`, `view`, `review`), as the server answers it, so no
+//! rule of the game is written twice. What the server does with threads
+//! this does with messages: a search is an order for the engine's Worker
+//! ([`Order`]), its reports come back one by one ([`Input::Report`]), and
+//! the page's events (gamerecord's `PageEvent`, through each game's
+//! `SearchGate`, which keeps the same staleness rules as the server's) go
+//! out with every answer ([`Output`]). Nothing here blocks.
+//!
+//! What needs the server's files is refused with a message the page shows:
+//! the book panel and its file, the endgame tables.
+
+use std::collections::HashMap;
+
+use book::OwnBook;
+use chess::Position;
+use engine::Score;
+use gamerecord::draw_offer::{DrawAnswer, DrawProbe};
+use gamerecord::page_event::PageEvent;
+use gamerecord::record::GameRecord;
+use gamerecord::record::SearchTarget;
+use gamerecord::request::{
+    not_hidden, AnnotateBody, ClockBody, DeleteBody, EndBody, EngineBody, GameBody, GoBody,
+    GotoBody, LinesBody, MoveBody, NewGame, PgnBody, PositionBody, PromoteBody, ReviewBody,
+    StopBody, TagsBody, UndoBody,
+};
+use gamerecord::review::{self, PassGame, PositionEval, Review, Stored};
+use gamerecord::search_gate::{Begun, Purpose, SearchGate};
+use gamerecord::search_report::{SearchReport, SearchRun};
+use gamerecord::settings::{EngineSettings, OptionsAnswer};
+use gamerecord::view::{GameView, ScoreView};
+use gamerecord::{ErrorKind, GameError};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::search::{SearchOrder, Tagged};
+
+/// The largest table the page may give the engine, MiB: a WebAssembly
+/// module's memory is at most 4 GiB, and a browser tab's much less.
+pub const MAX_HASH_MIB: usize = 256;
+/// The engine's table when the page asks for no other, MiB.
+pub const DEFAULT_HASH_MIB: usize = 16;
+
+/// What the game's Worker is given.
+#[derive(Deserialize, Debug)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Input {
+    /// A request of the page, as it would go to `kestrel gui`.
+    Request {
+        /// The page's number for it, echoed in the reply.
+        id: u64,
+        /// `GET` or `POST`.
+        method: String,
+        /// The path with its query (`/api/state?game=ID`).
+        path: String,
+        /// The JSON body.
+        body: Option<Value>,
+        /// Today, as PGN writes it (`yyyy.mm.dd`): the module has no clock.
+        date: String,
+    },
+    /// A line from the engine's Worker: a [`Tagged`] report.
+    Report {
+        /// The line.
+        line: String,
+    },
+    /// The engine's Worker was replaced to stop it (a page that is not
+    /// cross-origin isolated cannot stop a search otherwise): the search it
+    /// ran ends without another word.
+    Replaced {
+        /// The game of that search.
+        game: String,
+        /// Its number.
+        search: u64,
+    },
+}
+
+/// What the game's Worker does after an input.
+#[derive(Serialize, Debug, Default)]
+pub struct Output {
+    /// Answers to requests.
+    pub replies: Vec<Reply>,
+    /// Events for the games' event streams.
+    pub events: Vec<EventOut>,
+    /// Orders for the engine's Worker, in order.
+    pub orders: Vec<Order>,
+}
+
+/// The answer to one request: a status and JSON, or text (a PGN).
+#[derive(Serialize, Debug)]
+pub struct Reply {
+    /// The request's number.
+    pub id: u64,
+    /// As HTTP would say it.
+    pub status: u16,
+    /// The JSON answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub json: Option<Value>,
+    /// The text answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// One event of a game's stream.
+#[derive(Serialize, Debug)]
+pub struct EventOut {
+    /// The game.
+    pub game: String,
+    /// The event as `kestrel gui`'s stream sends it.
+    pub data: String,
+}
+
+/// What the engine's Worker is to do.
+#[derive(Serialize, Debug, PartialEq)]
+#[serde(tag = "do", rename_all = "lowercase")]
+pub enum Order {
+    /// Search (the JSON of a [`SearchOrder`]).
+    Search {
+        /// The game.
+        game: String,
+        /// The search's number.
+        search: u64,
+        /// The order, as the engine's Worker reads it.
+        order: String,
+    },
+    /// Stop the running search: it answers with its best move, or, where
+    /// the engine's Worker is replaced instead, [`Input::Replaced`] comes.
+    Stop,
+}
+
+/// Why a request is refused: a status and the message the page shows.
+#[derive(Debug)]
+struct Refusal {
+    status: u16,
+    message: String,
+}
+
+impl From<GameError> for Refusal {
+    /// The game's refusal with the server's status for it.
+    fn from(e: GameError) -> Refusal {
+        let status = match e.kind() {
+            ErrorKind::Invalid => 400,
+            ErrorKind::Conflict => 409,
+            ErrorKind::Missing => 404,
+        };
+        Refusal {
+            status,
+            message: e.to_string(),
+        }
+    }
+}
+
+fn refused(status: u16, message: impl Into<String>) -> Refusal {
+    Refusal {
+        status,
+        message: message.into(),
+    }
+}
+
+/// What a request needs that only `kestrel gui` has.
+fn server_only(what: &str) -> Refusal {
+    refused(
+        501,
+        format!("{what} needs `kestrel gui`: this page runs without a server"),
+    )
+}
+
+/// A request's answer before it is sent.
+enum Answer {
+    Json(Value),
+    Text(String),
+    /// Sent later (a draw offer, once the engine has weighed it).
+    Later,
+}
+
+/// One game and its searches.
+struct Game {
+    record: GameRecord,
+    gate: SearchGate,
+    /// The search of the page's (or the draw offer's) that runs.
+    run: Option<SearchRun>,
+    /// The first move of the running search's best line so far: its
+    /// answer when its Worker is replaced to stop it.
+    last_best: Option<String>,
+    /// A draw offer being weighed.
+    draw: Option<DrawWait>,
+    /// The whole-game review's results.
+    review: Review,
+    /// The review's pass while it runs.
+    pass: Option<PassRun>,
+}
+
+/// The whole-game review's pass as the game Worker runs it: each position
+/// of the main line in order, one search at a time, yielding to every
+/// search the page asks for and searching that position again after it
+/// (as the server's `review_run.rs` does with its thread).
+struct PassRun {
+    /// The pass's number in the game's [`Review`].
+    pass: u64,
+    /// The positions it searches, the start first.
+    positions: Vec<Position>,
+    /// How each is searched.
+    settings: EngineSettings,
+    /// Its search running now and the position it searches.
+    search: Option<(u64, usize)>,
+    /// That search's last line: its score (the view of the side to move),
+    /// depth and moves.
+    line: Option<(Score, i32, Vec<String>)>,
+}
+
+/// A draw offer the engine weighs.
+struct DrawWait {
+    /// The request to answer.
+    request: u64,
+    /// The search that weighs it (the game's own: the page hears nothing).
+    search: u64,
+    /// Where and how it is weighed.
+    probe: DrawProbe,
+    /// The search's last score, the view of the side offering.
+    score: Option<Score>,
+}
+
+/// The page's games and the one engine they share.
+pub struct Games {
+    games: HashMap<String, Game>,
+    made: u64,
+    book: OwnBook,
+    /// The game and search the engine's Worker works for.
+    engine: Option<(String, u64)>,
+    hash_mib: usize,
+}
+
+impl Default for Games {
+    fn default() -> Games {
+        Games::new()
+    }
+}
+
+impl Games {
+    /// No game yet; the embedded book for engine moves.
+    pub fn new() -> Games {
+        Games {
+            games: HashMap::new(),
+            made: 0,
+            book: OwnBook::whole(),
+            engine: None,
+            hash_mib: DEFAULT_HASH_MIB,
+        }
+    }
+
+    /// Handles one input.
+    pub fn handle(&mut self, input: Input) -> Output {
+        let mut out = Output::default();
+        match input {
+            Input::Request {
+                id,
+                method,
+                path,
+                body,
+                date,
+            } => {
+                let body = body.unwrap_or(Value::Null);
+                let reply = match self.request(id, &method, &path, body, &date, &mut out) {
+                    Ok(Answer::Json(json)) => Some(Reply {
+                        id,
+                        status: 200,
+                        json: Some(json),
+                        text: None,
+                    }),
+                    Ok(Answer::Text(text)) => Some(Reply {
+                        id,
+                        status: 200,
+                        json: None,
+                        text: Some(text),
+                    }),
+                    Ok(Answer::Later) => None,
+                    Err(r) => Some(Reply {
+                        id,
+                        status: r.status,
+                        json: Some(json!({ "error": r.message })),
+                        text: None,
+                    }),
+                };
+                out.replies.extend(reply);
+            }
+            Input::Report { line } => {
+                if let Ok(tagged) = serde_json::from_str::<Tagged>(&line) {
+                    self.report(tagged, &mut out);
+                }
+            }
+            Input::Replaced { game, search } => {
+                let best = self
+                    .games
+                    .get(&game)
+                    .filter(|g| g.run.as_ref().is_some_and(|r| r.search == search))
+                    .and_then(|g| g.last_best.clone());
+                let report = SearchReport::Best { best, time_ms: 0 };
+                self.report(
+                    Tagged {
+                        game,
+                        search,
+                        report,
+                    },
+                    &mut out,
+                );
+            }
+        }
+        out
+    }
+
+    fn game(&mut self, id: &str) -> Result<&mut Game, Refusal> {
+        self.games.get_mut(id).ok_or_else(|| {
+            refused(
+                404,
+                format!(
+                    "no game '{id}' (a page without a server keeps its games while it is open): start a new one"
+                ),
+            )
+        })
+    }
+
+    /// Answers one request (events and orders go to `out`).
+    fn request(
+        &mut self,
+        id: u64,
+        method: &str,
+        path: &str,
+        body: Value,
+        date: &str,
+        out: &mut Output,
+    ) -> Result<Answer, Refusal> {
+        let (route, query) = path.split_once('?').unwrap_or((path, ""));
+        let param = |name: &str| -> Option<String> {
+            query
+                .split('&')
+                .filter_map(|pair| pair.split_once('='))
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| decode(v))
+        };
+        let game_param = || {
+            param("game").ok_or_else(|| {
+                refused(
+                    400,
+                    "the request names no game: add ?game=ID (the id that POST /api/game returned)",
+                )
+            })
+        };
+        match (method, route) {
+            ("POST", "/api/game") => {
+                let b: NewGame = parse(body)?;
+                let start = b.start()?;
+                self.made += 1;
+                let id = format!("{:016x}", self.made);
+                let game = Game {
+                    record: GameRecord::dated(start, date),
+                    gate: SearchGate::default(),
+                    run: None,
+                    last_best: None,
+                    draw: None,
+                    review: Review::default(),
+                    pass: None,
+                };
+                self.games.insert(id.clone(), game);
+                self.view(&id)
+            }
+            ("GET", "/api/state") => self.view(&game_param()?),
+            ("GET", "/api/legal") => {
+                let id = game_param()?;
+                let game = self.game(&id)?;
+                Ok(Answer::Json(to_json(
+                    &GameView::new(&id, &game.record).legal,
+                )))
+            }
+            ("GET", "/api/pgn") => {
+                let id = game_param()?;
+                Ok(Answer::Text(self.game(&id)?.record.export_pgn()))
+            }
+            ("GET", "/api/options") => Ok(Answer::Json(to_json(&OptionsAnswer::new(
+                false,
+                1,
+                MAX_HASH_MIB,
+            )))),
+            ("GET", "/api/opening") => {
+                let id = game_param()?;
+                let positions = self.game(&id)?.record.positions();
+                let named = gamerecord::opening::named_plies(&positions);
+                Ok(Answer::Json(json!({ "openings": named })))
+            }
+            ("GET", "/api/analysis") => {
+                let id = game_param()?;
+                let game = self.game(&id)?;
+                Ok(Answer::Json(to_json(&review::view(
+                    &game.review,
+                    &game.record,
+                ))))
+            }
+            ("POST", "/api/analysis/cancel") => {
+                let b: GameBody = parse(body)?;
+                self.game(&b.game)?;
+                self.end_pass(&b.game, Some("cancelled"), out);
+                let game = self.game(&b.game)?;
+                Ok(Answer::Json(to_json(&review::view(
+                    &game.review,
+                    &game.record,
+                ))))
+            }
+            ("POST", "/api/analysis") => {
+                let b: ReviewBody = parse(body)?;
+                self.start_pass(&b, out)
+            }
+            ("POST", "/api/analysis/lines") => {
+                let b: LinesBody = parse(body)?;
+                let game = self.game(&b.game)?;
+                review::add_best_lines(&game.review, &mut game.record, b.ply)?;
+                self.view(&b.game)
+            }
+            ("GET", "/api/explorer") => {
+                let id = game_param()?;
+                let record = &self.game(&id)?.record;
+                not_hidden(record, "the explorer's statistics")?;
+                let pos = record.position();
+                // The first request indexes the games (once; no thread to
+                // do it beforehand).
+                let view = gamerecord::explorer::view(gamerecord::explorer::masters(), &pos);
+                Ok(Answer::Json(to_json(&view)))
+            }
+            ("GET", "/api/explorer/game") => {
+                let number = param("id").unwrap_or_default();
+                let id = number.parse::<book::GameId>().map_err(|_| {
+                    refused(
+                        400,
+                        format!("bad query string: ?id= takes a game's number, not '{number}'"),
+                    )
+                })?;
+                Ok(Answer::Text(gamerecord::explorer::game_pgn(id)?))
+            }
+            ("GET", "/api/book") | ("POST", "/api/book/add") => Err(server_only("The book panel")),
+            ("GET", "/api/tablebase") => Err(server_only("Endgame tables")),
+            ("POST", "/api/move") => {
+                let b: MoveBody = parse(body)?;
+                b.apply(&mut self.game(&b.game)?.record.clone())?;
+                self.stop(&b.game, None, out);
+                b.apply(&mut self.game(&b.game)?.record)?;
+                self.view(&b.game)
+            }
+            ("POST", "/api/goto") => {
+                let b: GotoBody = parse(body)?;
+                b.apply(&mut self.game(&b.game)?.record)?;
+                self.view(&b.game)
+            }
+            ("POST", "/api/promote") => {
+                let b: PromoteBody = parse(body)?;
+                b.apply(&mut self.game(&b.game)?.record)?;
+                self.view(&b.game)
+            }
+            ("POST", "/api/annotate") => {
+                let b: AnnotateBody = parse(body)?;
+                b.apply(&mut self.game(&b.game)?.record)?;
+                self.view(&b.game)
+            }
+            ("POST", "/api/clock") => {
+                let b: ClockBody = parse(body)?;
+                b.apply(&mut self.game(&b.game)?.record)?;
+                self.view(&b.game)
+            }
+            ("POST", "/api/delete") => {
+                let b: DeleteBody = parse(body)?;
+                b.apply(&mut self.game(&b.game)?.record.clone())?;
+                self.stop(&b.game, None, out);
+                b.apply(&mut self.game(&b.game)?.record)?;
+                self.view(&b.game)
+            }
+            ("POST", "/api/undo") => {
+                let b: UndoBody = parse(body)?;
+                self.game(&b.game)?;
+                self.stop(&b.game, None, out);
+                b.apply(&mut self.game(&b.game)?.record)?;
+                self.view(&b.game)
+            }
+            ("POST", "/api/end") => {
+                let b: EndBody = parse(body)?;
+                b.end.ending(b.side)?;
+                self.game(&b.game)?;
+                self.stop(&b.game, None, out);
+                b.apply(&mut self.game(&b.game)?.record)?;
+                self.view(&b.game)
+            }
+            ("POST", "/api/tags") => {
+                let b: TagsBody = parse(body)?;
+                b.apply(&mut self.game(&b.game)?.record)?;
+                self.view(&b.game)
+            }
+            ("POST", "/api/position") => {
+                let b: PositionBody = parse(body)?;
+                b.start()?;
+                self.game(&b.game)?;
+                self.stop(&b.game, None, out);
+                let game = self.game(&b.game)?;
+                b.apply(&mut game.record)?;
+                self.view(&b.game)
+            }
+            ("POST", "/api/pgn") => {
+                let b: PgnBody = parse(body)?;
+                let imported = b.imported(&self.game(&b.game)?.record)?;
+                self.stop(&b.game, None, out);
+                self.game(&b.game)?.record = imported;
+                self.view(&b.game)
+            }
+            ("POST", "/api/go") => {
+                let b: GoBody = parse(body)?;
+                self.go(&b, out)
+            }
+            ("POST", "/api/stop") => {
+                let b: StopBody = parse(body)?;
+                self.game(&b.game)?;
+                let stopped = self.stop(&b.game, b.purpose, out);
+                Ok(Answer::Json(json!({ "stopped": stopped })))
+            }
+            ("POST", "/api/engine") => {
+                let b: EngineBody = parse(body)?;
+                b.check(1, MAX_HASH_MIB)?;
+                self.game(&b.game)?;
+                if let Some(mib) = b.hash_mib.filter(|&m| m != self.hash_mib) {
+                    // A new table starts empty: its search stops, as on the server.
+                    self.stop(&b.game, None, out);
+                    self.hash_mib = mib;
+                }
+                Ok(Answer::Json(
+                    json!({ "threads": 1, "hash_mib": self.hash_mib }),
+                ))
+            }
+            ("POST", "/api/draw") => {
+                let b: GameBody = parse(body)?;
+                self.offer_draw(id, &b.game, out)
+            }
+            _ => Err(refused(404, "no such page or API request")),
+        }
+    }
+
+    fn view(&mut self, id: &str) -> Result<Answer, Refusal> {
+        let game = self.game(id)?;
+        Ok(Answer::Json(to_json(&GameView::new(id, &game.record))))
+    }
+
+    /// Stops game `id`'s search when it runs (and has purpose `only`,
+    /// when given): the page gets `stopped`, the engine a stop. True when
+    /// one was.
+    fn stop(&mut self, id: &str, only: Option<Purpose>, out: &mut Output) -> bool {
+        let Some(game) = self.games.get(id) else {
+            return false;
+        };
+        let stopped = game.gate.stop(only, |search| {
+            push_event(out, id, &PageEvent::Stopped { search });
+        });
+        let searching = self
+            .engine
+            .as_ref()
+            .is_some_and(|(g, s)| g == id && game.run.as_ref().is_some_and(|r| r.search == *s));
+        if stopped && searching {
+            out.orders.push(Order::Stop);
+        }
+        stopped
+    }
+
+    /// `POST /api/go`: as the server starts a search (crates/gui's
+    /// `search_run::start`), with the engine's Worker for its threads.
+    fn go(&mut self, b: &GoBody, out: &mut Output) -> Result<Answer, Refusal> {
+        let game = self.game(&b.game)?;
+        let (_, target) = b.target(&game.record)?;
+        b.settings.checked_options()?;
+        let purpose = b.purpose();
+        let root_fen = target.root.fen();
+        let spot = Some((target.node, target.version));
+        let begun = game.gate.begin(Some(purpose), spot, |stopped, search| {
+            if let Some(search) = stopped {
+                push_event(out, &b.game, &PageEvent::Stopped { search });
+            }
+            push_event(
+                out,
+                &b.game,
+                &PageEvent::Started {
+                    search,
+                    purpose,
+                    fen: root_fen.clone(),
+                },
+            );
+        });
+        let seq = match begun {
+            Begun::New(seq) => seq,
+            Begun::Kept(search) => {
+                return Ok(Answer::Json(
+                    json!({ "search": search, "purpose": Purpose::Move, "started": false }),
+                ))
+            }
+        };
+        let answer = Answer::Json(json!({ "search": seq, "purpose": purpose, "started": true }));
+        let run = SearchRun::new(seq, purpose, target);
+        if b.asks_book() {
+            if let Some(m) = self.book.probe(&run.target.root) {
+                // The search this one supersedes stops, as the engine stops
+                // for a new search on the server.
+                if self.engine.is_some() {
+                    out.orders.push(Order::Stop);
+                }
+                let game = self.game(&b.game)?;
+                let played = play_if_current(game, &b.game, &run, m, None, out);
+                send(
+                    game,
+                    &b.game,
+                    &run.best_move_event(Some(m), true, played, 0),
+                    out,
+                );
+                return Ok(answer);
+            }
+        }
+        self.order(&b.game, run, &b.settings, out);
+        Ok(answer)
+    }
+
+    /// Has the engine search `run` for game `id` (stopping whatever it
+    /// searches first: one engine serves every game of the page).
+    fn order(&mut self, id: &str, run: SearchRun, settings: &EngineSettings, out: &mut Output) {
+        if self.engine.is_some() {
+            out.orders.push(Order::Stop);
+        }
+        let order = SearchOrder {
+            game: id.to_string(),
+            search: run.search,
+            root: run.root_fen().to_string(),
+            history: run.target.history.clone(),
+            settings: settings.clone(),
+            hash_mib: self.hash_mib,
+        };
+        out.orders.push(Order::Search {
+            game: id.to_string(),
+            search: run.search,
+            order: serde_json::to_string(&order).unwrap_or_default(),
+        });
+        self.engine = Some((id.to_string(), run.search));
+        if let Some(game) = self.games.get_mut(id) {
+            game.run = Some(run);
+            game.last_best = None;
+        }
+    }
+
+    /// `POST /api/draw`: the engine weighs the offer with a short search of
+    /// the game's own (the page does not hear of it); the answer goes out
+    /// when it ends.
+    fn offer_draw(&mut self, id: u64, game_id: &str, out: &mut Output) -> Result<Answer, Refusal> {
+        let game = self.game(game_id)?;
+        let probe = DrawProbe::of(&game.record)?;
+        let begun = game.gate.begin(None, None, |stopped, _| {
+            if let Some(search) = stopped {
+                push_event(out, game_id, &PageEvent::Stopped { search });
+            }
+        });
+        let (Begun::New(search) | Begun::Kept(search)) = begun;
+        // The game's end, where the probe searches, as an engine move's
+        // search finds it (the evaluation may be hidden: nothing is sent).
+        let target = game
+            .record
+            .search_target(gamerecord::record::SearchAt::default(), true)?;
+        game.draw = Some(DrawWait {
+            request: id,
+            search,
+            probe,
+            score: None,
+        });
+        let run = SearchRun::new(search, Purpose::Move, target);
+        self.order(game_id, run, &DrawProbe::settings(), out);
+        Ok(Answer::Later)
+    }
+
+    /// `POST /api/analysis`: a pass over the game's main line (one that
+    /// runs starts again), refused while its evaluation is hidden. Live
+    /// analysis stops (it would hold the engine for good), never an engine
+    /// player's move.
+    fn start_pass(&mut self, b: &ReviewBody, out: &mut Output) -> Result<Answer, Refusal> {
+        let limit = b.limit().checked()?;
+        let pass_game = PassGame::of(&self.game(&b.game)?.record)?;
+        self.end_pass(&b.game, None, out);
+        self.stop(&b.game, Some(Purpose::Analysis), out);
+        let game = self.game(&b.game)?;
+        let pass = game.review.begin(&pass_game, limit);
+        game.pass = Some(PassRun {
+            pass,
+            positions: pass_game.positions,
+            settings: EngineSettings {
+                movetime_ms: limit.movetime_ms,
+                depth: limit.depth,
+                own_book: Some(false),
+                ..EngineSettings::default()
+            },
+            search: None,
+            line: None,
+        });
+        self.advance_pass(&b.game, out);
+        let game = self.game(&b.game)?;
+        Ok(Answer::Json(to_json(&review::view(
+            &game.review,
+            &game.record,
+        ))))
+    }
+
+    /// Ends game `id`'s pass, if one runs (its search stops; with
+    /// `message`, the review says why).
+    fn end_pass(&mut self, id: &str, message: Option<&str>, out: &mut Output) {
+        let Some(game) = self.games.get_mut(id) else {
+            return;
+        };
+        let Some(run) = game.pass.take() else {
+            return;
+        };
+        game.review.cancel(message);
+        if let Some((search, _)) = run.search {
+            if game.gate.running(search) && game.gate.stop(None, |_| {}) {
+                let searching = self.engine.as_ref() == Some(&(id.to_string(), search));
+                if searching {
+                    out.orders.push(Order::Stop);
+                }
+            }
+        }
+    }
+
+    /// The next step of game `id`'s pass: nothing while a search runs (its
+    /// own, the page's or another game's), else the next position not yet
+    /// searched (a position without a move is judged at once), or the end.
+    fn advance_pass(&mut self, id: &str, out: &mut Output) {
+        loop {
+            let engine_busy = self.engine.is_some();
+            let Some(game) = self.games.get_mut(id) else {
+                return;
+            };
+            let Some(run) = game.pass.as_mut() else {
+                return;
+            };
+            if run.search.is_some() || engine_busy || game.gate.serving_page() {
+                return;
+            }
+            let next = (0..run.positions.len()).find(|&i| !game.review.searched(i));
+            let Some(i) = next else {
+                let pass = run.pass;
+                game.pass = None;
+                game.review.finish(pass);
+                push_analysis(game, id, out);
+                return;
+            };
+            let pos = run.positions[i];
+            if pos.legal_moves().is_empty() {
+                let pass = run.pass;
+                let stored = game
+                    .review
+                    .store(pass, i, PositionEval::terminal(&pos), &game.record);
+                push_analysis(game, id, out);
+                if stored != Stored::Kept {
+                    game.pass = None;
+                    return;
+                }
+                continue;
+            }
+            let history: Vec<u64> = run.positions[..i].iter().map(Position::key).collect();
+            let settings = run.settings.clone();
+            let (Begun::New(search) | Begun::Kept(search)) = game.gate.begin(None, None, |_, _| {});
+            run.search = Some((search, i));
+            run.line = None;
+            let target = SearchTarget {
+                node: 0,
+                root: pos,
+                history,
+                version: game.record.version,
+                mode: game.record.mode(),
+                hidden: false,
+            };
+            let run = SearchRun::new(search, Purpose::Analysis, target);
+            self.order(id, run, &settings, out);
+            return;
+        }
+    }
+
+    /// A report of the engine's: through the game's gate to the page, the
+    /// move played when it is one, the engine free after the last.
+    fn report(&mut self, tagged: Tagged, out: &mut Output) {
+        let Tagged {
+            game: id,
+            search,
+            report,
+        } = tagged;
+        let last = matches!(report, SearchReport::Best { .. });
+        if last && self.engine.as_ref() == Some(&(id.clone(), search)) {
+            self.engine = None;
+        }
+        let Some(game) = self.games.get_mut(&id) else {
+            return;
+        };
+        if let Some(wait) = game.draw.as_mut().filter(|w| w.search == search) {
+            match &report {
+                SearchReport::Line {
+                    multipv: 1, score, ..
+                } => wait.score = Some(mover_score(*score, &wait.probe.root)),
+                SearchReport::Best { .. } => {
+                    let accepted = wait
+                        .probe
+                        .answer(wait.score, &mut game.record)
+                        .unwrap_or(false);
+                    let request = wait.request;
+                    game.draw = None;
+                    let answer = DrawAnswer {
+                        accepted,
+                        state: GameView::new(&id, &game.record),
+                    };
+                    out.replies.push(Reply {
+                        id: request,
+                        status: 200,
+                        json: Some(to_json(&answer)),
+                        text: None,
+                    });
+                }
+                SearchReport::Line { .. } | SearchReport::Stats { .. } => {}
+            }
+            return;
+        }
+        if game
+            .pass
+            .as_ref()
+            .is_some_and(|p| p.search.is_some_and(|(s, _)| s == search))
+        {
+            pass_report(game, &id, search, &report, out);
+            if last {
+                self.advance_pass(&id, out);
+            }
+            return;
+        }
+        let Some(run) = game.run.clone().filter(|r| r.search == search) else {
+            if last {
+                self.advance_pass(&id, out);
+            }
+            return;
+        };
+        match &report {
+            SearchReport::Best { best, time_ms } => {
+                let best = run.first_move(best.as_deref());
+                let played = match best {
+                    Some(m) if run.plays() => {
+                        play_if_current(game, &id, &run, m, Some(*time_ms), out)
+                    }
+                    _ => false,
+                };
+                send(
+                    game,
+                    &id,
+                    &run.best_move_event(best, false, played, *time_ms),
+                    out,
+                );
+                game.run = None;
+                // The engine is free: a review's pass goes on.
+                self.advance_pass(&id, out);
+            }
+            SearchReport::Line { multipv, pv, .. } => {
+                if *multipv == 1 {
+                    game.last_best = pv.first().cloned();
+                }
+                if let Some(event) = run.event(&report) {
+                    send(game, &id, &event, out);
+                }
+            }
+            SearchReport::Stats { .. } => {
+                if let Some(event) = run.event(&report) {
+                    send(game, &id, &event, out);
+                }
+            }
+        }
+    }
+}
+
+/// A score of White's view as the view of the side to move in `root`.
+fn mover_score(score: ScoreView, root: &Position) -> Score {
+    let white = match score {
+        ScoreView::Cp(cp) => Score::Cp(cp),
+        ScoreView::Mate(n) => Score::Mate(n),
+    };
+    // Seeing from White's side is its own inverse.
+    white.white_view(root.turn())
+}
+
+/// A report of the pass's search: its lines kept, its end stored as the
+/// position's result (or, pre-empted by another search, the position
+/// searched again later).
+fn pass_report(game: &mut Game, id: &str, search: u64, report: &SearchReport, out: &mut Output) {
+    let Some(run) = game.pass.as_mut() else {
+        return;
+    };
+    let Some((_, i)) = run.search else {
+        return;
+    };
+    let pos = run.positions[i];
+    match report {
+        SearchReport::Line {
+            multipv: 1,
+            score,
+            depth,
+            pv,
+            ..
+        } => run.line = Some((mover_score(*score, &pos), *depth, pv.clone())),
+        SearchReport::Best { best, .. } => {
+            run.search = None;
+            let line = run.line.take();
+            let pass = run.pass;
+            let pre_empted = !game.gate.running(search);
+            game.gate
+                .pass(search, gamerecord::search_gate::Pass::Last, || {});
+            // The game's run is the pass's unless another search took its place.
+            let searched = game.run.take_if(|r| r.search == search);
+            let (Some((score, depth, pv)), Some(searched), false) = (line, searched, pre_empted)
+            else {
+                return; // searched again once the engine is free
+            };
+            let best = searched.first_move(best.as_deref());
+            let eval = PositionEval::searched(score, pos.turn(), best, &searched.moves(&pv), depth);
+            match game.review.store(pass, i, eval, &game.record) {
+                Stored::Kept => push_analysis(game, id, out),
+                Stored::Stale => game.pass = None,
+                Stored::GameChanged => {
+                    game.pass = None;
+                    push_analysis(game, id, out);
+                }
+            }
+        }
+        SearchReport::Line { .. } | SearchReport::Stats { .. } => {}
+    }
+}
+
+/// The review's progress and results, as the page is sent them.
+fn push_analysis(game: &Game, id: &str, out: &mut Output) {
+    let analysis = review::view(&game.review, &game.record);
+    push_event(out, id, &PageEvent::Analysis { analysis });
+}
+
+/// Plays `m`, found by `run`, when its search still runs and the game is
+/// where it searched (as the server's `play_if_current`); sends the new
+/// state. True when played.
+fn play_if_current(
+    game: &mut Game,
+    id: &str,
+    run: &SearchRun,
+    m: chess::Move,
+    ms: Option<u64>,
+    out: &mut Output,
+) -> bool {
+    if !game.gate.running(run.search) {
+        return false;
+    }
+    if game
+        .record
+        .play_found(run.target.version, run.target.node, m, ms)
+        .is_none()
+    {
+        return false;
+    }
+    let state = GameView::new(id, &game.record);
+    push_event(out, id, &PageEvent::State { state });
+    true
+}
+
+/// Sends an event through the game's gate (as the server's `Session::send`).
+fn send(game: &Game, id: &str, event: &PageEvent, out: &mut Output) {
+    match event.gate() {
+        Some((search, what)) => {
+            game.gate.pass(search, what, || push_event(out, id, event));
+        }
+        None => push_event(out, id, event),
+    }
+}
+
+fn push_event(out: &mut Output, id: &str, event: &PageEvent) {
+    out.events.push(EventOut {
+        game: id.to_string(),
+        data: event.to_json(),
+    });
+}
+
+/// A request's body as its type, or the server's words for a bad one.
+fn parse<T: DeserializeOwned>(body: Value) -> Result<T, Refusal> {
+    serde_json::from_value(body).map_err(|e| refused(422, format!("bad JSON request: {e}")))
+}
+
+fn to_json<T: Serialize>(value: &T) -> Value {
+    // The views are plain data with string keys: serialising cannot fail.
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// A query value with its `%XX` escapes read (`encodeURIComponent`).
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = (bytes[i] == b'%')
+            .then(|| text.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match hex {
+            Some(b) => {
+                out.push(b);
+                i += 3;
+            }
+            None => {
+                out.push(if bytes[i] == b'+' { b' ' } else { bytes[i] });
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(games: &mut Games, method: &str, path: &str, body: Value) -> (Reply, Output) {
+        let mut out = games.handle(Input::Request {
+            id: 7,
+            method: method.into(),
+            path: path.into(),
+            body: Some(body),
+            date: "2026.11.28".into(),
+        });
+        let reply = out.replies.remove(0);
+        (reply, out)
+    }
+
+    fn report(games: &mut Games, game: &str, search: u64, report: SearchReport) -> Output {
+        let line = serde_json::to_string(&Tagged {
+            game: game.into(),
+            search,
+            report,
+        })
+        .expect("serialises");
+        games.handle(Input::Report { line })
+    }
+
+    fn line(pv: &[&str]) -> SearchReport {
+        SearchReport::Line {
+            depth: 3,
+            seldepth: 4,
+            multipv: 1,
+            score: ScoreView::Cp(20),
+            bound: None,
+            nodes: 100,
+            time_ms: 2,
+            tbhits: 0,
+            pv: pv.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    fn types(out: &Output) -> Vec<String> {
+        out.events
+            .iter()
+            .map(|e| {
+                let v: Value = serde_json::from_str(&e.data).expect("json");
+                v["type"].as_str().unwrap_or("").to_string()
+            })
+            .collect()
+    }
+
+    fn new_game(games: &mut Games) -> String {
+        let (reply, _) = request(games, "POST", "/api/game", json!({}));
+        assert_eq!(reply.status, 200);
+        let view = reply.json.expect("a view");
+        view["id"].as_str().expect("an id").to_string()
+    }
+
+    #[test]
+    fn the_page_plays_and_reads_its_game_as_from_the_server() {
+        let mut games = Games::new();
+        let id = new_game(&mut games);
+        let (reply, _) = request(
+            &mut games,
+            "POST",
+            "/api/move",
+            json!({"game": id, "move": "e4"}),
+        );
+        assert_eq!(reply.status, 200);
+        let view = reply.json.expect("a view");
+        assert_eq!(view["plies"][0]["san"], "e4");
+        let (pgn, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/pgn?game={id}"),
+            Value::Null,
+        );
+        let text = pgn.text.expect("PGN text");
+        assert!(
+            text.contains("[Date \"2026.11.28\"]") && text.contains("1. e4"),
+            "{text}"
+        );
+        let (illegal, _) = request(
+            &mut games,
+            "POST",
+            "/api/move",
+            json!({"game": id, "move": "Ke3"}),
+        );
+        assert_eq!(illegal.status, 400);
+        let (missing, _) = request(&mut games, "GET", "/api/state?game=nope", Value::Null);
+        assert_eq!(missing.status, 404);
+        let message = missing.json.expect("an error")["error"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        assert!(
+            message.starts_with("no game 'nope'"),
+            "the page's test for a lost game: {message}"
+        );
+        let (book, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/book?game={id}"),
+            Value::Null,
+        );
+        assert_eq!(book.status, 501, "said, not failed");
+        let (explorer, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}"),
+            Value::Null,
+        );
+        let moves = explorer.json.expect("the explorer")["moves"]
+            .as_array()
+            .map_or(0, Vec::len);
+        assert!(moves > 0, "the master games' replies to 1. e4");
+        let (game, _) = request(&mut games, "GET", "/api/explorer/game?id=0", Value::Null);
+        assert!(game.text.expect("a PGN").contains("[White "));
+        let (none, _) = request(&mut games, "GET", "/api/explorer/game?id=x", Value::Null);
+        assert_eq!(none.status, 400);
+        let (options, _) = request(&mut games, "GET", "/api/options", Value::Null);
+        let options = options.json.expect("options");
+        assert_eq!(
+            (options["tablebase"].as_bool(), options["levels"].as_bool()),
+            (Some(false), Some(true))
+        );
+        let (opening, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/opening?game={id}"),
+            Value::Null,
+        );
+        assert_eq!(opening.status, 200);
+    }
+
+    #[test]
+    fn analysis_goes_to_the_engine_and_stale_lines_never_reach_the_page() {
+        let mut games = Games::new();
+        let id = new_game(&mut games);
+        let go = json!({"game": id, "settings": {"infinite": true, "own_book": false, "options": {"MultiPV": 2}}});
+        let (reply, out) = request(&mut games, "POST", "/api/go", go.clone());
+        assert_eq!(reply.json.expect("an answer")["search"], 1);
+        assert_eq!(types(&out), ["started"]);
+        let Some(Order::Search { order, .. }) = out.orders.first() else {
+            panic!("a search order: {:?}", out.orders);
+        };
+        let order: SearchOrder = serde_json::from_str(order).expect("the engine reads it");
+        assert_eq!(order.root, Position::startpos().fen());
+        let out = report(&mut games, &id, 1, line(&["e2e4", "e7e5"]));
+        assert_eq!(types(&out), ["info"]);
+        // A second analysis supersedes the first: stop, then search.
+        let (_, out) = request(&mut games, "POST", "/api/go", go);
+        assert_eq!(types(&out), ["stopped", "started"]);
+        assert_eq!(out.orders.first(), Some(&Order::Stop));
+        // The first search's late line and end are dropped; the page
+        // stops the second (analysis off): its end comes, its lines not.
+        assert!(types(&report(&mut games, &id, 1, line(&["d2d4"]))).is_empty());
+        let (_, out) = request(
+            &mut games,
+            "POST",
+            "/api/stop",
+            json!({"game": id, "purpose": "analysis"}),
+        );
+        assert_eq!(types(&out), ["stopped"]);
+        assert_eq!(out.orders, [Order::Stop]);
+        assert!(types(&report(&mut games, &id, 2, line(&["d2d4"]))).is_empty());
+        // Replaced to stop it, the search answers its last line's move.
+        let out = games.handle(Input::Replaced {
+            game: id.clone(),
+            search: 2,
+        });
+        assert_eq!(types(&out), ["bestmove"]);
+        assert!(
+            out.events[0].data.contains(r#""played":false"#),
+            "{}",
+            out.events[0].data
+        );
+    }
+
+    #[test]
+    fn an_engine_move_is_played_and_a_draw_offer_answered_when_weighed() {
+        let mut games = Games::new();
+        let id = new_game(&mut games);
+        request(
+            &mut games,
+            "POST",
+            "/api/position",
+            json!({"game": id, "vs_engine": true, "hide_eval": true}),
+        );
+        let (refused, _) = request(
+            &mut games,
+            "POST",
+            "/api/go",
+            json!({"game": id, "play": true, "settings": {"infinite": true}}),
+        );
+        assert_eq!(refused.status, 400);
+        let go = json!({"game": id, "play": true, "settings": {"depth": 2, "own_book": false}});
+        let (_, out) = request(&mut games, "POST", "/api/go", go);
+        assert_eq!(types(&out), ["started"]);
+        // Hidden: no line reaches the page, the move played does.
+        assert!(types(&report(&mut games, &id, 1, line(&["e2e4"]))).is_empty());
+        let best = SearchReport::Best {
+            best: Some("e2e4".into()),
+            time_ms: 40,
+        };
+        let out = report(&mut games, &id, 1, best);
+        assert_eq!(types(&out), ["state", "bestmove"]);
+        let mut games_out = games.handle(Input::Request {
+            id: 9,
+            method: "POST".into(),
+            path: "/api/draw".into(),
+            body: Some(json!({"game": id})),
+            date: "2026.11.28".into(),
+        });
+        assert!(games_out.replies.is_empty(), "answered once weighed");
+        let Some(Order::Search { search, .. }) = games_out.orders.pop() else {
+            panic!("the probe's search");
+        };
+        // Level at move 1, the side offering a fifth of a pawn down: declined.
+        report(&mut games, &id, search, line(&["e7e5"]));
+        let out = report(
+            &mut games,
+            &id,
+            search,
+            SearchReport::Best {
+                best: Some("e7e5".into()),
+                time_ms: 700,
+            },
+        );
+        assert!(out.events.is_empty(), "the page hears nothing of the probe");
+        let answer = &out.replies[0];
+        assert_eq!(answer.id, 9);
+        assert_eq!(answer.json.as_ref().expect("an answer")["accepted"], false);
+    }
+
+    #[test]
+    fn the_review_searches_each_position_in_turn_and_yields_to_the_page() {
+        let mut games = Games::new();
+        let id = new_game(&mut games);
+        for mv in ["e4", "e5"] {
+            request(
+                &mut games,
+                "POST",
+                "/api/move",
+                json!({"game": id, "move": mv}),
+            );
+        }
+        let (reply, mut out) = request(&mut games, "POST", "/api/analysis", json!({"game": id}));
+        assert_eq!(reply.json.expect("a view")["state"], "running");
+        let lines = [["e2e4"], ["e7e5"], ["g1f3"]];
+        for (i, pv) in lines.iter().enumerate() {
+            let Some(Order::Search { search, order, .. }) = out.orders.pop() else {
+                panic!("a search of position {i}: {:?}", out.orders);
+            };
+            let order: SearchOrder = serde_json::from_str(&order).expect("an order");
+            assert_eq!(order.history.len(), i, "the positions before it");
+            if i == 1 {
+                // The page's search pre-empts the pass, which searches the
+                // position again once it is over.
+                let go =
+                    json!({"game": id, "play": true, "settings": {"depth": 1, "own_book": false}});
+                let (_, page) = request(&mut games, "POST", "/api/go", go);
+                let Some(Order::Search { search: theirs, .. }) = page.orders.last() else {
+                    panic!("the page's search");
+                };
+                let theirs = *theirs;
+                report(
+                    &mut games,
+                    &id,
+                    search,
+                    SearchReport::Best {
+                        best: None,
+                        time_ms: 1,
+                    },
+                );
+                report(&mut games, &id, theirs, line(&["g1f3"]));
+                out = report(
+                    &mut games,
+                    &id,
+                    theirs,
+                    SearchReport::Best {
+                        best: Some("g1f3".into()),
+                        time_ms: 5,
+                    },
+                );
+                assert_eq!(types(&out)[..2], ["state", "bestmove"]);
+                let Some(Order::Search { search, .. }) = out.orders.pop() else {
+                    panic!("the pass goes on");
+                };
+                // The engine's move came after this position: its result stands,
+                // as on the server (`Review::store` keeps what the game still holds).
+                report(&mut games, &id, search, line(pv));
+                let out = report(
+                    &mut games,
+                    &id,
+                    search,
+                    SearchReport::Best {
+                        best: Some(pv[0].into()),
+                        time_ms: 300,
+                    },
+                );
+                assert_eq!(types(&out), ["analysis"]);
+                assert!(
+                    out.events[0].data.contains(r#""analysed":2"#),
+                    "{}",
+                    out.events[0].data
+                );
+                return;
+            }
+            report(&mut games, &id, search, line(pv));
+            out = report(
+                &mut games,
+                &id,
+                search,
+                SearchReport::Best {
+                    best: Some(pv[0].into()),
+                    time_ms: 300,
+                },
+            );
+            assert_eq!(types(&out), ["analysis"]);
+        }
+    }
+}
