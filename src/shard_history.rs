@@ -37,12 +37,12 @@ pub fn head(dir: &Path) -> Result<String> {
 /// Whether `file` (a path relative to `dir`) is in `commit` with exactly
 /// the contents it has in the working tree.
 pub fn holds_unchanged(dir: &Path, commit: &str, file: &str) -> Result<bool> {
-    let committed = match git(
+    // Not in that commit at all: not held.
+    let Ok(committed) = git(
         dir,
         &["rev-parse", "--verify", &format!("{commit}:./{file}")],
-    ) {
-        Ok(id) => id,
-        Err(_) => return Ok(false),
+    ) else {
+        return Ok(false);
     };
     let here = git(dir, &["hash-object", "--", file])?;
     Ok(committed == here)
