@@ -334,11 +334,9 @@ impl Games {
     ) -> Result<Answer, Refusal> {
         let (route, query) = path.split_once('?').unwrap_or((path, ""));
         let param = |name: &str| -> Option<String> {
-            query
-                .split('&')
-                .filter_map(|pair| pair.split_once('='))
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| decode(v))
+            form_urlencoded::parse(query.as_bytes())
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.into_owned())
         };
         let game_param = || {
             param("game").ok_or_else(|| {
@@ -989,30 +987,6 @@ fn parse<T: DeserializeOwned>(body: Value) -> Result<T, Refusal> {
 fn to_json<T: Serialize>(value: &T) -> Value {
     // The views are plain data with string keys: serialising cannot fail.
     serde_json::to_value(value).unwrap_or(Value::Null)
-}
-
-/// A query value with its `%XX` escapes read (`encodeURIComponent`).
-fn decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = (bytes[i] == b'%')
-            .then(|| text.get(i + 1..i + 3))
-            .flatten()
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match hex {
-            Some(b) => {
-                out.push(b);
-                i += 3;
-            }
-            None => {
-                out.push(if bytes[i] == b'+' { b' ' } else { bytes[i] });
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
