@@ -7,17 +7,14 @@
 // Usage: node first_move.js URL [N]
 'use strict';
 
-const { launch } = require('./browser');
+const { launch, open, check } = require('./browser');
 
 async function main() {
   const [url, runs = '5'] = process.argv.slice(2);
   const browser = await launch();
   const rows = [];
   for (let i = 0; i < Number(runs); i++) {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.waitForSelector('body[data-ready="1"]');
+    const { context, page } = await open(browser, url);
     await page.click('#vsengine');
     await page.waitForSelector('#match-dialog[open]');
     await page.check('#match-dialog input[name="colour"][value="b"]');
@@ -28,6 +25,8 @@ async function main() {
     await page.waitForFunction(() => S.match && S.game && S.game.plies.length >= 1, null, { timeout: 60000, polling: 10 });
     const moved = await page.evaluate(() => performance.now());
     rows.push({ load: moved, start: moved - clicked });
+    check(page.errors.length === 0 && page.problems.length === 0,
+      `cold load ${i + 1}: no script or console error, no failed request ${[...page.errors, ...page.problems].join('; ')}`);
     await context.close();
   }
   await browser.close();
