@@ -93,8 +93,6 @@ def report(label, probe, mark, pid, extra=""):
                 longest = max(longest, start + wait - last_ok)
                 last_ok = start + wait
         longest = max(longest, probes[-1][0] + probes[-1][1] - last_ok)
-    if os.environ.get("PROBE_TRACE"):
-        print("".join("." if o == "ok" else o[0] for _, _, o in probes))
     if answered:
         text = (f"{len(answered)} of {len(probes)} probes answered, median {statistics.median(answered) * 1000:.0f} ms, "
                 f"slowest {max(answered) * 1000:.0f} ms")
