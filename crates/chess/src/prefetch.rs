@@ -1,7 +1,8 @@
 //! A cache hint for tables probed by hash key (the engine's transposition
 //! table): start loading an entry that will be read a little later, so that
-//! the work in between hides the wait for main memory. It lives here because
-//! this crate is the one allowed an intrinsic (the engine forbids `unsafe`).
+//! the work in between hides the wait for main memory. It lives here, beside
+//! the rules' other intrinsic (PEXT), so that the engine has no `unsafe` of
+//! its own but its network's output layer.
 
 /// Asks the CPU to bring the cache line holding `value` into the cache,
 /// without waiting for it. A no-op where no prefetch instruction is known.

@@ -14,6 +14,13 @@ pub struct PieceDelta {
     subs: usize,
 }
 
+impl Default for PieceDelta {
+    /// No change (the null move's).
+    fn default() -> PieceDelta {
+        PieceDelta::new()
+    }
+}
+
 impl PieceDelta {
     fn new() -> PieceDelta {
         let none = (Piece::new(Color::White, Role::Pawn), Square::new(0));

@@ -49,6 +49,26 @@ impl<T: Clone + Default> PlyStack<T> {
         &self.slots[self.top]
     }
 
+    /// The current ply's value, to change.
+    #[inline]
+    pub fn current_mut(&mut self) -> &mut T {
+        &mut self.slots[self.top]
+    }
+
+    /// The value at `ply` (0 is the root; at most [`PlyStack::ply`]).
+    #[inline]
+    pub fn get(&self, ply: usize) -> &T {
+        &self.slots[ply]
+    }
+
+    /// The value at `ply` (at least 1, at most [`PlyStack::ply`]), to
+    /// write, with its parent's, to read.
+    #[inline]
+    pub fn parent_and_child(&mut self, ply: usize) -> (&T, &mut T) {
+        let (done, next) = self.slots.split_at_mut(ply);
+        (&done[ply - 1], &mut next[0])
+    }
+
     /// How many plies it holds without growing.
     pub fn capacity(&self) -> usize {
         self.slots.len()
@@ -72,6 +92,10 @@ mod tests {
         stack.push(|parent, child| *child = parent * 2);
         assert_eq!((*stack.current(), stack.ply()), (22, 2));
         assert!(stack.capacity() >= 3);
+        assert_eq!((*stack.get(0), *stack.get(1)), (10, 11));
+        let (parent, child) = stack.parent_and_child(2);
+        *child = parent * 3;
+        assert_eq!(*stack.current(), 33);
         stack.pop();
         assert_eq!(*stack.current(), 11);
         stack.pop();

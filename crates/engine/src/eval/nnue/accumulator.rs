@@ -38,12 +38,30 @@ impl Accumulator {
     pub fn refresh(&mut self, net: &Network, pos: &Position) {
         for perspective in Color::ALL {
             let view = net.king_view(perspective, pos.king(perspective));
-            let pieces = pos
-                .occupied()
-                .into_iter()
-                .filter_map(|sq| pos.piece_at(sq).map(|piece| (piece, sq)));
-            self.refresh_side(net, perspective, view, pieces);
+            self.refresh_perspective(net, pos, perspective, view);
         }
+    }
+
+    /// `perspective`'s lanes from scratch for `pos` in `view` (which must
+    /// be the view of `pos`'s king).
+    pub(super) fn refresh_perspective(
+        &mut self,
+        net: &Network,
+        pos: &Position,
+        perspective: Color,
+        view: KingView,
+    ) {
+        let pieces = pos
+            .occupied()
+            .into_iter()
+            .filter_map(|sq| pos.piece_at(sq).map(|piece| (piece, sq)));
+        self.refresh_side(net, perspective, view, pieces);
+    }
+
+    /// The king view `perspective`'s lanes were computed in.
+    #[inline(always)]
+    pub(super) fn view(&self, perspective: Color) -> KingView {
+        self.views[perspective.index()]
     }
 
     /// `perspective`'s lanes from scratch in `view`: biases plus a row for
@@ -118,23 +136,9 @@ impl Accumulator {
         before: &Position,
         delta: &PieceDelta,
     ) {
-        let h = net.hidden();
-        // A plain net's views never change: no king to look for.
-        let plain = net.input_buckets().is_plain();
         for perspective in Color::ALL {
             let side = perspective.index();
-            let king_moved = if plain {
-                None
-            } else {
-                delta
-                    .added()
-                    .iter()
-                    .find(|(piece, _)| piece.role == Role::King && piece.color == perspective)
-            };
-            let view = match king_moved {
-                Some(&(_, king)) => net.king_view(perspective, king),
-                None => parent.views[side],
-            };
+            let view = view_after(net, parent.views[side], perspective, delta);
             if view != parent.views[side] {
                 let kept = before.occupied().into_iter().filter_map(|sq| {
                     let piece = before.piece_at(sq)?;
@@ -144,29 +148,46 @@ impl Accumulator {
                 self.refresh_side(net, perspective, view, after);
                 continue;
             }
-            self.views[side] = view;
-            let row = |(piece, sq): (Piece, Square)| {
-                net.feature_row(view.feature(perspective, piece, sq))
-            };
-            let from = &parent.values[side][..h];
-            let lanes = &mut self.values[side][..h];
-            match (delta.added().len(), delta.removed().len()) {
-                (1, 1) => add_sub(lanes, from, row(delta.added()[0]), row(delta.removed()[0])),
-                (1, 2) => add_sub_sub(
-                    lanes,
-                    from,
-                    row(delta.added()[0]),
-                    row(delta.removed()[0]),
-                    row(delta.removed()[1]),
-                ),
-                _ => {
-                    lanes.copy_from_slice(from);
-                    for &change in delta.removed() {
-                        sub_row(lanes, row(change));
-                    }
-                    for &change in delta.added() {
-                        add_row(lanes, row(change));
-                    }
+            self.update_side(net, parent, perspective, delta);
+        }
+    }
+
+    /// `perspective`'s lanes: `parent`'s with `delta`'s pieces taken off
+    /// and put on, in `parent`'s king view (the move left that
+    /// perspective's view as it was). One pass over the lanes for the
+    /// common moves.
+    #[inline]
+    pub(super) fn update_side(
+        &mut self,
+        net: &Network,
+        parent: &Accumulator,
+        perspective: Color,
+        delta: &PieceDelta,
+    ) {
+        let h = net.hidden();
+        let side = perspective.index();
+        let view = parent.views[side];
+        self.views[side] = view;
+        let row =
+            |(piece, sq): (Piece, Square)| net.feature_row(view.feature(perspective, piece, sq));
+        let from = &parent.values[side][..h];
+        let lanes = &mut self.values[side][..h];
+        match (delta.added().len(), delta.removed().len()) {
+            (1, 1) => add_sub(lanes, from, row(delta.added()[0]), row(delta.removed()[0])),
+            (1, 2) => add_sub_sub(
+                lanes,
+                from,
+                row(delta.added()[0]),
+                row(delta.removed()[0]),
+                row(delta.removed()[1]),
+            ),
+            _ => {
+                lanes.copy_from_slice(from);
+                for &change in delta.removed() {
+                    sub_row(lanes, row(change));
+                }
+                for &change in delta.added() {
+                    add_row(lanes, row(change));
                 }
             }
         }
@@ -177,6 +198,26 @@ impl Accumulator {
     pub fn lanes(&self, net: &Network, perspective: Color) -> &[i16] {
         &self.values[perspective.index()][..net.hidden()]
     }
+}
+
+/// `perspective`'s king view after a move that changed `delta`'s pieces,
+/// `before` being the view before it: another only when that side's king
+/// moved into another bucket or wing (a plain net's views never change).
+#[inline(always)]
+pub(super) fn view_after(
+    net: &Network,
+    before: KingView,
+    perspective: Color,
+    delta: &PieceDelta,
+) -> KingView {
+    if net.input_buckets().is_plain() {
+        return before;
+    }
+    delta
+        .added()
+        .iter()
+        .find(|(piece, _)| piece.role == Role::King && piece.color == perspective)
+        .map_or(before, |&(_, king)| net.king_view(perspective, king))
 }
 
 // The row operations below walk fixed-size blocks of `HIDDEN_ALIGN` lanes

@@ -15,10 +15,11 @@
 //! [`AccumulatorStack::reset`]; just before `pos.play_unchecked(m)` call
 //! [`AccumulatorStack::push_move`] with the position *before* the move (a
 //! null move: `Move::NULL`); after `pos.undo` call [`AccumulatorStack::pop`];
-//! [`AccumulatorStack::evaluate`] scores the current position. The stack is
-//! a thin layer over [`Accumulator`] (`refresh`, `update_from`,
-//! `add_feature`/`remove_feature`) and [`evaluate`], for
-//! a search that keeps its accumulators elsewhere.
+//! [`AccumulatorStack::evaluate`] scores the current position, applying
+//! the moves' changes only then (lazily: nodes never evaluated cost
+//! nothing). [`Accumulator`] (`refresh`, `update_from`,
+//! `add_feature`/`remove_feature`) and [`evaluate`] serve a search that
+//! keeps its accumulators elsewhere.
 //!
 //! A network is built into the binary (`embedded.rs`); `EvalFile` loads
 //! another.
