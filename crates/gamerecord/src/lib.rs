@@ -2,8 +2,8 @@
 //! comments and clocks ([`tree`]), the game around it and its PGN
 //! ([`record`]), what a page is shown of it ([`view`]), how the players
 //! end it ([`game_end`]) or offer the engine a draw ([`draw_offer`]), its
-//! opening's name ([`opening`]) and what the master games say about its
-//! positions ([`explorer`]), the judgement of its moves
+//! opening's name ([`opening`]), what the master games say about its
+//! positions ([`explorer`]) and what a book gives them ([`book_panel`]), the judgement of its moves
 //! ([`judgement`]), the analysis pass's results and the view and lines
 //! made of them ([`review`]), and an engine side's settings as the page
 //! sends them ([`settings`]); the page's requests and what each does to
@@ -17,6 +17,7 @@
 //! (`crates/gui`) and a page without a server (the same code compiled to
 //! WebAssembly) answer the page alike.
 
+pub mod book_panel;
 pub mod draw_offer;
 pub mod error;
 pub mod explorer;

@@ -323,25 +323,18 @@ pub async fn engine_resources(
 pub async fn book_moves(
     State(state): Shared,
     ApiQuery(q): ApiQuery<GameQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<gamerecord::book_panel::BookPanel>, ApiError> {
     let session = state.get(&q.game)?;
-    not_hidden(&session.record(), "the book's statistics")?;
-    let pos = session.record().position();
+    let record = session.record();
     let book = state
         .book
         .read()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let moves: Vec<Value> = book
-        .candidates(&pos)
-        .into_iter()
-        .map(|c| {
-            json!({"san": c.san, "uci": c.uci, "weight": c.weight, "percent": c.percent,
-                   "wins": c.wins, "draws": c.draws, "losses": c.losses})
-        })
-        .collect();
-    Ok(Json(
-        json!({"book": book.name(), "writable": book.writable(), "moves": moves}),
-    ))
+    let panel =
+        gamerecord::book_panel::BookPanel::of(&record, book.name(), book.writable(), |pos| {
+            book.candidates(pos)
+        })?;
+    Ok(Json(panel))
 }
 
 /// `GET /api/explorer?game=ID`: what the master games say about the

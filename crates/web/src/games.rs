@@ -11,13 +11,15 @@
 //! out with every answer ([`Output`]). Nothing here blocks.
 //!
 //! What needs the server's files is refused with a message the page shows:
-//! the book panel and its file, the endgame tables.
+//! adding moves to a book file, the endgame tables. The book panel shows
+//! the embedded book, the one the engine plays from here.
 
 use std::collections::HashMap;
 
 use book::OwnBook;
 use chess::Position;
 use engine::Score;
+use gamerecord::book_panel::BookPanel;
 use gamerecord::draw_offer::{DrawAnswer, DrawProbe};
 use gamerecord::page_event::PageEvent;
 use gamerecord::record::GameRecord;
@@ -160,6 +162,16 @@ fn refused(status: u16, message: impl Into<String>) -> Refusal {
     }
 }
 
+/// The refusal for a game this page does not hold.
+fn no_game(id: &str) -> Refusal {
+    refused(
+        404,
+        format!(
+            "no game '{id}' (a page without a server keeps its games while it is open): start a new one"
+        ),
+    )
+}
+
 /// What a request needs that only `kestrel gui` has.
 fn server_only(what: &str) -> Refusal {
     refused(
@@ -230,6 +242,10 @@ pub struct Games {
     book: OwnBook,
     /// The game and search the engine's Worker works for.
     engine: Option<(String, u64)>,
+    /// The game whose searches fill the engine's table since it was last
+    /// cleared: a search for any other (or for this one, started again from
+    /// a position or an import) clears it first.
+    table_game: Option<String>,
     hash_mib: usize,
 }
 
@@ -247,6 +263,7 @@ impl Games {
             made: 0,
             book: OwnBook::whole(),
             engine: None,
+            table_game: None,
             hash_mib: DEFAULT_HASH_MIB,
         }
     }
@@ -312,14 +329,7 @@ impl Games {
     }
 
     fn game(&mut self, id: &str) -> Result<&mut Game, Refusal> {
-        self.games.get_mut(id).ok_or_else(|| {
-            refused(
-                404,
-                format!(
-                    "no game '{id}' (a page without a server keeps its games while it is open): start a new one"
-                ),
-            )
-        })
+        self.games.get_mut(id).ok_or_else(|| no_game(id))
     }
 
     /// Answers one request (events and orders go to `out`).
@@ -435,7 +445,16 @@ impl Games {
                 })?;
                 Ok(Answer::Text(gamerecord::explorer::game_pgn(id)?))
             }
-            ("GET", "/api/book") | ("POST", "/api/book/add") => Err(server_only("The book panel")),
+            ("GET", "/api/book") => {
+                let id = game_param()?;
+                let record = &self.games.get(&id).ok_or_else(|| no_game(&id))?.record;
+                let own = &self.book;
+                let panel = BookPanel::of(record, book::EMBEDDED_NAME.to_string(), false, |p| {
+                    own.candidates(p)
+                })?;
+                Ok(Answer::Json(to_json(&panel)))
+            }
+            ("POST", "/api/book/add") => Err(server_only("Adding moves to a book")),
             ("GET", "/api/tablebase") => Err(server_only("Endgame tables")),
             ("POST", "/api/move") => {
                 let b: MoveBody = parse(body)?;
@@ -498,6 +517,7 @@ impl Games {
                 self.stop(&b.game, None, out);
                 let game = self.game(&b.game)?;
                 b.apply(&mut game.record)?;
+                self.forget_table(&b.game);
                 self.view(&b.game)
             }
             ("POST", "/api/pgn") => {
@@ -505,6 +525,7 @@ impl Games {
                 let imported = b.imported(&self.game(&b.game)?.record)?;
                 self.stop(&b.game, None, out);
                 self.game(&b.game)?.record = imported;
+                self.forget_table(&b.game);
                 self.view(&b.game)
             }
             ("POST", "/api/go") => {
@@ -535,6 +556,13 @@ impl Games {
                 self.offer_draw(id, &b.game, out)
             }
             _ => Err(refused(404, "no such page or API request")),
+        }
+    }
+
+    /// Game `id` started again: its next search starts from a clear table.
+    fn forget_table(&mut self, id: &str) {
+        if self.table_game.as_deref() == Some(id) {
+            self.table_game = None;
         }
     }
 
@@ -631,7 +659,9 @@ impl Games {
             history: run.target.history.clone(),
             settings: settings.clone(),
             hash_mib: self.hash_mib,
+            new_game: self.table_game.as_deref() != Some(id),
         };
+        self.table_game = Some(id.to_string());
         out.orders.push(Order::Search {
             game: id.to_string(),
             search: run.search,
@@ -1093,7 +1123,19 @@ mod tests {
             &format!("/api/book?game={id}"),
             Value::Null,
         );
-        assert_eq!(book.status, 501, "said, not failed");
+        assert_eq!(book.status, 200, "the embedded book: {:?}", book.json);
+        let moves = book.json.as_ref().unwrap()["moves"]
+            .as_array()
+            .unwrap()
+            .clone();
+        assert!(
+            moves
+                .iter()
+                .any(|m| m["uci"] == "e7e5" || m["uci"] == "c7c5"),
+            "the book's replies to 1.e4: {moves:?}"
+        );
+        let (add, _) = request(&mut games, "POST", "/api/book/add", json!({"game": id}));
+        assert_eq!(add.status, 501, "said, not failed");
         let (explorer, _) = request(
             &mut games,
             "GET",
@@ -1165,6 +1207,53 @@ mod tests {
             "{}",
             out.events[0].data
         );
+    }
+
+    /// Whether the search `out` orders starts from a clear table.
+    fn clears_table(out: &Output) -> bool {
+        let Some(Order::Search { order, .. }) = out.orders.last() else {
+            panic!("a search order: {:?}", out.orders);
+        };
+        let order: SearchOrder = serde_json::from_str(order).expect("the engine reads it");
+        order.new_game
+    }
+
+    #[test]
+    fn the_table_is_cleared_for_another_game_or_a_game_started_again() {
+        let mut games = Games::new();
+        let a = new_game(&mut games);
+        let b = new_game(&mut games);
+        let go = |id: &str| json!({"game": id, "settings": {"depth": 2, "own_book": false}});
+        let (_, out) = request(&mut games, "POST", "/api/go", go(&a));
+        assert!(clears_table(&out), "the first search of the page");
+        let (_, out) = request(&mut games, "POST", "/api/go", go(&a));
+        assert!(
+            !clears_table(&out),
+            "the same game again keeps what it learnt"
+        );
+        let (_, out) = request(&mut games, "POST", "/api/go", go(&b));
+        assert!(
+            clears_table(&out),
+            "another game: as its own engine on the server"
+        );
+        request(
+            &mut games,
+            "POST",
+            "/api/position",
+            json!({"game": b, "fen": "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"}),
+        );
+        let (_, out) = request(&mut games, "POST", "/api/go", go(&b));
+        assert!(clears_table(&out), "a new position is ucinewgame");
+        let (_, out) = request(&mut games, "POST", "/api/go", go(&b));
+        assert!(!clears_table(&out));
+        request(
+            &mut games,
+            "POST",
+            "/api/pgn",
+            json!({"game": b, "pgn": "1. d4 d5 *"}),
+        );
+        let (_, out) = request(&mut games, "POST", "/api/go", go(&b));
+        assert!(clears_table(&out), "and so is an import");
     }
 
     #[test]

@@ -31,6 +31,12 @@ pub struct SearchOrder {
     pub settings: EngineSettings,
     /// The engine's table size, MiB.
     pub hash_mib: usize,
+    /// Clear the table and the move histories first (`ucinewgame`): the
+    /// search is for another game than the last, or its game started again
+    /// from a position or an import. On the server each game has an engine
+    /// of its own, and those events call its `new_game`.
+    #[serde(default)]
+    pub new_game: bool,
 }
 
 /// One report of a search, with the search it belongs to.
@@ -71,6 +77,9 @@ pub fn run(engine: &mut Engine, order: &SearchOrder, emit: Arc<dyn Fn(String) + 
     let Ok(limits) = order.settings.limits() else {
         return nothing();
     };
+    if order.new_game {
+        engine.new_game();
+    }
     if engine.hash_mib() != order.hash_mib {
         // A size the memory cannot give keeps the old table.
         let _ = engine.set_option("Hash", &order.hash_mib.to_string());
@@ -110,6 +119,7 @@ mod tests {
             settings: serde_json::from_str(r#"{"depth":3,"options":{"MultiPV":2}}"#)
                 .expect("settings"),
             hash_mib: 16,
+            new_game: true,
         };
         let text = serde_json::to_string(&order).expect("an order serialises");
         let order: SearchOrder = serde_json::from_str(&text).expect("and reads back");
