@@ -8,20 +8,25 @@ mod common;
 
 use common::{kestrel, kestrel_ok, kestrel_with_input, scratch_dir, stderr, stdout};
 
-/// The newest shard of the store (the oldest leave the working tree as
-/// the store grows: `kestrel datagen retire`).
-fn newest_shard() -> String {
+/// The largest shard in the working tree: the oldest leave it as the store
+/// grows (`kestrel datagen retire`), and the newest can be a few games
+/// (datagen stopped soon after it started), too few to hold out a
+/// validation split.
+fn large_shard() -> String {
     let store = trainingdata::store::Store::open("selfplay").expect("the store");
     let shards = store.shard_paths().expect("the store's manifest");
-    let newest = shards.last().expect("a shard in the working tree");
-    newest.to_str().expect("a UTF-8 path").to_string()
+    let largest = shards
+        .iter()
+        .max_by_key(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+        .expect("a shard in the working tree");
+    largest.to_str().expect("a UTF-8 path").to_string()
 }
 
 #[test]
 fn a_king_bucketed_net_trains_loads_and_searches() {
     let dir = scratch_dir("train", "king-buckets");
     let out = dir.to_str().unwrap();
-    let shard = newest_shard();
+    let shard = large_shard();
     let said = kestrel(&[
         "train",
         &shard,
@@ -99,7 +104,7 @@ fn a_king_bucketed_net_trains_loads_and_searches() {
 fn impossible_layouts_are_refused_with_what_to_fix() {
     let dir = scratch_dir("train", "bad-layouts");
     let out = dir.to_str().unwrap();
-    let shard = newest_shard();
+    let shard = large_shard();
     let o = kestrel(&["train", &shard, "--out", out, "--input-buckets", "mirror9"]);
     assert!(!o.status.success());
     let err = stderr(&o);
