@@ -1,8 +1,8 @@
 //! One accumulator per ply, for a search: push on make, pop on unmake.
 //! A move's changes are noted when it is made and applied only when a
-//! position below it is evaluated ("lazy" updates): a node cut off by the
-//! transposition table, or never evaluated because it is in check or
-//! scored from the table's entry, costs no pass over the lanes.
+//! position below it is evaluated ("lazy" updates): a node the search
+//! never evaluates (in check, a draw, cut by mate distance) costs no pass
+//! over the lanes.
 
 use chess::{Color, Move, Position};
 
