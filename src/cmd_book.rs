@@ -154,7 +154,9 @@ pub fn run(command: BookCommand) -> Result<()> {
         BookCommand::Dump { book } => {
             let book = load(book.as_deref())?;
             let mut out = std::io::stdout().lock();
-            write!(out, "{}", book::text::write_text(&book))?;
+            let text = book::text::write_text(&book);
+            write!(out, "{}", text.text)?;
+            warn_left_out("the text", text.left_out);
             Ok(())
         }
         BookCommand::Convert {
@@ -169,7 +171,7 @@ pub fn run(command: BookCommand) -> Result<()> {
                 .unwrap_or_else(|| Format::sniff(&bytes));
             let (book, problems) = book::read_book(&bytes, format);
             warn(&input, &problems);
-            book.save(&output, to)?;
+            warn_left_out(&output.display().to_string(), book.save(&output, to)?);
             eprintln!(
                 "{} -> {}: {} positions, {} entries",
                 input.display(),
@@ -179,6 +181,15 @@ pub fn run(command: BookCommand) -> Result<()> {
             );
             Ok(())
         }
+    }
+}
+
+/// Says how many entries a text book could not hold (`TextBook::left_out`).
+fn warn_left_out(written: &str, left_out: usize) {
+    if left_out > 0 {
+        eprintln!(
+            "warning: {written}: {left_out} entries left out: their moves are illegal in the positions they belong to (a damaged book or a key collision)"
+        );
     }
 }
 

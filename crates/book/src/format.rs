@@ -89,19 +89,26 @@ impl Book {
         Ok(read_book(&bytes, format))
     }
 
-    /// Saves the book in `format` (or the one the extension names, else Polyglot).
-    pub fn save(&self, path: &Path, format: Option<Format>) -> Result<(), BookError> {
+    /// Saves the book in `format` (or the one the extension names, else
+    /// Polyglot). Returns how many entries the format could not hold: the
+    /// text format leaves out moves that are illegal in a position it knows
+    /// ([`crate::text::TextBook::left_out`]); Polyglot holds every entry.
+    pub fn save(&self, path: &Path, format: Option<Format>) -> Result<usize, BookError> {
         let format = format
             .or_else(|| Format::from_extension(path))
             .unwrap_or(Format::Polyglot);
-        let bytes = match format {
-            Format::Polyglot => write_polyglot(self),
-            Format::Text => write_text(self).into_bytes(),
+        let (bytes, left_out) = match format {
+            Format::Polyglot => (write_polyglot(self), 0),
+            Format::Text => {
+                let text = write_text(self);
+                (text.text.into_bytes(), text.left_out)
+            }
         };
         std::fs::write(path, bytes).map_err(|source| BookError::Io {
             path: path.to_path_buf(),
             source,
-        })
+        })?;
+        Ok(left_out)
     }
 }
 

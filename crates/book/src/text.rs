@@ -257,9 +257,24 @@ fn histories(book: &Book) -> crate::key_hash::KeyMap<u64, (Position, Vec<Move>)>
     found
 }
 
-/// The book in the text format, lines sorted by history (then weight).
-pub fn write_text(book: &Book) -> String {
+/// A book in the text format, and what the format could not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextBook {
+    /// The text, lines sorted by history (then weight).
+    pub text: String,
+    /// Entries left out: moves that are not legal in the position their
+    /// key stands for, where the writer knows that position (reached from
+    /// the start by the book's moves, or named by a FEN). A key collision
+    /// or a damaged file makes them; a line of the text names its move by
+    /// SAN in that position, which an illegal move has none of.
+    pub left_out: usize,
+}
+
+/// The book in the text format, lines sorted by history (then weight), with
+/// the count of entries it cannot hold ([`TextBook::left_out`]).
+pub fn write_text(book: &Book) -> TextBook {
     let histories = histories(book);
+    let mut left_out = 0;
     // (sort key, line): lines from the start first in tree order, then
     // positions not reached from it, then positions known only by key.
     let mut lines: Vec<(LineOrder, String)> = Vec::new();
@@ -285,7 +300,9 @@ pub fn write_text(book: &Book) -> String {
                     }
                     None => (1, vec![pos.fen()], "*".to_string()),
                 };
-                for c in book.candidates(&pos) {
+                let candidates = book.candidates(&pos);
+                left_out += book.moves(key).len() - candidates.len();
+                for c in candidates {
                     let line = format!(
                         "{shown} | {} | {} | {} | {} {} {} | {}",
                         c.san,
@@ -311,12 +328,12 @@ pub fn write_text(book: &Book) -> String {
         }
     }
     lines.sort();
-    let mut out = String::from(HEADER);
+    let mut text = String::from(HEADER);
     for (_, line) in lines {
-        out.push_str(&line);
-        out.push('\n');
+        text.push_str(&line);
+        text.push('\n');
     }
-    out
+    TextBook { text, left_out }
 }
 
 #[cfg(test)]
@@ -342,7 +359,8 @@ mod tests {
                 ..BookMove::default()
             },
         );
-        let text = write_text(&book);
+        let TextBook { text, left_out } = write_text(&book);
+        assert_eq!(left_out, 0);
         assert!(
             text.contains("1.e4 c5 2.Nf3 | d6 | d7d6 | 2 | 0 0 0 |"),
             "{text}"
@@ -351,7 +369,31 @@ mod tests {
         assert!(text.contains("* | - | e2e4 | 9 | 0 0 0 | key=0000000000001234"));
         let (back, problems) = read_text(&text);
         assert!(problems.is_empty(), "{problems:?}");
-        assert_eq!(write_text(&back), text);
+        assert_eq!(write_text(&back).text, text);
+    }
+
+    #[test]
+    fn a_move_illegal_in_a_known_position_is_left_out_and_counted() {
+        let start = Position::startpos();
+        let e4 = start.parse_san("e4").expect("legal");
+        let mut book = Book::new();
+        book.add_move(&start, e4, 5);
+        // e2e5 under the start position's key: a damaged file's entry.
+        book.add(
+            start.key(),
+            BookMove {
+                mv: PolyMove(36 | 12 << 6),
+                weight: 3,
+                ..BookMove::default()
+            },
+        );
+        assert_eq!(book.entry_count(), 2);
+        let TextBook { text, left_out } = write_text(&book);
+        assert_eq!(left_out, 1, "{text}");
+        assert!(text.contains("- | e4 | e2e4 | 5 |"), "{text}");
+        let (back, problems) = read_text(&text);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(back.entry_count() + left_out, book.entry_count());
     }
 
     #[test]
