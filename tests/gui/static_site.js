@@ -4,7 +4,8 @@
 // engine in Web Workers). On the analysis board: a move made on the board,
 // analysis lines for the position on view (and for an earlier one stepped
 // back to, with the lines of the first position gone), analysis turned
-// off; the game review; the opening explorer; what needs the server says so in its panel; the
+// off; the game review; the opening explorer; the book panel (the embedded
+// book; adding to it needs the server, and its button says so); the
 // game's PGN; no console error, script error or failed request all along.
 // Run by
 // tests/web_worker.rs (with tests/gui/clock_game.js for a whole game
@@ -60,9 +61,9 @@ async function main() {
   await page.waitForSelector('#book tr.bm', { timeout: 10000 });
   const booked = await page.$$eval('#book tr.bm td:first-child', (tds) => tds.map((t) => t.textContent));
   check(booked.length > 0, `the book panel lists the embedded book's moves here (${booked.slice(0, 4)})`);
-  // Adding to a book needs a file, so the server: the page says so instead of failing.
-  await page.click('#bookadd');
-  await page.waitForFunction(() => /needs `kestrel gui`/.test(document.querySelector('#bookmsg').textContent));
+  // Adding to a book needs a file, so the server: the button says so instead of failing.
+  const add = await page.$eval('#bookadd', (b) => ({ disabled: b.disabled, title: b.title }));
+  check(add.disabled && /--book FILE\.txt/.test(add.title), `"Add last move to book" is off and says why (${add.title})`);
 
   // The game as PGN, from the page's own game logic.
   await page.click('#showpgn');

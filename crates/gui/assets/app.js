@@ -613,6 +613,11 @@ async function refreshPanels() {
     refreshExplorer();
     try {
       const b = await api('GET', `/api/book?game=${S.game.id}`);
+      // Only a text book named with --book takes new moves: say so on the button, not after a click.
+      $('bookadd').disabled = !b.writable;
+      $('bookadd').title = b.writable
+        ? `Add the last move played to ${b.book}`
+        : `The book (${b.book}) takes no moves: start kestrel gui with --book FILE.txt to add them`;
       // Polyglot books (the embedded one) keep no game counts: no W/L/D column of zeros.
       const counted = b.moves.some((m) => m.wins + m.losses + m.draws > 0);
       const wld = (m) => (counted ? `<td>${m.wins}/${m.losses}/${m.draws}</td>` : '');
