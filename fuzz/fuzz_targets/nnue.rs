@@ -20,7 +20,8 @@ const POSITIONS: [&str; 4] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-    "8/8/8/8/8/8/QQQQQQQQ/k6K w - - 0 1",
+    // Eight queens: large accumulator sums (legal: the pawns shield a8).
+    "k7/pp6/8/8/8/8/QQQQQQQQ/7K w - - 0 1",
 ];
 
 fn network_from(data: &[u8]) -> Option<Network> {
