@@ -76,6 +76,30 @@ fn full_game_over_pipes() {
 }
 
 #[test]
+fn analysis_shows_a_short_mate_at_its_depth() {
+    // `go infinite` is analysis: WAC.001's mate in 2 (1.Qg6) shows as
+    // `score mate 2` by depth 6 (issue 45; a game's search needs 14), and
+    // the option is offered to GUIs that say when they analyse.
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    let options = e.until("uciok", 10);
+    assert!(
+        options.contains(&"option name UCI_AnalyseMode type check default false".to_string()),
+        "{options:?}"
+    );
+    e.send("position fen 2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+    e.send("go infinite");
+    let lines = e.until_line(|l| l.contains(" score mate 2 "), 30);
+    let mate = lines.last().unwrap();
+    let depth: i32 = mate.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(depth <= 6, "{mate}");
+    assert!(mate.contains(" pv g3g6 "), "{mate}");
+    e.send("stop");
+    let (best, _) = e.bestmove(5);
+    assert_eq!(best, "g3g6");
+}
+
+#[test]
 fn stop_ends_an_infinite_search_and_pondering_works() {
     let mut e = Engine::start(&[]);
     e.send("uci");

@@ -49,6 +49,9 @@ pub struct Engine {
     book: Option<Arc<dyn BookHint>>,
     limit_strength: bool,
     elo: i64,
+    /// `UCI_AnalyseMode`: every search is an analysis
+    /// ([`SearchParams::for_analysis`]).
+    analyse_mode: bool,
     rng: Rng,
 }
 
@@ -76,6 +79,7 @@ impl Engine {
             book: None,
             limit_strength: false,
             elo: DEFAULT_ELO,
+            analyse_mode: false,
             rng: Rng::from_time(),
         }
     }
@@ -145,6 +149,11 @@ impl Engine {
                     max: MAX_ELO,
                 },
                 help: "The playing level's Elo when UCI_LimitStrength is on.",
+            },
+            EngineOption {
+                name: "UCI_AnalyseMode",
+                kind: OptionKind::Check { default: false },
+                help: "Analysis, not a game: search to prove mates sooner (QSTableDepth and SacrificeSearch on), as go infinite and go mate always do.",
             },
             EngineOption {
                 name: "Evaluator",
@@ -250,6 +259,7 @@ impl Engine {
             ("Move Overhead", OptionValue::Spin(ms)) => self.move_overhead = ms as u64,
             ("UCI_LimitStrength", OptionValue::Check(on)) => self.limit_strength = on,
             ("UCI_Elo", OptionValue::Spin(elo)) => self.elo = elo,
+            ("UCI_AnalyseMode", OptionValue::Check(on)) => self.analyse_mode = on,
             // Pondering is the protocol's business: the value is checked above.
             ("Ponder", _) => {}
             (param, _) => self.params.set(param, value)?,
@@ -374,7 +384,15 @@ impl Engine {
             root.turn() == chess::Color::White,
             self.move_overhead,
         );
-        let mut config = SearchConfig::new(limits, self.params, self.multipv, budget, reporter)
+        // Analysis looks for mates: a search told to, one that waits for
+        // `stop` (a GUI's analysis, xboard's `analyze`, but not pondering),
+        // or any under `UCI_AnalyseMode`.
+        let params = if self.analyse_mode || limits.infinite || limits.mate.is_some() {
+            self.params.for_analysis()
+        } else {
+            self.params
+        };
+        let mut config = SearchConfig::new(limits, params, self.multipv, budget, reporter)
             .with_tablebase(self.tablebase.clone(), root, history)
             .with_level(self.level(), self.rng.next_u64());
         // The levels' node budgets were calibrated with the hand-crafted
@@ -518,6 +536,51 @@ mod tests {
         assert_eq!(shared_kind(&mut engine), EvalKind::Full);
         engine.set_option("UCI_LimitStrength", "false").unwrap();
         assert_eq!(shared_kind(&mut engine), EvalKind::Nnue);
+    }
+
+    fn shared_params(engine: &mut Engine, limits: Limits) -> SearchParams {
+        let reporter: Reporter = Arc::new(|_| {});
+        let (shared, _) = engine.shared(&Position::startpos(), &[], limits, reporter);
+        shared.config.params
+    }
+
+    #[test]
+    fn analysis_searches_with_the_mate_finding_switches_and_games_without() {
+        let mut engine = Engine::new();
+        let analysis = SearchParams::default().for_analysis();
+        assert_ne!(analysis, SearchParams::default());
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let mate = Limits {
+            mate: Some(3),
+            ..Limits::default()
+        };
+        let ponder = Limits {
+            ponder: true,
+            wtime: Some(60_000),
+            btime: Some(60_000),
+            ..Limits::default()
+        };
+        assert_eq!(shared_params(&mut engine, infinite.clone()), analysis);
+        assert_eq!(shared_params(&mut engine, mate), analysis);
+        // A game's searches, pondering included, keep the defaults.
+        assert_eq!(
+            shared_params(&mut engine, Limits::depth(5)),
+            SearchParams::default()
+        );
+        assert_eq!(shared_params(&mut engine, ponder), SearchParams::default());
+        engine.set_option("UCI_AnalyseMode", "true").unwrap();
+        assert_eq!(shared_params(&mut engine, Limits::depth(5)), analysis);
+        engine.set_option("UCI_AnalyseMode", "false").unwrap();
+        assert_eq!(
+            shared_params(&mut engine, Limits::movetime(100)),
+            SearchParams::default()
+        );
+        // Other parameters set by the user stay as set.
+        engine.set_option("AspirationWindows", "false").unwrap();
+        assert!(!shared_params(&mut engine, infinite).aspiration);
     }
 
     #[test]

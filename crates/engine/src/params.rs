@@ -103,6 +103,18 @@ macro_rules! search_params {
                 .collect()
             }
 
+            /// These parameters as analysis searches them (`UCI_AnalyseMode`,
+            /// `go infinite`, `go mate N`): quiescence table entries that say
+            /// whether checks were tried, and sacrifices that threaten mate
+            /// searched rather than cut. Both prove short mates at the depth
+            /// they exist (WAC.001's mate in 2 at depth 2 instead of 10), at
+            /// a cost in games their SPRT could not tell from nothing
+            /// (docs/search.md), so games keep the defaults and analysis,
+            /// where a person looks for the mate, gets them.
+            pub fn for_analysis(self) -> SearchParams {
+                SearchParams { qs_table_depth: true, sacrifice_search: true, ..self }
+            }
+
             /// Sets a parameter by UCI name (case-insensitive).
             pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
                 let value = value.trim();

@@ -153,11 +153,10 @@ fn a_proven_mate_ends_the_search() {
     assert!(r.depth <= 2, "stopped at depth {}", r.depth);
     assert!(r.nodes < 100_000, "{} nodes", r.nodes);
     // `go mate 2` answers as soon as the mate is found: WAC.001's queen
-    // sacrifice, which once took depth 18, by depth 8 with the hand-crafted
-    // evaluation. With the network, late move reductions hold the sacrifice
-    // back longer (with them off round 6's net found it at depth 8 too):
-    // round 6's net by depth 10, round 7's by depth 12, round 11's by 14.
-    for (kind, by_depth) in [(EvalKind::Full, 8), (EvalKind::Nnue, 14)] {
+    // sacrifice, which once took depth 18. `go mate` searches as analysis
+    // does (`SearchParams::for_analysis`), which proves it by depth 2 with
+    // either evaluation; a game's search needs 14 with round 11's network.
+    for (kind, by_depth) in [(EvalKind::Full, 6), (EvalKind::Nnue, 6)] {
         let limits = Limits {
             mate: Some(2),
             ..Limits::default()
@@ -171,6 +170,26 @@ fn a_proven_mate_ends_the_search() {
         assert_eq!(r.score, mate_in(3), "{kind:?}");
         assert!(r.depth <= by_depth, "{kind:?}: found at depth {}", r.depth);
     }
+}
+
+#[test]
+fn analysis_proves_a_short_mate_at_its_depth() {
+    // Issue 45: WAC.001 is a mate in 2 (three plies); analysis reports it
+    // by depth 6. `UCI_AnalyseMode` makes any search an analysis, here one
+    // to a fixed depth (`go infinite` and `go mate` are analyses anyway:
+    // `tests/uci_game.rs`).
+    let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+    let (r, lines) = search_reporting_to(fen, Limits::depth(6), &[("UCI_AnalyseMode", "true")]);
+    assert_eq!(r.score, mate_in(3), "pv {:?}", r.pv);
+    assert_eq!(uci(&r), "g3g6");
+    let first = lines
+        .iter()
+        .find(|l| l.bound == ScoreBound::Exact && l.score == mate_in(3))
+        .map(|l| l.depth);
+    assert!(
+        first.is_some_and(|d| d <= 6),
+        "first mate at depth {first:?}"
+    );
 }
 
 #[test]

@@ -93,15 +93,16 @@ pub struct Xboard {
 }
 
 /// Options not offered as xboard options: xboard sets them with commands
-/// of its own (`memory`, `cores`, `hard`/`easy`, `egtpath`, `variant`),
-/// and its thinking output shows one line only (MultiPV).
-const XBOARD_OWN_COMMANDS: [&str; 6] = [
+/// of its own (`memory`, `cores`, `hard`/`easy`, `egtpath`, `variant`,
+/// `analyze`), and its thinking output shows one line only (MultiPV).
+const XBOARD_OWN_COMMANDS: [&str; 7] = [
     "Hash",
     "Threads",
     "Ponder",
     "MultiPV",
     "SyzygyPath",
     "UCI_Chess960",
+    "UCI_AnalyseMode",
 ];
 
 impl Xboard {
