@@ -78,9 +78,9 @@ fn mates_from_win_at_chess() {
         // The built-in network (trained on self-play data so far much
         // smaller than a strong net needs) sees the first mate later: round
         // 6 by depth 10, round 7 (the first with output buckets) by depth
-        // 12, round 9 by 10, round 11 by 14 (issue 45's QSTableDepth and
-        // SacrificeSearch bring it to 6: `short_mates_by_depth`). It gets
-        // depth 14.
+        // 12, round 9 by 10, round 11 by 14 (analysis, with issue 45's
+        // QSTableDepth and SacrificeSearch, by 2: `short_mates_by_depth`).
+        // It gets depth 14.
         let depth = if kind == EvalKind::Nnue { 14 } else { 8 };
         let (_, r) = search_with(kind, fen, &[], Limits::depth(depth));
         assert_eq!(
@@ -102,13 +102,13 @@ fn short_mates_by_depth() {
     // depth 10 by default: a captures-only quiescence entry from an earlier
     // iteration settles the node where 2.Qh7# would mate, and reverse
     // futility pruning judges the position after the sacrifice by its
-    // static evaluation. The two switches that mend this (off by default
-    // until their non-regression SPRTs finish, docs/search.md) find it at
-    // depth 2: a sacrifice next to the king that threatens mate in one is
-    // never cut by reverse futility, at any of its depths. The rest of the
-    // file (six Black mates, an en passant mate; several took 8 to 11
-    // plies by default) by 2N+2.
-    let options = [("QSTableDepth", "true"), ("SacrificeSearch", "true")];
+    // static evaluation. The two switches that mend this (QSTableDepth and
+    // SacrificeSearch: on in analysis, off in games while their SPRT is
+    // undecided, docs/search.md) find it at depth 2: a sacrifice next to
+    // the king that threatens mate in one is never cut by reverse futility,
+    // at any of its depths. The rest of the file (six Black mates, an en
+    // passant mate; several took 8 to 11 plies by default) by 2N+2.
+    let options = [("UCI_AnalyseMode", "true")];
     let epd = include_str!("data/short_mates.epd");
     let mut late = Vec::new();
     for line in epd.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
