@@ -13,7 +13,11 @@ positions with a mate of at least --min-mate moves (2,472 have 10 or more),
 so the same arguments give the same positions. --go-mate adds the mate's
 length to each search (`go nodes N mate M`, matecheck's `--mate 0`), for
 engines with a mode for that; --option sets a UCI option on every engine
-that has it (Kestrel's `QSTableDepth=true`, say). Node budgets make the counts
+that has it (Kestrel's `QSTableDepth=true`, say). matecheck searches with
+python-chess's `analyse`, which sets `UCI_AnalyseMode` to true on an engine
+that has the option (Kestrel from 2f3ecd5 on, which then searches as
+analysis does: `QSTableDepth` and `SacrificeSearch` on); `--option
+UCI_AnalyseMode=false` measures a game's search. Node budgets make the counts
 independent of the machine's load. OwnBook is turned off where the engine
 has it. Needs python-chess and tqdm.
 """
