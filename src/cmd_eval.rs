@@ -165,13 +165,15 @@ pub fn run(args: EvalArgs) -> Result<()> {
     } else {
         "Black"
     };
-    let (stm, white) = if kind == EvalKind::Nnue && engine::eval::network_applies(&pos, net_stm) {
+    let (stm, white) = if kind == EvalKind::Nnue
+        && engine::eval::network_applies(&pos, net_stm, engine::eval::NETWORK_RANGE)
+    {
         (net_stm, net_white)
     } else {
         if kind == EvalKind::Nnue {
-            let why = if engine::eval::network_applies(&pos, 0) {
+            let why = if engine::eval::network_applies(&pos, 0, engine::eval::NETWORK_RANGE) {
                 format!(
-                    "A score beyond the network's range (±{} cp)",
+                    "A score beyond the network's default range (±{} cp, NetworkRange)",
                     engine::eval::NETWORK_RANGE
                 )
             } else {

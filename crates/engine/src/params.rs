@@ -180,6 +180,7 @@ search_params! {
         syzygy_probe_limit: "SyzygyProbeLimit" = 7, 0..=7, "Most pieces (kings included) of a position probed in the tablebases; 0 turns probing off.";
         book_search_ply: "BookSearchPly" = 4, 1..=20, "With BookInSearch: the deepest search ply at which the book is asked.";
         book_bonus: "BookBonus" = 20, 0..=200, "With BookInSearch: what reaching a book position is worth to the side to move at the root (centipawns).";
+        network_range: "NetworkRange" = 1000, 100..=32000, "NNUE: the largest score (centipawns) taken from the network; a position it scores beyond this goes to the hand-crafted evaluation (32000: the network at any score; a lone king always goes).";
     }
 }
 

@@ -359,8 +359,12 @@ impl Worker {
             // The tuner may have changed the table's constants since the last search.
             self.lmr = lmr_table();
         }
-        self.evaluator
-            .configure(s.config.eval_kind, &s.config.weights, s.config.net.as_ref());
+        self.evaluator.configure(
+            s.config.eval_kind,
+            &s.config.weights,
+            s.config.net.as_ref(),
+            s.config.params.network_range,
+        );
         self.evaluator.start(root);
         self.prepare(root, history, &s.config.limits.searchmoves);
         self.filter_root_by_tablebase(s);

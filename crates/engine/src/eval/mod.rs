@@ -176,6 +176,8 @@ pub struct Evaluator {
     pawns: PawnTable,
     /// The network, when the kind is `Nnue` and one is loaded.
     net: Option<Arc<nnue::Network>>,
+    /// The largest score taken from the network (`NetworkRange`).
+    network_range: Value,
     /// Its accumulators (allocated when a network is first used).
     stack: nnue::AccumulatorStack,
     /// The material and piece-square sums, one per ply, while `Full` is
@@ -190,6 +192,7 @@ impl Default for Evaluator {
             weights: Weights::default_shared(),
             pawns: PawnTable::default(),
             net: None,
+            network_range: NETWORK_RANGE,
             stack: nnue::AccumulatorStack::new(1),
             material: None,
         }
@@ -198,15 +201,18 @@ impl Default for Evaluator {
 
 impl Evaluator {
     /// Uses `kind`, `weights` and `net` from now on (the pawn cache is
-    /// dropped when the weights change). `Nnue` without a network
+    /// dropped when the weights change), taking the network's scores up to
+    /// `network_range` ([`network_applies`]). `Nnue` without a network
     /// evaluates as `Full`.
     pub fn configure(
         &mut self,
         kind: EvalKind,
         weights: &Arc<Weights>,
         net: Option<&Arc<nnue::Network>>,
+        network_range: Value,
     ) {
         self.kind = kind;
+        self.network_range = network_range;
         if !Arc::ptr_eq(&self.weights, weights) {
             self.weights = weights.clone();
             self.pawns.clear();
@@ -264,7 +270,7 @@ impl Evaluator {
             // updates against a fresh computation at every evaluation.
             #[cfg(test)]
             assert_eq!(v, nnue::evaluate_position(net, pos), "{}", pos.fen());
-            if network_applies(pos, v) {
+            if network_applies(pos, v, self.network_range) {
                 return v;
             }
         }
@@ -294,22 +300,22 @@ impl Evaluator {
 }
 
 /// The largest score (centipawns, either side) the `Nnue` evaluator takes
-/// from the network. Its training games (`kestrel datagen`) were adjudicated
-/// once a side stood 1,000 cp ahead for 8 plies, so it has seen few positions
-/// more lopsided than this and none of the mating play they call for; beyond
-/// it the hand-crafted evaluation, with its mop-up and endgame scaling,
-/// judges. Chosen on matetrack (docs/search.md): 1,000 found the most mates
-/// of 700, 1,000 and 1,500.
+/// from the network by default (`NetworkRange`). Its training games
+/// (`kestrel datagen`) were adjudicated once a side stood 1,000 cp ahead for
+/// 8 plies, so it has seen few positions more lopsided than this and none of
+/// the mating play they call for; beyond it the hand-crafted evaluation,
+/// with its mop-up and endgame scaling, judges. Chosen on matetrack
+/// (docs/search.md): 1,000 found the most mates of 700, 1,000 and 1,500.
 pub const NETWORK_RANGE: Value = 1000;
 
 /// Whether the `Nnue` evaluator uses the network's score `net` (side to
 /// move's view) for `pos`, or hands the position to the hand-crafted
 /// evaluation: it does when one side has only its king (the network never
 /// learnt to mate a lone king, while the mop-up drives it to the edge, and
-/// to the bishop's corner in KBNK) or when `net` is beyond `NETWORK_RANGE`.
+/// to the bishop's corner in KBNK) or when `net` is `range` or more either way.
 #[inline]
-pub fn network_applies(pos: &Position, net: Value) -> bool {
-    both_sides_have_pieces(pos) && net.abs() < NETWORK_RANGE
+pub fn network_applies(pos: &Position, net: Value, range: Value) -> bool {
+    both_sides_have_pieces(pos) && net.abs() < range
 }
 
 /// True when each side has more than its king.

@@ -260,8 +260,8 @@ fn a_search_with_a_network_keeps_its_accumulators_exact() {
 
 #[test]
 fn a_lone_king_is_left_to_the_hand_crafted_evaluation() {
-    let applies = |fen: &str| network_applies(&Position::from_fen(fen).unwrap(), 0);
-    assert!(network_applies(&Position::startpos(), 0));
+    let applies = |fen: &str| network_applies(&Position::from_fen(fen).unwrap(), 0, NETWORK_RANGE);
+    assert!(network_applies(&Position::startpos(), 0, NETWORK_RANGE));
     assert!(applies("8/8/8/4k3/8/8/1r6/KQ6 w - - 0 1"));
     assert!(!applies("8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1"), "KBNK");
     assert!(!applies("8/8/8/4k3/8/8/1Q6/K7 b - - 0 1"), "KQK");
@@ -271,10 +271,10 @@ fn a_lone_king_is_left_to_the_hand_crafted_evaluation() {
 #[test]
 fn a_score_beyond_the_networks_range_is_left_to_the_hand_crafted_evaluation() {
     let pos = Position::startpos();
-    assert!(network_applies(&pos, NETWORK_RANGE - 1));
-    assert!(network_applies(&pos, 1 - NETWORK_RANGE));
-    assert!(!network_applies(&pos, NETWORK_RANGE));
-    assert!(!network_applies(&pos, -NETWORK_RANGE));
+    assert!(network_applies(&pos, NETWORK_RANGE - 1, NETWORK_RANGE));
+    assert!(network_applies(&pos, 1 - NETWORK_RANGE, NETWORK_RANGE));
+    assert!(!network_applies(&pos, NETWORK_RANGE, NETWORK_RANGE));
+    assert!(!network_applies(&pos, -NETWORK_RANGE, NETWORK_RANGE));
     // The evaluator's score then is the hand-crafted one: White a queen and
     // two rooks up, which the network scores far beyond its range.
     let fen = "3qk3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1";
@@ -285,7 +285,29 @@ fn a_score_beyond_the_networks_range_is_left_to_the_hand_crafted_evaluation() {
         "{fen}"
     );
     let mut evaluator = Evaluator::default();
-    evaluator.configure(EvalKind::Nnue, &Weights::default_shared(), Some(&net));
+    evaluator.configure(
+        EvalKind::Nnue,
+        &Weights::default_shared(),
+        Some(&net),
+        NETWORK_RANGE,
+    );
     evaluator.start(&pos);
     assert_eq!(evaluator.evaluate(&pos), evaluate(&pos));
+    // `NetworkRange` moves the bound: at its largest the network's score
+    // stands; its default is this one.
+    assert_eq!(
+        crate::params::SearchParams::default().network_range,
+        NETWORK_RANGE
+    );
+    evaluator.configure(
+        EvalKind::Nnue,
+        &Weights::default_shared(),
+        Some(&net),
+        32_000,
+    );
+    evaluator.start(&pos);
+    assert_eq!(
+        evaluator.evaluate(&pos),
+        nnue::evaluate_position(&net, &pos)
+    );
 }
