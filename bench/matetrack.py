@@ -5,7 +5,7 @@ a node budget per position, for one or more engine binaries (Kestrel's, or
 another engine's such as Debian's Stockfish 15.1, /usr/games/stockfish).
 
     python3 bench/matetrack.py OLD_BINARY NEW_BINARY [--positions 500] [--seed 1] [--nodes 1000000]
-        [--min-mate 10] [--go-mate] [--option NAME=VALUE ...]
+        [--min-mate 10] [--go-mate] [--option NAME=VALUE ...] [--found-dir DIR]
 
 The subset is `random.seed(SEED); random.sample(lines, POSITIONS)` of
 ../shared/data/matetrack/matetrack.epd (6,554 positions), or of its
@@ -18,7 +18,9 @@ python-chess's `analyse`, which sets `UCI_AnalyseMode` to true on an engine
 that has the option (Kestrel from 2f3ecd5 on, which then searches as
 analysis does: `QSTableDepth` and `SacrificeSearch` on); `--option
 UCI_AnalyseMode=false` measures a game's search. Node budgets make the counts
-independent of the machine's load. OwnBook is turned off where the engine
+independent of the machine's load. --found-dir keeps each engine's found
+mates (matecheck's --foundMatesFile) in DIR/N-NAME.epd, N its place on the
+command line, for `comm` between runs. OwnBook is turned off where the engine
 has it. Needs python-chess and tqdm.
 """
 import argparse
@@ -61,6 +63,8 @@ def main():
                     help="give each search the mate's length (go ... mate M)")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                     help="a UCI option for every engine that has it")
+    ap.add_argument("--found-dir", metavar="DIR",
+                    help="keep each engine's found mates in DIR/N-NAME.epd")
     args = ap.parse_args()
     epd = os.path.join(SHARED, "data", "matetrack", "matetrack.epd")
     lines = [l for l in open(epd).read().splitlines() if l.strip()
@@ -71,12 +75,17 @@ def main():
         f.write("\n".join(subset) + "\n")
         path = f.name
     try:
-        for engine in args.engines:
+        if args.found_dir:
+            os.makedirs(args.found_dir, exist_ok=True)
+        for n, engine in enumerate(args.engines, 1):
+            found = (["--foundMatesFile", os.path.join(
+                args.found_dir, f"{n}-{os.path.basename(engine)}.epd")]
+                if args.found_dir else [])
             out = subprocess.run(
                 [sys.executable, os.path.join(SHARED, "tools", "matecheck.py"),
                  "--engine", os.path.abspath(engine), "--epdFile", path,
                  "--nodes", str(args.nodes), "--concurrency", str(args.concurrency),
-                 *(["--mate", "0"] if args.go_mate else []),
+                 *(["--mate", "0"] if args.go_mate else []), *found,
                  "--engineOpts", json.dumps(engine_options(os.path.abspath(engine), args.option))],
                 capture_output=True, text=True, check=True)
             summary = [l for l in out.stdout.splitlines()
