@@ -5,12 +5,15 @@ a node budget per position, for one or more engine binaries (Kestrel's, or
 another engine's such as Debian's Stockfish 15.1, /usr/games/stockfish).
 
     python3 bench/matetrack.py OLD_BINARY NEW_BINARY [--positions 500] [--seed 1] [--nodes 1000000]
-        [--min-mate 10] [--go-mate] [--option NAME=VALUE ...] [--found-dir DIR]
+        [--min-mate 10] [--go-mate] [--option NAME=VALUE ...] [--found-dir DIR] [--epd FILE]
 
 The subset is `random.seed(SEED); random.sample(lines, POSITIONS)` of
 ../shared/data/matetrack/matetrack.epd (6,554 positions), or of its
 positions with a mate of at least --min-mate moves (2,472 have 10 or more),
-so the same arguments give the same positions. --go-mate adds the mate's
+so the same arguments give the same positions. --epd reads another file of
+`FEN bm #N;` lines instead (matetrack's `classic280.epd`, say: 280 classic
+endgame mates, KRK to KQKR, from vondele/matetrack, GPL-3.0), from which
+--positions are sampled the same way. --go-mate adds the mate's
 length to each search (`go nodes N mate M`, matecheck's `--mate 0`), for
 engines with a mode for that; --option sets a UCI option on every engine
 that has it (Kestrel's `QSTableDepth=true`, say). matecheck searches with
@@ -63,10 +66,12 @@ def main():
                     help="give each search the mate's length (go ... mate M)")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                     help="a UCI option for every engine that has it")
+    ap.add_argument("--epd", metavar="FILE",
+                    help="positions from FILE instead of matetrack.epd")
     ap.add_argument("--found-dir", metavar="DIR",
                     help="keep each engine's found mates in DIR/N-NAME.epd")
     args = ap.parse_args()
-    epd = os.path.join(SHARED, "data", "matetrack", "matetrack.epd")
+    epd = args.epd or os.path.join(SHARED, "data", "matetrack", "matetrack.epd")
     lines = [l for l in open(epd).read().splitlines() if l.strip()
              and abs(int(re.search(r"bm #(-?\d+)", l).group(1))) >= args.min_mate]
     random.seed(args.seed)
