@@ -39,7 +39,10 @@ fn gnu_xboard_plays_two_games_against_fairymax() {
         .arg(&dir)
         .arg("-sd")
         .arg(&dir)
-        .args(["-matchGames", "2", "-tc", "0:03", "-inc", "0.05"])
+        // 6 s + 0.1 s: at 3 s + 0.05 s Kestrel's clock settles near 0.25 s
+        // (what it spends a move meets the increment there), and on a busy
+        // machine it once lost a won game on time (stop 57).
+        .args(["-matchGames", "2", "-tc", "0:06", "-inc", "0.1"])
         .args([
             "-xexit",
             "-autoCallFlag",
