@@ -58,7 +58,10 @@ fn eval_ends_with_the_total_from_whites_view() {
     let nnue = kestrel(&["eval", "--evaluator", "nnue", "--fen", lopsided]);
     let full = kestrel(&["eval", "--evaluator", "full", "--fen", lopsided]);
     let out = String::from_utf8_lossy(&nnue.stdout).to_string();
-    assert!(out.contains("A score beyond the network's default range"), "{out}");
+    assert!(
+        out.contains("A score beyond the network's default range"),
+        "{out}"
+    );
     assert_eq!(total(&nnue), total(&full), "{out}");
     let simple = kestrel(&["eval", "--evaluator", "simple", "--detail"]);
     let out = String::from_utf8_lossy(&simple.stdout).to_string();
