@@ -107,7 +107,7 @@ macro_rules! search_params {
             /// `go infinite`, `go mate N`): quiescence table entries that say
             /// whether checks were tried, and sacrifices that threaten mate
             /// searched rather than cut. Both prove short mates at the depth
-            /// they exist (WAC.001's mate in 2 at depth 2 instead of 10), at
+            /// they exist (WAC.001's mate in 2 at depth 2 instead of 14), at
             /// a cost in games their SPRT could not tell from nothing
             /// (docs/search.md), so games keep the defaults and analysis,
             /// where a person looks for the mate, gets them.
