@@ -14,7 +14,32 @@ const only = process.argv.slice(3);
 const LEGAL = '1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0';
 const OTHER = '1. e4 e5 2. Nf3 d6 3. d4 Nf6 4. Nc3 *';
 
-const open = (browser) => openAt(browser, url, { viewport: { width: 1366, height: 768 } });
+// The page of the scenario running, for what a failure shows of it.
+let lastPage = null;
+const open = async (browser) => {
+  const opened = await openAt(browser, url, { viewport: { width: 1366, height: 768 } });
+  lastPage = opened.page;
+  return opened;
+};
+
+// What a failed scenario leaves to read: the line of this script it
+// failed at, and the state of its page (a timeout says nothing else).
+async function failureReport(e) {
+  const at = (e.stack || '').split('\n').filter((l) => l.includes(__filename)).map((l) => l.trim()).join(' < ');
+  let state = 'no page';
+  if (lastPage && !lastPage.isClosed()) {
+    state = await lastPage.evaluate(() => JSON.stringify({
+      path: location.pathname,
+      fen: S.game && S.game.fen,
+      plies: S.game && S.game.plies.length,
+      status: S.game && S.game.status,
+      ioerror: document.getElementById('ioerror').textContent,
+      thinking: document.getElementById('thinking').textContent,
+    })).catch((err) => `unreadable (${err.message.split('\n')[0]})`);
+    state += ` errors: [${lastPage.errors.join('; ')}] problems: [${lastPage.problems.join('; ')}]`;
+  }
+  return `  at: ${at || 'unknown'}\n  page: ${state}`;
+}
 
 const plies = (page) => page.$$eval('#moves .mv[data-ply]', (els) => els.length);
 const clocks = (page) => page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
@@ -564,6 +589,7 @@ async function main() {
       console.log(`passed: ${name}`);
     } catch (e) {
       console.log(`FAILED: ${name}: ${e.message.split('\n')[0]}`);
+      console.log(await failureReport(e));
       failed.push(name);
     }
   }
