@@ -28,14 +28,16 @@ async function failureReport(e) {
   const at = (e.stack || '').split('\n').filter((l) => l.includes(__filename)).map((l) => l.trim()).join(' < ');
   let state = 'no page';
   if (lastPage && !lastPage.isClosed()) {
-    state = await lastPage.evaluate(() => JSON.stringify({
+    // A page that no longer answers must not hold the run: five seconds.
+    const gaveUp = new Promise((done) => setTimeout(() => done('no answer in 5 s'), 5000).unref());
+    state = await Promise.race([gaveUp, lastPage.evaluate(() => JSON.stringify({
       path: location.pathname,
       fen: S.game && S.game.fen,
       plies: S.game && S.game.plies.length,
       status: S.game && S.game.status,
       ioerror: document.getElementById('ioerror').textContent,
       thinking: document.getElementById('thinking').textContent,
-    })).catch((err) => `unreadable (${err.message.split('\n')[0]})`);
+    })).catch((err) => `unreadable (${err.message.split('\n')[0]})`)]);
     state += ` errors: [${lastPage.errors.join('; ')}] problems: [${lastPage.problems.join('; ')}]`;
   }
   return `  at: ${at || 'unknown'}\n  page: ${state}`;
