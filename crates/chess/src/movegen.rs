@@ -35,9 +35,10 @@ impl Position {
         list
     }
 
-    /// Appends the legal moves of `gen` type to `list`.
+    /// Appends the legal moves of `gen` type to `list` (a [`MoveList`], or
+    /// any other [`MoveSink`]).
     #[inline]
-    pub fn generate_moves(&self, gen: GenType, list: &mut MoveList) {
+    pub fn generate_moves<S: MoveSink>(&self, gen: GenType, list: &mut S) {
         match gen {
             GenType::All => self.generate::<_, true, true>(list),
             GenType::Noisy => self.generate::<_, true, false>(list),

@@ -91,23 +91,14 @@ impl std::fmt::Debug for MoveList {
 
 /// Where move generation puts what it finds: a list collects moves, a counter
 /// only counts them (perft's bulk counting at the last ply).
+///
+/// A list implements `push` alone; the other methods list each move through
+/// it unless a sink can do better (a counter counts the squares).
 pub trait MoveSink {
     /// One move.
     fn push(&mut self, m: Move);
+
     /// Normal moves from `from` to each square of `targets`.
-    fn push_targets(&mut self, from: Square, targets: Bitboard);
-    /// Normal pawn moves to each square of `targets`, each from `to - delta`.
-    fn push_pawn_moves(&mut self, targets: Bitboard, delta: i8);
-    /// The four promotions to each square of `targets`, each from `to - delta`.
-    fn push_promotions(&mut self, targets: Bitboard, delta: i8);
-}
-
-impl MoveSink for MoveList {
-    #[inline(always)]
-    fn push(&mut self, m: Move) {
-        MoveList::push(self, m);
-    }
-
     #[inline(always)]
     fn push_targets(&mut self, from: Square, targets: Bitboard) {
         for to in targets {
@@ -115,6 +106,7 @@ impl MoveSink for MoveList {
         }
     }
 
+    /// Normal pawn moves to each square of `targets`, each from `to - delta`.
     #[inline(always)]
     fn push_pawn_moves(&mut self, targets: Bitboard, delta: i8) {
         for to in targets {
@@ -125,6 +117,7 @@ impl MoveSink for MoveList {
         }
     }
 
+    /// The four promotions to each square of `targets`, each from `to - delta`.
     #[inline(always)]
     fn push_promotions(&mut self, targets: Bitboard, delta: i8) {
         for to in targets {
@@ -133,6 +126,13 @@ impl MoveSink for MoveList {
                 self.push(Move::promotion(from, to, role));
             }
         }
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
     }
 }
 

@@ -144,13 +144,21 @@ impl History {
     /// Ordering score of a quiet move: butterfly plus continuation history.
     #[inline]
     pub fn quiet_score(&self, color: Color, m: Move, pt: PieceTo, prev: PrevMoves) -> i32 {
-        // Row 0 (no earlier move) is never updated and stays zero.
-        i32::from(self.butterfly[butterfly_index(color, m)])
-            + prev
+        self.quiet_rows(color, prev).score(m, pt)
+    }
+
+    /// The rows that score the quiet moves of `color` after `prev`, looked
+    /// up once for all the moves of a node.
+    #[inline]
+    pub fn quiet_rows(&self, color: Color, prev: PrevMoves) -> QuietRows<'_> {
+        const SQUARES: usize = 64 * 64;
+        QuietRows {
+            butterfly: &self.butterfly[color.index() * SQUARES..][..SQUARES],
+            // Row 0 (no earlier move) is never updated and stays zero.
+            continuation: prev
                 .all()
-                .iter()
-                .map(|p| i32::from(self.continuation[p.index() * PIECE_TO + pt.index()]))
-                .sum::<i32>()
+                .map(|p| &self.continuation[p.index() * PIECE_TO..][..PIECE_TO]),
+        }
     }
 
     /// Rewards the quiet `best` that cut off and penalises the quiets tried before it.
@@ -188,6 +196,29 @@ impl History {
                 }
             }
         }
+    }
+}
+
+/// The history rows of one side to move and its earlier moves
+/// ([`History::quiet_rows`]).
+#[derive(Clone, Copy)]
+pub struct QuietRows<'a> {
+    /// The side to move's butterfly table, by from and to square.
+    butterfly: &'a [i16],
+    /// The continuation row of each earlier move, by piece and destination.
+    continuation: [&'a [i16]; 3],
+}
+
+impl QuietRows<'_> {
+    /// The ordering score of the quiet move `m` (`pt`: its piece and destination).
+    #[inline]
+    pub fn score(&self, m: Move, pt: PieceTo) -> i32 {
+        i32::from(self.butterfly[m.from().index() * 64 + m.to().index()])
+            + self
+                .continuation
+                .iter()
+                .map(|row| i32::from(row[pt.index()]))
+                .sum::<i32>()
     }
 }
 

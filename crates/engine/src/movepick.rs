@@ -7,7 +7,8 @@
 //! quiescence, only captures and queen promotions (under-promotions are
 //! left to the full search).
 
-use chess::{GenType, Move, MoveKind, MoveList, Position, Role, MAX_MOVES};
+use arrayvec::ArrayVec;
+use chess::{GenType, Move, MoveKind, MoveSink, Position, Role, MAX_MOVES};
 
 use crate::eval::SEE_VALUES;
 use crate::history::{piece_to, History, PrevMoves};
@@ -67,15 +68,36 @@ pub struct OrderingContext {
     pub use_history: bool,
 }
 
+/// A generated move and its ordering score.
+#[derive(Clone, Copy)]
+struct ScoredMove {
+    mv: Move,
+    score: i32,
+}
+
+/// The moves of the picker's current stage with their scores. Unlike a
+/// `MoveList`, nothing is written when it is made: every node of the search
+/// makes a picker, and most need a few of the 256 slots, if any.
+#[derive(Default)]
+struct ScoredMoves(ArrayVec<ScoredMove, MAX_MOVES>);
+
+impl MoveSink for ScoredMoves {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        // A position has at most 218 legal moves: the capacity is never reached.
+        let _ = self.0.try_push(ScoredMove { mv: m, score: 0 });
+    }
+}
+
 /// Hands out moves one at a time, best first.
 pub struct MovePicker {
     stage: Stage,
     tt_move: Move,
     ctx: OrderingContext,
-    moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    moves: ScoredMoves,
     current: usize,
-    bad: MoveList,
+    /// Captures that lose material, handed out after the quiet moves.
+    bad: ArrayVec<Move, MAX_MOVES>,
     bad_current: usize,
     skip_quiets: bool,
     use_see: bool,
@@ -118,10 +140,9 @@ impl MovePicker {
             stage,
             tt_move,
             ctx,
-            moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
+            moves: ScoredMoves::default(),
             current: 0,
-            bad: MoveList::new(),
+            bad: ArrayVec::new(),
             bad_current: 0,
             skip_quiets: false,
             use_see,
@@ -135,8 +156,8 @@ impl MovePicker {
     }
 
     fn score_captures(&mut self, pos: &Position) {
-        for i in 0..self.moves.len() {
-            let m = self.moves[i];
+        for entry in &mut self.moves.0 {
+            let m = entry.mv;
             let victim = if m.kind() == MoveKind::EnPassant {
                 SEE_VALUES[0]
             } else {
@@ -145,19 +166,19 @@ impl MovePicker {
             };
             let attacker = pos.piece_at(m.from()).map_or(0, |p| p.role.index() as i32);
             let promotion = m.promotion_role().map_or(0, |r| SEE_VALUES[r.index()]);
-            self.scores[i] = (victim + promotion) * 16 - attacker;
+            entry.score = (victim + promotion) * 16 - attacker;
         }
     }
 
     /// Quiet moves by history, with direct checks first (so that late move
     /// pruning, which drops the quiet moves after a count, keeps them).
     fn score_quiets(&mut self, pos: &Position, history: &History) {
-        let color = pos.turn();
+        let rows = history.quiet_rows(pos.turn(), self.ctx.prev);
         let checks = pos.check_squares();
-        for i in 0..self.moves.len() {
-            let m = self.moves[i];
+        for entry in &mut self.moves.0 {
+            let m = entry.mv;
             let history_score = if self.ctx.use_history {
-                history.quiet_score(color, m, piece_to(pos, m), self.ctx.prev)
+                rows.score(m, piece_to(pos, m))
             } else {
                 0
             };
@@ -166,43 +187,41 @@ impl MovePicker {
             } else {
                 0
             };
-            self.scores[i] = history_score + check_bonus;
+            entry.score = history_score + check_bonus;
         }
     }
 
     fn score_evasions(&mut self, pos: &Position, history: &History) {
-        let color = pos.turn();
-        for i in 0..self.moves.len() {
-            let m = self.moves[i];
-            self.scores[i] = if is_noisy(pos, m) {
+        let rows = history.quiet_rows(pos.turn(), self.ctx.prev);
+        for entry in &mut self.moves.0 {
+            let m = entry.mv;
+            entry.score = if is_noisy(pos, m) {
                 let victim = pos
                     .piece_at(m.to())
                     .map_or(SEE_VALUES[0], |p| SEE_VALUES[p.role.index()]);
                 let attacker = pos.piece_at(m.from()).map_or(0, |p| p.role.index() as i32);
                 1 << 20 | (victim * 16 - attacker)
             } else {
-                history.quiet_score(color, m, piece_to(pos, m), self.ctx.prev)
+                rows.score(m, piece_to(pos, m))
             };
         }
     }
 
-    /// Moves the best-scored remaining move to the front and returns it.
+    /// Moves the best-scored remaining move to the front and returns it
+    /// (the first of equals, so that ties keep generation order).
     fn pick_best(&mut self) -> Option<Move> {
-        let n = self.moves.len();
-        if self.current >= n {
-            return None;
-        }
-        let mut best = self.current;
-        for i in self.current + 1..n {
-            if self.scores[i] > self.scores[best] {
+        let rest = self.moves.0.get_mut(self.current..)?;
+        let mut best_score = rest.first()?.score;
+        let mut best = 0;
+        for (i, entry) in rest.iter().enumerate().skip(1) {
+            if entry.score > best_score {
                 best = i;
+                best_score = entry.score;
             }
         }
-        self.moves.swap(self.current, best);
-        self.scores.swap(self.current, best);
-        let m = self.moves[self.current];
+        rest.swap(0, best);
         self.current += 1;
-        Some(m)
+        Some(rest[0].mv)
     }
 
     fn refutation_ok(&self, pos: &Position, m: Move) -> bool {
@@ -227,7 +246,7 @@ impl MovePicker {
                     }
                 }
                 Stage::InitCaptures | Stage::InitQCaptures => {
-                    self.moves.clear();
+                    self.moves.0.clear();
                     pos.generate_moves(GenType::Noisy, &mut self.moves);
                     self.current = 0;
                     self.score_captures(pos);
@@ -242,7 +261,8 @@ impl MovePicker {
                     Some(m) => {
                         let underpromotion = m.promotion_role().is_some_and(|r| r != Role::Queen);
                         if underpromotion || (self.use_see && !see_ge(pos, m, 0)) {
-                            self.bad.push(m);
+                            // At most as many as the captures: always room.
+                            let _ = self.bad.try_push(m);
                             continue;
                         }
                         return Some(m);
@@ -278,7 +298,7 @@ impl MovePicker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    self.moves.clear();
+                    self.moves.0.clear();
                     pos.generate_moves(GenType::Quiet, &mut self.moves);
                     self.current = 0;
                     self.score_quiets(pos, history);
@@ -310,7 +330,7 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::InitEvasions => {
-                    self.moves.clear();
+                    self.moves.0.clear();
                     pos.generate_moves(GenType::All, &mut self.moves);
                     self.current = 0;
                     self.score_evasions(pos, history);
@@ -332,20 +352,20 @@ impl MovePicker {
                     None => self.stage = Stage::Done,
                 },
                 Stage::InitQChecks => {
-                    self.moves.clear();
+                    self.moves.0.clear();
                     pos.generate_moves(GenType::Quiet, &mut self.moves);
                     let check_squares = pos.check_squares();
-                    self.moves
-                        .retain(|m| !m.is_castling() && pos.gives_check_with(&check_squares, m));
+                    self.moves.0.retain(|entry| {
+                        !entry.mv.is_castling() && pos.gives_check_with(&check_squares, entry.mv)
+                    });
                     self.current = 0;
                     self.stage = Stage::QChecks;
                 }
                 Stage::QChecks => {
-                    if self.current >= self.moves.len() {
+                    let Some(&ScoredMove { mv: m, .. }) = self.moves.0.get(self.current) else {
                         self.stage = Stage::Done;
                         continue;
-                    }
-                    let m = self.moves[self.current];
+                    };
                     self.current += 1;
                     if m != self.tt_move {
                         return Some(m);
