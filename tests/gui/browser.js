@@ -110,6 +110,29 @@ async function move(page, from, to) {
   await clickSquare(page, to);
 }
 
+// A move by two clicks once the board offers it: `from` is clicked until
+// `to` shows as a destination (a position just loaded reaches the board a
+// moment after the page says so), then `to`. Fails with the page's state
+// if the move is never offered.
+async function moveWhenOffered(page, from, to) {
+  for (let tries = 0; tries < 20; tries++) {
+    await clickSquare(page, from);
+    if ((await probe(page, (sq) => cgProbe.classes(sq), to)).includes('move-dest')) {
+      await clickSquare(page, to);
+      return;
+    }
+    // A selected piece without the destination: deselect, wait, try again.
+    if ((await probe(page, (sq) => cgProbe.classes(sq), from)).includes('selected')) await clickSquare(page, from);
+    await page.waitForTimeout(250);
+  }
+  const state = await page.evaluate(() => ({
+    fen: document.getElementById('fen').value,
+    status: document.getElementById('status').textContent,
+    ioerror: document.getElementById('ioerror').textContent,
+  }));
+  throw new Error(`the board never offered ${from}-${to}: ${JSON.stringify(state)}`);
+}
+
 // A right-button drag: an arrow (or a circle, from = to) drawn on the board.
 async function drawArrow(page, from, to) {
   const a = await squareCentre(page, from), b = await squareCentre(page, to);
@@ -173,5 +196,5 @@ async function startMatchGame(page) {
 
 module.exports = {
   launch, open, check, plyCount, waitPlies, current, startMatchGame, KASPAROV,
-  probe, squareCentre, pieceOn, orientation, clickSquare, tapSquare, move, drawArrow,
+  probe, squareCentre, pieceOn, orientation, clickSquare, tapSquare, move, moveWhenOffered, drawArrow,
 };

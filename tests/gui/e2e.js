@@ -6,6 +6,7 @@
 const path = require('path');
 const {
   launch, probe, check, plyCount, waitPlies, current, squareCentre, pieceOn, orientation, clickSquare, move,
+  moveWhenOffered,
 } = require('./browser');
 
 const url = process.argv[2];
@@ -180,7 +181,7 @@ async function main() {
   await page.fill('#fen', '4k3/P7/8/8/8/8/8/4K3 w - - 0 1');
   await page.press('#fen', 'Enter'); // Enter in the FEN box loads it
   await page.waitForFunction(() => document.getElementById('status').textContent.includes('White to move') && !document.querySelector('#moves .mv'));
-  await move(page, 'a7', 'a8');
+  await moveWhenOffered(page, 'a7', 'a8');
   await page.waitForSelector('#promotion:not(.hidden)');
   await page.click('#promotion img[data-role="n"]');
   await waitPlies(page, 1);
