@@ -125,12 +125,23 @@ async function moveWhenOffered(page, from, to) {
     if ((await probe(page, (sq) => cgProbe.classes(sq), from)).includes('selected')) await clickSquare(page, from);
     await page.waitForTimeout(250);
   }
-  const state = await page.evaluate(() => ({
-    fen: document.getElementById('fen').value,
-    status: document.getElementById('status').textContent,
+  throw new Error(`the board never offered ${from}-${to}: ${await pageState(page)}`);
+}
+
+// What a failure shows of its page: path, game, status, error and engine
+// lines, script errors and failed requests (`open` collects the last two).
+// A page that no longer answers must not hold the run: five seconds.
+async function pageState(page) {
+  const gaveUp = new Promise((done) => setTimeout(() => done('no answer in 5 s'), 5000).unref());
+  const state = await Promise.race([gaveUp, page.evaluate(() => JSON.stringify({
+    path: location.pathname,
+    fen: S.game && S.game.fen,
+    plies: S.game && S.game.plies.length,
+    status: S.game && S.game.status,
     ioerror: document.getElementById('ioerror').textContent,
-  }));
-  throw new Error(`the board never offered ${from}-${to}: ${JSON.stringify(state)}`);
+    thinking: document.getElementById('thinking').textContent,
+  })).catch((err) => `unreadable (${err.message.split('\n')[0]})`)]);
+  return `${state} errors: [${(page.errors || []).join('; ')}] problems: [${(page.problems || []).join('; ')}]`;
 }
 
 // A right-button drag: an arrow (or a circle, from = to) drawn on the board.
@@ -196,5 +207,5 @@ async function startMatchGame(page) {
 
 module.exports = {
   launch, open, check, plyCount, waitPlies, current, startMatchGame, KASPAROV,
-  probe, squareCentre, pieceOn, orientation, clickSquare, tapSquare, move, moveWhenOffered, drawArrow,
+  probe, squareCentre, pieceOn, orientation, clickSquare, tapSquare, move, moveWhenOffered, drawArrow, pageState,
 };

@@ -5,7 +5,9 @@
 // tests/gui_browser.rs.
 'use strict';
 
-const { launch, probe, open: openAt, check, waitPlies, KASPAROV, move, drawArrow, startMatchGame, pieceOn } = require('./browser');
+const {
+  launch, probe, open: openAt, check, waitPlies, KASPAROV, move, drawArrow, startMatchGame, pieceOn, pageState,
+} = require('./browser');
 
 const url = process.argv[2];
 const only = process.argv.slice(3);
@@ -26,20 +28,7 @@ const open = async (browser) => {
 // failed at, and the state of its page (a timeout says nothing else).
 async function failureReport(e) {
   const at = (e.stack || '').split('\n').filter((l) => l.includes(__filename)).map((l) => l.trim()).join(' < ');
-  let state = 'no page';
-  if (lastPage && !lastPage.isClosed()) {
-    // A page that no longer answers must not hold the run: five seconds.
-    const gaveUp = new Promise((done) => setTimeout(() => done('no answer in 5 s'), 5000).unref());
-    state = await Promise.race([gaveUp, lastPage.evaluate(() => JSON.stringify({
-      path: location.pathname,
-      fen: S.game && S.game.fen,
-      plies: S.game && S.game.plies.length,
-      status: S.game && S.game.status,
-      ioerror: document.getElementById('ioerror').textContent,
-      thinking: document.getElementById('thinking').textContent,
-    })).catch((err) => `unreadable (${err.message.split('\n')[0]})`)]);
-    state += ` errors: [${lastPage.errors.join('; ')}] problems: [${lastPage.problems.join('; ')}]`;
-  }
+  const state = lastPage && !lastPage.isClosed() ? await pageState(lastPage) : 'no page';
   return `  at: ${at || 'unknown'}\n  page: ${state}`;
 }
 
