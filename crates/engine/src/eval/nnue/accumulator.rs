@@ -58,6 +58,14 @@ impl Accumulator {
         self.refresh_side(net, perspective, view, pieces);
     }
 
+    /// Sets `perspective`'s lanes to `lanes` (the net's hidden size),
+    /// computed in `view`.
+    #[inline]
+    pub(super) fn set_perspective(&mut self, perspective: Color, view: KingView, lanes: &[i16]) {
+        self.values[perspective.index()][..lanes.len()].copy_from_slice(lanes);
+        self.views[perspective.index()] = view;
+    }
+
     /// The king view `perspective`'s lanes were computed in.
     #[inline(always)]
     pub(super) fn view(&self, perspective: Color) -> KingView {
@@ -240,7 +248,7 @@ fn blocks(row: &[i16]) -> &[Block] {
 }
 
 #[inline(always)]
-fn add_row(lanes: &mut [i16], row: &[i16]) {
+pub(super) fn add_row(lanes: &mut [i16], row: &[i16]) {
     for (l, r) in blocks_mut(lanes).iter_mut().zip(blocks(row)) {
         let mut v = *l;
         for i in 0..HIDDEN_ALIGN {
@@ -251,7 +259,7 @@ fn add_row(lanes: &mut [i16], row: &[i16]) {
 }
 
 #[inline(always)]
-fn sub_row(lanes: &mut [i16], row: &[i16]) {
+pub(super) fn sub_row(lanes: &mut [i16], row: &[i16]) {
     for (l, r) in blocks_mut(lanes).iter_mut().zip(blocks(row)) {
         let mut v = *l;
         for i in 0..HIDDEN_ALIGN {

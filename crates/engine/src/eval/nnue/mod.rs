@@ -31,6 +31,7 @@ mod format;
 mod input_buckets;
 pub(crate) mod network;
 mod output;
+mod refresh_cache;
 mod stack;
 
 pub use accumulator::Accumulator;

@@ -7,6 +7,7 @@
 use chess::{Color, Move, Position};
 
 use super::accumulator::view_after;
+use super::refresh_cache::RefreshCache;
 use super::{evaluate, Accumulator, KingView, Network};
 use crate::eval::piece_delta::PieceDelta;
 use crate::eval::ply_stack::PlyStack;
@@ -43,6 +44,8 @@ impl Default for Ply {
 #[derive(Clone, Debug)]
 pub struct AccumulatorStack {
     plies: PlyStack<Ply>,
+    /// Lanes per king view, for the refreshes a king bucket's change needs.
+    cache: RefreshCache,
 }
 
 impl AccumulatorStack {
@@ -51,11 +54,13 @@ impl AccumulatorStack {
     pub fn new(plies: usize) -> AccumulatorStack {
         AccumulatorStack {
             plies: PlyStack::new(plies),
+            cache: RefreshCache::default(),
         }
     }
 
     /// Starts from `root`: a full refresh at ply 0.
     pub fn reset(&mut self, net: &Network, root: &Position) {
+        self.cache.reset(net);
         self.plies.reset(|ply| {
             ply.acc.refresh(net, root);
             ply.delta = PieceDelta::default();
@@ -103,7 +108,7 @@ impl AccumulatorStack {
     /// Computes `perspective`'s lanes of the current ply: the moves' changes
     /// applied ply by ply from the nearest ply that has them (the root
     /// always does), or, where a king move on the way changed that
-    /// perspective's view, a refresh from `pos`.
+    /// perspective's view, a refresh from `pos` through the refresh cache.
     #[inline]
     fn bring_up_to_date(&mut self, net: &Network, pos: &Position, perspective: Color) {
         let side = perspective.index();
@@ -114,7 +119,8 @@ impl AccumulatorStack {
             if self.plies.get(base).views[side] != self.plies.get(base - 1).views[side] {
                 let current = self.plies.current_mut();
                 let view = current.views[side];
-                current.acc.refresh_perspective(net, pos, perspective, view);
+                self.cache
+                    .refresh(net, &mut current.acc, pos, perspective, view);
                 current.computed[side] = true;
                 return;
             }
