@@ -18,6 +18,11 @@ use super::{Accumulator, KingView, Network, MAX_HIDDEN, MAX_INPUT_BUCKETS};
 /// Views per perspective: each bucket, seen as is or mirrored.
 const VIEWS: usize = MAX_INPUT_BUCKETS * 2;
 
+/// The entry of `perspective`'s lanes in `view`.
+fn slot(perspective: Color, view: KingView) -> usize {
+    perspective.index() * VIEWS + view.bucket() * 2 + usize::from(view.mirrored())
+}
+
 /// One perspective's lanes in one view, and the pieces they hold.
 #[derive(Clone, Debug)]
 struct Entry {
@@ -76,8 +81,7 @@ impl RefreshCache {
             return;
         }
         let h = net.hidden();
-        let index = perspective.index() * VIEWS + view.bucket() * 2 + usize::from(view.mirrored());
-        let entry = &mut self.entries[index];
+        let entry = &mut self.entries[slot(perspective, view)];
         if !entry.valid {
             entry.lanes[..h].copy_from_slice(net.feature_bias());
             entry.pieces = [[Bitboard::EMPTY; Role::ALL.len()]; 2];
@@ -150,10 +154,7 @@ mod tests {
                 let mut acc = Accumulator::default();
                 for perspective in Color::ALL {
                     let view = net.king_view(perspective, pos.king(perspective));
-                    let index = perspective.index() * VIEWS
-                        + view.bucket() * 2
-                        + usize::from(view.mirrored());
-                    reused += usize::from(cache.entries[index].valid);
+                    reused += usize::from(cache.entries[slot(perspective, view)].valid);
                     cache.refresh(net, &mut acc, &pos, perspective, view);
                 }
                 assert_eq!(acc, fresh, "{}", pos.fen());
