@@ -87,7 +87,7 @@ pub struct History {
 impl Default for History {
     fn default() -> History {
         History {
-            butterfly: vec![0; 2 * 64 * 64],
+            butterfly: vec![0; 2 * FROM_TO],
             continuation: vec![0; PIECE_TO * PIECE_TO],
             countermoves: vec![Move::NULL; PIECE_TO],
             killers: [[Move::NULL; 2]; MAX_PLY + 4],
@@ -151,9 +151,8 @@ impl History {
     /// up once for all the moves of a node.
     #[inline]
     pub fn quiet_rows(&self, color: Color, prev: PrevMoves) -> QuietRows<'_> {
-        const SQUARES: usize = 64 * 64;
         QuietRows {
-            butterfly: &self.butterfly[color.index() * SQUARES..][..SQUARES],
+            butterfly: &self.butterfly[color.index() * FROM_TO..][..FROM_TO],
             // Row 0 (no earlier move) is never updated and stays zero.
             continuation: prev
                 .all()
@@ -213,7 +212,7 @@ impl QuietRows<'_> {
     /// The ordering score of the quiet move `m` (`pt`: its piece and destination).
     #[inline]
     pub fn score(&self, m: Move, pt: PieceTo) -> i32 {
-        i32::from(self.butterfly[m.from().index() * 64 + m.to().index()])
+        i32::from(self.butterfly[from_to(m)])
             + self
                 .continuation
                 .iter()
@@ -222,9 +221,18 @@ impl QuietRows<'_> {
     }
 }
 
+/// Entries of one side's butterfly table: one per from and to square.
+const FROM_TO: usize = 64 * 64;
+
+/// A move's entry in its side's butterfly table.
+#[inline]
+fn from_to(m: Move) -> usize {
+    m.from().index() * 64 + m.to().index()
+}
+
 #[inline]
 fn butterfly_index(color: Color, m: Move) -> usize {
-    (color.index() * 64 + m.from().index()) * 64 + m.to().index()
+    color.index() * FROM_TO + from_to(m)
 }
 
 /// The (piece, destination) of a legal move in `pos` (before it is played).
