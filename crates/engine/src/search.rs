@@ -364,6 +364,7 @@ impl Worker {
             &s.config.weights,
             s.config.net.as_ref(),
             s.config.params.network_range,
+            s.config.params.mop_up_weight,
         );
         self.evaluator.start(root);
         self.prepare(root, history, &s.config.limits.searchmoves);

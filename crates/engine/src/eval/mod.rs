@@ -91,7 +91,7 @@ pub struct Report {
     pub phase: i32,
     /// Scale of the endgame part, out of 128.
     pub scale: i32,
-    /// The mop-up bonus, White's view (not a weight).
+    /// The mop-up bonus as weighted, White's view.
     pub mop_up: i32,
     /// The score, White's view.
     pub white: Value,
@@ -117,17 +117,19 @@ pub fn evaluate_traced<T: Trace>(
     pawns: Option<&mut PawnTable>,
     trace: T,
 ) -> (Report, T) {
-    evaluate_with(pos, kind, weights, pawns, None, trace)
+    evaluate_with(pos, kind, weights, pawns, None, 1, trace)
 }
 
 /// `evaluate_traced`, given the material and piece-square sum when the
-/// caller keeps it up to date (`material_sums::MaterialStack`).
+/// caller keeps it up to date (`material_sums::MaterialStack`), and the
+/// mop-up's weight (`MopUpWeight`; 1 in games).
 fn evaluate_with<T: Trace>(
     pos: &Position,
     kind: EvalKind,
     weights: &Weights,
     pawns: Option<&mut PawnTable>,
     material: Option<Pair>,
+    mop_up_weight: i32,
     trace: T,
 ) -> (Report, T) {
     let mut t = Terms::new(weights, trace);
@@ -144,7 +146,10 @@ fn evaluate_with<T: Trace>(
             } else {
                 Color::Black
             };
-            (endgame::scale_factor(pos, strong), endgame::mop_up(pos))
+            (
+                endgame::scale_factor(pos, strong),
+                mop_up_weight * endgame::mop_up(pos),
+            )
         }
         EvalKind::Simple => (128, 0),
     };
@@ -178,6 +183,8 @@ pub struct Evaluator {
     net: Option<Arc<nnue::Network>>,
     /// The largest score taken from the network (`NetworkRange`).
     network_range: Value,
+    /// The mop-up's weight (`MopUpWeight`).
+    mop_up_weight: i32,
     /// Its accumulators (allocated when a network is first used).
     stack: nnue::AccumulatorStack,
     /// The material and piece-square sums, one per ply, while `Full` is
@@ -193,6 +200,7 @@ impl Default for Evaluator {
             pawns: PawnTable::default(),
             net: None,
             network_range: NETWORK_RANGE,
+            mop_up_weight: 1,
             stack: nnue::AccumulatorStack::new(1),
             material: None,
         }
@@ -202,17 +210,20 @@ impl Default for Evaluator {
 impl Evaluator {
     /// Uses `kind`, `weights` and `net` from now on (the pawn cache is
     /// dropped when the weights change), taking the network's scores up to
-    /// `network_range` ([`network_applies`]). `Nnue` without a network
-    /// evaluates as `Full`.
+    /// `network_range` ([`network_applies`]), the hand-crafted mop-up
+    /// weighted by `mop_up_weight`. `Nnue` without a network evaluates as
+    /// `Full`.
     pub fn configure(
         &mut self,
         kind: EvalKind,
         weights: &Arc<Weights>,
         net: Option<&Arc<nnue::Network>>,
         network_range: Value,
+        mop_up_weight: i32,
     ) {
         self.kind = kind;
         self.network_range = network_range;
+        self.mop_up_weight = mop_up_weight;
         if !Arc::ptr_eq(&self.weights, weights) {
             self.weights = weights.clone();
             self.pawns.clear();
@@ -292,6 +303,7 @@ impl Evaluator {
             &self.weights,
             Some(&mut self.pawns),
             material,
+            self.mop_up_weight,
             NoTrace,
         )
         .0

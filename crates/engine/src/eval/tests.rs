@@ -290,6 +290,7 @@ fn a_score_beyond_the_networks_range_is_left_to_the_hand_crafted_evaluation() {
         &Weights::default_shared(),
         Some(&net),
         NETWORK_RANGE,
+        1,
     );
     evaluator.start(&pos);
     assert_eq!(evaluator.evaluate(&pos), evaluate(&pos));
@@ -304,6 +305,7 @@ fn a_score_beyond_the_networks_range_is_left_to_the_hand_crafted_evaluation() {
         &Weights::default_shared(),
         Some(&net),
         32_000,
+        1,
     );
     evaluator.start(&pos);
     assert_eq!(
