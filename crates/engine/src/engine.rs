@@ -580,19 +580,7 @@ mod tests {
         );
         // Other parameters set by the user stay as set.
         engine.set_option("AspirationWindows", "false").unwrap();
-        assert!(!shared_params(&mut engine, infinite.clone()).aspiration);
-        // The mop-up weighs 1 in games, at least 8 in analysis.
-        assert_eq!(SearchParams::default().mop_up_weight, 1);
-        assert_eq!(
-            analysis.mop_up_weight,
-            crate::eval::endgame::ANALYSIS_MOP_UP_WEIGHT
-        );
-        engine.set_option("MopUpWeight", "16").unwrap();
-        assert_eq!(shared_params(&mut engine, infinite).mop_up_weight, 16);
-        assert_eq!(
-            shared_params(&mut engine, Limits::depth(5)).mop_up_weight,
-            16
-        );
+        assert!(!shared_params(&mut engine, infinite).aspiration);
     }
 
     #[test]

@@ -110,15 +110,9 @@ macro_rules! search_params {
             /// they exist (WAC.001's mate in 2 at depth 2 instead of 14), at
             /// a cost in games their SPRT could not tell from nothing
             /// (docs/search.md), so games keep the defaults and analysis,
-            /// where a person looks for the mate, gets them. So does the
-            /// mop-up's weight, at least `ANALYSIS_MOP_UP_WEIGHT`.
+            /// where a person looks for the mate, gets them.
             pub fn for_analysis(self) -> SearchParams {
-                SearchParams {
-                    qs_table_depth: true,
-                    sacrifice_search: true,
-                    mop_up_weight: self.mop_up_weight.max(crate::eval::endgame::ANALYSIS_MOP_UP_WEIGHT),
-                    ..self
-                }
+                SearchParams { qs_table_depth: true, sacrifice_search: true, ..self }
             }
 
             /// Sets a parameter by UCI name (case-insensitive).
@@ -186,7 +180,7 @@ search_params! {
         syzygy_probe_limit: "SyzygyProbeLimit" = 7, 0..=7, "Most pieces (kings included) of a position probed in the tablebases; 0 turns probing off.";
         book_search_ply: "BookSearchPly" = 4, 1..=20, "With BookInSearch: the deepest search ply at which the book is asked.";
         book_bonus: "BookBonus" = 20, 0..=200, "With BookInSearch: what reaching a book position is worth to the side to move at the root (centipawns).";
-        mop_up_weight: "MopUpWeight" = 1, 1..=32, "Hand-crafted evaluation: the weight of the mop-up, which drives a lone king to the edge (to the bishop's corner with bishop and knight) and brings the kings together; analysis (UCI_AnalyseMode, go infinite, go mate) weighs it at least 8, to see the mates of these endings sooner.";
+        mop_up_weight: "MopUpWeight" = 8, 1..=32, "Hand-crafted evaluation: the weight of the mop-up (a lone king driven to the edge, to the bishop's corner with bishop and knight, the kings brought together) in a search of a basic mate, a lone king against pieces without pawns (KR v K, KBB v K, KBN v K...); elsewhere it weighs 1.";
         network_range: "NetworkRange" = 1000, 100..=32000, "NNUE: the largest score (centipawns) taken from the network; a position it scores beyond this goes to the hand-crafted evaluation (32000: the network at any score; a lone king always goes).";
     }
 }

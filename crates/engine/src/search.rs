@@ -364,7 +364,11 @@ impl Worker {
             &s.config.weights,
             s.config.net.as_ref(),
             s.config.params.network_range,
-            s.config.params.mop_up_weight,
+            if crate::eval::endgame::is_basic_mate(root) {
+                s.config.params.mop_up_weight
+            } else {
+                1
+            },
         );
         self.evaluator.start(root);
         self.prepare(root, history, &s.config.limits.searchmoves);

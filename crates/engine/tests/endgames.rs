@@ -49,21 +49,19 @@ fn bishop_and_knight_mate_in_the_right_corner() {
 }
 
 #[test]
-fn bishop_and_knights_mate_is_seen_from_afar_in_analysis() {
+fn bishop_and_knights_mate_is_seen_from_afar() {
     // A mate in 18 (Stockfish 15.1 sees a mate at 291,412 nodes). The
     // search reaches no deeper than about 30 plies here: the mop-up must
     // lead it towards the bishop's corner, step by step, for the table to
-    // join the lines into a mate. Analysis weighs the mop-up eight times
-    // what games do; at a game's weight the score after these nodes is
-    // +1,522 cp, no mate.
+    // join the lines into a mate. A basic mate's search weighs the mop-up
+    // eight times (`MopUpWeight`); at weight 1 the score after these nodes
+    // is +1,522 cp, no mate.
     let pos = Position::from_fen("2K5/5k2/8/8/5B2/7N/8/8 w - - 0 1").unwrap();
     let limits = Limits {
         nodes: Some(2_000_000),
         ..Limits::default()
     };
-    let mut engine = Engine::new();
-    engine.set_option("UCI_AnalyseMode", "true").unwrap();
-    let result = engine.search(&pos, &[], limits, Arc::new(|_| {}));
+    let result = Engine::new().search(&pos, &[], limits, Arc::new(|_| {}));
     assert!(
         engine::score::is_mate(result.score) && result.score > 0,
         "score {}",

@@ -78,34 +78,46 @@ fn manhattan(a: Square, b: Square) -> i32 {
         + (a.rank().index() as i32 - b.rank().index() as i32).abs()
 }
 
-/// How much more mop-up weighs in analysis (`MopUpWeight`'s floor there)
-/// than in games (1). A lone king is mated only on the edge (in the
-/// bishop's corner with bishop and knight), so driving it there is the
-/// whole technique, and each step of it must raise the score by more than
-/// the other terms move it (the lone king's piece-square value, the pieces'
-/// mobility) for the search to follow it to a mate it cannot yet see: at
-/// 1,000,000 nodes, on the 120 lone-king endings of a set of classic long
-/// mates (KBB v K, KBN v K, KR v K), 25 mates at 1, 72 at 4, 88 at 8 and at
-/// 16. Games keep 1: at 8 they lost more game pairs than they won (28 to 9
-/// over 1,240 games at 20,000 nodes), while at 1 the engine already mates
-/// in play (docs/search.md, issue 45).
-pub const ANALYSIS_MOP_UP_WEIGHT: i32 = 8;
+/// True when `strong` has material that mates a lone king by force: a
+/// queen or a rook, two bishops, or bishop and knight.
+fn has_mating_material(pos: &Position, strong: Color) -> bool {
+    let knights = pos.pieces(strong, Role::Knight).count();
+    let bishops = pos.pieces(strong, Role::Bishop).count();
+    let heavy = (pos.pieces(strong, Role::Rook) | pos.pieces(strong, Role::Queen)).any();
+    heavy || bishops >= 2 || (bishops == 1 && knights >= 1)
+}
+
+/// True for a basic mate: one side has only its king, the other mating
+/// material and no pawns (KQ v K, KR v K, KBB v K, KBN v K and more). There
+/// driving the lone king to the edge (to the bishop's corner with bishop
+/// and knight) is the whole plan, and a search of such a position weighs
+/// the mop-up by `MopUpWeight` (8), so that each step towards the edge
+/// outweighs what the rest of the evaluation says of the lone king and the
+/// search follows it to a mate beyond its horizon: at 1,000,000 nodes, on
+/// the 120 lone-king endings of a set of classic long mates, 25 mates at
+/// weight 1, 72 at 4, 88 at 8 and at 16. Searches of other positions keep
+/// 1 even where their lines reach such an ending: there the weight cost
+/// mates and games (docs/search.md, "The mop-up's weight", issue 45).
+pub fn is_basic_mate(pos: &Position) -> bool {
+    Color::ALL.into_iter().any(|strong| {
+        !pos.by_color(!strong).more_than_one()
+            && pos.pieces(strong, Role::Pawn).is_empty()
+            && has_mating_material(pos, strong)
+    })
+}
 
 /// Mop-up bonus, White's view, when one side has only its king left and
 /// the other has mating material (before its weight, `MopUpWeight`).
 pub fn mop_up(pos: &Position) -> i32 {
     for strong in Color::ALL {
         let weak = !strong;
-        if pos.by_color(weak).more_than_one() {
+        if pos.by_color(weak).more_than_one() || !has_mating_material(pos, strong) {
             continue;
         }
-        let knights = pos.pieces(strong, Role::Knight).count();
-        let bishops = pos.pieces(strong, Role::Bishop).count();
         let heavy = (pos.pieces(strong, Role::Rook) | pos.pieces(strong, Role::Queen)).any();
-        let bishop_knight = !heavy && bishops == 1 && knights >= 1;
-        if !heavy && !bishop_knight && bishops < 2 {
-            continue;
-        }
+        let bishop_knight = !heavy
+            && pos.pieces(strong, Role::Bishop).count() == 1
+            && pos.pieces(strong, Role::Knight).any();
         let wk = pos.king(weak);
         let sk = pos.king(strong);
         let closeness = 14 - manhattan(wk, sk);
@@ -180,6 +192,26 @@ mod tests {
         let right = mop_up(&pos("8/8/8/8/8/4N1K1/4B3/7k w - - 0 1"));
         let wrong = mop_up(&pos("7k/8/4N1K1/8/8/8/4B3/8 w - - 0 1"));
         assert!(right > wrong, "{right} vs {wrong}");
+    }
+
+    #[test]
+    fn basic_mates_are_a_lone_king_against_mating_pieces_without_pawns() {
+        for fen in [
+            "8/8/8/3k4/8/8/8/R3K3 w - - 0 1",
+            "8/8/8/3k4/8/8/8/2B1KB2 b - - 0 1",
+            "8/8/8/3k4/8/8/8/2B1KN2 w - - 0 1",
+            "3qk3/8/8/8/8/8/8/4K3 w - - 0 1",
+        ] {
+            assert!(is_basic_mate(&pos(fen)), "{fen}");
+        }
+        for fen in [
+            "8/8/8/3k4/8/8/4P3/R3K3 w - - 0 1",
+            "8/8/8/3k4/8/8/8/2N1KN2 w - - 0 1",
+            "8/8/8/3k4/8/8/p7/R3K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        ] {
+            assert!(!is_basic_mate(&pos(fen)), "{fen}");
+        }
     }
 
     #[test]
