@@ -122,7 +122,7 @@ pub fn evaluate_traced<T: Trace>(
 
 /// `evaluate_traced`, given the material and piece-square sum when the
 /// caller keeps it up to date (`material_sums::MaterialStack`), and the
-/// mop-up's weight (`MopUpWeight`; 1 in games).
+/// mop-up's weight (1; `MopUpWeight` in a search of a basic mate).
 fn evaluate_with<T: Trace>(
     pos: &Position,
     kind: EvalKind,
