@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Can the engine mate in the basic endings, in a game, against the best
-defence? Random won positions of KQ v K, KR v K, KB B v K, KB N v K and
+defence? Random won positions of KQ v K, KR v K, KBB v K, KBN v K and
 KQ v KP (a seed picks them; Syzygy says each is won for the side to move),
 each played out by every engine given as the strong side, `--nodes` a move,
-against a defender that plays the tablebase move that keeps the mate
+against a defender that plays the tablebase move that keeps the loss
 furthest away (the longest distance to zeroing among the moves that keep
-the tablebase result; python-chess's Syzygy prober, not an engine). A game
+the tablebase result, the tables having no distance to mate;
+python-chess's Syzygy prober, not an engine). A game
 is a win when the engine mates before the fifty-move rule draws it.
 
     python3 bench/mate_technique.py target/release/kestrel /usr/games/stockfish \\
