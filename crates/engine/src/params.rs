@@ -189,7 +189,7 @@ crate::tunable::tunables! {
     razor_depth: "RazorDepth" = 3, 1..=8, step 0.5, "Razoring: the deepest depth at which a hopeless node drops to quiescence.";
     razor_margin: "RazorMargin" = 199, 50..=600, step 20.0, "Razoring: how far below alpha (per ply of depth, centipawns) the evaluation must be.";
     rfp_depth: "RfpDepth" = 8, 3..=14, step 0.5, "Reverse futility: the deepest depth at which it cuts.";
-    rfp_margin: "RfpMargin" = 77, 30..=200, step 6.0, "Reverse futility: the margin above beta per ply of depth (centipawns).";
+    rfp_margin: "RfpMargin" = 200, 30..=400, step 6.0, "Reverse futility: the margin above beta per ply of depth (centipawns).";
     rfp_sacrifice_depth: "RfpSacrificeDepth" = 8, 1..=14, step 0.5, "Reverse futility with SacrificeSearch: the deepest depth at which a node the opponent entered by a sacrifice that threatens mate in one is never cut (8, every depth reverse futility prunes at: the mate threat makes such nodes rare).";
     null_move_reduction: "NullMoveReduction" = 3, 1..=6, step 0.5, "Null move: the base depth reduction.";
     null_verification_depth: "NullMoveVerifyDepth" = 12, 1..=64, step 1.0, "Null move: the depth from which its cut-offs are verified by a reduced normal search.";
