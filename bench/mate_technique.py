@@ -139,7 +139,8 @@ def main():
         tb = chess.syzygy.open_tablebase(args.syzygy)
         # Every ending here needs its table and those it converts into.
         for fen in ("8/8/8/3k4/8/8/8/2B1KN2 w - - 0 1", "8/8/8/3k4/8/8/p7/Q3K3 w - - 0 1",
-                    "8/8/8/3k4/8/8/8/q3K1Q1 w - - 0 1", "8/8/8/3k4/8/8/8/2B1KB2 w - - 0 1"):
+                    "8/8/8/3k4/8/8/8/q3K1Q1 w - - 0 1", "8/8/8/3k4/8/8/8/2B1KB2 w - - 0 1",
+                    "8/8/8/3k4/8/8/8/4K1Q1 w - - 0 1", "8/8/8/3k4/8/8/8/4K1R1 w - - 0 1"):
             tb.probe_dtz(chess.Board(fen))
     except (OSError, KeyError) as e:
         sys.exit(f"--syzygy {args.syzygy}: the 3-4 piece Syzygy tables are needed ({e})")

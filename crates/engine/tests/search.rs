@@ -286,8 +286,7 @@ fn the_last_line_reported_shows_the_answer_and_its_score() {
     // case alone), at 820,000 nodes the search stops inside its
     // eighteenth iteration, which has just proved a mate in 20
     // (matetrack's shortest known is a mate in 8) with the move the
-    // seventeenth iteration scored +29 pawns (before `RfpMargin` 200, the
-    // same at 1,100,000 nodes, a mate in 19 after +21). The answer's line must be
+    // seventeenth iteration scored +29 pawns. The answer's line must be
     // shown again with the mate, as an exact score (a mate at least this
     // short is a mate), or a reader of the output (matetrack among them)
     // sees the seventeenth iteration's score. (Round 6's network proved a
