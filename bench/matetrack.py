@@ -23,7 +23,10 @@ analysis does: `QSTableDepth` and `SacrificeSearch` on); `--option
 UCI_AnalyseMode=false` measures a game's search. Node budgets make the counts
 independent of the machine's load. --found-dir keeps each engine's found
 mates (matecheck's --foundMatesFile) in DIR/N-NAME.epd, N its place on the
-command line, for `comm` between runs. OwnBook is turned off where the engine
+command line, for `comm` between runs. Each engine's line carries
+matecheck's counts and every issue it found (invalid, better-than-best,
+wrong or unexpected mate scores, bad PVs); an issue it did not find is
+left out, so a line without "Wrong" or "Invalid" has no wrong mate score. OwnBook is turned off where the engine
 has it. Needs python-chess and tqdm.
 """
 import argparse
@@ -94,7 +97,8 @@ def main():
                  "--engineOpts", json.dumps(engine_options(os.path.abspath(engine), args.option))],
                 capture_output=True, text=True, check=True)
             summary = [l for l in out.stdout.splitlines()
-                       if l.startswith(("Found mates", "Best mates", "Wrong", "Bad", "Total FENs"))]
+                       if l.startswith(("Total FENs", "Found mates", "Best mates", "Invalid",
+                                        "Better", "Wrong", "Unexpected", "Bad", "MultiPV"))]
             print(f"{engine}: " + "; ".join(" ".join(l.split()) for l in summary))
     finally:
         os.unlink(path)
