@@ -26,8 +26,8 @@ mates (matecheck's --foundMatesFile) in DIR/N-NAME.epd, N its place on the
 command line, for `comm` between runs. Each engine's line carries
 matecheck's counts and every issue it found (invalid, better-than-best,
 wrong or unexpected mate scores, bad PVs); an issue it did not find is
-left out, so a line without "Wrong" or "Invalid" has no wrong mate score. OwnBook is turned off where the engine
-has it. Needs python-chess and tqdm.
+left out, so a line without "Wrong" or "Invalid" has no wrong mate score.
+OwnBook is turned off where the engine has it. Needs python-chess and tqdm.
 """
 import argparse
 import json
