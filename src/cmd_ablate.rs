@@ -126,10 +126,10 @@ pub fn run(args: AblateArgs) -> Result<()> {
     print!("{table}");
     let md = args.out.join("ablation.md");
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    std::fs::write(&md, format!("Command: `{command}`\n\n{table}"))
+    engine::output::write(&md, format!("Command: `{command}`\n\n{table}"))
         .with_context(|| format!("cannot write {}", md.display()))?;
     let csv = args.out.join("ablation.csv");
-    std::fs::write(&csv, ablation::csv(&rows))
+    engine::output::write(&csv, ablation::csv(&rows))
         .with_context(|| format!("cannot write {}", csv.display()))?;
     let nodes_png = args.out.join("ablation_nodes.png");
     let default = rows

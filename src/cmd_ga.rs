@@ -252,7 +252,7 @@ pub fn run(args: GaArgs) -> Result<()> {
             t.pairs.los() * 100.0
         );
     }
-    std::fs::write(&args.out, best.to_text())
+    engine::output::write(&args.out, best.to_text())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     let title = format!(
         "GA ({:?}, population {}, {limit}): best vs start",

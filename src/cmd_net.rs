@@ -194,7 +194,7 @@ fn export(args: ExportArgs) -> Result<()> {
 
 /// Writes `bytes` to `to` and says so: `FROM -> TO: WHAT`.
 fn write_out(from: &Path, to: &Path, bytes: &[u8], what: &str) -> Result<()> {
-    std::fs::write(to, bytes).with_context(|| format!("{}", to.display()))?;
+    engine::output::write(to, bytes).with_context(|| format!("{}", to.display()))?;
     println!("{} -> {}: {what}", from.display(), to.display());
     Ok(())
 }

@@ -1,7 +1,6 @@
 //! `kestrel tune texel`: tuning of the evaluation weights (the training
 //! data comes from `kestrel datagen`, `cmd_datagen.rs`).
 
-use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -101,7 +100,7 @@ pub fn run(command: TuneCommand) -> Result<()> {
 /// `kestrel tune seed`: the seed weights to a file, as `EvalFile`,
 /// `tune texel --init` and `tune ga` read them.
 fn write_seed(out: &std::path::Path) -> Result<()> {
-    std::fs::write(out, engine::eval::seed::seed_weights().to_text())
+    engine::output::write(out, engine::eval::seed::seed_weights().to_text())
         .with_context(|| format!("cannot write the seed weights to {}", out.display()))?;
     eprintln!("seed weights written to {}", out.display());
     Ok(())
@@ -146,9 +145,14 @@ fn texel(args: TexelArgs) -> Result<()> {
     }
     if let Some(path) = &args.save_positions {
         let mut w = BufWriter::new(
-            File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
+            engine::output::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?,
         );
         write_text(&mut w, &positions)?;
+        w.into_inner()
+            .map_err(std::io::IntoInnerError::into_error)
+            .and_then(engine::output::Output::commit)
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let data = TexelData::build(&positions, &start);
     eprintln!(
@@ -174,7 +178,7 @@ fn texel(args: TexelArgs) -> Result<()> {
         },
     );
     progress.finish_and_clear();
-    std::fs::write(&args.out, outcome.weights.to_text())
+    engine::output::write(&args.out, outcome.weights.to_text())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     println!(
         "positions {} K {:.4} loss before {:.6} after {:.6} epochs {} time {:.1} s -> {}",

@@ -104,7 +104,7 @@ impl Book {
                 (text.text.into_bytes(), text.left_out)
             }
         };
-        std::fs::write(path, bytes).map_err(|source| BookError::Io {
+        types::output::write(path, bytes).map_err(|source| BookError::Io {
             path: path.to_path_buf(),
             source,
         })?;

@@ -20,7 +20,8 @@ pub struct MergeReport {
     pub inputs: Vec<(PathBuf, u64, usize)>,
 }
 
-/// Writes the records of `inputs`, in order, to `output` (replaced).
+/// Writes the records of `inputs`, in order, to `output` (replaced whole,
+/// or left as it was when anything fails).
 pub fn merge(output: &Path, inputs: &[PathBuf]) -> Result<MergeReport, RecordFileError> {
     if inputs.is_empty() {
         return Err(RecordFileError::NoInput);
@@ -30,7 +31,10 @@ pub fn merge(output: &Path, inputs: &[PathBuf]) -> Result<MergeReport, RecordFil
             return Err(RecordFileError::OutputIsInput(output.to_path_buf()));
         }
     }
-    let mut writer = RecordWriter::create(output).map_err(|e| RecordFileError::write(output, e))?;
+    // Replaced only once every input has been read: a failure leaves the
+    // old output as it was.
+    let file = engine::output::create(output).map_err(|e| RecordFileError::write(output, e))?;
+    let mut writer = RecordWriter::new(file);
     let mut report = MergeReport::default();
     for input in inputs {
         let mut reader = RecordReader::open(input)?;
@@ -48,6 +52,7 @@ pub fn merge(output: &Path, inputs: &[PathBuf]) -> Result<MergeReport, RecordFil
     }
     writer
         .finish()
+        .and_then(engine::output::Output::commit)
         .map_err(|e| RecordFileError::write(output, e))?;
     Ok(report)
 }

@@ -106,7 +106,8 @@ fn shuffle_through(
             .finish()
             .map_err(|e| RecordFileError::write(path, e))?;
     }
-    let mut out = RecordWriter::create(output).map_err(|e| RecordFileError::write(output, e))?;
+    let file = engine::output::create(output).map_err(|e| RecordFileError::write(output, e))?;
+    let mut out = RecordWriter::new(file);
     for path in paths {
         let mut bucket = read_file(path)?.records;
         bucket.shuffle(rng);
@@ -116,13 +117,15 @@ fn shuffle_through(
         }
     }
     out.finish()
+        .and_then(engine::output::Output::commit)
         .map_err(|e| RecordFileError::write(output, e))?;
     Ok((records, reader.trailing_bytes()))
 }
 
-/// Writes `records` to `path` (replaced).
+/// Writes `records` to `path` (replaced whole, or not at all).
 fn write_all(path: &Path, records: &[TrainingRecord]) -> Result<(), RecordFileError> {
-    let mut writer = RecordWriter::create(path).map_err(|e| RecordFileError::write(path, e))?;
+    let file = engine::output::create(path).map_err(|e| RecordFileError::write(path, e))?;
+    let mut writer = RecordWriter::new(file);
     for record in records {
         writer
             .write(record)
@@ -130,6 +133,7 @@ fn write_all(path: &Path, records: &[TrainingRecord]) -> Result<(), RecordFileEr
     }
     writer
         .finish()
+        .and_then(engine::output::Output::commit)
         .map_err(|e| RecordFileError::write(path, e))?;
     Ok(())
 }

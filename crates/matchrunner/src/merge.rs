@@ -58,8 +58,9 @@ pub fn merge(paths: &[PathBuf], pgn_out: Option<&Path>) -> Result<RunResults> {
         (number_base, pair_base) = (top_number, top_pair);
     }
     if let Some(out) = pgn_out {
-        let mut file =
-            fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
+        // Replaced whole once every shard's PGN is copied.
+        let mut file = types::output::create(out)
+            .with_context(|| format!("cannot create {}", out.display()))?;
         for (path, shard) in &shards {
             let Some(pgn) = &shard.pgn else {
                 bail!("{} names no PGN file to merge", path.display())
@@ -74,6 +75,8 @@ pub fn merge(paths: &[PathBuf], pgn_out: Option<&Path>) -> Result<RunResults> {
                 .with_context(|| format!("cannot read {}", pgn_path.display()))?;
             file.write_all(&text)?;
         }
+        file.commit()
+            .with_context(|| format!("cannot write {}", out.display()))?;
     }
     let first = &shards[0].1;
     Ok(RunResults::compute(

@@ -250,7 +250,7 @@ pub fn of(args: &MatchArgs, seed: u64) -> RunConfig {
 /// Writes `config` to `path`.
 pub fn write(path: &Path, config: &RunConfig) -> Result<(), ConfigError> {
     let text = serde_json::to_string_pretty(config).expect("a map of strings serialises");
-    std::fs::write(path, text + "\n").map_err(|source| ConfigError::Io {
+    types::output::write(path, text + "\n").map_err(|source| ConfigError::Io {
         path: path.display().to_string(),
         source,
     })

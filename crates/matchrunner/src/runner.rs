@@ -28,7 +28,7 @@ use matchcore::worker_pool::WorkerPool;
 use pgn::GameResult;
 use regex::Regex;
 use std::collections::VecDeque;
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -563,8 +563,7 @@ pub fn run(args: &MatchArgs) -> Result<Finished> {
 
 /// Writes `results` as pretty JSON.
 pub fn write_json(path: &std::path::Path, results: &RunResults) -> Result<()> {
-    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    serde_json::to_writer_pretty(BufWriter::new(file), results)
-        .with_context(|| format!("writing {}", path.display()))?;
+    let text = serde_json::to_vec_pretty(results).expect("results serialise");
+    types::output::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }

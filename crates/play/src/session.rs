@@ -969,7 +969,7 @@ impl<W: Write> Session<W> {
             let tag = format!("{}+{}", control.base.as_secs(), control.increment.as_secs());
             game.set_tag("TimeControl", &tag);
         }
-        match std::fs::write(path, pgn::write_game(&game)) {
+        match engine::output::write(path, pgn::write_game(&game)) {
             Ok(()) => {
                 self.unsaved = false;
                 writeln!(

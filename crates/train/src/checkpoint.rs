@@ -170,7 +170,7 @@ impl Checkpoint {
 
     /// Writes the checkpoint to `path`.
     pub fn save(&self, path: &Path) -> Result<(), TrainError> {
-        std::fs::write(path, self.to_bytes()).map_err(|e| TrainError::io(path, e))
+        engine::output::write(path, self.to_bytes()).map_err(|e| TrainError::io(path, e))
     }
 
     /// Reads a checkpoint from `path`: a regular file of at most

@@ -451,7 +451,7 @@ fn run(
         };
         let net_path = config.out_dir.join(format!("epoch-{epoch}.nnue"));
         let ckpt_path = config.out_dir.join(format!("epoch-{epoch}.ckpt"));
-        std::fs::write(&net_path, quantised.to_bytes())
+        engine::output::write(&net_path, quantised.to_bytes())
             .map_err(|e| TrainError::io(&net_path, e))?;
         Checkpoint {
             net: net.clone(),
