@@ -38,8 +38,22 @@ run)
     ;;
 adopt)
     tar_file="${2:?the store.tar the device run returned}"
+    # Only the store's manifest and shard files, as plain files and
+    # folders: no link, device, absolute path or `..` is unpacked (adopt
+    # then checks every name and hash against the manifest again).
+    shard='store/shards/[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9a-f]{16}\.vfc?\.zst'
+    bad="$(tar -tf "$tar_file" | grep -Evx "store/?|store/manifest\.json|store/shards/?|$shard" || true)"
+    if [ -n "$bad" ]; then
+        echo "refused: $tar_file holds more than a store's manifest and shards:" >&2
+        echo "$bad" | head -5 >&2
+        exit 1
+    fi
+    if tar -tvf "$tar_file" | grep -qv '^[-d]'; then
+        echo "refused: $tar_file holds links or special files" >&2
+        exit 1
+    fi
     tmp="$(mktemp -d)"
-    tar -C "$tmp" -xf "$tar_file"
+    tar -C "$tmp" --no-same-owner --no-same-permissions -xf "$tar_file"
     ./target/release/kestrel datagen adopt "$tmp/store"
     ./target/release/kestrel datagen verify
     rm -rf "$tmp"

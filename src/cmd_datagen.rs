@@ -252,8 +252,10 @@ fn convert(
             );
         }
     }
+    // Replaced only when every input converted: a failure leaves the old
+    // output as it was.
     let file =
-        std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
+        engine::output::create(out).with_context(|| format!("cannot create {}", out.display()))?;
     let mut w = BufWriter::with_capacity(1 << 16, file);
     let mut counts = ReadCounts::default();
     let mut written = 0u64;
@@ -304,7 +306,9 @@ fn convert(
     if let Some(e) = error {
         return Err(anyhow::Error::new(e).context(format!("cannot write {}", out.display())));
     }
-    w.flush()
+    w.into_inner()
+        .map_err(std::io::IntoInnerError::into_error)
+        .and_then(engine::output::Output::commit)
         .with_context(|| format!("cannot write {}", out.display()))?;
     let unit = if to == DataFormat::Viriformat {
         "games"
@@ -517,7 +521,9 @@ pub fn run(command: DatagenCommand) -> Result<()> {
         }
         Some(DatagenTool::Verify { store, deep }) => verify_store(&store, deep),
         Some(DatagenTool::Adopt { from, store }) => {
-            let taken = Store::open(&store)?.adopt(&existing_store(&from)?)?;
+            let taken = Store::open(&store)?
+                .lock()?
+                .adopt(&existing_store(&from)?)?;
             let positions: u64 = taken.iter().map(|s| s.positions).sum();
             for s in &taken {
                 println!(
@@ -761,9 +767,17 @@ fn run_store(
     if hours.is_some_and(|h| !(h > 0.0 && h.is_finite())) {
         bail!("--hours must be a positive number");
     }
-    let store = Store::open(root)?;
+    let store = Store::open(root)?.lock()?;
     if let Some(line) = crate::background::match_session_to_nice() {
         println!("{line}");
+    }
+    if !root.join(store::MANIFEST).exists() {
+        // A new store is a store from its first moment (others are refused
+        // as "not a store", not as "in use", without it).
+        store.write_manifest(&store.manifest()?)?;
+    }
+    for name in store.remove_temporaries()? {
+        println!("removed {name}, a temporary file a killed seal left");
     }
     let date = || pgn::today().replace('.', "-");
     for leftover in store.leftovers()? {
@@ -886,6 +900,20 @@ fn verify_store(root: &Path, deep: bool) -> Result<()> {
         v.bytes as f64 / v.positions.max(1) as f64,
         v.retired
     );
+    match &v.lock {
+        Some(Ok(holder)) => {
+            println!("in use by {holder}: its incoming shard is live (sealed when it stops)");
+        }
+        Some(Err(left)) => println!(
+            "a lock file left by {left}, no longer running: harmless, the next writer takes it over"
+        ),
+        None => {}
+    }
+    for name in &v.temporaries {
+        println!(
+            "{name}: a leftover temporary file from a seal that was killed (not damage: the next `datagen run` removes it)"
+        );
+    }
     for p in &v.problems {
         println!("{}: {}", p.file, p.what);
     }
@@ -918,7 +946,7 @@ fn retire(root: &Path, keep_mb: f64, dry_run: bool) -> Result<()> {
         bail!("--keep-mb {keep_mb}: give the megabytes to keep, a number of 0 or more");
     }
     let keep_bytes = (keep_mb * 1e6).round() as u64;
-    let store = existing_store(root)?;
+    let store = existing_store(root)?.lock()?;
     let manifest = store.manifest()?;
     let chosen: Vec<&store::ShardEntry> = manifest
         .oldest_beyond(keep_bytes)
@@ -991,10 +1019,10 @@ fn retire(root: &Path, keep_mb: f64, dry_run: bool) -> Result<()> {
 fn restore(root: &Path, to: &Path) -> Result<()> {
     let store = existing_store(root)?;
     let manifest = store.manifest()?;
-    let target = Store::open(to)?;
-    let listed = target.manifest()?;
+    let target = Store::open(to)?.lock()?;
     let shard_dir = store.shard_dir();
-    let (mut restored, mut positions) = (0u64, 0u64);
+    let (mut restored, mut there) = (0u64, 0u64);
+    let mut positions = 0u64;
     for shard in manifest.shards.iter().filter(|s| s.retired.is_some()) {
         let note = shard.retired.as_deref().unwrap_or_default();
         let Some(commit) = shard_history::commit_of_note(note) else {
@@ -1003,27 +1031,22 @@ fn restore(root: &Path, to: &Path) -> Result<()> {
                 shard.file
             );
         };
-        if listed.shards.iter().any(|s| s.file == shard.file) {
+        let took = target
+            .receive(shard, |out| {
+                shard_history::write_from_history(&shard_dir, commit, &shard.file, out)
+            })
+            .with_context(|| format!("{} as restored from {commit}", shard.file))?;
+        if !took {
+            there += 1;
             continue;
         }
-        let out = target.shard_dir().join(&shard.file);
-        shard_history::write_from_history(&shard_dir, commit, &shard.file, &out)?;
-        target
-            .list_existing(shard.clone())
-            .with_context(|| format!("{} as restored from {commit}", shard.file))?;
         restored += 1;
         positions += shard.positions;
         println!("restored {} from {commit}", shard.file);
     }
     println!(
-        "{restored} shards, {positions} positions restored into {} ({} were there already)",
+        "{restored} shards, {positions} positions restored into {} ({there} were there already)",
         to.display(),
-        manifest
-            .shards
-            .iter()
-            .filter(|s| s.retired.is_some())
-            .count() as u64
-            - restored
     );
     Ok(())
 }
@@ -1104,18 +1127,27 @@ impl Summary {
 }
 
 fn from_pgn(inputs: &[PathBuf], out: &Path, append: bool, filter: PositionFilter) -> Result<()> {
-    let mut writer = if append {
-        RecordWriter::append(out)
-    } else {
-        RecordWriter::create(out)
-    }
-    .with_context(|| format!("cannot open {}", out.display()))?;
-    let counts = datagen::pgn_records::convert(inputs, &filter, &mut writer, |path, e| {
+    let warn = |path: &Path, e: &pgn::PgnError| {
         eprintln!("warning: {}: {e}; game skipped", path.display());
-    })?;
-    writer
-        .finish()
-        .with_context(|| format!("cannot write {}", out.display()))?;
+    };
+    let opened = || format!("cannot open {}", out.display());
+    let written = || format!("cannot write {}", out.display());
+    // Added to (whole records at a time), or replaced whole once every game
+    // is read.
+    let counts = if append {
+        let mut writer = RecordWriter::append(out).with_context(opened)?;
+        let counts = datagen::pgn_records::convert(inputs, &filter, &mut writer, warn)?;
+        writer.finish().with_context(written)?;
+        counts
+    } else {
+        let mut writer = RecordWriter::new(engine::output::create(out).with_context(opened)?);
+        let counts = datagen::pgn_records::convert(inputs, &filter, &mut writer, warn)?;
+        writer
+            .finish()
+            .and_then(engine::output::Output::commit)
+            .with_context(written)?;
+        counts
+    };
     let s = &counts.skipped;
     println!(
         "games {} (without a result {}, unreadable {}) records {} -> {}",

@@ -2,7 +2,7 @@
 //! when the commit at HEAD holds it exactly as it is, and it comes back from
 //! that commit (`kestrel datagen retire` and `restore`).
 
-use std::fs::File;
+use std::io::{self, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -50,22 +50,36 @@ pub fn holds_unchanged(dir: &Path, commit: &str, file: &str) -> Result<bool> {
 
 /// Writes `file` (a path relative to `dir`) as it is in `commit` to `out`,
 /// streamed (a shard is not held in memory).
-pub fn write_from_history(dir: &Path, commit: &str, file: &str, out: &Path) -> Result<()> {
-    let sink = File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let status = Command::new("git")
+pub fn write_from_history(
+    dir: &Path,
+    commit: &str,
+    file: &str,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut child = Command::new("git")
         .arg("-C")
         .arg(dir)
         .args(["cat-file", "blob", &format!("{commit}:./{file}")])
-        .stdout(sink)
-        .status()
-        .context("cannot run git (the store's history lives in git)")?;
-    if !status.success() {
-        let _ = std::fs::remove_file(out);
-        bail!(
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| {
+            io::Error::other(format!(
+                "cannot run git (the store's history lives in git): {e}"
+            ))
+        })?;
+    let mut blob = child.stdout.take().expect("piped");
+    let copied = io::copy(&mut blob, out);
+    // Closed before the wait: a copy refused half way must not leave git
+    // blocked on a full pipe.
+    drop(blob);
+    let status = child.wait()?;
+    if copied.is_ok() && !status.success() {
+        return Err(io::Error::other(format!(
             "git has no {file} at {commit} (is this clone shallow? `git fetch --unshallow` brings the history back)"
-        );
+        )));
     }
-    Ok(())
+    copied.map(|_| ())
 }
 
 /// The commit named in a manifest's `retired` note (`DATE COMMIT`).

@@ -421,13 +421,12 @@ fn the_oldest_shards_retire_into_git_history_and_come_back() {
     assert_eq!(newest.len(), 3);
     let root = dir.join("selfplay");
     let store = Store::open(&root).unwrap();
-    for shard in &newest {
-        std::fs::copy(
-            Path::new("selfplay/shards").join(&shard.file),
-            store.shard_dir().join(&shard.file),
-        )
-        .unwrap();
-        store.list_existing(shard.clone()).unwrap();
+    {
+        let writing = store.lock().unwrap();
+        for shard in &newest {
+            let bytes = std::fs::read(Path::new("selfplay/shards").join(&shard.file)).unwrap();
+            assert!(writing.receive(shard, |w| w.write_all(&bytes)).unwrap());
+        }
     }
     let keep = format!("{}", newest[2].bytes as f64 / 1e6);
     let retire = |extra: &[&str]| {

@@ -8,17 +8,26 @@
 //!   shards/*.vfc.zst     sealed shards (compact viriformat, zstd), committed as they are made
 //!   incoming/*.vf        the shard being written (not committed; sealed on the next start)
 //!   PAUSE                while this file exists, datagen waits (not committed)
+//!   LOCK                 held by the one process writing the store (not committed)
 //! ```
 //!
 //! A shard is written uncompressed into `incoming/`, a whole game at a
 //! time, and sealed once it holds enough positions: compressed into
-//! `shards/`, hashed, and added to the manifest (written to a temporary file
-//! and renamed, so a reader never sees half a manifest).
+//! `shards/`, hashed, and added to the manifest. Every file the store
+//! writes is replaced whole or not at all ([`types::output`]), so a kill
+//! leaves the old manifest or the new one, never half of one.
+//!
+//! A store holds other people's data and takes in stores made elsewhere,
+//! so nothing in a manifest is trusted: a shard's `file` must be a plain
+//! shard name ([`is_shard_name`]) before anything is opened, shards are
+//! copied in only from regular files and only as bytes (never a link or a
+//! mode), and only one process writes a store at a time ([`Store::lock`]:
+//! an OS lock the system releases when its holder dies).
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fs::{self, File};
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::compact;
@@ -36,6 +45,13 @@ pub const SHARDS: &str = "shards";
 pub const INCOMING: &str = "incoming";
 /// The pause file: datagen waits while it exists.
 pub const PAUSE: &str = "PAUSE";
+/// The lock file: the process writing the store holds an exclusive OS lock
+/// on it and writes its pid and command into it.
+pub const LOCK: &str = "LOCK";
+
+/// The longest manifest read: 64 MiB (one entry is about 600 bytes, so
+/// about a hundred thousand shards).
+pub const MAX_MANIFEST_LEN: u64 = 64 << 20;
 
 /// What played a shard: recorded when it is started.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,7 +73,8 @@ pub struct ShardOrigin {
 /// One sealed shard.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardEntry {
-    /// Its file name inside `shards/`.
+    /// Its file name inside `shards/`: always a shard name
+    /// ([`is_shard_name`]) in a manifest this module has read.
     pub file: String,
     /// What played it.
     #[serde(flatten)]
@@ -106,6 +123,41 @@ pub enum StoreError {
         /// What the parser said.
         source: serde_json::Error,
     },
+    /// A manifest entry names something other than a shard in `shards/`
+    /// (a path, a link name, a stray file): nothing of the store is used.
+    #[error(
+        "{path}: shard {index} is listed as '{file}', not a shard file name \
+         (a shard is named like 2026-11-28-0123456789abcdef.vfc.zst, in the store's \
+         shards/ folder): the manifest is damaged or not to be trusted, and nothing \
+         was read or written"
+    )]
+    BadName {
+        /// The manifest file.
+        path: PathBuf,
+        /// The entry's place in the manifest, from 0.
+        index: usize,
+        /// The name it gives, cut to 100 characters.
+        file: String,
+    },
+    /// A manifest lists one shard twice.
+    #[error("{path}: the shard {file} is listed twice: the manifest is damaged")]
+    Twice {
+        /// The manifest file.
+        path: PathBuf,
+        /// The shard.
+        file: String,
+    },
+    /// Another process is writing the store.
+    #[error(
+        "{root} is in use by {holder}: one process writes a store at a time \
+         (stop that one first: `kill -TERM PID` makes a datagen run seal its shard and end)"
+    )]
+    Locked {
+        /// The store's folder.
+        root: PathBuf,
+        /// The holder as its lock file names it (`pid N: COMMAND`).
+        holder: String,
+    },
     /// A shard's games do not read back.
     #[error(transparent)]
     Games(#[from] viriformat::GameReadError),
@@ -118,7 +170,70 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
     }
 }
 
-/// A store folder.
+/// Whether `name` is a shard's file name, `YYYY-MM-DD-` and 16 lowercase
+/// hex digits (the seed) with `.vfc.zst` (or `.vf.zst`, the first shards'):
+/// a plain name inside `shards/`, never a path, `..` or a hidden file.
+pub fn is_shard_name(name: &str) -> bool {
+    name.strip_suffix(".vfc.zst")
+        .or_else(|| name.strip_suffix(".vf.zst"))
+        .is_some_and(is_shard_stem)
+}
+
+/// Whether `stem` is `YYYY-MM-DD-` and 16 lowercase hex digits.
+fn is_shard_stem(stem: &str) -> bool {
+    let b = stem.as_bytes();
+    b.len() == 27
+        && b.iter().enumerate().all(|(i, &c)| match i {
+            4 | 7 | 10 => c == b'-',
+            0..=9 => c.is_ascii_digit(),
+            _ => c.is_ascii_digit() || (b'a'..=b'f').contains(&c),
+        })
+}
+
+/// At most `max` characters of `text` (for messages about hostile input).
+fn excerpt(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+impl Manifest {
+    /// Checks every entry's file name ([`is_shard_name`]) and that none is
+    /// listed twice; `path` is the manifest's, for the message.
+    pub fn check(&self, path: &Path) -> Result<(), StoreError> {
+        let mut seen = std::collections::HashSet::new();
+        for (index, shard) in self.shards.iter().enumerate() {
+            if !is_shard_name(&shard.file) {
+                return Err(StoreError::BadName {
+                    path: path.to_path_buf(),
+                    index,
+                    file: excerpt(&shard.file, 100),
+                });
+            }
+            if !seen.insert(shard.file.as_str()) {
+                return Err(StoreError::Twice {
+                    path: path.to_path_buf(),
+                    file: shard.file.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses a manifest's text and [checks](Manifest::check) it.
+    pub fn parse(bytes: &[u8], path: &Path) -> Result<Manifest, StoreError> {
+        let manifest: Manifest =
+            serde_json::from_slice(bytes).map_err(|source| StoreError::Manifest {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        manifest.check(path)?;
+        Ok(manifest)
+    }
+}
+
+/// A store folder, to read. Writing takes the store's lock: [`Store::lock`].
 #[derive(Clone, Debug)]
 pub struct Store {
     root: PathBuf,
@@ -154,28 +269,24 @@ impl Store {
         self.root.join(PAUSE)
     }
 
-    /// The manifest (empty when the store is new).
+    /// The lock file's path.
+    pub fn lock_file(&self) -> PathBuf {
+        self.root.join(LOCK)
+    }
+
+    /// The manifest (empty when the store is new), its names checked
+    /// ([`Manifest::check`]): a manifest naming anything but shards is
+    /// refused whole.
     pub fn manifest(&self) -> Result<Manifest, StoreError> {
         let path = self.root.join(MANIFEST);
-        match fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map_err(|source| StoreError::Manifest { path, source }),
+        match types::file::read_regular(&path, MAX_MANIFEST_LEN) {
+            Ok(bytes) => Manifest::parse(&bytes, &path),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Manifest {
                 format: "viriformat".into(),
                 shards: Vec::new(),
             }),
             Err(source) => Err(StoreError::Io { path, source }),
         }
-    }
-
-    /// Writes the manifest through a temporary file and a rename.
-    pub fn write_manifest(&self, manifest: &Manifest) -> Result<(), StoreError> {
-        let path = self.root.join(MANIFEST);
-        let tmp = self.root.join(format!("{MANIFEST}.tmp"));
-        let mut text = serde_json::to_string_pretty(manifest).expect("a manifest serialises");
-        text.push('\n');
-        fs::write(&tmp, text).map_err(io_err(&tmp))?;
-        fs::rename(&tmp, &path).map_err(io_err(&path))
     }
 
     /// The paths of every sealed shard still in the working tree.
@@ -187,6 +298,126 @@ impl Store {
             .filter(|s| s.retired.is_none())
             .map(|s| self.shard_dir().join(&s.file))
             .collect())
+    }
+
+    /// Every incoming shard left by an earlier run (stopped or killed):
+    /// files named as datagen names them (`DATE-SEED.vf`), nothing else.
+    pub fn leftovers(&self) -> Result<Vec<PathBuf>, StoreError> {
+        let dir = self.incoming_dir();
+        let mut found = Vec::new();
+        for entry in fs::read_dir(&dir).map_err(io_err(&dir))? {
+            let path = entry.map_err(io_err(&dir))?.path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.strip_suffix(".vf").is_some_and(is_shard_stem) {
+                found.push(path);
+            }
+        }
+        found.sort();
+        Ok(found)
+    }
+
+    /// Takes the store's lock for writing: refused, naming the holder, while
+    /// another process holds it. The system releases it when the holder
+    /// ends, however it ends.
+    pub fn lock(&self) -> Result<LockedStore, StoreError> {
+        let path = self.lock_file();
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(StoreError::Locked {
+                    root: self.root.clone(),
+                    holder: holder_of(&mut file),
+                })
+            }
+            Err(fs::TryLockError::Error(source)) => return Err(StoreError::Io { path, source }),
+        }
+        let command = std::env::args().collect::<Vec<_>>().join(" ");
+        let text = format!("pid {}: {}\n", std::process::id(), excerpt(&command, 300));
+        file.set_len(0)
+            .and_then(|()| file.write_all(text.as_bytes()))
+            .map_err(io_err(&path))?;
+        Ok(LockedStore {
+            store: self.clone(),
+            lock: file,
+        })
+    }
+
+    /// Who holds the store's lock now, if anyone: `Some(holder)` while a
+    /// live process holds it; `Err` with the text a dead holder left (a
+    /// kill ends a writer without clearing it: harmless, the next writer
+    /// takes the lock over).
+    pub fn lock_holder(&self) -> Result<Option<String>, String> {
+        let Ok(mut file) = File::open(self.lock_file()) else {
+            return Ok(None);
+        };
+        match file.try_lock_shared() {
+            Err(fs::TryLockError::WouldBlock) => Ok(Some(holder_of(&mut file))),
+            _ => {
+                let left = holder_of(&mut file);
+                if left.is_empty() || left == NO_HOLDER {
+                    Ok(None)
+                } else {
+                    Err(left)
+                }
+            }
+        }
+    }
+}
+
+/// What a lock file holds with no holder's line in it.
+const NO_HOLDER: &str = "a process that left no pid";
+
+/// The holder's line of a lock file (first 300 bytes, first line).
+fn holder_of(file: &mut File) -> String {
+    use std::io::Seek;
+    let mut text = String::new();
+    let _ = file.rewind();
+    let _ = Read::by_ref(file).take(400).read_to_string(&mut text);
+    let line = text.lines().next().unwrap_or("").trim();
+    if line.is_empty() {
+        NO_HOLDER.to_string()
+    } else {
+        excerpt(line, 300)
+    }
+}
+
+/// A store this process holds the lock of: everything that writes a store
+/// goes through it. Dropping it clears the lock file and releases the lock.
+#[derive(Debug)]
+pub struct LockedStore {
+    store: Store,
+    lock: File,
+}
+
+impl std::ops::Deref for LockedStore {
+    type Target = Store;
+    fn deref(&self) -> &Store {
+        &self.store
+    }
+}
+
+impl Drop for LockedStore {
+    fn drop(&mut self) {
+        // An empty lock file says nobody holds it; the lock itself goes
+        // with the file's descriptor.
+        let _ = self.lock.set_len(0);
+    }
+}
+
+impl LockedStore {
+    /// Writes the manifest, replacing the old one whole.
+    pub fn write_manifest(&self, manifest: &Manifest) -> Result<(), StoreError> {
+        let path = self.root.join(MANIFEST);
+        let mut text = serde_json::to_string_pretty(manifest).expect("a manifest serialises");
+        text.push('\n');
+        types::output::write(&path, text).map_err(io_err(&path))
     }
 
     /// The incoming file of a shard started with `origin` on `date`.
@@ -205,22 +436,25 @@ impl Store {
         let path = self.incoming_path(origin, date);
         let side = Self::origin_path(&path);
         let text = serde_json::to_string_pretty(origin).expect("an origin serialises");
-        fs::write(&side, text).map_err(io_err(&side))?;
+        types::output::write(&side, text).map_err(io_err(&side))?;
         Ok(path)
     }
 
-    /// Every incoming shard left by an earlier run (stopped or killed).
-    pub fn leftovers(&self) -> Result<Vec<PathBuf>, StoreError> {
-        let dir = self.incoming_dir();
-        let mut found = Vec::new();
+    /// Removes the temporary files a kill during sealing can leave in
+    /// `shards/` ([`is_temporary`]); their names.
+    pub fn remove_temporaries(&self) -> Result<Vec<String>, StoreError> {
+        let dir = self.shard_dir();
+        let mut removed = Vec::new();
         for entry in fs::read_dir(&dir).map_err(io_err(&dir))? {
-            let path = entry.map_err(io_err(&dir))?.path();
-            if path.extension().is_some_and(|e| e == "vf") {
-                found.push(path);
+            let entry = entry.map_err(io_err(&dir))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if is_temporary(&name) && entry.file_type().is_ok_and(|t| t.is_file()) {
+                let path = entry.path();
+                fs::remove_file(&path).map_err(io_err(&path))?;
+                removed.push(name);
             }
         }
-        found.sort();
-        Ok(found)
+        Ok(removed)
     }
 
     /// Seals an incoming shard: keeps its whole games (a game cut short by
@@ -228,16 +462,25 @@ impl Store {
     /// to the manifest and removes the incoming files. `None` when it held
     /// no whole game (its files are removed all the same).
     pub fn seal(&self, incoming: &Path, date: &str) -> Result<Option<ShardEntry>, StoreError> {
+        let stem = incoming
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".vf"))
+            .filter(|stem| is_shard_stem(stem))
+            .ok_or_else(|| StoreError::Io {
+                path: incoming.to_path_buf(),
+                source: io::Error::other("not an incoming shard's name (DATE-SEED.vf)"),
+            })?;
         let side = Self::origin_path(incoming);
         let origin: ShardOrigin = {
-            let bytes = fs::read(&side).map_err(io_err(&side))?;
+            let bytes = types::file::read_regular(&side, 1 << 20).map_err(io_err(&side))?;
             serde_json::from_slice(&bytes).map_err(|source| StoreError::Manifest {
                 path: side.clone(),
                 source,
             })?
         };
         // The whole games (a game cut short by a kill ends the shard).
-        let file = File::open(incoming).map_err(io_err(incoming))?;
+        let file = types::file::open_regular(incoming, None).map_err(io_err(incoming))?;
         let mut games = Vec::new();
         for game in GameReader::new(BufReader::new(file), incoming) {
             match game {
@@ -246,24 +489,16 @@ impl Store {
                 Err(e) => return Err(e.into()),
             }
         }
-        let stem = incoming
-            .file_stem()
-            .map(|n| n.to_string_lossy().to_string())
-            .expect("an incoming shard has a file name");
         let name = format!("{stem}.vfc.zst");
         let out = self.shard_dir().join(&name);
         let entry = if games.is_empty() {
             None
         } else {
-            let encoded = compact::encode(&games).map_err(|e| StoreError::Io {
-                path: incoming.to_path_buf(),
-                source: io::Error::other(e),
-            })?;
-            let (bytes, sha256) = compress(&encoded[..], &out)?;
-            // The sealed file must give back exactly the games it was made
-            // from before the incoming file goes.
-            let back: Vec<Game> = viriformat::open_games(&out)?.collect::<Result<_, _>>()?;
-            if back != games {
+            let compressed = compress(&games).map_err(io_err(incoming))?;
+            let sha256 = hex(&Sha256::digest(&compressed));
+            types::output::write(&out, &compressed).map_err(io_err(&out))?;
+            // What is on the disk is what was checked.
+            if hash_file(&out)? != (compressed.len() as u64, sha256.clone()) {
                 return Err(StoreError::Io {
                     path: out,
                     source: io::Error::other("the sealed shard does not read back as written"),
@@ -274,7 +509,7 @@ impl Store {
                 origin,
                 games: games.len() as u64,
                 positions: games.iter().map(|g| g.moves.len() as u64).sum(),
-                bytes,
+                bytes: compressed.len() as u64,
                 sha256,
                 date: date.to_string(),
                 retired: None,
@@ -289,6 +524,35 @@ impl Store {
         fs::remove_file(&side).map_err(io_err(&side))?;
         Ok(entry)
     }
+}
+
+/// Whether `name`, in `shards/`, is a temporary file a kill during sealing
+/// can leave: an older Kestrel's `NAME.tmp`, or a hidden `.NAME.XXXXXX` of
+/// [`types::output`] where the system has no unnamed temporary files.
+pub fn is_temporary(name: &str) -> bool {
+    let shard_of = |rest: &str| {
+        is_shard_name(rest)
+            || rest.rsplit_once('.').is_some_and(|(shard, tail)| {
+                is_shard_name(shard)
+                    && !tail.is_empty()
+                    && tail.bytes().all(|b| b.is_ascii_alphanumeric())
+            })
+    };
+    name.strip_suffix(".tmp").is_some_and(shard_of) || name.strip_prefix('.').is_some_and(shard_of)
+}
+
+/// `games` in compact viriformat under zstd at [`ZSTD_LEVEL`], checked to
+/// decode back to exactly `games` before anything is written.
+fn compress(games: &[Game]) -> io::Result<Vec<u8>> {
+    let encoded = compact::encode(games).map_err(io::Error::other)?;
+    let compressed = zstd::bulk::compress(&encoded, ZSTD_LEVEL)?;
+    let back = zstd::decode_all(&compressed[..])?;
+    if compact::decode(&back).map_err(io::Error::other)? != games {
+        return Err(io::Error::other(
+            "the compressed shard does not decode to the games it was made from",
+        ));
+    }
+    Ok(compressed)
 }
 
 impl Manifest {
@@ -315,7 +579,7 @@ impl Manifest {
     }
 }
 
-impl Store {
+impl LockedStore {
     /// Takes the shards named in `files` out of the working tree and marks
     /// them `retired` with `note` (the date and the commit that still holds
     /// them) in the manifest. The manifest is written first: a run stopped
@@ -327,10 +591,12 @@ impl Store {
             match manifest.shards.iter_mut().find(|s| &s.file == file) {
                 Some(shard) => shard.retired = Some(note.to_string()),
                 None => {
-                    let path = self.shard_dir().join(file);
                     return Err(StoreError::Io {
-                        path,
-                        source: io::Error::other("not a shard the manifest lists"),
+                        path: self.shard_dir(),
+                        source: io::Error::other(format!(
+                            "{} is not a shard the manifest lists",
+                            excerpt(file, 100)
+                        )),
                     });
                 }
             }
@@ -347,81 +613,138 @@ impl Store {
         Ok(())
     }
 
-    /// Lists a shard whose file has been put into `shards/` by other means
-    /// (brought back from git history), once it matches `entry`'s size and
-    /// SHA-256; the entry is listed as present (not retired). Does nothing
-    /// when the manifest lists the file already.
-    pub fn list_existing(&self, mut entry: ShardEntry) -> Result<(), StoreError> {
-        check_against(&self.shard_dir().join(&entry.file), &entry)?;
+    /// Takes in one shard made elsewhere (another store, git history): the
+    /// bytes `fill` writes become `shards/FILE` only when they have
+    /// `entry`'s size and SHA-256 (otherwise nothing is left of them), and
+    /// the entry is listed as present. The name is checked first; the file
+    /// is written whole or not at all, with the store's own mode, never as
+    /// a link. Does nothing when the manifest lists the file already.
+    pub fn receive(
+        &self,
+        entry: &ShardEntry,
+        fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<bool, StoreError> {
         let mut manifest = self.manifest()?;
-        if manifest.shards.iter().any(|s| s.file == entry.file) {
-            return Ok(());
+        if !is_shard_name(&entry.file) {
+            return Err(StoreError::BadName {
+                path: self.root.join(MANIFEST),
+                index: manifest.shards.len(),
+                file: excerpt(&entry.file, 100),
+            });
         }
+        if manifest.shards.iter().any(|s| s.file == entry.file) {
+            return Ok(false);
+        }
+        let path = self.shard_dir().join(&entry.file);
+        let mut out = types::output::create(&path).map_err(io_err(&path))?;
+        let mut hashing = Hashing {
+            inner: &mut out,
+            hasher: Sha256::new(),
+            bytes: 0,
+            limit: entry.bytes,
+        };
+        fill(&mut hashing).map_err(io_err(&path))?;
+        let (bytes, sha256) = (hashing.bytes, hex(&hashing.hasher.finalize()));
+        if (bytes, sha256.as_str()) != (entry.bytes, entry.sha256.as_str()) {
+            // Dropped uncommitted: nothing of it stays.
+            return Err(StoreError::Io {
+                path,
+                source: io::Error::other("size or SHA-256 differs from its manifest"),
+            });
+        }
+        out.commit().map_err(io_err(&path))?;
+        let mut entry = entry.clone();
         entry.retired = None;
         manifest.shards.push(entry);
-        self.write_manifest(&manifest)
+        self.write_manifest(&manifest)?;
+        Ok(true)
     }
 
     /// Takes the sealed shards of `other` (a store made elsewhere, e.g. on
-    /// another machine) that this store does not list: each is checked
-    /// against `other`'s manifest (size and SHA-256), copied, and listed.
-    /// The entries taken, in `other`'s order.
+    /// another machine, or unpacked from its tar) that this store does not
+    /// list: each read only from a regular file (not a link), checked
+    /// against `other`'s manifest (size and SHA-256) and listed. The
+    /// entries taken, in `other`'s order.
     pub fn adopt(&self, other: &Store) -> Result<Vec<ShardEntry>, StoreError> {
         let theirs = other.manifest()?;
-        let mut ours = self.manifest()?;
+        let ours = self.manifest()?;
         let mut taken = Vec::new();
         for shard in theirs.shards {
             if shard.retired.is_some() || ours.shards.iter().any(|s| s.file == shard.file) {
                 continue;
             }
             let from = other.shard_dir().join(&shard.file);
-            check_against(&from, &shard)?;
-            let to = self.shard_dir().join(&shard.file);
-            fs::copy(&from, &to).map_err(io_err(&to))?;
-            ours.shards.push(shard.clone());
-            taken.push(shard);
-        }
-        if !taken.is_empty() {
-            self.write_manifest(&ours)?;
+            let mut source = open_plain_file(&from)?;
+            let took = self.receive(&shard, |out| {
+                io::copy(&mut Read::by_ref(&mut source).take(shard.bytes + 1), out).map(|_| ())
+            })?;
+            if took {
+                taken.push(shard);
+            }
         }
         Ok(taken)
     }
 }
 
-/// Whether the file at `path` has `entry`'s size and SHA-256.
-fn check_against(path: &Path, entry: &ShardEntry) -> Result<(), StoreError> {
-    let (bytes, sha256) = hash_file(path)?;
-    if (bytes, sha256.as_str()) != (entry.bytes, entry.sha256.as_str()) {
-        return Err(StoreError::Io {
-            path: path.to_path_buf(),
-            source: io::Error::other("size or SHA-256 differs from its manifest"),
-        });
+/// Opens `path` for reading only when it is a regular file itself: not a
+/// link (even to a regular file), a device, a FIFO or a folder.
+fn open_plain_file(path: &Path) -> Result<File, StoreError> {
+    let refuse = || {
+        StoreError::Io {
+        path: path.to_path_buf(),
+        source: io::Error::other(
+            "not a regular file (a link, a folder, a device or a pipe): a shard is taken only from a regular file",
+        ),
     }
-    Ok(())
+    };
+    let meta = fs::symlink_metadata(path).map_err(io_err(path))?;
+    if !meta.file_type().is_file() {
+        return Err(refuse());
+    }
+    let file = types::file::open_regular(path, None).map_err(io_err(path))?;
+    // The same file as checked: a link swapped in between is refused.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let opened = file.metadata().map_err(io_err(path))?;
+        if (opened.dev(), opened.ino()) != (meta.dev(), meta.ino()) {
+            return Err(refuse());
+        }
+    }
+    Ok(file)
 }
 
-/// Compresses `input` into `out` at [`ZSTD_LEVEL`] (through a temporary file
-/// and a rename); the compressed size and its SHA-256.
-pub fn compress(mut input: impl Read, out: &Path) -> Result<(u64, String), StoreError> {
-    let tmp = out.with_extension("zst.tmp");
-    {
-        let file = File::create(&tmp).map_err(io_err(&tmp))?;
-        let mut encoder =
-            zstd::Encoder::new(BufWriter::new(file), ZSTD_LEVEL).map_err(io_err(&tmp))?;
-        io::copy(&mut input, &mut encoder).map_err(io_err(&tmp))?;
-        encoder
-            .finish()
-            .and_then(|mut w| w.flush())
-            .map_err(io_err(&tmp))?;
+/// A writer that hashes and counts what passes through it, and refuses
+/// more than `limit` bytes (a source longer than its entry says is not
+/// the shard, and is not copied to its end).
+struct Hashing<'a, W: Write> {
+    inner: &'a mut W,
+    hasher: Sha256,
+    bytes: u64,
+    limit: u64,
+}
+
+impl<W: Write> Write for Hashing<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.bytes + buf.len() as u64 > self.limit {
+            return Err(io::Error::other(
+                "longer than its manifest says: not the shard it lists",
+            ));
+        }
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
     }
-    fs::rename(&tmp, out).map_err(io_err(out))?;
-    let (bytes, sha256) = hash_file(out)?;
-    Ok((bytes, sha256))
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// A file's size and SHA-256 (hex).
 pub fn hash_file(path: &Path) -> Result<(u64, String), StoreError> {
-    let mut file = File::open(path).map_err(io_err(path))?;
+    let mut file = types::file::open_regular(path, None).map_err(io_err(path))?;
     let mut hasher = Sha256::new();
     let bytes = io::copy(&mut file, &mut hasher).map_err(io_err(path))?;
     Ok((bytes, hex(&hasher.finalize())))
@@ -459,17 +782,33 @@ pub struct Verified {
     pub bytes: u64,
     /// Shards the manifest lists as retired (not in the working tree).
     pub retired: u64,
-    /// Everything that does not match.
+    /// Temporary files a kill during sealing left in `shards/` (not damage:
+    /// the next `datagen run` removes them).
+    pub temporaries: Vec<String>,
+    /// The lock: `Some(Ok(holder))` while a process writes the store,
+    /// `Some(Err(text))` for a lock file a killed writer left, `None` when
+    /// nobody holds it.
+    pub lock: Option<Result<String, String>>,
+    /// Everything that does not match, every shard's problems (not only the
+    /// first's).
     pub problems: Vec<Problem>,
 }
 
 /// Checks the manifest against the files: every listed shard present with
 /// its size and hash, its games read back with the listed counts, and no
 /// shard file the manifest does not list. `deep` also decodes every game
-/// (slower: every move replayed for legality).
+/// (slower: every move replayed for legality). A shard that cannot be read
+/// is one more problem, and the check goes on to the next.
 pub fn verify(store: &Store, deep: bool) -> Result<Verified, StoreError> {
     let manifest = store.manifest()?;
-    let mut v = Verified::default();
+    let mut v = Verified {
+        lock: match store.lock_holder() {
+            Ok(None) => None,
+            Ok(Some(holder)) => Some(Ok(holder)),
+            Err(left) => Some(Err(left)),
+        },
+        ..Verified::default()
+    };
     let problem = |v: &mut Verified, file: &str, what: String| {
         v.problems.push(Problem {
             file: file.to_string(),
@@ -480,7 +819,7 @@ pub fn verify(store: &Store, deep: bool) -> Result<Verified, StoreError> {
         let path = store.shard_dir().join(&shard.file);
         if shard.retired.is_some() {
             v.retired += 1;
-            if path.exists() {
+            if fs::symlink_metadata(&path).is_ok() {
                 problem(
                     &mut v,
                     &shard.file,
@@ -489,7 +828,7 @@ pub fn verify(store: &Store, deep: bool) -> Result<Verified, StoreError> {
             }
             continue;
         }
-        if !path.exists() {
+        if fs::symlink_metadata(&path).is_err() {
             problem(
                 &mut v,
                 &shard.file,
@@ -497,7 +836,13 @@ pub fn verify(store: &Store, deep: bool) -> Result<Verified, StoreError> {
             );
             continue;
         }
-        let (bytes, sha256) = hash_file(&path)?;
+        let (bytes, sha256) = match hash_file(&path) {
+            Ok(hashed) => hashed,
+            Err(e) => {
+                problem(&mut v, &shard.file, format!("cannot be read: {e}"));
+                continue;
+            }
+        };
         if bytes != shard.bytes {
             problem(
                 &mut v,
@@ -515,19 +860,29 @@ pub fn verify(store: &Store, deep: bool) -> Result<Verified, StoreError> {
         }
         if deep {
             let (mut games, mut positions) = (0u64, 0u64);
-            for game in viriformat::open_games(&path)? {
-                match game {
-                    Ok(game) => {
-                        games += 1;
-                        positions += game.moves.len() as u64;
-                    }
-                    Err(e) => {
-                        problem(&mut v, &shard.file, e.to_string());
-                        break;
+            let mut readable = true;
+            match viriformat::open_games(&path) {
+                Ok(reader) => {
+                    for game in reader {
+                        match game {
+                            Ok(game) => {
+                                games += 1;
+                                positions += game.moves.len() as u64;
+                            }
+                            Err(e) => {
+                                problem(&mut v, &shard.file, e.to_string());
+                                readable = false;
+                                break;
+                            }
+                        }
                     }
                 }
+                Err(e) => {
+                    problem(&mut v, &shard.file, e.to_string());
+                    readable = false;
+                }
             }
-            if (games, positions) != (shard.games, shard.positions) {
+            if readable && (games, positions) != (shard.games, shard.positions) {
                 problem(
                     &mut v,
                     &shard.file,
@@ -537,6 +892,9 @@ pub fn verify(store: &Store, deep: bool) -> Result<Verified, StoreError> {
                     ),
                 );
             }
+            if !readable {
+                continue;
+            }
         }
         v.shards += 1;
         v.games += shard.games;
@@ -544,13 +902,24 @@ pub fn verify(store: &Store, deep: bool) -> Result<Verified, StoreError> {
         v.bytes += shard.bytes;
     }
     let dir = store.shard_dir();
+    let mut names = Vec::new();
     for entry in fs::read_dir(&dir).map_err(io_err(&dir))? {
-        let name = entry
-            .map_err(io_err(&dir))?
-            .file_name()
-            .to_string_lossy()
-            .to_string();
-        if !manifest.shards.iter().any(|s| s.file == name) {
+        names.push(
+            entry
+                .map_err(io_err(&dir))?
+                .file_name()
+                .to_string_lossy()
+                .to_string(),
+        );
+    }
+    names.sort();
+    for name in names {
+        if manifest.shards.iter().any(|s| s.file == name) {
+            continue;
+        }
+        if is_temporary(&name) {
+            v.temporaries.push(name);
+        } else {
             problem(
                 &mut v,
                 &name,
@@ -592,7 +961,7 @@ mod tests {
     fn a_shard_is_sealed_listed_and_verified() {
         let dir = std::env::temp_dir().join(format!("kestrel-store-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
-        let store = Store::open(&dir).unwrap();
+        let store = Store::open(&dir).unwrap().lock().unwrap();
         let path = store.start_shard(&origin(7), "2026-11-26").unwrap();
         let mut bytes = Vec::new();
         for _ in 0..3 {
@@ -638,7 +1007,7 @@ mod tests {
         // Another store's shards are adopted once, checked against its manifest.
         let other_dir = dir.with_extension("other");
         let _ = fs::remove_dir_all(&other_dir);
-        let other = Store::open(&other_dir).unwrap();
+        let other = Store::open(&other_dir).unwrap().lock().unwrap();
         let path = other.start_shard(&origin(8), "2026-11-27").unwrap();
         let mut bytes = Vec::new();
         game().write_to(&mut bytes).unwrap();
@@ -657,7 +1026,7 @@ mod tests {
     fn the_oldest_shards_retire_and_come_back_into_another_store() {
         let dir = std::env::temp_dir().join(format!("kestrel-retire-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
-        let store = Store::open(&dir).unwrap();
+        let store = Store::open(&dir).unwrap().lock().unwrap();
         let mut entries = Vec::new();
         for seed in 1..=3 {
             let path = store.start_shard(&origin(seed), "2026-11-28").unwrap();
@@ -699,14 +1068,15 @@ mod tests {
         // Brought back into a store of their own, checked by hash.
         let back_dir = dir.with_extension("back");
         let _ = fs::remove_dir_all(&back_dir);
-        let back = Store::open(&back_dir).unwrap();
-        let damaged = back.shard_dir().join(&entries[1].file);
-        fs::write(&damaged, b"not the shard").unwrap();
-        assert!(back.list_existing(manifest.shards[1].clone()).is_err());
+        let back = Store::open(&back_dir).unwrap().lock().unwrap();
+        let e = back
+            .receive(&manifest.shards[1], |w| w.write_all(b"not the shard"))
+            .expect_err("not the shard");
+        assert!(e.to_string().contains("differs from its manifest"), "{e}");
+        assert!(!back.shard_dir().join(&entries[1].file).exists());
         for (i, entry) in manifest.shards.iter().take(2).enumerate() {
-            fs::write(back.shard_dir().join(&entry.file), &aside[i]).unwrap();
-            back.list_existing(entry.clone()).unwrap();
-            back.list_existing(entry.clone()).unwrap();
+            assert!(back.receive(entry, |w| w.write_all(&aside[i])).unwrap());
+            assert!(!back.receive(entry, |w| w.write_all(&aside[i])).unwrap());
         }
         let listed = back.manifest().unwrap().shards;
         assert_eq!(listed.len(), 2);
