@@ -201,8 +201,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
         output_buckets,
         input_buckets,
     };
+    // Everything that can be refused without reading the data is, before
+    // the run says what it does.
+    config.check()?;
+    std::fs::create_dir_all(&config.out_dir)
+        .with_context(|| format!("cannot create {}", config.out_dir.display()))?;
     eprintln!(
-        "training {}{}x{}{} ({}{}), {} epochs, batch {}, lr {} {}, wdl {}, into {}",
+        "training {}{}x{}{} ({}{}), {} epochs, batch {}, lr {} {}, wdl {}, {}, into {}",
         engine::eval::nnue::INPUTS,
         if input_buckets.is_plain() {
             String::new()
@@ -226,6 +231,11 @@ pub fn run(args: TrainArgs) -> Result<()> {
         config.lr,
         schedule.describe(),
         config.wdl,
+        if config.val_fraction > 0.0 {
+            format!("{} held out for validation", config.val_fraction)
+        } else {
+            "no validation split".to_string()
+        },
         config.out_dir.display()
     );
     let bar = ProgressBar::hidden();
@@ -236,20 +246,29 @@ pub fn run(args: TrainArgs) -> Result<()> {
             bar.reset();
             bar.set_length(positions);
             bar.set_style(progress::style(&format!(
-                "epoch {epoch}/{epochs} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {{per_sec}} eta {{eta}}"
+                "epoch {epoch}/{epochs} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {{rate}} positions/s, {{eta}} left"
             )));
         }
         Event::Trained { positions } => bar.inc(positions),
         Event::EpochEnd { row, net, .. } => {
             bar.finish_and_clear();
+            let (validation, held) = if row.val_loss.is_nan() {
+                ("no validation split".to_string(), "training")
+            } else {
+                (
+                    format!(
+                        "val {:.6} (hand-crafted {:.6})",
+                        row.val_loss, row.hand_crafted_loss
+                    ),
+                    "validation",
+                )
+            };
             println!(
-                "epoch {}/{epochs} train {:.6} val {:.6} (hand-crafted {:.6}) lr {:.2e} {:.0} pos/s quantised (QB {}) vs float mean {:.2} cp max {:.1} cp -> {}",
+                "epoch {}/{epochs} train {:.6} {validation} lr {:.2e} {} positions/s; quantised (QB {}) vs float on {held} positions: mean {:.2} cp, max {:.1} cp -> {}",
                 row.epoch,
                 row.train_loss,
-                row.val_loss,
-                row.hand_crafted_loss,
                 row.lr,
-                row.positions as f64 / row.seconds.max(1e-9),
+                indicatif::HumanCount((row.positions as f64 / row.seconds.max(1e-9)).round() as u64),
                 row.qb,
                 row.quant_mean_cp,
                 row.quant_max_cp,

@@ -125,3 +125,76 @@ fn impossible_layouts_are_refused_with_what_to_fix() {
     assert!(stderr(&o).contains("drop --mirror"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `kestrel train` says what it does (issue 61, item 8): a run without a
+/// validation split says so instead of printing a loss of 0; arguments
+/// are refused before the run's header; an error says its cause once; the
+/// rate is a whole number with separators.
+#[test]
+fn train_says_what_it_does_and_refuses_before_it_starts() {
+    let dir = scratch_dir("train", "messages");
+    let out = dir.join("run");
+    let out = out.to_str().unwrap();
+    let shard = large_shard();
+    let said = kestrel(&[
+        "train",
+        &shard,
+        "--out",
+        out,
+        "--hidden",
+        "32",
+        "--epochs",
+        "1",
+        "--val-fraction",
+        "0",
+    ]);
+    assert!(said.status.success(), "{}", stderr(&said));
+    let (text, err) = (stdout(&said), stderr(&said));
+    assert!(err.contains("no validation split, into"), "{err}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("epoch 1/1"))
+        .expect("the epoch's line");
+    assert!(line.contains("no validation split"), "{line}");
+    assert!(!line.contains("val 0.000000"), "{line}");
+    assert!(line.contains("on training positions"), "{line}");
+    let rate = line
+        .split(" positions/s")
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .expect("a rate");
+    assert!(
+        !rate.is_empty() && rate.bytes().all(|b| b.is_ascii_digit() || b == b','),
+        "a whole number with separators, not {rate:?}: {line}"
+    );
+    let log = std::fs::read_to_string(dir.join("run/log.csv")).expect("the log");
+    assert!(
+        log.lines().nth(1).is_some_and(|row| row.contains(",,")),
+        "no validation loss in the log: {log}"
+    );
+
+    for (args, refusal) in [
+        (vec!["--lr", "nan"], "--lr must be a finite number above 0"),
+        (vec!["--hidden", "16"], "hidden size 16"),
+        (vec!["--resume", "missing.ckpt"], "missing.ckpt"),
+    ] {
+        let mut all = vec!["train", shard.as_str(), "--out", out, "--epochs", "1"];
+        all.extend(args.iter().copied());
+        let o = kestrel(&all);
+        assert!(!o.status.success(), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains(refusal), "{args:?}: {err}");
+        assert!(
+            !err.contains("training 768"),
+            "{args:?} refused after the header: {err}"
+        );
+    }
+    let o = kestrel(&["train", &shard, "--out", out, "--init", "missing.nnue"]);
+    let err = stderr(&o);
+    assert_eq!(
+        err.matches("No such file or directory").count(),
+        1,
+        "the cause once: {err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

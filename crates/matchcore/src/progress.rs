@@ -2,12 +2,25 @@
 //! SPSA, the GA, ablation, datagen, tuning, training, book building), so
 //! that they all draw to stderr, hide alike and never panic on a template.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// The style of `template` (indicatif's syntax, e.g. `{bar:30} {pos}/{len}`);
-/// indicatif's plain bar if the template cannot be read.
+/// indicatif's plain bar if the template cannot be read. Besides
+/// indicatif's keys, `{rate}` is the steps a second as a whole number with
+/// thousands separators (`260,516`), where indicatif's `{per_sec}` gives
+/// four decimals (`260,515.8295/s`).
 pub fn style(template: &str) -> ProgressStyle {
-    ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar())
+    ProgressStyle::with_template(template).map_or_else(
+        |_| ProgressStyle::default_bar(),
+        |style| {
+            style.with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}", HumanCount(state.per_sec().round() as u64));
+                },
+            )
+        },
+    )
 }
 
 /// A bar of `len` steps drawn with `template` on stderr.

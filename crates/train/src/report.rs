@@ -18,7 +18,8 @@ pub struct LogRow {
     pub epoch: usize,
     /// Mean training loss over the epoch.
     pub train_loss: f64,
-    /// Mean validation loss after the epoch.
+    /// Mean validation loss after the epoch (NaN in a run without a
+    /// validation split; an empty field in the CSV).
     pub val_loss: f64,
     /// The learning rate at the epoch's end.
     pub lr: f32,
@@ -33,18 +34,26 @@ pub struct LogRow {
     /// The output layer's quantisation of the epoch's net file.
     pub qb: i32,
     /// The hand-crafted evaluation's loss on the same validation positions
-    /// (`yardstick`); 0 in logs written before it was recorded.
+    /// (`yardstick`); 0 in logs written before it was recorded, NaN (an
+    /// empty field) without a validation split.
     pub hand_crafted_loss: f64,
 }
 
 impl LogRow {
     /// The row as a CSV line.
     pub fn to_csv(&self) -> String {
+        let loss = |v: f64| {
+            if v.is_nan() {
+                String::new()
+            } else {
+                format!("{v:.6}")
+            }
+        };
         format!(
-            "{},{:.6},{:.6},{:.3e},{},{:.2},{:.0},{:.2},{:.1},{},{:.6}",
+            "{},{:.6},{},{:.3e},{},{:.2},{:.0},{:.2},{:.1},{},{}",
             self.epoch,
             self.train_loss,
-            self.val_loss,
+            loss(self.val_loss),
             self.lr,
             self.positions,
             self.seconds,
@@ -52,7 +61,7 @@ impl LogRow {
             self.quant_mean_cp,
             self.quant_max_cp,
             self.qb,
-            self.hand_crafted_loss
+            loss(self.hand_crafted_loss)
         )
     }
 
@@ -63,10 +72,17 @@ impl LogRow {
         if f.len() != 10 && f.len() != 11 {
             return None;
         }
+        let loss = |v: &str| {
+            if v.is_empty() {
+                Some(f64::NAN)
+            } else {
+                v.parse().ok()
+            }
+        };
         Some(LogRow {
             epoch: f[0].parse().ok()?,
             train_loss: f[1].parse().ok()?,
-            val_loss: f[2].parse().ok()?,
+            val_loss: loss(f[2])?,
             lr: f[3].parse().ok()?,
             positions: f[4].parse().ok()?,
             seconds: f[5].parse().ok()?,
@@ -74,7 +90,7 @@ impl LogRow {
             quant_max_cp: f[8].parse().ok()?,
             qb: f[9].parse().ok()?,
             hand_crafted_loss: match f.get(10) {
-                Some(v) => v.parse().ok()?,
+                Some(v) => loss(v)?,
                 None => 0.0,
             },
         })
@@ -117,6 +133,7 @@ pub fn draw_chart(rows: &[LogRow], path: &Path) -> Result<(), TrainError> {
         name: name.to_string(),
         points: rows
             .iter()
+            .filter(|r| !value(r).is_nan())
             .map(|r| Point {
                 x: r.epoch as f64,
                 y: value(r) * 1e4,
@@ -130,10 +147,10 @@ pub fn draw_chart(rows: &[LogRow], path: &Path) -> Result<(), TrainError> {
         y_label: "loss (MSE of win probability) x 10^-4".to_string(),
         log_y: false,
         series: {
-            let mut series = vec![
-                line("training", |r| r.train_loss),
-                line("validation", |r| r.val_loss),
-            ];
+            let mut series = vec![line("training", |r| r.train_loss)];
+            if rows.iter().any(|r| !r.val_loss.is_nan()) {
+                series.push(line("validation", |r| r.val_loss));
+            }
             if rows.iter().all(|r| r.hand_crafted_loss > 0.0) {
                 series.push(line("hand-crafted evaluation (validation)", |r| {
                     r.hand_crafted_loss

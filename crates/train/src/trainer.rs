@@ -279,30 +279,68 @@ enum Bound {
     BelowOne,
 }
 
+impl TrainConfig {
+    /// Every check that needs no data read: the numbers, the shapes, the
+    /// files to start from. [`train`] makes them first; a front end calls
+    /// this before it says what it is about to do.
+    pub fn check(&self) -> Result<(), TrainError> {
+        if self.shards.is_empty() {
+            return Err(TrainError::Config(
+                "no training data: give shard files".into(),
+            ));
+        }
+        if self.batch_size == 0 || self.epochs == 0 {
+            return Err(TrainError::Config(
+                "batch size and epochs must be positive".into(),
+            ));
+        }
+        self.check_numbers()?;
+        if self.mirror && self.input_buckets.mirrors() {
+            return Err(TrainError::Config(
+                "--mirror with a mirrored input layout: the net already sees a position and its \
+                 left-right twin alike, so mirroring the data teaches nothing; drop --mirror"
+                    .into(),
+            ));
+        }
+        match (&self.resume, &self.init) {
+            (Some(_), Some(_)) => {
+                return Err(TrainError::Config(
+                    "a run either resumes a checkpoint or starts from a net file, not both".into(),
+                ))
+            }
+            (Some(path), None) => {
+                engine::file::check_regular(path, Some(crate::checkpoint::MAX_FILE_LEN))
+                    .map_err(|e| TrainError::io(path, e))?;
+            }
+            (None, _) => {
+                if self.hidden == 0
+                    || !self.hidden.is_multiple_of(HIDDEN_ALIGN)
+                    || self.hidden > MAX_HIDDEN
+                {
+                    return Err(TrainError::Config(format!(
+                        "hidden size {}: use a multiple of {HIDDEN_ALIGN} up to {MAX_HIDDEN}",
+                        self.hidden
+                    )));
+                }
+                if !(1..=MAX_BUCKETS).contains(&self.output_buckets) {
+                    return Err(TrainError::Config(format!(
+                        "{} output buckets: use 1 to {MAX_BUCKETS}",
+                        self.output_buckets
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Runs the training; returns the log of every epoch (earlier ones too
 /// when resuming).
 pub fn train(
     config: &TrainConfig,
     progress: &mut (dyn FnMut(Event) + Send),
 ) -> Result<Vec<LogRow>, TrainError> {
-    if config.shards.is_empty() {
-        return Err(TrainError::Config(
-            "no training data: give shard files".into(),
-        ));
-    }
-    if config.batch_size == 0 || config.epochs == 0 {
-        return Err(TrainError::Config(
-            "batch size and epochs must be positive".into(),
-        ));
-    }
-    config.check_numbers()?;
-    if config.mirror && config.input_buckets.mirrors() {
-        return Err(TrainError::Config(
-            "--mirror with a mirrored input layout: the net already sees a position and its \
-             left-right twin alike, so mirroring the data teaches nothing; drop --mirror"
-                .into(),
-        ));
-    }
+    config.check()?;
     std::fs::create_dir_all(&config.out_dir).map_err(|e| TrainError::io(&config.out_dir, e))?;
     let threads = if config.threads == 0 {
         std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
@@ -322,32 +360,13 @@ fn run(
     progress: &mut (dyn FnMut(Event) + Send),
 ) -> Result<Vec<LogRow>, TrainError> {
     let log_path = config.out_dir.join("log.csv");
+    // `check` has refused a run with both.
     let (mut net, mut adam, done) = match (&config.resume, &config.init) {
-        (Some(_), Some(_)) => {
-            return Err(TrainError::Config(
-                "a run either resumes a checkpoint or starts from a net file, not both".into(),
-            ))
-        }
-        (Some(path), None) => {
+        (Some(path), _) => {
             let ckpt = Checkpoint::load(path, config.weight_decay)?;
             (ckpt.net, ckpt.adam, ckpt.epochs_done)
         }
         (None, init) => {
-            if config.hidden == 0
-                || !config.hidden.is_multiple_of(HIDDEN_ALIGN)
-                || config.hidden > MAX_HIDDEN
-            {
-                return Err(TrainError::Config(format!(
-                    "hidden size {}: use a multiple of {HIDDEN_ALIGN} up to {MAX_HIDDEN}",
-                    config.hidden
-                )));
-            }
-            if !(1..=MAX_BUCKETS).contains(&config.output_buckets) {
-                return Err(TrainError::Config(format!(
-                    "{} output buckets: use 1 to {MAX_BUCKETS}",
-                    config.output_buckets
-                )));
-            }
             let net = match init {
                 Some(path) => initial_net(path, config)?,
                 None => FloatNet::new(
@@ -387,6 +406,9 @@ fn run(
         let start = Instant::now();
         let (mut loss_sum, mut trained, mut steps_in_epoch) = (0.0f64, 0u64, 0u64);
         let mut validation: Vec<TrainingRecord> = Vec::new();
+        // Without a validation split, the quantisation is checked on
+        // training positions (never on none, which would read as perfect).
+        let mut sample: Vec<TrainingRecord> = Vec::new();
         let mut lr = config.lr;
         for &shard_index in &order {
             let mut shard = load_shard(
@@ -396,6 +418,10 @@ fn run(
             )?;
             shard.train.shuffle(&mut rng);
             validation.append(&mut shard.validation);
+            if config.val_fraction == 0.0 && sample.len() < config.check_positions {
+                let wanted = config.check_positions - sample.len();
+                sample.extend_from_slice(&shard.train[..wanted.min(shard.train.len())]);
+            }
             for batch in shard.train.chunks(config.batch_size) {
                 let progress_now =
                     (epoch - 1) as f64 + (trained as f64 / expected.max(1) as f64).min(1.0);
@@ -427,13 +453,27 @@ fn run(
                 crate::data::VALIDATION_RUN
             )));
         }
-        let val_loss = mean_loss(&net, &validation, config.wdl, config.scale);
-        // The validation positions are the same every epoch: one
-        // evaluation pass is enough.
-        let hand_crafted = *hand_crafted
-            .get_or_insert_with(|| hand_crafted_loss(&validation, config.wdl, config.scale));
+        // No validation split: no validation loss (NaN, an empty CSV field),
+        // never a loss of 0 that would read as a perfect net.
+        let (val_loss, hand_crafted) = if validation.is_empty() {
+            (f64::NAN, f64::NAN)
+        } else {
+            // The validation positions are the same every epoch: one
+            // evaluation pass is enough.
+            let yardstick = *hand_crafted
+                .get_or_insert_with(|| hand_crafted_loss(&validation, config.wdl, config.scale));
+            (
+                mean_loss(&net, &validation, config.wdl, config.scale),
+                yardstick,
+            )
+        };
         let quantised = quantise(&net, config.scale.round() as i32, config.qb)?;
-        let check = &validation[..validation.len().min(config.check_positions)];
+        let held = if validation.is_empty() {
+            &sample
+        } else {
+            &validation
+        };
+        let check = &held[..held.len().min(config.check_positions)];
         let Agreement {
             mean_cp, max_cp, ..
         } = agreement(&net, &quantised, config.scale, check);

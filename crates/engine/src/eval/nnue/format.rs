@@ -239,14 +239,9 @@ impl fmt::Display for NetError {
     }
 }
 
-impl std::error::Error for NetError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            NetError::Io(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+// No `source`: the system's error is part of the message already, so a
+// chain printed with `{:#}` says it once, not twice.
+impl std::error::Error for NetError {}
 
 impl From<std::io::Error> for NetError {
     fn from(e: std::io::Error) -> NetError {
