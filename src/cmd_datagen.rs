@@ -329,6 +329,20 @@ fn convert(
             s.opening, s.in_check, s.noisy, s.score
         );
     }
+    let relative: Vec<String> = inputs
+        .iter()
+        .filter(|input| {
+            from.map_or_else(|| DataFormat::of_path(input), FormatArg::format)
+                .is_side_relative()
+        })
+        .map(|input| input.display().to_string())
+        .collect();
+    if !relative.is_empty() && !to.is_side_relative() {
+        println!(
+            "note: {} holds bullet's side-to-move boards, which do not record which colour moved: its positions are written as the side to move sees them, with White to move (a Black-to-move position mirrored, colours swapped), scores and results the side to move's",
+            relative.join(", ")
+        );
+    }
     Ok(())
 }
 

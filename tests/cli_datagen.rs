@@ -484,3 +484,91 @@ fn the_oldest_shards_retire_into_git_history_and_come_back() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every conversion between the position formats round-trips (issue 61,
+/// item 7): Kestrel records and bullet text both hold the board as it is
+/// and go to each other and back unchanged; bullet's `ChessBoard` holds
+/// the side to move's board, so it comes back from any format as the same
+/// bytes, `stats` calls it side-to-move data and gives the same
+/// side-to-move results as the records it came from, and `convert` from it
+/// says what it writes.
+#[test]
+fn conversions_round_trip_and_keep_side_to_move_data_as_such() {
+    let dir = scratch("round-trip");
+    let shard = {
+        let store = trainingdata::store::Store::open("selfplay").unwrap();
+        store.shard_paths().unwrap().pop().expect("a shard")
+    };
+    let convert = |from: &Path, to: &Path| ok(&["datagen", "convert", s(from), "-o", s(to)]);
+    let bin = dir.join("a.bin");
+    convert(&shard, &bin);
+    let records = records(&bin);
+    assert!(records.iter().any(|r| r.turn() == chess::Color::Black));
+    let (text, bullet) = (dir.join("a.txt"), dir.join("a.bullet"));
+    convert(&bin, &text);
+    convert(&bin, &bullet);
+
+    // The board as it is: records -> text -> records, unchanged.
+    let back = dir.join("back.bin");
+    convert(&text, &back);
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&bin).unwrap());
+    let back_text = dir.join("back.txt");
+    convert(&back, &back_text);
+    assert_eq!(
+        std::fs::read(&back_text).unwrap(),
+        std::fs::read(&text).unwrap()
+    );
+    // Straight from the games, the same as through the records.
+    let direct = dir.join("direct.bullet");
+    convert(&shard, &direct);
+    assert_eq!(
+        std::fs::read(&direct).unwrap(),
+        std::fs::read(&bullet).unwrap()
+    );
+    let from_text = dir.join("from-text.bullet");
+    convert(&text, &from_text);
+    assert_eq!(
+        std::fs::read(&from_text).unwrap(),
+        std::fs::read(&bullet).unwrap()
+    );
+
+    // The side to move's boards: out and back, the same bytes, and said so.
+    for (name, to) in [
+        ("relative.bin", "relative.bullet"),
+        ("relative.txt", "r2.bullet"),
+    ] {
+        let out = dir.join(name);
+        let said = convert(&bullet, &out);
+        assert!(said.contains("side-to-move boards"), "{said}");
+        let again = dir.join(to);
+        convert(&out, &again);
+        assert_eq!(
+            std::fs::read(&again).unwrap(),
+            std::fs::read(&bullet).unwrap(),
+            "{name}"
+        );
+    }
+    assert!(all_white_to_move(&dir.join("relative.bin")));
+
+    let stats_of = |path: &Path| ok(&["datagen", "stats", s(path)]);
+    let (of_bin, of_bullet) = (stats_of(&bin), stats_of(&bullet));
+    assert!(of_bullet.contains("side to move's data"), "{of_bullet}");
+    assert!(!of_bullet.contains("to move  white"), "{of_bullet}");
+    assert!(of_bullet.contains("side to move's view"), "{of_bullet}");
+    let mover_line = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("results for the side to move"))
+            .map(str::to_string)
+            .expect("the side to move's results")
+    };
+    assert_eq!(mover_line(&of_bin), mover_line(&of_bullet));
+    assert!(of_bin.contains("to move  white"), "{of_bin}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether every record of `path` has White to move.
+fn all_white_to_move(path: &Path) -> bool {
+    records(path)
+        .iter()
+        .all(|r| r.turn() == chess::Color::White)
+}

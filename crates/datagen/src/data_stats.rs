@@ -25,9 +25,16 @@ pub struct DataStats {
     pub read: ReadCounts,
     /// Records by result: Black won, draw, White won.
     pub results: [u64; 3],
+    /// Records by result for the side to move: lost, draw, won.
+    pub mover_results: [u64; 3],
+    /// The data is the side to move's (bullet's `ChessBoard`): every
+    /// position reads with White to move, so the colours say nothing and
+    /// only the side to move's view is shown.
+    pub side_relative: bool,
     /// Records by side to move: White, Black.
     pub turns: [u64; 2],
-    /// Scores (White's view) in buckets of `SCORE_BUCKET` from
+    /// Scores (White's view; the side to move's for side-relative data) in
+    /// buckets of `SCORE_BUCKET` from
     /// `-SCORE_RANGE` to `SCORE_RANGE`, the outer buckets open-ended.
     pub scores: Vec<u64>,
     /// Records by number of pieces (index 0 to 32).
@@ -42,6 +49,8 @@ impl Default for DataStats {
             records: 0,
             read: ReadCounts::default(),
             results: [0; 3],
+            mover_results: [0; 3],
+            side_relative: false,
             turns: [0; 2],
             scores: vec![0; (2 * SCORE_RANGE / SCORE_BUCKET + 2) as usize],
             pieces: [0; 33],
@@ -54,7 +63,15 @@ impl DataStats {
     /// Counts one record.
     pub fn add(&mut self, r: &TrainingRecord) {
         self.records += 1;
-        self.results[r.result().to_byte() as usize] += 1;
+        let result = r.result().to_byte() as usize;
+        self.results[result] += 1;
+        // The byte is 0 Black won, 1 draw, 2 White won.
+        let mover = if r.turn() == Color::White {
+            result
+        } else {
+            2 - result
+        };
+        self.mover_results[mover] += 1;
         self.turns[r.turn().index()] += 1;
         self.scores[score_bucket(r.score())] += 1;
         self.pieces[r.piece_count().min(32) as usize] += 1;
@@ -68,7 +85,10 @@ impl DataStats {
         format: DataFormat,
         filter: &PositionFilter,
     ) -> Result<DataStats, SourceError> {
-        let mut stats = DataStats::default();
+        let mut stats = DataStats {
+            side_relative: format.is_side_relative(),
+            ..DataStats::default()
+        };
         stats.read = source::read_positions(path, format, filter, |r| stats.add(&r))?;
         Ok(stats)
     }
@@ -136,28 +156,53 @@ impl fmt::Display for DataStats {
                 read.trailing_bytes
             )?;
         }
-        let [black, draw, white] = self.results;
+        if self.side_relative {
+            writeln!(
+                f,
+                "side to move's data (bullet's ChessBoard): every board is as the side to move sees it, so which colour moved is not recorded"
+            )?;
+        } else {
+            let [black, draw, white] = self.results;
+            writeln!(
+                f,
+                "results  white won {white} ({:.1} %)  draw {draw} ({:.1} %)  black won {black} ({:.1} %)",
+                percent(white, n),
+                percent(draw, n),
+                percent(black, n)
+            )?;
+        }
+        let [lost, drawn, won] = self.mover_results;
         writeln!(
             f,
-            "results  white won {white} ({:.1} %)  draw {draw} ({:.1} %)  black won {black} ({:.1} %)",
-            percent(white, n),
-            percent(draw, n),
-            percent(black, n)
+            "results for the side to move  won {won} ({:.1} %)  draw {drawn} ({:.1} %)  lost {lost} ({:.1} %)",
+            percent(won, n),
+            percent(drawn, n),
+            percent(lost, n)
         )?;
-        writeln!(
-            f,
-            "to move  white {} ({:.1} %)  black {} ({:.1} %)",
-            self.turns[Color::White.index()],
-            percent(self.turns[Color::White.index()], n),
-            self.turns[Color::Black.index()],
-            percent(self.turns[Color::Black.index()], n)
-        )?;
+        if !self.side_relative {
+            writeln!(
+                f,
+                "to move  white {} ({:.1} %)  black {} ({:.1} %)",
+                self.turns[Color::White.index()],
+                percent(self.turns[Color::White.index()], n),
+                self.turns[Color::Black.index()],
+                percent(self.turns[Color::Black.index()], n)
+            )?;
+        }
         writeln!(
             f,
             "mean |score| {:.1} cp",
             self.abs_score_sum as f64 / n.max(1) as f64
         )?;
-        writeln!(f, "score (cp, White's view)")?;
+        writeln!(
+            f,
+            "score (cp, {})",
+            if self.side_relative {
+                "the side to move's view"
+            } else {
+                "White's view"
+            }
+        )?;
         let max = self.scores.iter().copied().max().unwrap_or(0);
         for (i, &count) in self.scores.iter().enumerate() {
             writeln!(

@@ -56,6 +56,14 @@ pub enum DataFormat {
 }
 
 impl DataFormat {
+    /// Whether the format's positions are the side to move's rather than
+    /// the board's (bullet's `ChessBoard`: a Black-to-move position is
+    /// stored mirrored with the colours swapped, so it reads back with
+    /// White to move, its score and result the side to move's).
+    pub fn is_side_relative(self) -> bool {
+        self == DataFormat::Bullet
+    }
+
     /// The format a path's name implies: a folder is a store, `.vf` and
     /// `.vf.zst` viriformat, `.bullet` bullet records, `.txt`/`.text`
     /// bullet text, anything else Kestrel's records.
