@@ -77,6 +77,13 @@ pub fn run(args: AblateArgs) -> Result<()> {
         switches.retain(|s| args.only.iter().any(|n| s.name.eq_ignore_ascii_case(n)));
     }
     let pairs = args.games.div_ceil(2);
+    if pairs > 0 && (pairs as u64) < ablation::MIN_PAIRS_FOR_INTERVAL {
+        eprintln!(
+            "note: --games {} plays {pairs} game pairs a technique, too few for an Elo interval (the table says so); {} games give one, and a figure worth reporting takes hundreds",
+            args.games,
+            2 * ablation::MIN_PAIRS_FOR_INTERVAL
+        );
+    }
     let openings = match &args.openings {
         Some(path) => openings::read_positions(path)?,
         None => openings::embedded(),

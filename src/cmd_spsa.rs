@@ -74,6 +74,32 @@ pub fn run(args: SpsaArgs) -> Result<()> {
             spsa::parse_params(&lines.join("\n"))?
         }
     };
+    let budget = spsa::Budget::check(&params, args.pairs);
+    let needed = budget.pairs_needed.map_or_else(
+        || "more than a million pairs".to_string(),
+        |n| format!("--pairs {n}"),
+    );
+    if !budget.small_c_end.is_empty() {
+        eprintln!(
+            "warning: c_end below 0.5 for {}: both engines of a late pair often play the same whole number, and such a pair teaches nothing; OpenBench's guide is about a twentieth of the range",
+            budget.small_c_end.join(", ")
+        );
+    }
+    let ints = params.iter().filter(|p| p.integer).count();
+    if ints > 0 && budget.frozen.len() == ints {
+        bail!(
+            "--pairs {} cannot move any value: even if every pair went one way, no parameter would change by half a step (so its rounded value never changes); the smallest run that could move each by a whole step is {needed}, and a tune worth its games takes many times that",
+            args.pairs
+        );
+    }
+    if !budget.frozen.is_empty() {
+        eprintln!(
+            "warning: --pairs {} cannot move {} of the {ints} whole-number parameters by half a step ({}); {needed} could move each",
+            args.pairs,
+            budget.frozen.len(),
+            budget.frozen.join(", ")
+        );
+    }
     let mut engine = EngineSpec::new(&args.engine.display().to_string());
     engine.name = "kestrel".to_string();
     engine.limits = match (&args.tc, args.nodes) {

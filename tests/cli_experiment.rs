@@ -34,7 +34,16 @@ fn ablate_writes_the_table_and_the_charts() {
         dir.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
+    // One pair cannot bound an Elo difference: said at the start and in
+    // the table, never "+0.0 +/- 0.0" (issue 61, item 10).
+    assert!(
+        stderr(&out).contains("too few for an Elo interval"),
+        "{}",
+        stderr(&out)
+    );
     let table = stdout(&out);
+    assert!(table.contains("too few game pairs"), "{table}");
+    assert!(!table.contains("+/- 0.0"), "{table}");
     assert!(table.contains("| NullMove | on |"), "{table}");
     assert!(table.contains("| KillerMoves | on |"), "{table}");
     assert!(
@@ -156,4 +165,40 @@ fn ga_refuses_bad_options() {
         "{}",
         stderr(&out)
     );
+}
+
+/// `tune spsa` with a budget that cannot move a whole-number value is
+/// refused before a game, naming the smallest run that could (issue 61,
+/// item 10: 30 pairs at 1,000 nodes never moved a value).
+#[test]
+fn spsa_refuses_a_run_too_short_to_move_a_value() {
+    let dir = temp_dir("spsa-budget");
+    let params = dir.join("params.txt");
+    std::fs::write(&params, "RazorDepth, int, 3, 1, 8, 0.5, 0.002").unwrap();
+    let log = dir.join("spsa.csv");
+    let out = kestrel(&[
+        "tune",
+        "spsa",
+        "--engine",
+        env!("CARGO_BIN_EXE_kestrel"),
+        "--params",
+        params.to_str().unwrap(),
+        "--nodes",
+        "1000",
+        "--pairs",
+        "30",
+        "--openings",
+        "tests/data/lab_openings.epd",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success(), "{}", stdout(&out));
+    let said = stderr(&out);
+    assert!(said.contains("--pairs 30 cannot move any value"), "{said}");
+    assert!(
+        said.contains("the smallest run that could move each by a whole step is --pairs "),
+        "{said}"
+    );
+    assert!(!log.exists(), "no game was played");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -194,6 +194,11 @@ impl Row {
     }
 }
 
+/// The fewest game pairs from which an Elo interval is given: below it
+/// the pairs' spread says nothing (two pairs drawn alike gave `+0.0 +/-
+/// 0.0`), and the cell says how many to play instead.
+pub const MIN_PAIRS_FOR_INTERVAL: u64 = 10;
+
 /// The Elo of a match as the report gives it: the estimate, the ends of
 /// its 95% interval, and, where an end is open, why.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -204,16 +209,26 @@ pub struct EloCell {
     pub low: f64,
     /// The interval's high end (`+inf`: unbounded above).
     pub high: f64,
+    /// The game pairs behind it.
+    pub pairs: u64,
 }
 
 impl EloCell {
-    /// From the game pairs of "on" against "off".
+    /// From the game pairs of "on" against "off". Pairs that all scored
+    /// alike (no spread), or fewer than [`MIN_PAIRS_FOR_INTERVAL`] whose
+    /// interval would be finite, bound nothing: both ends open.
     pub fn new(pairs: &Pentanomial) -> EloCell {
-        let (low, high) = pairs.elo_bounds();
+        let (mut low, mut high) = pairs.elo_bounds();
+        let alike = pairs.counts.iter().filter(|&&c| c > 0).count() <= 1;
+        let few = pairs.pairs() < MIN_PAIRS_FOR_INTERVAL && low.is_finite() && high.is_finite();
+        if alike || few {
+            (low, high) = (f64::NEG_INFINITY, f64::INFINITY);
+        }
         EloCell {
             elo: pairs.elo().elo,
             low,
             high,
+            pairs: pairs.pairs(),
         }
     }
 
@@ -236,7 +251,12 @@ impl EloCell {
                 (true, false, true) => {
                     "unbounded below: too few games won or drawn by on to bound it"
                 }
-                (true, false, false) => "unbounded both ways: too few games to bound it",
+                (true, false, false) if self.pairs < MIN_PAIRS_FOR_INTERVAL => {
+                    "too few game pairs for an interval: play at least 10 (--games 20)"
+                }
+                (true, false, false) => {
+                    "every pair scored alike: no spread to bound it, play more games"
+                }
             },
         )
     }
@@ -599,7 +619,14 @@ mod tests {
         );
         assert!(cell([1, 0, 0, 0, 1])
             .display()
-            .contains("unbounded both ways"));
+            .contains("too few game pairs"));
+        // Two pairs drawn alike gave "+0.0 +/- 0.0"; ten alike bound nothing either.
+        assert!(cell([0, 0, 2, 0, 0])
+            .display()
+            .contains("too few game pairs"));
+        let alike = cell([0, 0, 12, 0, 0]).display();
+        assert!(alike.contains("every pair scored alike"), "{alike}");
+        assert!(!alike.contains("+/-"), "{alike}");
         let won_all = cell([0, 0, 0, 0, 4]);
         assert_eq!(
             won_all.display(),

@@ -173,6 +173,91 @@ impl Schedule {
         let a_k = a / (a_big + k).powf(self.alpha);
         (c_k, a_k / (c_k * c_k))
     }
+
+    /// The most `param` can move over the whole run: every pair scored
+    /// 2-0 for the side its step favours (a pair moves a value by `r_k *
+    /// c_k * (wins - losses)`, at most `2 r_k c_k`).
+    pub fn max_change(&self, param: &SpsaParam) -> f64 {
+        (0..self.iterations)
+            .map(|k| {
+                let (c_k, r_k) = self.gains(param, k);
+                2.0 * r_k * c_k
+            })
+            .sum()
+    }
+}
+
+/// Half a step of a whole-number parameter: a value moves only when its
+/// rounding does.
+const HALF_STEP: f64 = 0.5;
+
+/// The longest run [`Budget::check`] looks at for `pairs_needed`.
+const MOST_PAIRS: u64 = 1 << 20;
+
+/// What keeps a run of game pairs from tuning whole-number parameters,
+/// found before a game is played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Budget {
+    /// Parameters whose `c_end` is below half a step: late in the run both
+    /// engines of a pair often play the same rounded value, and such a
+    /// pair teaches nothing (OpenBench's guide: a `c_end` of about a
+    /// twentieth of the range, never below 0.5 for an integer).
+    pub small_c_end: Vec<String>,
+    /// Parameters that could not move half a step even if every pair went
+    /// their way: their values cannot change in this run.
+    pub frozen: Vec<String>,
+    /// The fewest pairs with which every parameter could move a whole step
+    /// (`None` when even a million would not).
+    pub pairs_needed: Option<u64>,
+}
+
+impl Budget {
+    /// Checks `params` for a run of `pairs` pairs with OpenBench's gains.
+    pub fn check(params: &[SpsaParam], pairs: u64) -> Budget {
+        let ints: Vec<&SpsaParam> = params.iter().filter(|p| p.integer).collect();
+        let schedule = Schedule::new(pairs);
+        let frozen = ints
+            .iter()
+            .filter(|p| schedule.max_change(p) < HALF_STEP)
+            .map(|p| p.name.clone())
+            .collect();
+        // A parameter's largest change is r_end * c_end times a factor of
+        // the run's length alone: the parameter with the smallest product
+        // needs the longest run.
+        let pairs_needed = ints
+            .iter()
+            .min_by(|a, b| (a.r_end * a.c_end).total_cmp(&(b.r_end * b.c_end)))
+            .map_or(Some(0), |slowest| {
+                let moves = |n: u64| Schedule::new(n).max_change(slowest) >= 2.0 * HALF_STEP;
+                let mut high = 1u64;
+                while !moves(high) && high < MOST_PAIRS {
+                    high *= 2;
+                }
+                moves(high).then(|| {
+                    // A longer run moves a value further: halve the gap,
+                    // to within 1 %.
+                    let mut low = high / 2;
+                    while high - low > 1.max(high / 100) {
+                        let mid = low + (high - low) / 2;
+                        if moves(mid) {
+                            high = mid;
+                        } else {
+                            low = mid;
+                        }
+                    }
+                    high
+                })
+            });
+        Budget {
+            small_c_end: ints
+                .iter()
+                .filter(|p| p.c_end < HALF_STEP)
+                .map(|p| p.name.clone())
+                .collect(),
+            frozen,
+            pairs_needed,
+        }
+    }
 }
 
 /// A tuning run.
@@ -631,6 +716,31 @@ mod tests {
             parse_params(&as_input(&params, &[80.0, 75.0])).unwrap(),
             params
         );
+    }
+
+    #[test]
+    fn a_budget_too_small_to_move_an_integer_is_found() {
+        let params = parse_params(
+            "LmrBase, int, 78, 0, 200, 8, 0.002\nRazorDepth, int, 3, 1, 8, 0.5, 0.002",
+        )
+        .expect("params");
+        // 30 pairs (the run that never moved a value) cannot move RazorDepth.
+        let small = Budget::check(&params, 30);
+        assert_eq!(small.frozen, ["RazorDepth"]);
+        assert!(small.small_c_end.is_empty());
+        let needed = small.pairs_needed.expect("a finite run");
+        assert!(needed > 30, "{needed}");
+        // The run it names could move every value a whole step, and
+        // freezes none.
+        assert!(Budget::check(&params, needed).frozen.is_empty());
+        for p in &params {
+            assert!(Schedule::new(needed).max_change(p) >= 1.0, "{}", p.name);
+        }
+        let tiny = parse_params("X, int, 3, 1, 8, 0.25, 0.002").expect("params");
+        assert_eq!(Budget::check(&tiny, 10_000).small_c_end, ["X"]);
+        // Floats are never frozen by rounding.
+        let float = parse_params("Y, float, 0.5, 0, 1, 0.01, 0.002").expect("params");
+        assert!(Budget::check(&float, 1).frozen.is_empty());
     }
 
     #[test]
