@@ -96,6 +96,10 @@ pub struct ImportArgs {
     /// The Kestrel net file to write.
     #[arg(short, long)]
     out: PathBuf,
+    /// Import even when the net's scores are far from the hand-crafted
+    /// evaluation's scale (a wrong --qb, or a net trained to another scale).
+    #[arg(long)]
+    no_scale_check: bool,
 }
 
 /// Options of `kestrel net export`.
@@ -154,8 +158,18 @@ fn import(args: ImportArgs) -> Result<()> {
         .with_context(|| format!("{}", args.file.display()))?;
     let net = bullet::import(&bytes, &shape)
         .with_context(|| format!("{}: not a bullet net of this shape", args.file.display()))?;
+    let ratio = if args.no_scale_check {
+        bullet::scale_ratio(&net)
+    } else {
+        bullet::check_scale(&net, args.qb)
+            .with_context(|| format!("{}: imported with --qb {}", args.file.display(), args.qb))?
+    };
     let out = net.to_bytes();
-    let what = format!("{}, sha256 {}", described(&net), short_hash(&out));
+    let what = format!(
+        "{}, sha256 {}; its scores {ratio:.2}x the hand-crafted evaluation's",
+        described(&net),
+        short_hash(&out)
+    );
     write_out(&args.file, &args.out, &out, &what)
 }
 

@@ -68,6 +68,8 @@ fn a_bullet_net_is_imported_played_and_exported_byte_identical() {
             &b,
             "--activation",
             activation,
+            // Random weights have no scale to check.
+            "--no-scale-check",
             "-o",
             path(&nnue),
         ]);
@@ -190,4 +192,55 @@ fn wrong_files_and_shapes_are_refused_with_what_to_fix() {
     // Kestrel's export refuses what is not a Kestrel net.
     let err = refused(&["net", "export", path(&bin), "-o", o]);
     assert!(err.contains("not a Kestrel network"), "{err}");
+}
+
+/// A net imported with another QB than bullet saved it with scores a power
+/// of two too high or low: import measures its scores against the
+/// hand-crafted evaluation's and refuses it with the QB it looks quantised
+/// with (issue 61, item 6: a wrong --qb imported silently at about 4x).
+#[test]
+fn import_refuses_a_net_whose_scale_says_the_qb_is_wrong() {
+    let dir = std::env::temp_dir().join(format!("kestrel-cli-net-scale-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bullet = dir.join("default.bin");
+    let net = "crates/engine/nets/default.nnue";
+    ok(&["net", "export", net, "-o", bullet.to_str().unwrap()]);
+    let import = |qb: &str, extra: &[&str]| {
+        let out = dir.join(format!("qb{qb}.nnue"));
+        let mut args = vec![
+            "net",
+            "import",
+            bullet.to_str().unwrap(),
+            "--hidden",
+            "256",
+            "--output-buckets",
+            "8",
+            "--qb",
+            qb,
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        (kestrel(&args), out)
+    };
+    let (o, out) = import("256", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("x the hand-crafted evaluation's"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(net).unwrap());
+    let (o, out) = import("64", &[]);
+    assert!(!o.status.success());
+    let said = stderr(&o);
+    assert!(
+        said.contains("it looks quantised with QB 256, not --qb 64"),
+        "{said}"
+    );
+    assert!(!out.exists(), "nothing written");
+    let (o, out) = import("64", &["--no-scale-check"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }

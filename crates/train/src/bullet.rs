@@ -50,7 +50,7 @@
 
 use engine::eval::nnue::{
     Activation, InputBuckets, NetError, Network, HIDDEN_ALIGN, INPUTS, MAX_BUCKETS, MAX_HIDDEN,
-    MAX_INPUT_BUCKETS, QA,
+    MAX_INPUT_BUCKETS, MAX_QB, QA,
 };
 
 /// Bullet pads a quantised net to a multiple of this many bytes.
@@ -196,6 +196,25 @@ pub enum BulletNetError {
     UnmirroredKingBuckets {
         /// The net's king buckets.
         buckets: usize,
+    },
+    /// The imported net's scores are far from the hand-crafted
+    /// evaluation's scale: most likely the wrong QB.
+    #[error(
+        "its scores are {ratio:.2}x the hand-crafted evaluation's on positions with a clear \
+         material edge (a net imported as it was quantised gives about 1x){}; give the QB \
+         bullet saved l1w with (--qb), or --no-scale-check to import it anyway",
+        match likely {
+            Some(q) if *q != *qb => format!(": it looks quantised with QB {q}, not --qb {qb}"),
+            _ => ": no QB explains that; is the net trained, and to this --scale?".to_string(),
+        }
+    )]
+    WrongScale {
+        /// Net scores over hand-crafted scores, least squares.
+        ratio: f64,
+        /// The QB given.
+        qb: i32,
+        /// The QB that would give about 1x.
+        likely: Option<i32>,
     },
     /// The weights do not make an engine network.
     #[error(transparent)]
@@ -375,6 +394,68 @@ fn le_i16s(bytes: &[u8]) -> Vec<i16> {
         .chunks_exact(2)
         .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
         .collect()
+}
+
+/// Positions where one side is clearly ahead in material, from the start
+/// position with pieces taken off, and a few middlegames: their scores fix
+/// the scale of an evaluation (a net imported with the wrong QB scores
+/// them a power of two too high or too low).
+const SCALE_POSITIONS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1",
+    "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1",
+    "1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQk - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1",
+    "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RN1QKBNR w KQkq - 0 1",
+    "rnbqk1nr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+    "rnbqkbnr/ppp2ppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PP3PPP/RNBQKBNR b KQkq - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2QK2R w KQ - 0 9",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/3P4/3BPN2/PP3PPP/R2QK2R w KQ - 0 9",
+    "r1b2rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2QK2R w KQ - 0 9",
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    "3r2k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1",
+    "6k1/5ppp/8/8/8/2N5/5PPP/6K1 b - - 0 1",
+];
+
+/// A net's scores against the hand-crafted evaluation's on
+/// [`SCALE_POSITIONS`]: the least-squares factor `net ≈ ratio *
+/// hand-crafted`. About 1 for a net imported with the QB it was quantised
+/// with; a wrong QB multiplies it by the ratio of the two.
+pub fn scale_ratio(net: &Network) -> f64 {
+    let (mut cross, mut square) = (0.0f64, 0.0f64);
+    for fen in SCALE_POSITIONS {
+        let pos = chess::Position::from_fen(fen).expect("the scale positions are legal");
+        let hand = f64::from(engine::eval::evaluate(&pos));
+        let ours = f64::from(engine::eval::nnue::evaluate_position(net, &pos));
+        cross += ours * hand;
+        square += hand * hand;
+    }
+    cross / square.max(1.0)
+}
+
+/// The ratio [`scale_ratio`] may take for an import to be believed: a
+/// factor of two either way (a wrong QB is a power of two, 4x for 64
+/// against 256).
+pub const SCALE_RATIO_RANGE: std::ops::RangeInclusive<f64> = 0.5..=2.0;
+
+/// Checks an imported net's scale ([`scale_ratio`]); the QB that would
+/// bring it nearest 1 when it is off.
+pub fn check_scale(net: &Network, qb: i32) -> Result<f64, BulletNetError> {
+    let ratio = scale_ratio(net);
+    if SCALE_RATIO_RANGE.contains(&ratio) {
+        return Ok(ratio);
+    }
+    // A net's scores are proportional to QB_true / QB_given: a ratio near a
+    // power of two, to a QB bullet would use, names it.
+    let likely = (ratio.is_finite() && ratio > 0.0)
+        .then(|| f64::from(qb) * ratio)
+        .filter(|exact| (exact.log2() - exact.log2().round()).abs() < 0.4)
+        .map(|exact| 2f64.powf(exact.log2().round()))
+        .filter(|q| (16.0..=f64::from(MAX_QB)).contains(q))
+        .map(|q| q as i32);
+    Err(BulletNetError::WrongScale { ratio, qb, likely })
 }
 
 /// `net` in bullet's quantised layout with `l1w` in `order`, padded as
