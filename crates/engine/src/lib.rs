@@ -57,4 +57,5 @@ pub use stats::SearchStats;
 pub use tablebase::{Tablebase, Wdl};
 pub use types::bool_value;
 pub use types::file;
+pub use types::lines;
 pub use types::{parse_bool, BoolError, BOOL_WORDS};

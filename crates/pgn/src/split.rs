@@ -7,6 +7,7 @@
 //! was seen: an unclosed `{` then breaks only its own game.
 
 use std::io::{self, BufRead};
+use types::lines::read_line_capped;
 
 /// The longest game text a reader holds: a game whose text (tags, movetext
 /// and the blank lines inside it) is longer is skipped unread up to the next
@@ -26,57 +27,6 @@ pub struct GameTooLong {
     pub line: usize,
     /// The bound it passed.
     pub max: usize,
-}
-
-/// One line read by [`read_line_capped`].
-struct LineRead {
-    /// Bytes consumed from the reader (0 at the end of the input).
-    consumed: usize,
-    /// Whether the whole line was kept.
-    whole: bool,
-    /// Whether every byte of the line is ASCII whitespace.
-    blank: bool,
-}
-
-/// Reads one line (through its `\n`) from `reader`, appending at most
-/// `room` bytes of it to `buf` and consuming the rest unkept: memory stays
-/// bounded however long the line is.
-fn read_line_capped<R: BufRead>(
-    reader: &mut R,
-    buf: &mut Vec<u8>,
-    room: usize,
-) -> io::Result<LineRead> {
-    let mut read = LineRead {
-        consumed: 0,
-        whole: true,
-        blank: true,
-    };
-    let mut kept = 0;
-    loop {
-        let available = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok(read);
-        }
-        let (chunk, end) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (&available[..=i], true),
-            None => (available, false),
-        };
-        let n = chunk.len();
-        let take = n.min(room - kept);
-        buf.extend_from_slice(&chunk[..take]);
-        kept += take;
-        read.whole &= take == n;
-        read.blank &= chunk.iter().all(u8::is_ascii_whitespace);
-        reader.consume(n);
-        read.consumed += n;
-        if end {
-            return Ok(read);
-        }
-    }
 }
 
 /// The unparsed text of one game (or of several headerless games).

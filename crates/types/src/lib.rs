@@ -3,13 +3,16 @@
 //! the engine's search and the match runner's adjudication ask it), the opening
 //! book as the search asks it ([`BookHint`]), the one vocabulary for
 //! on/off values ([`parse_bool`]) and the one score type people and
-//! protocols see ([`Score`]). Sitting below `engine`,
+//! protocols see ([`Score`]), and the bounds on what users give: files
+//! ([`file`]: regular files only, within their format's length) and lines
+//! ([`lines`]: each kept up to a bound). Sitting below `engine`,
 //! it lets `syzygy` and `matchrunner` leave the search crate out; `engine`
 //! re-exports all of it, so `engine::Tablebase` and friends still work.
 
 pub mod book_hint;
 pub mod bool_value;
 pub mod file;
+pub mod lines;
 pub mod score;
 pub mod tablebase;
 pub mod wdl;
