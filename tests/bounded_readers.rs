@@ -170,3 +170,45 @@ fn pgn_stats_error_lines_quote_an_excerpt() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Item 10: `kestrel epd` read its file with `read_to_string`: /dev/zero
+/// filled memory, and a byte-order mark or one byte that is not UTF-8
+/// refused the whole file. Now a device is refused at once, within a 1 GiB
+/// data limit, and a suite of files put together reads line by line.
+#[test]
+fn kestrel_epd_refuses_devices_and_reads_line_by_line() {
+    let (out, in_time) = run(
+        kestrel(&["epd", "/dev/zero", "--depth", "1"], Some(DATA_LIMIT_KIB)),
+        input(""),
+        Duration::from_secs(30),
+    );
+    let stderr = text(&out.stderr);
+    assert!(in_time && !out.status.success(), "{out:?}");
+    assert!(
+        stderr.contains("/dev/zero") && stderr.contains("a character device"),
+        "{stderr}"
+    );
+    // Two suites, each saved with a byte-order mark, put one after the
+    // other; an id in Latin-1 (not UTF-8).
+    let dir = scratch("epd");
+    let suite = dir.join("suite.epd");
+    let mut bytes =
+        b"\xef\xbb\xbf6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id \"mate.1\";\n".to_vec();
+    bytes.extend_from_slice(
+        b"\xef\xbb\xbf6k1/5ppp/8/8/8/8/5PPP/2R3K1 w - - bm Rc8#; id \"caf\xe9\";\r\n",
+    );
+    std::fs::write(&suite, bytes).expect("written");
+    let (out, in_time) = run(
+        kestrel(&["epd", s(&suite), "--depth", "2"], None),
+        input(""),
+        Duration::from_secs(60),
+    );
+    assert!(in_time && out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("solved 2/2"), "{stdout}");
+    assert!(
+        stdout.contains("mate.1") && stdout.contains("caf\u{fffd}"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
