@@ -212,3 +212,65 @@ fn kestrel_epd_refuses_devices_and_reads_line_by_line() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Whether `mkfifo` made a FIFO at `path` (a system without it skips).
+fn mkfifo(path: &Path) -> bool {
+    let made = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        eprintln!("mkfifo is missing: skipped");
+    }
+    made
+}
+
+/// Item 11: a FIFO named like a table in `SyzygyPath` hung the engine
+/// (even `quit` went unread) and `tb probe`, waiting for a writer. Now it
+/// is skipped as not a regular file, and the other tables are used.
+#[test]
+fn a_fifo_named_like_a_table_hangs_neither_the_engine_nor_tb_probe() {
+    let dir = scratch("tb-fifo");
+    let tables = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy");
+    for name in ["KQvK.rtbw", "KQvK.rtbz"] {
+        std::fs::copy(tables.join(name), dir.join(name)).expect("copied");
+    }
+    if !mkfifo(&dir.join("KNvK.rtbw")) {
+        return;
+    }
+    let limit = Duration::from_secs(30);
+    let (out, in_time) = run(
+        kestrel(&[], None),
+        input(&format!(
+            "setoption name SyzygyPath value {}\nisready\nquit\n",
+            s(&dir)
+        )),
+        limit,
+    );
+    let stdout = text(&out.stdout);
+    assert!(in_time && stdout.contains("readyok"), "{out:?}");
+    assert!(
+        stdout.contains("KNvK.rtbw") && stdout.contains("a FIFO"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 WDL and 1 DTZ tables"), "{stdout}");
+    let (out, in_time) = run(
+        kestrel(
+            &[
+                "tb",
+                "probe",
+                "--fen",
+                "8/8/8/4k3/8/8/8/2K4Q b - - 0 1",
+                "--syzygy-path",
+                s(&dir),
+            ],
+            None,
+        ),
+        input(""),
+        limit,
+    );
+    assert!(in_time && out.status.success(), "{out:?}");
+    assert!(text(&out.stdout).starts_with("WDL: -2"), "{out:?}");
+    assert!(text(&out.stderr).contains("a FIFO"), "{out:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
