@@ -274,3 +274,55 @@ fn a_fifo_named_like_a_table_hangs_neither_the_engine_nor_tb_probe() {
     assert!(text(&out.stderr).contains("a FIFO"), "{out:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Standard input of `head`, a line of `len` bytes (`x`), then `tail`,
+/// written in pieces.
+fn long_line(
+    head: &'static str,
+    len: usize,
+    tail: &'static str,
+) -> impl FnOnce(&mut dyn Write) + Send {
+    move |w: &mut dyn Write| {
+        let piece = vec![b'x'; MIB];
+        let mut go = || -> std::io::Result<()> {
+            w.write_all(head.as_bytes())?;
+            for _ in 0..len / MIB {
+                w.write_all(&piece)?;
+            }
+            w.write_all(&piece[..len % MIB])?;
+            w.write_all(tail.as_bytes())
+        };
+        let _ = go();
+    }
+}
+
+/// Item 12: a UCI or xboard input line had no bound (a 1 GB line took
+/// 1.07 GB); a line longer than 1 MiB is refused now, its bytes passed over
+/// unkept, and the engine goes on with the next line. 640 MiB lines, each
+/// more than half the data limit, are read within it.
+#[test]
+fn uci_and_xboard_refuse_a_line_longer_than_the_bound() {
+    let limit = Duration::from_secs(120);
+    let (out, in_time) = run(
+        kestrel(&[], Some(DATA_LIMIT_KIB / 2)),
+        long_line("uci\n", 640 * MIB, "\nisready\nquit\n"),
+        limit,
+    );
+    let stdout = text(&out.stdout);
+    assert!(in_time && stdout.contains("readyok"), "{out:?}");
+    assert!(
+        stdout.contains("info string error: input line longer than 1048576 bytes, ignored"),
+        "{stdout}"
+    );
+    let (out, in_time) = run(
+        kestrel(&["xboard"], Some(DATA_LIMIT_KIB / 2)),
+        long_line("xboard\nprotover 2\n", 640 * MIB, "\nping 7\nquit\n"),
+        limit,
+    );
+    let stdout = text(&out.stdout);
+    assert!(in_time && stdout.contains("pong 7"), "{out:?}");
+    assert!(
+        stdout.contains("Error (input line longer than 1048576 bytes, ignored): ?"),
+        "{stdout}"
+    );
+}
