@@ -326,3 +326,44 @@ fn uci_and_xboard_refuse_a_line_longer_than_the_bound() {
         "{stdout}"
     );
 }
+
+/// Item 12: `Threads 64` aborted the engine where 64 thread stacks (64 MiB
+/// each) cannot be had. Now the value is refused with a message, and the
+/// engine goes on searching with the threads it had.
+#[test]
+fn threads_the_system_cannot_start_are_refused_and_the_old_count_kept() {
+    let limit = Duration::from_secs(60);
+    let (out, in_time) = run(
+        kestrel(&[], Some(DATA_LIMIT_KIB)),
+        input(
+            "setoption name Threads value 2\nsetoption name Threads value 64\nisready\n\
+             position startpos\ngo depth 6\n",
+        ),
+        limit,
+    );
+    let stdout = text(&out.stdout);
+    assert!(in_time && out.status.success(), "{out:?}");
+    let refusal = stdout
+        .lines()
+        .find(|l| l.starts_with("info string error: Threads refused"))
+        .unwrap_or_else(|| panic!("no refusal: {stdout}"));
+    assert!(refusal.contains("the engine keeps 2 threads"), "{refusal}");
+    assert!(
+        stdout.contains("readyok") && stdout.contains("bestmove "),
+        "{stdout}"
+    );
+    // xboard's `cores`, with the protocol's error form.
+    let (out, in_time) = run(
+        kestrel(&["xboard"], Some(DATA_LIMIT_KIB)),
+        input("xboard\nprotover 2\ncores 64\nping 1\nquit\n"),
+        limit,
+    );
+    let stdout = text(&out.stdout);
+    assert!(in_time && stdout.contains("pong 1"), "{out:?}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("Error (Threads refused") && l.ends_with("cores 64")),
+        "{stdout}"
+    );
+}
