@@ -298,8 +298,9 @@ fn long_line(
 
 /// Item 12: a UCI or xboard input line had no bound (a 1 GB line took
 /// 1.07 GB); a line longer than 1 MiB is refused now, its bytes passed over
-/// unkept, and the engine goes on with the next line. 640 MiB lines, each
-/// more than half the data limit, are read within it.
+/// unkept, and the engine goes on with the next line. Lines of 640 MiB,
+/// more than the 512 MiB data limit the engine runs under, are read
+/// within it.
 #[test]
 fn uci_and_xboard_refuse_a_line_longer_than_the_bound() {
     let limit = Duration::from_secs(120);
