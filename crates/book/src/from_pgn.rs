@@ -291,28 +291,25 @@ impl Tally {
             ..ReadOptions::mainline()
         };
         // The parser replays every move; the positions are taken as it goes
-        // rather than replaying the game a second time.
-        let items = pgn::parse_games_visiting(raw, read, &mut |pos, mv| {
-            seen.push(Seen::new(pos, mv));
-        });
-        // Each good game's moves were visited in order; a broken game is the
-        // last item, and its visited moves are left unused.
-        let mut next = 0;
-        for item in items {
-            let game = match item {
-                Ok(g) => g,
+        // rather than replaying the game a second time. Games are parsed one
+        // at a time: a text of games without tags may hold millions.
+        let mut games = pgn::TextGames::new(raw, read);
+        loop {
+            seen.clear();
+            let item = games.next_visiting(&mut |pos, mv| seen.push(Seen::new(pos, mv)));
+            let Some(item) = item else { break };
+            match item {
+                Ok(game) => self.count_game(&seen[..game.moves.len()], game.result, ids, options),
+                // A broken game is the text's last item; its visited moves
+                // are left unused.
                 Err(mut e) => {
                     self.bad_games += 1;
                     e.game = number;
                     if self.errors.len() < options.max_errors_kept {
                         self.errors.push(((block, number), e));
                     }
-                    continue;
                 }
-            };
-            let moves = &seen[next..next + game.moves.len()];
-            next += game.moves.len();
-            self.count_game(moves, game.result, ids, options);
+            }
         }
         self.seen = seen;
     }

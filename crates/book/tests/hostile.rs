@@ -111,3 +111,35 @@ fn a_book_file_must_be_a_regular_file() {
     }
     std::fs::remove_file(&fifo).ok();
 }
+
+/// Issue 64, item 9: each bad game's error kept its whole token (up to
+/// 16 MiB), so that a few hundred megabytes of bad games held gigabytes.
+/// Errors now quote a short excerpt, and at most `max_errors_kept` of them
+/// are kept, however many games are bad.
+#[test]
+fn bad_games_keep_short_errors_in_a_capped_list() {
+    let token = "x".repeat(64 << 10);
+    let mut text = String::new();
+    for i in 0..300 {
+        text.push_str(&format!("[Event \"{i}\"]\n\n1. e4 N{token} *\n\n"));
+    }
+    text.push_str("[Event \"good\"]\n\n1. d4 d5 *\n");
+    let path = file("long-errors", text.as_bytes());
+    let options = BuildOptions::default();
+    let (_, summary) =
+        build_from_pgn(std::slice::from_ref(&path), &options, &|_| {}).expect("the file reads");
+    std::fs::remove_file(&path).ok();
+    assert_eq!((summary.games, summary.bad_games), (1, 300));
+    assert!(
+        summary.errors.len() <= options.max_errors_kept,
+        "{} errors kept",
+        summary.errors.len()
+    );
+    let longest = summary
+        .errors
+        .iter()
+        .map(|(_, e)| e.to_string().len() + e.text.len())
+        .max()
+        .unwrap_or(0);
+    assert!(longest < 1000, "an error of {longest} bytes");
+}

@@ -214,7 +214,8 @@ impl Engine {
     /// against the option's declaration first ([`Engine::options`]). Waits
     /// for a running search first when the option changes the table or the
     /// threads. A refused value leaves the engine as it was: a `Hash` size
-    /// the machine cannot give keeps the old table.
+    /// the machine cannot give keeps the old table, a `Threads` count the
+    /// system will not start keeps the old threads.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let options = Engine::options();
         let option =
@@ -238,8 +239,17 @@ impl Engine {
             }
             ("Threads", OptionValue::Spin(n)) => {
                 self.wait();
-                // The threads kept keep their history, as before.
-                self.pool.resize(n as usize);
+                // The threads kept keep their history, as before; threads
+                // the system will not start are refused, the old ones kept.
+                let kept = self.pool.len();
+                self.pool
+                    .resize(n as usize)
+                    .map_err(|refused| OptionError::Threads {
+                        wanted: n as usize,
+                        refused_at: kept + refused.started + 1,
+                        reason: refused.reason.to_string(),
+                        kept,
+                    })?;
             }
             ("Evaluator", OptionValue::Combo(choice)) => {
                 let kind = EvalKind::parse(choice).expect("the combo lists evaluator names");
@@ -504,7 +514,14 @@ impl Engine {
             "kestrel: a search thread panicked ({}); the search threads are restarted with fresh history",
             panic_message(panic)
         );
-        self.pool = Pool::new(self.pool.len());
+        let threads = self.pool.len();
+        self.pool = Pool::new(threads);
+        if self.pool.len() < threads {
+            eprintln!(
+                "kestrel: only {} of {threads} search threads could start again",
+                self.pool.len()
+            );
+        }
     }
 }
 

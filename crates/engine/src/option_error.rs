@@ -17,6 +17,19 @@ pub enum OptionError {
         /// The size of the table still in use, in MiB.
         kept_mib: usize,
     },
+    /// `Threads`: a count the system would not start (too little memory
+    /// for the threads' stacks, or too many threads); the threads the
+    /// engine had are kept.
+    Threads {
+        /// The count asked for.
+        wanted: usize,
+        /// The number of the thread the system would not start (1-based).
+        refused_at: usize,
+        /// Why, as the system said it.
+        reason: String,
+        /// The threads still in use.
+        kept: usize,
+    },
 }
 
 impl fmt::Display for OptionError {
@@ -27,6 +40,16 @@ impl fmt::Display for OptionError {
                 f,
                 "Hash refused: {refused}; the table stays at {kept_mib} MiB (choose a smaller Hash)"
             ),
+            OptionError::Threads {
+                wanted,
+                refused_at,
+                reason,
+                kept,
+            } => write!(
+                f,
+                "Threads refused: the system would not start search thread {refused_at} of {wanted} ({reason}); the engine keeps {kept} thread{} (choose fewer Threads)",
+                if *kept == 1 { "" } else { "s" }
+            ),
         }
     }
 }
@@ -36,6 +59,7 @@ impl std::error::Error for OptionError {
         match self {
             OptionError::Param(e) => Some(e),
             OptionError::Hash { refused, .. } => Some(refused),
+            OptionError::Threads { .. } => None,
         }
     }
 }

@@ -309,14 +309,35 @@ pub(crate) struct Pool {
     handles: Vec<JoinHandle<()>>,
 }
 
+/// A search thread the system would not start: too little memory for its
+/// stack ([`SEARCH_STACK`]) or its worker, or too many threads. The pool
+/// is left with the threads it had.
+#[derive(Debug)]
+pub(crate) struct StartRefused {
+    /// How many new threads had started (and were ended again).
+    pub started: usize,
+    /// Why the next one did not.
+    pub reason: std::io::Error,
+}
+
 impl Pool {
-    /// Starts `threads` search threads (at least one).
+    /// Starts `threads` search threads (at least one), or as many as the
+    /// system starts down to one (a pool restarted after a panic on a
+    /// machine short of memory). Without one thread there is no search: a
+    /// system that starts none is a panic.
     pub fn new(threads: usize) -> Pool {
         let mut pool = Pool {
             crew: Arc::new([]),
             handles: Vec::new(),
         };
-        pool.resize(threads);
+        if pool.resize(threads).is_err() {
+            if let Err(refused) = pool.resize(1) {
+                panic!(
+                    "the system would not start a search thread: {}",
+                    refused.reason
+                );
+            }
+        }
         pool
     }
 
@@ -327,14 +348,16 @@ impl Pool {
 
     /// Ends the last threads or starts new ones until there are `threads`
     /// (at least one); the threads kept keep their workers. No search may run.
+    /// When the system will not start a thread, the threads started are
+    /// ended again and the pool keeps the threads it had.
     /// A host without threads ([`crate::host`]) gets one slot and no thread:
     /// its searches run on the caller's thread.
-    pub fn resize(&mut self, threads: usize) {
+    pub fn resize(&mut self, threads: usize) -> Result<(), StartRefused> {
         if crate::host::host().is_some() {
             if self.crew.is_empty() {
                 self.crew = Arc::new([Arc::new(Slot::new(0))]);
             }
-            return;
+            return Ok(());
         }
         let threads = threads.max(1);
         let mut crew = self.crew.to_vec();
@@ -345,19 +368,46 @@ impl Pool {
             // A thread that panicked outside a task has nothing to give back.
             let _ = handle.join();
         }
+        let before = crew.len();
         while crew.len() < threads {
-            let id = crew.len();
-            let slot = Arc::new(Slot::new(id));
-            let its = slot.clone();
-            let handle = std::thread::Builder::new()
-                .name(format!("kestrel-search-{id}"))
-                .stack_size(SEARCH_STACK)
-                .spawn(move || serve(&its))
-                .expect("a search thread starts");
-            crew.push(slot);
-            self.handles.push(handle);
+            if let Err(reason) = self.start_thread(&mut crew) {
+                let started = crew.len() - before;
+                while crew.len() > before {
+                    let slot = crew.pop().expect("a thread started here");
+                    slot.quit();
+                    let handle = self.handles.pop().expect("one handle per thread");
+                    let _ = handle.join();
+                }
+                return Err(StartRefused { started, reason });
+            }
         }
         self.crew = crew.into();
+        Ok(())
+    }
+
+    /// Starts one more thread with a fresh worker, added to `crew`.
+    fn start_thread(&mut self, crew: &mut Vec<Arc<Slot>>) -> std::io::Result<()> {
+        // Room for a stack is asked for (and given back at once) before
+        // the worker is made: a worker is far smaller than a stack, so
+        // where memory runs short the refusal comes here or from the
+        // thread's start, both errors, rather than from the worker's
+        // allocation, which would abort the process.
+        if Vec::<u8>::new().try_reserve_exact(SEARCH_STACK).is_err() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                "no memory for another search thread",
+            ));
+        }
+        let id = crew.len();
+        let slot = Arc::new(Slot::new(id));
+        let its = slot.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("kestrel-search-{id}"))
+            .stack_size(SEARCH_STACK)
+            .spawn(move || serve(&its))?;
+        crew.push(slot);
+        self.handles.push(handle);
+        Ok(())
     }
 
     /// Starts `search` on the leader and returns at once (on a host without

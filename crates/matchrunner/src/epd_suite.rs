@@ -7,10 +7,12 @@ use crate::engine_spec::EngineSpec;
 use anyhow::{bail, Context, Result};
 use chess::{CastlingMode, Move, Position};
 use matchcore::engine_process::{EngineError, EngineProcess};
-use matchcore::openings::epd_position;
+use matchcore::openings::{epd_position, MAX_EPD_FILE_LEN};
 use std::fmt::Write;
+use std::io::Read;
 use std::path::Path;
 use std::time::{Duration, Instant};
+use types::lines::{Line, Lines};
 
 /// One test position.
 #[derive(Clone, Debug, PartialEq)]
@@ -146,17 +148,43 @@ pub fn parse_line(line: &str, line_no: usize) -> Result<EpdTest> {
     Ok(test)
 }
 
-/// Reads a suite file.
+/// The longest line of a suite: a position and its operations take a few
+/// hundred bytes.
+pub const MAX_LINE_LEN: usize = 64 << 10;
+
+/// Reads a suite file (`-` for standard input) through PGN's reader: a
+/// regular file or a pipe, plain or compressed (a device, a directory or a
+/// socket is refused at once), at most [`MAX_EPD_FILE_LEN`] bytes, line by
+/// line, each line at most [`MAX_LINE_LEN`] bytes. A byte-order mark that
+/// starts a line (suites put together) is dropped, and bytes that are not
+/// UTF-8 are read as U+FFFD on their line alone: a Latin-1 `id` does not
+/// refuse the suite.
 pub fn load(path: &Path) -> Result<Vec<EpdTest>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let input = pgn::open(path)?.take(MAX_EPD_FILE_LEN + 1);
+    let mut lines = Lines::new(input, MAX_LINE_LEN);
     let mut tests = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
+    let mut number = 0;
+    while let Some(line) = lines.next() {
+        number += 1;
+        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+        if lines.consumed() > MAX_EPD_FILE_LEN {
+            bail!(
+                "{} is longer than {MAX_EPD_FILE_LEN} bytes, more than a suite holds",
+                path.display()
+            );
+        }
+        let Line::Whole(bytes) = line else {
+            bail!(
+                "{}: line {number} is longer than {MAX_LINE_LEN} bytes (an EPD line is a position and a few operations)",
+                path.display()
+            );
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let line = text.strip_prefix('\u{feff}').unwrap_or(&text).trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        tests.push(parse_line(line, i + 1).with_context(|| path.display().to_string())?);
+        tests.push(parse_line(line, number).with_context(|| path.display().to_string())?);
     }
     if tests.is_empty() {
         bail!("{} holds no test positions", path.display());
@@ -443,5 +471,49 @@ mod tests {
         let e = parse_line("8/8/8/8/8/8/6k1/4K2R w K - id \"x\";", 5).unwrap_err();
         assert!(e.to_string().contains("no bm, am or c0"), "{e}");
         assert!(parse_line("8/8/8", 6).is_err());
+    }
+
+    /// A suite file in the temporary directory, named for the test.
+    fn suite(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let path =
+            std::env::temp_dir().join(format!("kestrel-epd-{}-{name}.epd", std::process::id()));
+        std::fs::write(&path, bytes).expect("temporary file");
+        path
+    }
+
+    /// Issue 64, item 10: the file was read with `read_to_string`, so one
+    /// byte that is not UTF-8 refused all of it, and a byte-order mark
+    /// made its line's position unreadable. Both are handled line by line:
+    /// a mark starting a line (files put together) is dropped, and a line's
+    /// bytes that are not UTF-8 are shown as U+FFFD.
+    #[test]
+    fn a_bom_and_bytes_that_are_not_utf8_are_handled_line_by_line() {
+        let mut bytes =
+            b"\xef\xbb\xbf6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id \"one\";\n".to_vec();
+        bytes.extend_from_slice(b"# a comment \xff\r\n\n");
+        bytes.extend_from_slice(
+            b"\xef\xbb\xbf6k1/5ppp/8/8/8/8/5PPP/2R3K1 w - - bm Rc8#; id \"caf\xe9\";\r\n",
+        );
+        let path = suite("bom", &bytes);
+        let tests = load(&path).expect("every line reads");
+        std::fs::remove_file(&path).ok();
+        let ids: Vec<&str> = tests.iter().map(|t| t.id.as_str()).collect();
+        assert_eq!(ids, ["one", "caf\u{fffd}"]);
+        assert_eq!(tests[1].position.san(tests[1].best[0]), "Rc8#");
+    }
+
+    /// Issue 64, item 10: a line longer than the bound is refused by its
+    /// number, without being kept.
+    #[test]
+    fn a_line_longer_than_the_bound_is_refused_with_its_number() {
+        let mut bytes = b"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#;\n".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', 1 << 20));
+        bytes.push(b'\n');
+        let path = suite("long", &bytes);
+        let e = load(&path).expect_err("a line too long");
+        std::fs::remove_file(&path).ok();
+        let e = format!("{e:#}");
+        assert!(e.contains("line 2") && e.contains("longer than"), "{e}");
+        assert!(e.len() < 500, "{} bytes: the line is not quoted", e.len());
     }
 }

@@ -83,9 +83,9 @@ impl GameCursor<'_> {
         if text.is_empty() {
             return None;
         }
-        // Only the first block's first game can start with a byte-order
-        // mark, which the splitter drops; it takes that game.
-        if !(self.offset == 0 && text.starts_with(b"\xef\xbb\xbf")) {
+        // A game that starts with a byte-order mark (the stream's first, or
+        // one after files put together) goes to the splitter, which drops it.
+        if !text.starts_with(b"\xef\xbb\xbf") {
             if let Some(game) = scan_plain(text, self.line, max_plies, visit) {
                 self.offset += game.len;
                 self.line = game.next_line;

@@ -4,7 +4,7 @@
 //! their moves.
 
 use crate::skip::Skipped;
-use crate::token::{Token, TokenError, Tokenizer};
+use crate::token::{Place, Token, TokenError, Tokenizer};
 use crate::{GameResult, PgnError, PgnErrorKind, PgnGame, PgnMove, RawGame};
 use chess::Position;
 
@@ -149,8 +149,10 @@ fn token_error(e: TokenError, line: usize) -> PgnError {
 /// Parses the games in `raw` (usually one; several when games have no tags).
 /// A broken game ends the parse of `raw`: its error is the last item.
 /// Game numbers in the errors are left at 0 for the caller to fill in.
+/// Every game of the text is held at once: a text of many games without
+/// tags is better read with [`TextGames`], one game at a time.
 pub fn parse_games(raw: &RawGame, options: ReadOptions) -> Vec<Result<PgnGame, PgnError>> {
-    parse_games_visiting(raw, options, &mut |_, _| {})
+    TextGames::new(raw, options).collect()
 }
 
 /// Like [`parse_games`], and calls `visit` with the position before each
@@ -162,19 +164,79 @@ pub fn parse_games_visiting(
     options: ReadOptions,
     visit: &mut dyn FnMut(&Position, chess::Move),
 ) -> Vec<Result<PgnGame, PgnError>> {
-    let mut tokens = Tokenizer::new(&raw.text, raw.first_line.max(1));
-    let mut out = Vec::with_capacity(1);
-    loop {
-        match parse_one(&mut tokens, options, visit) {
-            Ok(Some(game)) => out.push(Ok(game)),
-            Ok(None) => break,
+    let mut games = TextGames::new(raw, options);
+    std::iter::from_fn(|| games.next_visiting(visit)).collect()
+}
+
+/// The games of one raw text, parsed one at a time. Games without tags (or
+/// without moves) share a text: 16 MiB of `1. e4 *` are two million games,
+/// which parsed at once took 2 GB; one at a time, a reader holds the text
+/// and one game. A broken game ends the text: its error is the last item.
+/// Game numbers in the errors are left at 0 for the caller to fill in.
+pub struct TextGames<'a> {
+    text: &'a [u8],
+    place: Place,
+    options: ReadOptions,
+    done: bool,
+}
+
+impl<'a> TextGames<'a> {
+    /// The games of `raw`, read with `options`.
+    pub fn new(raw: &'a RawGame, options: ReadOptions) -> TextGames<'a> {
+        TextGames::resume(
+            &raw.text,
+            Tokenizer::new(&raw.text, raw.first_line.max(1)).place(),
+            options,
+        )
+    }
+
+    /// The games of `text` from `place` on.
+    pub(crate) fn resume(text: &'a [u8], place: Place, options: ReadOptions) -> TextGames<'a> {
+        TextGames {
+            text,
+            place,
+            options,
+            done: false,
+        }
+    }
+
+    /// Where the next game starts, to [`resume`](Self::resume) from;
+    /// `None` once the text is read (or broken).
+    pub(crate) fn place(&self) -> Option<Place> {
+        (!self.done).then_some(self.place)
+    }
+
+    /// The next game, calling `visit` as [`parse_games_visiting`] does.
+    pub fn next_visiting(
+        &mut self,
+        visit: &mut dyn FnMut(&Position, chess::Move),
+    ) -> Option<Result<PgnGame, PgnError>> {
+        if self.done {
+            return None;
+        }
+        let mut tokens = Tokenizer::resume(self.text, self.place);
+        let item = parse_one(&mut tokens, self.options, visit);
+        self.place = tokens.place();
+        match item {
+            Ok(Some(game)) => Some(Ok(game)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
             Err(e) => {
-                out.push(Err(e));
-                break;
+                self.done = true;
+                Some(Err(e))
             }
         }
     }
-    out
+}
+
+impl Iterator for TextGames<'_> {
+    type Item = Result<PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_visiting(&mut |_, _| {})
+    }
 }
 
 /// The start position from the tags: `FEN` (with `SetUp`) and `Variant`.

@@ -1,20 +1,24 @@
 //! The streaming PGN reader: games one at a time from any `BufRead`, bad
 //! games reported and skipped.
 
-use crate::parse::{parse_games, ReadOptions};
+use crate::parse::{ReadOptions, TextGames};
 use crate::split::{GameTooLong, RawGames};
-use crate::{PgnError, PgnErrorKind, PgnGame};
-use std::collections::VecDeque;
+use crate::token::Place;
+use crate::{PgnError, PgnErrorKind, PgnGame, RawGame};
 use std::io::{self, BufRead};
 use std::path::Path;
 
 /// Reads games from a PGN stream. Each item is a game or the error that made
 /// a game unreadable; reading goes on after a bad game. A read error of the
-/// stream itself is the last item.
+/// stream itself is the last item. The reader holds one game's text (up to
+/// [`MAX_GAME_BYTES`](crate::MAX_GAME_BYTES)) and parses its games one at a
+/// time: a text of millions of games without tags costs no more than its
+/// bytes.
 pub struct PgnReader<R> {
     raw: RawGames<R>,
     options: ReadOptions,
-    queue: VecDeque<Result<PgnGame, PgnError>>,
+    /// The text being read, and where its next game starts.
+    text: Option<(RawGame, Place)>,
     games: usize,
 }
 
@@ -29,8 +33,48 @@ impl<R: BufRead> PgnReader<R> {
         PgnReader {
             raw: RawGames::new(reader),
             options,
-            queue: VecDeque::new(),
+            text: None,
             games: 0,
+        }
+    }
+
+    /// The next item, its game number not yet set.
+    fn next_item(&mut self) -> Option<Result<PgnGame, PgnError>> {
+        loop {
+            if let Some((raw, place)) = &mut self.text {
+                let mut games = TextGames::resume(&raw.text, *place, self.options);
+                let item = games.next();
+                match games.place() {
+                    Some(next) => *place = next,
+                    None => self.text = None,
+                }
+                if item.is_some() {
+                    return item;
+                }
+                continue;
+            }
+            match self.raw.next()? {
+                Ok(raw) => {
+                    let place = TextGames::new(&raw, self.options).place();
+                    self.text = place.map(|place| (raw, place));
+                }
+                Err(e) => {
+                    let too_long = e
+                        .get_ref()
+                        .and_then(|inner| inner.downcast_ref::<GameTooLong>());
+                    let (line, kind) = match too_long {
+                        // The splitter goes on at the next game.
+                        Some(t) => (t.line, PgnErrorKind::TooLong(t.max)),
+                        None => (0, PgnErrorKind::Io(e.to_string())),
+                    };
+                    return Some(Err(PgnError {
+                        game: 0,
+                        line,
+                        text: String::new(),
+                        kind,
+                    }));
+                }
+            }
         }
     }
 }
@@ -46,28 +90,7 @@ impl<R: BufRead> Iterator for PgnReader<R> {
     type Item = Result<PgnGame, PgnError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        while self.queue.is_empty() {
-            match self.raw.next()? {
-                Ok(raw) => self.queue.extend(parse_games(&raw, self.options)),
-                Err(e) => {
-                    let too_long = e
-                        .get_ref()
-                        .and_then(|inner| inner.downcast_ref::<GameTooLong>());
-                    let (line, kind) = match too_long {
-                        // The splitter goes on at the next game.
-                        Some(t) => (t.line, PgnErrorKind::TooLong(t.max)),
-                        None => (0, PgnErrorKind::Io(e.to_string())),
-                    };
-                    self.queue.push_back(Err(PgnError {
-                        game: 0,
-                        line,
-                        text: String::new(),
-                        kind,
-                    }));
-                }
-            }
-        }
-        let mut item = self.queue.pop_front()?;
+        let mut item = self.next_item()?;
         self.games += 1;
         if let Err(e) = &mut item {
             e.game = self.games;

@@ -7,6 +7,7 @@
 //! was seen: an unclosed `{` then breaks only its own game.
 
 use std::io::{self, BufRead};
+use types::lines::read_line_capped;
 
 /// The longest game text a reader holds: a game whose text (tags, movetext
 /// and the blank lines inside it) is longer is skipped unread up to the next
@@ -28,57 +29,6 @@ pub struct GameTooLong {
     pub max: usize,
 }
 
-/// One line read by [`read_line_capped`].
-struct LineRead {
-    /// Bytes consumed from the reader (0 at the end of the input).
-    consumed: usize,
-    /// Whether the whole line was kept.
-    whole: bool,
-    /// Whether every byte of the line is ASCII whitespace.
-    blank: bool,
-}
-
-/// Reads one line (through its `\n`) from `reader`, appending at most
-/// `room` bytes of it to `buf` and consuming the rest unkept: memory stays
-/// bounded however long the line is.
-fn read_line_capped<R: BufRead>(
-    reader: &mut R,
-    buf: &mut Vec<u8>,
-    room: usize,
-) -> io::Result<LineRead> {
-    let mut read = LineRead {
-        consumed: 0,
-        whole: true,
-        blank: true,
-    };
-    let mut kept = 0;
-    loop {
-        let available = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok(read);
-        }
-        let (chunk, end) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (&available[..=i], true),
-            None => (available, false),
-        };
-        let n = chunk.len();
-        let take = n.min(room - kept);
-        buf.extend_from_slice(&chunk[..take]);
-        kept += take;
-        read.whole &= take == n;
-        read.blank &= chunk.iter().all(u8::is_ascii_whitespace);
-        reader.consume(n);
-        read.consumed += n;
-        if end {
-            return Ok(read);
-        }
-    }
-}
-
 /// The unparsed text of one game (or of several headerless games).
 #[derive(Clone, Debug, Default)]
 pub struct RawGame {
@@ -95,7 +45,6 @@ pub struct RawGames<R> {
     in_comment: bool,
     /// The tag line that ended the previous game and starts the next one.
     carry: Option<(usize, Vec<u8>)>,
-    started: bool,
     done: bool,
     /// The longest game text kept ([`MAX_GAME_BYTES`] unless the text is
     /// already in memory).
@@ -110,7 +59,6 @@ impl<R: BufRead> RawGames<R> {
             line: 0,
             in_comment: false,
             carry: None,
-            started: false,
             done: false,
             max_bytes: MAX_GAME_BYTES,
         }
@@ -152,6 +100,17 @@ pub(crate) fn is_tag_line(line: &[u8]) -> bool {
         && line[line.len() - 1] == b']'
         && line[1].is_ascii_alphabetic()
         && line.iter().filter(|&&b| b == b'"').count() >= 2
+}
+
+/// Drops a byte-order mark that starts the line at `start` of `text`.
+/// Files that each start with one, put one after the other (`cat a.pgn
+/// b.pgn`), have one at the start of a line in the middle of the stream:
+/// it is dropped there as at the stream's start, so that the tag line it
+/// precedes starts a game.
+fn drop_byte_order_mark(text: &mut Vec<u8>, start: usize) {
+    if text[start..].starts_with(b"\xef\xbb\xbf") {
+        text.drain(start..start + 3);
+    }
 }
 
 /// What a line holds, for the splitter.
@@ -228,6 +187,7 @@ impl<R: BufRead> RawGames<R> {
                 return too_long;
             }
             self.line += 1;
+            drop_byte_order_mark(&mut line, 0);
             let first = line.iter().find(|b| !b.is_ascii_whitespace());
             if read.blank || first == Some(&b'%') {
                 continue;
@@ -295,13 +255,7 @@ impl<R: BufRead> Iterator for RawGames<R> {
                 drop(game);
                 return Some(Err(self.skip_game(first_line, seen_movetext || !tag)));
             }
-            if !self.started {
-                self.started = true;
-                if game.text.starts_with(b"\xef\xbb\xbf") {
-                    game.text.drain(..3);
-                }
-            }
-            let start = start.min(game.text.len());
+            drop_byte_order_mark(&mut game.text, start);
             let line = &game.text[start..];
             if self.in_comment && seen_movetext && is_tag_line(line) {
                 // An unclosed comment must not swallow the next game.

@@ -32,15 +32,25 @@ pub enum Token<'a> {
     Result(GameResult),
 }
 
-/// What the tokenizer cannot make sense of.
+/// What the tokenizer cannot make sense of. The text is the start of the
+/// broken token (a byte more than an error quotes), never all of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TokenError {
     /// A `{` comment that is never closed.
     UnclosedComment,
-    /// A `[` tag pair that is not `[Name "value"]`.
+    /// A `[` tag pair that is not `[Name "value"]`: the start of its line.
     BadTag(String),
-    /// A stray `]`, `}` or `"`.
+    /// A stray `]`, `}` or `"`, or a `$` without a number from 0 to 255.
     Unexpected(String),
+}
+
+/// Where a [`Tokenizer`] stands in its input, to go on from there later
+/// ([`Tokenizer::resume`]) without borrowing the input in between.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Place {
+    pos: usize,
+    line: usize,
+    at_line_start: bool,
 }
 
 /// Streams tokens out of one game's bytes.
@@ -67,6 +77,13 @@ const DELIMITERS: [bool; 256] = {
 #[inline]
 fn is_delimiter(b: u8) -> bool {
     DELIMITERS[b as usize]
+}
+
+/// The start of a broken token that its error quotes: one byte more than
+/// an error shows ([`MAX_EXCERPT`](crate::MAX_EXCERPT)), so that it shows
+/// it was cut, and never a copy of a whole line of megabytes.
+fn head(bytes: &[u8]) -> &[u8] {
+    &bytes[..bytes.len().min(crate::MAX_EXCERPT + 1)]
 }
 
 /// The NAG number of a symbolic annotation written on its own (`!?`, `+-`).
@@ -108,6 +125,26 @@ impl<'a> Tokenizer<'a> {
             pos: 0,
             line: first_line,
             at_line_start: true,
+        }
+    }
+
+    /// Where the tokenizer stands, to [`resume`](Self::resume) from.
+    pub(crate) fn place(&self) -> Place {
+        Place {
+            pos: self.pos,
+            line: self.line,
+            at_line_start: self.at_line_start,
+        }
+    }
+
+    /// A tokenizer over `bytes` going on from `place` (taken from a
+    /// tokenizer over the same bytes).
+    pub(crate) fn resume(bytes: &'a [u8], place: Place) -> Tokenizer<'a> {
+        Tokenizer {
+            bytes,
+            pos: place.pos,
+            line: place.line,
+            at_line_start: place.at_line_start,
         }
     }
 
@@ -226,7 +263,7 @@ impl<'a> Tokenizer<'a> {
                         Some(n) => Ok(Token::Nag(n)),
                         None => Err(TokenError::Unexpected(format!(
                             "${}",
-                            String::from_utf8_lossy(digits)
+                            String::from_utf8_lossy(head(digits))
                         ))),
                     }
                 }
@@ -338,7 +375,7 @@ impl<'a> Tokenizer<'a> {
             .iter()
             .position(|&b| b == b'\n')
             .map_or(self.bytes.len(), |n| self.pos + n);
-        let text = String::from_utf8_lossy(&self.bytes[self.pos..line_end]).into_owned();
+        let text = String::from_utf8_lossy(head(&self.bytes[self.pos..line_end])).into_owned();
         self.pos = line_end;
         TokenError::BadTag(text)
     }

@@ -191,3 +191,81 @@ fn blocks_stay_bounded_and_linear_on_huge_lines() {
         "5 MiB comment {short:?}, 50 MiB {long:?}"
     );
 }
+
+/// The longest error line a test accepts: an error quotes a short excerpt
+/// of the offending text (issue 64, item 9), twice at most (where it is
+/// and what is wrong with it), with its game, line and message.
+const ERROR_LINE_BOUND: usize = 600;
+
+/// Issue 64, item 9: an error kept every byte of its token (a malformed
+/// move of 16 MiB made a 16 MiB error, and `pgn stats` printed it whole).
+#[test]
+fn errors_quote_a_short_excerpt_of_a_huge_token() {
+    let long = |c: char| c.to_string().repeat(MIB);
+    let cases = [
+        // A malformed move, an illegal one and binary junk.
+        (
+            format!("[Event \"a\"]\n\n1. e4 N{} *\n", long('x')),
+            "is not a move in algebraic notation",
+        ),
+        (
+            format!("[Event \"a\"]\n\n1. e4 e5 2. Qh4{} *\n", long('+')),
+            "is not a legal move",
+        ),
+        (
+            format!("[Event \"a\"]\n\n1. e4 {} *\n", long('\u{7f}')),
+            "is not a move in algebraic notation",
+        ),
+        // A variant, a FEN and a tag line.
+        (
+            format!("[Variant \"{}\"]\n\n1. e4 *\n", long('v')),
+            "is not supported",
+        ),
+        (
+            format!(
+                "[FEN \"8/8/8/8/8/8/8/K6k w {} - 0 1\"]\n\n1. Kb1 *\n",
+                long('Q')
+            ),
+            "bad FEN tag",
+        ),
+        (
+            format!("[Event \"{}\n\n1. e4 *\n", long('t')),
+            "malformed tag pair",
+        ),
+    ];
+    for (text, what) in cases {
+        let items: Vec<_> = PgnReader::new(text.as_bytes()).collect();
+        let e = items[0].as_ref().expect_err("a broken game");
+        let shown = e.to_string();
+        assert!(
+            shown.len() < ERROR_LINE_BOUND && e.text.len() < ERROR_LINE_BOUND,
+            "{} bytes: {}...",
+            shown.len(),
+            shown.chars().take(200).collect::<String>()
+        );
+        assert!(shown.contains(what) && shown.contains("...'"), "{shown}");
+    }
+}
+
+/// Issue 64, item 9: games without tags (or without moves) share one raw
+/// text, which the reader parsed whole into a queue before giving its
+/// first game: 16 MiB of `1. e4 *` held 2.1 GB. They are read one at a
+/// time now, so the reader holds the text and one game.
+#[test]
+fn games_without_tags_or_moves_are_read_one_at_a_time() {
+    for unit in [&b"1. e4 *\n"[..], b"*\n"] {
+        let text = unit.repeat(2 * MIB / unit.len());
+        let games = 2 * MIB / unit.len();
+        let (read, peak, _) = measured(|| {
+            let reader = PgnReader::new(BufReader::new(&text[..]));
+            reader.filter(Result::is_ok).count()
+        });
+        assert_eq!(read, games);
+        // The text twice (a vector's doubling) and the reader's buffers.
+        assert!(
+            peak < 2 * text.len() + 2 * MIB,
+            "{games} games of {:?}: peak {peak} bytes",
+            String::from_utf8_lossy(unit)
+        );
+    }
+}

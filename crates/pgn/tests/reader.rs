@@ -280,3 +280,55 @@ fn former_fuzz_failures() {
         }
     }
 }
+
+/// Issue 64, item 12: files that each start with a byte-order mark, put
+/// one after the other (`cat a.pgn b.pgn`), have one in the middle of the
+/// stream; the splitter dropped it only at the stream's start, so the next
+/// game's tags read as movetext and that game was lost. Every reader (the
+/// streaming reader and the blocks book building cuts) reads every game.
+#[test]
+fn a_byte_order_mark_between_concatenated_files_starts_the_next_game() {
+    let one = "\u{feff}[Event \"one\"]\n\n1. e4 e5 *\n";
+    let two = "\u{feff}[Event \"two\"]\n\n1. d4 d5 2. c4 *\n";
+    let three = "\u{feff}1. Nf3 *\n";
+    for text in [
+        format!("{one}\n{two}\n{three}"),
+        format!("{one}{two}{three}"),
+        format!("{one}\r\n{two}\r\n{three}"),
+    ] {
+        let items: Vec<_> = PgnReader::new(text.as_bytes()).collect();
+        let events: Vec<_> = items
+            .iter()
+            .map(|g| {
+                g.as_ref()
+                    .map(|g| (g.tag("Event").map(String::from), g.moves.len()))
+            })
+            .collect();
+        assert_eq!(
+            events,
+            [
+                Ok((Some("one".to_string()), 2)),
+                Ok((Some("two".to_string()), 3)),
+                Ok((None, 1))
+            ],
+            "{text:?}"
+        );
+        // Book building's blocks, plain games read in place.
+        let mut plies = Vec::new();
+        for block in pgn::Blocks::with_size(text.as_bytes(), 1) {
+            let block = block.expect("in-memory read");
+            let mut cursor = block.games();
+            while let Some(game) = cursor.next_game(None, &mut |_, _| {}) {
+                match game {
+                    pgn::BlockGame::Plain(line) => plies.push(Ok(line.plies)),
+                    pgn::BlockGame::Raw(raw) => plies.extend(
+                        pgn::parse_games(&raw, ReadOptions::mainline())
+                            .into_iter()
+                            .map(|g| g.map(|g| g.moves.len()).map_err(|e| e.to_string())),
+                    ),
+                }
+            }
+        }
+        assert_eq!(plies, [Ok(2), Ok(3), Ok(1)], "{text:?}");
+    }
+}

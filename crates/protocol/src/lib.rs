@@ -1,6 +1,7 @@
 //! Kestrel's protocol front ends: text in, text out, no chess logic of their own.
 
 pub mod book_options;
+pub mod input;
 pub mod options;
 pub mod output;
 pub mod tablebases;

@@ -7,6 +7,7 @@
 //! while it thinks; its output shares the writer with the loop.
 
 use crate::book_options;
+use crate::input::{InputLine, TOO_LONG};
 use crate::output::{send, SharedOut};
 use crate::tablebases::Tablebases;
 use book::OwnBook;
@@ -99,16 +100,21 @@ impl Uci {
     /// of input a search with limits finishes (one without is stopped) and
     /// its best move is printed. The line `xboard` ends the session with
     /// `SessionEnd::Xboard`.
+    /// A line longer than [`MAX_LINE_LEN`](crate::input::MAX_LINE_LEN) is
+    /// refused with a message, unread.
     pub fn run(&mut self, input: impl BufRead) -> std::io::Result<SessionEnd> {
-        for line in input.lines() {
-            let line = match line {
-                Ok(l) => l,
-                // Not UTF-8: say so and go on.
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+        for line in crate::input::lines(input) {
+            // A line not read: say why and go on.
+            let line = match line? {
+                InputLine::Text(l) => l,
+                InputLine::NotUtf8 => {
                     self.say("info string error: input line is not UTF-8");
                     continue;
                 }
-                Err(e) => return Err(e),
+                InputLine::TooLong => {
+                    self.say(&format!("info string error: {TOO_LONG}"));
+                    continue;
+                }
             };
             if !self.handle(line.trim()) {
                 self.engine.stop();
@@ -547,6 +553,27 @@ mod tests {
             out.contains("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
             "{out}"
         );
+    }
+
+    /// Issue 64, item 12: input lines had no length bound. A line longer
+    /// than the bound is refused with a message, whatever its end holds,
+    /// and the next line is read; one at the bound is read.
+    #[test]
+    fn a_line_longer_than_the_bound_is_refused_and_the_next_read() {
+        let long = format!("position startpos moves {}e2e4", " ".repeat(2 << 20));
+        let at_bound = format!("isready{}", " ".repeat((1 << 20) - 7));
+        let out = session(&format!("{long}\nd\n{at_bound}\r\n"));
+        assert!(
+            out.contains("info string error: input line longer than 1048576 bytes, ignored\n"),
+            "{}",
+            &out[..out.len().min(500)]
+        );
+        // The long line set no position; the one at the bound was answered.
+        assert!(
+            out.contains("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"),
+            "{out}"
+        );
+        assert!(out.ends_with("readyok\n"), "{out}");
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! moves, `Error (reason): command` for the rest.
 
 use crate::book_options;
+use crate::input::{InputLine, TOO_LONG};
 use crate::output::{send, SharedOut};
 use crate::tablebases::Tablebases;
 use crate::uci::ENGINE_NAME;
@@ -34,6 +35,7 @@ const ACCEPT_DRAW_AT_CP: i32 = -50;
 enum Input {
     Line(String),
     NotUtf8,
+    TooLong,
     Done { id: u64, result: SearchResult },
     Eof,
 }
@@ -161,6 +163,7 @@ impl Xboard {
                     }
                 }
                 Input::NotUtf8 => self.say("Error (input line is not UTF-8): ?"),
+                Input::TooLong => self.say(&format!("Error ({TOO_LONG}): ?")),
                 Input::Done { id, result } => self.search_done(id, result),
                 Input::Eof => input_ended = true,
             }
@@ -784,10 +787,11 @@ impl Xboard {
 
 /// Sends each line of `input` to the command loop, then `Eof`.
 fn read_lines(input: impl BufRead, tx: Sender<Input>) {
-    for line in input.lines() {
+    for line in crate::input::lines(input) {
         let item = match line {
-            Ok(l) => Input::Line(l),
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Input::NotUtf8,
+            Ok(InputLine::Text(l)) => Input::Line(l),
+            Ok(InputLine::NotUtf8) => Input::NotUtf8,
+            Ok(InputLine::TooLong) => Input::TooLong,
             Err(_) => break,
         };
         if tx.send(item).is_err() {

@@ -22,14 +22,7 @@ pub struct CachingFilesystem;
 
 impl Filesystem for CachingFilesystem {
     fn regular_file_size(&self, path: &Path) -> io::Result<u64> {
-        let meta = std::fs::metadata(path)?;
-        if !meta.is_file() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "not a regular file",
-            ));
-        }
-        Ok(meta.len())
+        types::file::check_regular(path, None)
     }
 
     fn read_dir(&self, path: &Path) -> io::Result<Vec<PathBuf>> {
@@ -39,10 +32,19 @@ impl Filesystem for CachingFilesystem {
     }
 
     fn open(&self, path: &Path) -> io::Result<Box<dyn RandomAccessFile>> {
-        let mut file = File::open(path)?;
+        // The file was checked when the tables were opened; it may have
+        // been replaced since (by a FIFO, whose open would wait for ever).
+        let file = types::file::open_regular(path, None)?;
         if file.metadata()?.len() <= IN_MEMORY_LIMIT {
             let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes)?;
+            // Never more than the limit, even from a file that grows.
+            file.take(IN_MEMORY_LIMIT + 1).read_to_end(&mut bytes)?;
+            if bytes.len() as u64 > IN_MEMORY_LIMIT {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "the table grew while it was read",
+                ));
+            }
             Ok(Box::new(InMemory(bytes)))
         } else {
             Ok(Box::new(OnDisk(file)))

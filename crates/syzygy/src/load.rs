@@ -92,7 +92,8 @@ fn material_of(stem: &str) -> Option<String> {
     (side_ok(white) && side_ok(black) && white.len() + black.len() <= 7).then(|| stem.to_string())
 }
 
-/// Checks one file: named like a table, a plausible size, the right magic.
+/// Checks one file: named like a table, a regular file, a plausible size,
+/// the right magic.
 /// `Ok(None)` for files that are not tables (ignored silently).
 fn check_file(path: &Path) -> Result<Option<TableFile>, Problem> {
     let (Some(stem), Some(ext)) = (
@@ -113,7 +114,10 @@ fn check_file(path: &Path) -> Result<Option<TableFile>, Problem> {
         file: path.to_path_buf(),
         reason,
     };
-    let mut file = fs::File::open(path).map_err(|e| bad(e.to_string()))?;
+    // Only a regular file is opened: a FIFO's open would wait for a writer
+    // for ever (and with it the engine, `quit` unread), a device's read
+    // would not end.
+    let mut file = types::file::open_regular(path, None).map_err(|e| bad(e.to_string()))?;
     let size = file.metadata().map_err(|e| bad(e.to_string()))?.len();
     // Every Syzygy file is 16 bytes of header plus 64-byte blocks.
     if size % 64 != 16 {

@@ -114,6 +114,44 @@ fn bad_files_are_skipped_with_a_reason() {
     );
 }
 
+/// Issue 64, item 11: a FIFO named like a table was opened to read its
+/// magic bytes, and the open waited for a writer for ever (in the engine,
+/// `quit` too went unread). Only regular files are opened now: the FIFO is
+/// skipped with a reason, at once, and the other tables are used.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_table_is_skipped_without_waiting() {
+    let dir = scratch("fifo");
+    copy(&dir, &["KQvK.rtbw", "KQvK.rtbz"]);
+    let fifo = dir.join("KNvK.rtbw");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("mkfifo is missing: skipped");
+        return;
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let path = dir.to_str().unwrap().to_string();
+    std::thread::spawn(move || {
+        let opened = SyzygyTablebase::open(&path).map(|(tables, problems)| {
+            let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            (tables.file_counts(), problems)
+        });
+        let _ = tx.send(opened.map_err(|e| e.to_string()));
+    });
+    let opened = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the tables open without waiting for the FIFO");
+    let (counts, problems) = opened.expect("KQvK is usable");
+    assert_eq!(counts, (1, 1));
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("KNvK.rtbw") && p.contains("a FIFO (named pipe)")),
+        "{problems:?}"
+    );
+    fs::remove_dir_all(&dir).ok();
+}
+
 /// Every answer about `pos`: WDL, DTZ, the recommended move, every move's verdict.
 type Answers = (
     Option<engine::Wdl>,
