@@ -215,17 +215,9 @@ fn write_out(from: &Path, to: &Path, bytes: &[u8], what: &str) -> Result<()> {
 
 /// A net's shape and constants, as both conversions report them.
 fn described(net: &Network) -> String {
-    let inputs = net.input_buckets();
     format!(
-        "768{}->{}x2->{} {}, QA {QA}, QB {}, scale {}",
-        if inputs.is_plain() {
-            String::new()
-        } else {
-            format!("x{}hm", inputs.count())
-        },
-        net.hidden(),
-        net.output_buckets(),
-        net.activation().name(),
+        "{}, QA {QA}, QB {}, scale {}",
+        net.shape(),
         net.qb(),
         net.scale()
     )

@@ -244,3 +244,41 @@ fn import_refuses_a_net_whose_scale_says_the_qb_is_wrong() {
     assert!(out.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `EvalFile` says what it loaded, as Stockfish confirms its network, and a
+/// bullet file given as it is gets told to be imported first (issue 61,
+/// item 9).
+#[test]
+fn eval_file_confirms_a_network_and_points_a_bullet_file_to_import() {
+    let dir = scratch("eval-file");
+    let bullet = dir.join("quantised.bin");
+    ok(&[
+        "net",
+        "export",
+        "crates/engine/nets/round11.nnue",
+        "-o",
+        path(&bullet),
+    ]);
+    let input = format!(
+        "uci\nsetoption name EvalFile value crates/engine/nets/round11.nnue\n\
+         setoption name EvalFile value {}\nsetoption name EvalFile value <default>\nisready\nquit\n",
+        path(&bullet)
+    );
+    let said = stdout(&kestrel_with_input(&[], &input));
+    assert!(
+        said.contains(
+            "info string EvalFile loaded: crates/engine/nets/round11.nnue (network 768->256x2->8 screlu)"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains("this looks like a bullet quantised net")
+            && said.contains("kestrel net import"),
+        "{said}"
+    );
+    assert!(
+        said.contains("info string EvalFile <default>: the built-in network"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -40,6 +40,11 @@ pub struct Engine {
     eval_kind: EvalKind,
     weights: Arc<Weights>,
     net: Option<Arc<Network>>,
+    /// The network's file (`None`: built in) and the weight file's.
+    net_file: Option<String>,
+    weights_file: Option<String>,
+    /// What the last `EvalFile` loaded: true for a network.
+    last_was_net: bool,
     /// The search threads, each with its worker.
     pool: Pool,
     /// The shared state of the background search started last, until
@@ -73,6 +78,9 @@ impl Engine {
             eval_kind: EvalKind::default(),
             weights: Weights::default_shared(),
             net: Some(crate::eval::nnue::embedded_network()),
+            net_file: None,
+            weights_file: None,
+            last_was_net: true,
             pool: Pool::new(1),
             running: None,
             tablebase: None,
@@ -311,12 +319,26 @@ impl Engine {
                 }
             })?;
             self.net = Some(Arc::new(net));
+            self.net_file = Some(path.to_string());
+            self.last_was_net = true;
             return Ok(());
         }
         if path.is_empty() || path == "<default>" {
             self.net = Some(crate::eval::nnue::embedded_network());
             self.weights = Weights::default_shared();
+            (self.net_file, self.weights_file, self.last_was_net) = (None, None, true);
             return Ok(());
+        }
+        if looks_like_bullet(std::path::Path::new(path)) {
+            return Err(ParamError::BadValue {
+                name: "EvalFile",
+                value: path.to_string(),
+                expected: "a Kestrel network: this looks like a bullet quantised net (no header, \
+                           bullet's padding at its end); import it first with `kestrel net import \
+                           FILE --hidden H --output-buckets B -o NET.nnue` and load NET.nnue; the \
+                           previous evaluation is kept"
+                    .into(),
+            });
         }
         let weights =
             Weights::load(std::path::Path::new(path)).map_err(|e| ParamError::BadValue {
@@ -325,7 +347,35 @@ impl Engine {
                 expected: format!("a weight file Kestrel can read ({e})"),
             })?;
         self.weights = Arc::new(weights);
+        self.weights_file = Some(path.to_string());
+        self.last_was_net = false;
         Ok(())
+    }
+
+    /// What evaluates now, for the protocols to confirm an `EvalFile`: the
+    /// network (its shape, and the file it came from or "built in") and the
+    /// hand-crafted weights' source, e.g. `EvalFile loaded: r13.nnue
+    /// (network 768->256x2->8 screlu)`.
+    pub fn describe_evaluation(&self) -> String {
+        let shape = self
+            .net
+            .as_ref()
+            .map_or_else(|| "none".to_string(), |n| n.shape());
+        match (&self.net_file, &self.weights_file, self.last_was_net) {
+            (None, None, _) => {
+                format!(
+                    "EvalFile <default>: the built-in network ({shape}) and hand-crafted weights"
+                )
+            }
+            (Some(file), _, true) => format!("EvalFile loaded: {file} (network {shape})"),
+            (net, Some(file), false) => format!(
+                "EvalFile loaded: {file} (hand-crafted weights; the network is still {}, {shape})",
+                net.as_deref().unwrap_or("the built-in one")
+            ),
+            // A weight file without a last weights load, or the reverse:
+            // no `EvalFile` leaves these.
+            _ => format!("EvalFile: network {shape}"),
+        }
     }
 
     /// Uses these endgame tables from the next search on (`None`: none).
@@ -531,6 +581,31 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// Whether the file at `path` ends with bullet's padding ("bullet"
+/// repeated from a 64-byte boundary): a quantised net bullet wrote, which
+/// has no header of its own.
+fn looks_like_bullet(path: &std::path::Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let Ok(len) = file.seek(SeekFrom::End(0)) else {
+        return false;
+    };
+    // The padding starts after the weights (an even length) and fills up
+    // to the next multiple of 64: its last bytes continue "bullet" from
+    // wherever it began, so at least the last 6 bytes are a rotation of it.
+    if len < 64 || len % 64 != 0 || file.seek(SeekFrom::Start(len - 6)).is_err() {
+        return false;
+    }
+    let mut tail = [0u8; 6];
+    if file.read_exact(&mut tail).is_err() {
+        return false;
+    }
+    let pattern = b"bulletbullet";
+    (0..6).any(|shift| pattern[shift..shift + 6] == tail)
 }
 
 #[cfg(test)]

@@ -265,8 +265,16 @@ impl Uci {
             }
             return;
         }
-        if let Err(e) = self.engine.set_option(&name, &value) {
-            self.say(&format!("info string error: {e}"));
+        match self.engine.set_option(&name, &value) {
+            Err(e) => self.say(&format!("info string error: {e}")),
+            // As Stockfish confirms its network: what now evaluates.
+            Ok(()) if name.eq_ignore_ascii_case("EvalFile") => {
+                self.say(&format!(
+                    "info string {}",
+                    self.engine.describe_evaluation()
+                ));
+            }
+            Ok(()) => {}
         }
     }
 

@@ -422,8 +422,12 @@ impl Xboard {
             "" => "true",
             v => v,
         };
-        if let Err(e) = self.engine.set_option(name, value) {
-            self.error(&e.to_string(), line);
+        match self.engine.set_option(name, value) {
+            Err(e) => self.error(&e.to_string(), line),
+            Ok(()) if name.eq_ignore_ascii_case("EvalFile") => {
+                self.say(&format!("# {}", self.engine.describe_evaluation()));
+            }
+            Ok(()) => {}
         }
         if self.analyzing {
             self.analyze();

@@ -286,6 +286,28 @@ impl Network {
         bytes
     }
 
+    /// The architecture in words: `768->256x2->8 SCReLU` (king buckets
+    /// as `768x4hm`, the `hm` for a mirrored layout), as `kestrel net` and
+    /// `EvalFile`'s confirmation say it.
+    pub fn shape(&self) -> String {
+        let inputs = self.input_buckets();
+        let kings = if inputs.is_plain() {
+            String::new()
+        } else {
+            format!(
+                "x{}{}",
+                inputs.count(),
+                if inputs.mirrors() { "hm" } else { "" }
+            )
+        };
+        format!(
+            "768{kings}->{}x2->{} {}",
+            self.hidden(),
+            self.output_buckets(),
+            self.activation().name()
+        )
+    }
+
     /// The hidden size H.
     pub fn hidden(&self) -> usize {
         self.hidden
