@@ -17,6 +17,16 @@ pub enum OptionError {
         /// The size of the table still in use, in MiB.
         kept_mib: usize,
     },
+    /// `Threads`: the system would not start another search thread; the
+    /// engine keeps the threads it had.
+    Threads {
+        /// The threads asked for.
+        asked: usize,
+        /// The threads still in use.
+        kept: usize,
+        /// What the system said.
+        why: String,
+    },
 }
 
 impl fmt::Display for OptionError {
@@ -27,6 +37,11 @@ impl fmt::Display for OptionError {
                 f,
                 "Hash refused: {refused}; the table stays at {kept_mib} MiB (choose a smaller Hash)"
             ),
+            OptionError::Threads { asked, kept, why } => write!(
+                f,
+                "Threads {asked} refused: the system would not start another search thread \
+                 ({why}); the engine keeps {kept} (choose fewer Threads, or free memory)"
+            ),
         }
     }
 }
@@ -36,6 +51,37 @@ impl std::error::Error for OptionError {
         match self {
             OptionError::Param(e) => Some(e),
             OptionError::Hash { refused, .. } => Some(refused),
+            OptionError::Threads { .. } => None,
+        }
+    }
+}
+
+/// Why [`Engine::try_new`](crate::Engine::try_new) could not make an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartError {
+    /// Its transposition table could not be had.
+    Table(TableSizeError),
+    /// The system would not start its search thread (what it said).
+    Thread(String),
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::Table(e) => write!(f, "the engine cannot start: {e}"),
+            StartError::Thread(why) => write!(
+                f,
+                "the engine cannot start: the system would not start its search thread ({why})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StartError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StartError::Table(e) => Some(e),
+            StartError::Thread(_) => None,
         }
     }
 }

@@ -310,14 +310,15 @@ pub(crate) struct Pool {
 }
 
 impl Pool {
-    /// Starts `threads` search threads (at least one).
-    pub fn new(threads: usize) -> Pool {
+    /// Starts `threads` search threads (at least one), or says why the
+    /// system would not start one (none is left running then).
+    pub fn try_new(threads: usize) -> std::io::Result<Pool> {
         let mut pool = Pool {
             crew: Arc::new([]),
             handles: Vec::new(),
         };
-        pool.resize(threads);
-        pool
+        pool.try_resize(threads)?;
+        Ok(pool)
     }
 
     /// The number of threads.
@@ -326,38 +327,56 @@ impl Pool {
     }
 
     /// Ends the last threads or starts new ones until there are `threads`
-    /// (at least one); the threads kept keep their workers. No search may run.
-    /// A host without threads ([`crate::host`]) gets one slot and no thread:
-    /// its searches run on the caller's thread.
-    pub fn resize(&mut self, threads: usize) {
+    /// (at least one); the threads kept keep their workers. No search may
+    /// run. A host without threads ([`crate::host`]) gets one slot and no
+    /// thread: its searches run on the caller's thread. When the system
+    /// will not start a thread (out of memory or address space for its
+    /// stack, or of threads), the threads started here are ended again
+    /// and the pool is left as it was.
+    pub fn try_resize(&mut self, threads: usize) -> std::io::Result<()> {
         if crate::host::host().is_some() {
             if self.crew.is_empty() {
                 self.crew = Arc::new([Arc::new(Slot::new(0))]);
             }
-            return;
+            return Ok(());
         }
         let threads = threads.max(1);
         let mut crew = self.crew.to_vec();
         while crew.len() > threads {
-            let slot = crew.pop().expect("more threads than wanted");
+            let (Some(slot), Some(handle)) = (crew.pop(), self.handles.pop()) else {
+                break;
+            };
             slot.quit();
-            let handle = self.handles.pop().expect("one handle per thread");
             // A thread that panicked outside a task has nothing to give back.
             let _ = handle.join();
         }
+        let kept = crew.len();
         while crew.len() < threads {
             let id = crew.len();
             let slot = Arc::new(Slot::new(id));
             let its = slot.clone();
-            let handle = std::thread::Builder::new()
+            let started = std::thread::Builder::new()
                 .name(format!("kestrel-search-{id}"))
                 .stack_size(SEARCH_STACK)
-                .spawn(move || serve(&its))
-                .expect("a search thread starts");
-            crew.push(slot);
-            self.handles.push(handle);
+                .spawn(move || serve(&its));
+            match started {
+                Ok(handle) => {
+                    crew.push(slot);
+                    self.handles.push(handle);
+                }
+                Err(e) => {
+                    for slot in crew.drain(kept..) {
+                        slot.quit();
+                    }
+                    for handle in self.handles.drain(kept..) {
+                        let _ = handle.join();
+                    }
+                    return Err(e);
+                }
+            }
         }
         self.crew = crew.into();
+        Ok(())
     }
 
     /// Starts `search` on the leader and returns at once (on a host without
