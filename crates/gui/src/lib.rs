@@ -8,6 +8,7 @@
 pub mod api;
 pub mod assets;
 pub mod book_source;
+pub mod budget;
 pub mod draw;
 pub mod error;
 pub mod events;
@@ -41,6 +42,11 @@ pub const MAX_CONNECTIONS: usize = 256;
 /// The time a client has to send a request's headers (also the longest a
 /// kept-alive connection waits idle for its next request).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Request bodies at least this long count against the games' memory
+/// while they are read and used ([`budget`]); shorter ones are too small
+/// to matter.
+pub const COUNTED_BODY: usize = 64 << 10;
 
 /// The time a client has to send a request's body.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
@@ -200,8 +206,43 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/analysis/lines", post(api::review_lines))
         .route("/api/engine", post(api::engine_resources))
         .route("/api/opening", get(api::opening))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT));
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            hold_body,
+        ));
     guarded(router.with_state(state), access)
+}
+
+/// Middleware: a request body of [`COUNTED_BODY`] bytes or more (by its
+/// `Content-Length`, or [`BODY_LIMIT`] when it comes in chunks) counts
+/// against the games' memory twice over (its bytes, and the JSON strings
+/// read from them) from before it is read until the answer is made;
+/// refused with 503 when the games in use leave no room for it.
+async fn hold_body(
+    axum::extract::State(state): axum::extract::State<Arc<AppState>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let headers = req.headers();
+    let declared = headers
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    let chunked = headers.contains_key(axum::http::header::TRANSFER_ENCODING);
+    let length = match (declared, chunked) {
+        (Some(n), _) => n.min(BODY_LIMIT),
+        (None, true) => BODY_LIMIT,
+        (None, false) => 0,
+    };
+    if length < COUNTED_BODY {
+        return next.run(req).await;
+    }
+    match state.reserve(2 * length, None) {
+        Ok(_room) => next.run(req).await,
+        Err(full) => full.into_response(),
+    }
 }
 
 /// `router` behind the server's guards: a `Content-Length` over
