@@ -16,7 +16,7 @@ use crate::eval::EvalKind;
 use crate::events::{Reporter, SearchResult};
 use crate::limits::Limits;
 use crate::option::{find_option, EngineOption, OptionKind, OptionValue};
-use crate::option_error::OptionError;
+use crate::option_error::{OptionError, StartError};
 use crate::params::{ParamError, ParamInfo, ParamKind, SearchParams};
 use crate::pool::{panic_message, Answer, Outcome, Panic, Pool, Search};
 use crate::shared::{SearchConfig, Shared};
@@ -67,10 +67,20 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine with default options (16 MiB table, one thread).
+    /// An engine with default options (16 MiB table, one thread). Panics
+    /// when the system cannot give them; a host that must go on (a server
+    /// making an engine per game) calls [`Engine::try_new`].
     pub fn new() -> Engine {
-        Engine {
-            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MIB)),
+        Engine::try_new().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// An engine with default options, or why the system cannot give its
+    /// table or its search thread (nothing is left allocated or running).
+    pub fn try_new() -> Result<Engine, StartError> {
+        let tt = TranspositionTable::try_new(DEFAULT_HASH_MIB).map_err(StartError::Table)?;
+        let pool = Pool::try_new(1).map_err(|e| StartError::Thread(e.reason.to_string()))?;
+        Ok(Engine {
+            tt: Arc::new(tt),
             hash_mib: DEFAULT_HASH_MIB,
             params: SearchParams::default(),
             multipv: 1,
@@ -81,7 +91,7 @@ impl Engine {
             net_file: None,
             weights_file: None,
             last_was_net: true,
-            pool: Pool::new(1),
+            pool,
             running: None,
             tablebase: None,
             book: None,
@@ -89,7 +99,7 @@ impl Engine {
             elo: DEFAULT_ELO,
             analyse_mode: false,
             rng: Rng::from_time(),
-        }
+        })
     }
 
     /// Every option: the standard ones, then each search parameter. The
@@ -251,7 +261,7 @@ impl Engine {
                 // the system will not start are refused, the old ones kept.
                 let kept = self.pool.len();
                 self.pool
-                    .resize(n as usize)
+                    .try_resize(n as usize)
                     .map_err(|refused| OptionError::Threads {
                         wanted: n as usize,
                         refused_at: kept + refused.started + 1,
@@ -564,13 +574,9 @@ impl Engine {
             "kestrel: a search thread panicked ({}); the search threads are restarted with fresh history",
             panic_message(panic)
         );
-        let threads = self.pool.len();
-        self.pool = Pool::new(threads);
-        if self.pool.len() < threads {
-            eprintln!(
-                "kestrel: only {} of {threads} search threads could start again",
-                self.pool.len()
-            );
+        // Threads the system will not start again: the old ones go on.
+        if let Ok(pool) = Pool::try_new(self.pool.len()) {
+            self.pool = pool;
         }
     }
 }

@@ -50,7 +50,7 @@ pub use engine::Engine;
 pub use events::{IterationInfo, Reporter, ScoreBound, SearchEvent, SearchResult};
 pub use limits::Limits;
 pub use option::{find_option, EngineOption, OptionKind, OptionValue};
-pub use option_error::OptionError;
+pub use option_error::{OptionError, StartError};
 pub use params::{ParamError, SearchParams};
 pub use score::{user_score, Score, Value};
 pub use stats::SearchStats;

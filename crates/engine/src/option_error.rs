@@ -64,6 +64,36 @@ impl std::error::Error for OptionError {
     }
 }
 
+/// Why [`Engine::try_new`](crate::Engine::try_new) could not make an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartError {
+    /// Its transposition table could not be had.
+    Table(TableSizeError),
+    /// The system would not start its search thread (what it said).
+    Thread(String),
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::Table(e) => write!(f, "the engine cannot start: {e}"),
+            StartError::Thread(why) => write!(
+                f,
+                "the engine cannot start: the system would not start its search thread ({why})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StartError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StartError::Table(e) => Some(e),
+            StartError::Thread(_) => None,
+        }
+    }
+}
+
 impl From<ParamError> for OptionError {
     fn from(e: ParamError) -> OptionError {
         OptionError::Param(e)

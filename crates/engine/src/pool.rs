@@ -321,24 +321,15 @@ pub(crate) struct StartRefused {
 }
 
 impl Pool {
-    /// Starts `threads` search threads (at least one), or as many as the
-    /// system starts down to one (a pool restarted after a panic on a
-    /// machine short of memory). Without one thread there is no search: a
-    /// system that starts none is a panic.
-    pub fn new(threads: usize) -> Pool {
+    /// Starts `threads` search threads (at least one), or says why the
+    /// system would not start one (none is left running then).
+    pub fn try_new(threads: usize) -> Result<Pool, StartRefused> {
         let mut pool = Pool {
             crew: Arc::new([]),
             handles: Vec::new(),
         };
-        if pool.resize(threads).is_err() {
-            if let Err(refused) = pool.resize(1) {
-                panic!(
-                    "the system would not start a search thread: {}",
-                    refused.reason
-                );
-            }
-        }
-        pool
+        pool.try_resize(threads)?;
+        Ok(pool)
     }
 
     /// The number of threads.
@@ -352,7 +343,7 @@ impl Pool {
     /// ended again and the pool keeps the threads it had.
     /// A host without threads ([`crate::host`]) gets one slot and no thread:
     /// its searches run on the caller's thread.
-    pub fn resize(&mut self, threads: usize) -> Result<(), StartRefused> {
+    pub fn try_resize(&mut self, threads: usize) -> Result<(), StartRefused> {
         if crate::host::host().is_some() {
             if self.crew.is_empty() {
                 self.crew = Arc::new([Arc::new(Slot::new(0))]);
@@ -362,9 +353,10 @@ impl Pool {
         let threads = threads.max(1);
         let mut crew = self.crew.to_vec();
         while crew.len() > threads {
-            let slot = crew.pop().expect("more threads than wanted");
+            let (Some(slot), Some(handle)) = (crew.pop(), self.handles.pop()) else {
+                break;
+            };
             slot.quit();
-            let handle = self.handles.pop().expect("one handle per thread");
             // A thread that panicked outside a task has nothing to give back.
             let _ = handle.join();
         }

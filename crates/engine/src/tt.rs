@@ -139,9 +139,10 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mib` mebibytes (at least one bucket), for sizes
-    /// the program chooses itself: panics when the memory cannot be had.
-    /// Sizes from people go through [`TranspositionTable::try_new`].
+    /// A table of about `mib` mebibytes (at least one bucket) for the
+    /// tests: panics when the memory cannot be had. The engine makes its
+    /// tables with [`TranspositionTable::try_new`].
+    #[cfg(test)]
     pub fn new(mib: usize) -> TranspositionTable {
         TranspositionTable::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
     }

@@ -9,8 +9,9 @@
 //! sends them ([`settings`]); the page's requests and what each does to
 //! the game ([`request`]), the searches it asks for and what they report
 //! ([`search_report`]), which of their events the page hears
-//! ([`search_gate`]) and those events themselves ([`page_event`]). A
-//! refusal is a [`GameError`].
+//! ([`search_gate`]) and those events themselves ([`page_event`]); and
+//! what a game costs in memory, for a host that keeps a budget
+//! ([`memory`]). A refusal is a [`GameError`].
 //!
 //! Pure logic: no server, no threads, no I/O (natively, a new game reads
 //! the date: see [`record::GameRecord::dated`]), so that the GUI's server
@@ -23,6 +24,7 @@ pub mod error;
 pub mod explorer;
 pub mod game_end;
 pub mod judgement;
+pub mod memory;
 pub mod opening;
 pub mod page_event;
 pub mod record;

@@ -362,6 +362,31 @@ impl GameRecord {
         Ok(())
     }
 
+    /// Whether node `id` may be deleted, and why not (no such node, the
+    /// start): what [`Self::delete`] would refuse.
+    pub fn may_delete(&self, id: NodeId) -> Result<(), GameError> {
+        self.tree.node(id)?.parent.ok_or(TreeError::Root)?;
+        Ok(())
+    }
+
+    /// The game without its moves (the start kept, and everything else):
+    /// what a request that replaces the moves starts from, without a copy
+    /// of the tree it replaces.
+    pub fn without_moves(&self) -> GameRecord {
+        GameRecord {
+            tree: MoveTree::new(self.start()),
+            current: ROOT,
+            tags: self.tags.clone(),
+            version: self.version,
+            ending: self.ending.clone(),
+            recorded_result: self.recorded_result,
+            hide_eval: self.hide_eval,
+            linear: self.linear,
+            concluded: self.concluded.clone(),
+            serial: self.serial,
+        }
+    }
+
     /// Deletes node `id` and every move after it; its parent goes on view
     /// when the node on view was deleted.
     pub fn delete(&mut self, id: NodeId) -> Result<(), GameError> {
@@ -462,17 +487,18 @@ impl GameRecord {
         self.hide_eval && self.over().is_none()
     }
 
-    /// About how many bytes the game holds beyond its own size: the tree
-    /// and the tags (see [`MoveTree::heap_bytes`]).
+    /// The bytes the game holds beyond its own size: the tree and the
+    /// tags (see [`MoveTree::heap_bytes`]).
     pub fn heap_bytes(&self) -> usize {
+        use crate::memory::block;
         let tags: usize = self
             .tags
             .iter()
-            .map(|(n, v)| n.capacity() + v.capacity())
+            .map(|(n, v)| block(n.capacity()) + block(v.capacity()))
             .sum();
         self.tree.heap_bytes()
             + tags
-            + self.tags.capacity() * std::mem::size_of::<(String, String)>()
+            + block(self.tags.capacity() * std::mem::size_of::<(String, String)>())
     }
 
     /// The castling notation of this game (Chess960 starts use king-takes-rook).

@@ -87,12 +87,21 @@ pub struct MoveBody {
 }
 
 impl MoveBody {
-    /// Plays the move, which goes on view: a new variation when it leaves
-    /// the line, or the existing node when it was played there already.
-    pub fn apply(&self, record: &mut GameRecord) -> Result<NodeId, GameError> {
+    /// Whether the move may be played, and why not, without changing the
+    /// game (nor copying it): what [`MoveBody::apply`] would refuse.
+    pub fn check(&self, record: &GameRecord) -> Result<(), GameError> {
         let from = self.from.unwrap_or(record.current);
         record.tree.node(from)?;
         record.playable_from(from)?;
+        record.parse_move_at(from, &self.mv)?;
+        Ok(())
+    }
+
+    /// Plays the move, which goes on view: a new variation when it leaves
+    /// the line, or the existing node when it was played there already.
+    pub fn apply(&self, record: &mut GameRecord) -> Result<NodeId, GameError> {
+        self.check(record)?;
+        let from = self.from.unwrap_or(record.current);
         let m = record.parse_move_at(from, &self.mv)?;
         let id = record.play_from(from, m, None)?;
         record.current = id;
@@ -193,6 +202,12 @@ pub struct DeleteBody {
 }
 
 impl DeleteBody {
+    /// Whether the node may be deleted, and why not, without changing the
+    /// game: what [`DeleteBody::apply`] would refuse.
+    pub fn check(&self, record: &GameRecord) -> Result<(), GameError> {
+        record.may_delete(self.node)
+    }
+
     /// Deletes from the node on (a host stops its search first: it may
     /// search a deleted position).
     pub fn apply(&self, record: &mut GameRecord) -> Result<(), GameError> {
@@ -332,7 +347,8 @@ impl PgnBody {
     /// `record` with the imported game in its place (the game itself is
     /// left as it was, for the host to swap in).
     pub fn imported(&self, record: &GameRecord) -> Result<GameRecord, GameError> {
-        let mut imported = record.clone();
+        // The game's numbers go on; its moves, replaced, are not copied.
+        let mut imported = record.without_moves();
         imported.import_pgn(&self.pgn)?;
         if self.vs_engine || self.hide_eval {
             imported.resume_against_engine(self.hide_eval)?;

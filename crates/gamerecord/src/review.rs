@@ -87,7 +87,7 @@ pub enum PassState {
 
 /// The longest best line the pass keeps per position, in plies (what
 /// "best lines into the moves" adds after a judged move).
-const LINE_PLIES: usize = 10;
+pub(crate) const LINE_PLIES: usize = 10;
 
 /// What the pass found in one position.
 #[derive(Debug, Clone)]
@@ -205,17 +205,19 @@ pub struct Review {
 }
 
 impl Review {
-    /// About how many bytes the results hold beyond the struct itself.
+    /// The bytes the results hold beyond the struct itself, each block
+    /// with the allocator's cost ([`crate::memory::block`]).
     pub fn heap_bytes(&self) -> usize {
-        self.moves.capacity() * std::mem::size_of::<Move>()
-            + self.evals.capacity() * std::mem::size_of::<Option<PositionEval>>()
+        use crate::memory::block;
+        block(self.moves.capacity() * std::mem::size_of::<Move>())
+            + block(self.evals.capacity() * std::mem::size_of::<Option<PositionEval>>())
             + self
                 .evals
                 .iter()
                 .flatten()
-                .map(|e| e.line.capacity() * std::mem::size_of::<Move>())
+                .map(|e| block(e.line.capacity() * std::mem::size_of::<Move>()))
                 .sum::<usize>()
-            + self.message.as_ref().map_or(0, String::capacity)
+            + self.message.as_ref().map_or(0, |m| block(m.capacity()))
     }
 
     /// Begins a new pass over `game` at `limit` (checked), keeping the

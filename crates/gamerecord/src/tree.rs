@@ -90,6 +90,13 @@ fn take_clock(comments: &mut Vec<String>) -> Option<u64> {
     Some(ms)
 }
 
+/// The moves of `line` and of all its variations.
+fn count_moves(line: &[PgnMove]) -> usize {
+    line.iter()
+        .map(|m| 1 + m.variations.iter().map(|v| count_moves(v)).sum::<usize>())
+        .sum()
+}
+
 /// A game with variations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveTree {
@@ -133,26 +140,40 @@ impl MoveTree {
             .ok_or(TreeError::NoNode(id))
     }
 
-    /// About how many bytes the tree holds: every slot (deleted ones
-    /// too) and what each node keeps on the heap (children, NAGs and
-    /// comments), by capacity. For the server's memory bound, not exact.
+    /// The bytes the tree holds: every slot (deleted ones too) and what
+    /// each node keeps on the heap (children, NAGs and comments), by
+    /// capacity, each block with the allocator's own cost
+    /// ([`crate::memory::block`]). For a host's memory budget.
     pub fn heap_bytes(&self) -> usize {
+        use crate::memory::block;
         let strings = |v: &Vec<String>| {
-            v.capacity() * std::mem::size_of::<String>()
-                + v.iter().map(String::capacity).sum::<usize>()
+            block(v.capacity() * std::mem::size_of::<String>())
+                + v.iter().map(|s| block(s.capacity())).sum::<usize>()
         };
         let nodes: usize = self
             .nodes
             .iter()
             .flatten()
             .map(|n| {
-                n.children.capacity() * std::mem::size_of::<NodeId>()
-                    + n.nags.capacity()
+                block(n.children.capacity() * std::mem::size_of::<NodeId>())
+                    + block(n.nags.capacity())
                     + strings(&n.comments_before)
                     + strings(&n.comments)
             })
             .sum();
-        self.nodes.capacity() * std::mem::size_of::<Option<Node>>() + nodes
+        block(self.nodes.capacity() * std::mem::size_of::<Option<Node>>()) + nodes
+    }
+
+    /// The bytes the arena of nodes takes more, at most, while `more`
+    /// nodes are added: nothing while it has room, else its new block
+    /// (grown by doubling), counted whole while the old one is still there.
+    pub fn slot_growth(&self, more: usize) -> usize {
+        let wanted = self.nodes.len().saturating_add(more);
+        if wanted <= self.nodes.capacity() {
+            return 0;
+        }
+        let capacity = wanted.max(self.nodes.capacity().saturating_mul(2));
+        crate::memory::block(capacity.saturating_mul(std::mem::size_of::<Option<Node>>()))
     }
 
     /// Every live node's id, parents before children.
@@ -228,13 +249,17 @@ impl MoveTree {
 
     /// The line from `id` on: the first children, to the end (`id` excluded).
     pub fn continuation(&self, id: NodeId) -> Vec<NodeId> {
-        let mut out = Vec::new();
+        self.first_children(id).collect()
+    }
+
+    /// [`MoveTree::continuation`] one node at a time, without a list.
+    pub fn first_children(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
         let mut at = id;
-        while let Some(&next) = self.get(at).and_then(|n| n.children.first()) {
-            out.push(next);
+        std::iter::from_fn(move || {
+            let next = *self.get(at)?.children.first()?;
             at = next;
-        }
-        out
+            Some(next)
+        })
     }
 
     /// The main line's nodes, the root excluded.
@@ -244,7 +269,7 @@ impl MoveTree {
 
     /// The last node of the main line (the root when there is no move).
     pub fn mainline_end(&self) -> NodeId {
-        self.mainline().last().copied().unwrap_or(ROOT)
+        self.first_children(ROOT).last().unwrap_or(ROOT)
     }
 
     /// True when `id` is on the main line (the root is).
@@ -344,6 +369,9 @@ impl MoveTree {
             return Err(TreeError::NullMove);
         }
         let mut tree = MoveTree::new(game.start);
+        // As many slots as moves, at once: grown by doubling, the arena
+        // would hold up to twice what the game needs.
+        tree.nodes.reserve_exact(count_moves(&game.moves));
         tree.add_line(ROOT, &game.moves);
         Ok(tree)
     }

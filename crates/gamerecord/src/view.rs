@@ -104,9 +104,12 @@ pub struct NodeView {
     pub clock_ms: Option<u64>,
 }
 
-/// A whole game as the page draws it.
+/// A whole game as the page draws it: [`GameView`], its lists made, or
+/// [`GameJson`], its lists made one item at a time as they are written
+/// (the server's answers, whose memory must not be the game's many
+/// times over). Both write the same JSON: the fields are this struct's.
 #[derive(Serialize, Debug)]
-pub struct GameView {
+pub struct GameViewOf<Plies, Nodes> {
     /// The game's id.
     pub id: String,
     /// Grows with every change.
@@ -119,10 +122,11 @@ pub struct GameView {
     pub turn: char,
     /// True when the side to move is in check.
     pub check: bool,
-    /// The main line's moves.
-    pub plies: Vec<PlyView>,
-    /// Every node of the tree, parents before children; the start is node 0.
-    pub nodes: Vec<NodeView>,
+    /// The main line's moves ([`PlyView`]s).
+    pub plies: Plies,
+    /// Every node of the tree ([`NodeView`]s), parents before children;
+    /// the start is node 0.
+    pub nodes: Nodes,
     /// The node on view (`fen`, `turn`, `check` and `legal` are its).
     pub current: NodeId,
     /// True during a game against the engine: one line, no variations.
@@ -136,71 +140,117 @@ pub struct GameView {
     pub status: StatusView,
 }
 
-impl GameView {
-    /// The view of `record`, known to the page as `id`.
-    pub fn new(id: &str, record: &GameRecord) -> GameView {
-        let mode = record.mode();
-        let tree = &record.tree;
-        let mut depth = vec![0usize; tree.ids().last().map_or(1, |i| i + 1)];
-        // Whether each node is on the main line, from its parent's (a
-        // parent is made before its children): one pass, where asking
-        // `is_mainline` of every node walked to the root from each, which
-        // made a long game's view quadratic in its length.
-        let mut main = vec![false; depth.len()];
-        let mut nodes = Vec::new();
-        for i in tree.ids() {
-            let Some(n) = tree.get(i) else { continue };
-            let parent = n.parent.and_then(|p| tree.get(p));
-            if let Some(p) = n.parent {
-                depth[i] = depth[p] + 1;
-            }
-            main[i] = match (n.parent, parent) {
-                (Some(p), Some(pn)) => main[p] && pn.children.first() == Some(&i),
-                _ => true,
-            };
-            let mv = match (n.mv, parent) {
-                (Some(m), Some(p)) => Some(MoveView::new(&p.pos, m, mode)),
-                _ => None,
-            };
-            nodes.push(NodeView {
-                id: i,
-                parent: n.parent,
-                children: n.children.clone(),
-                ply: depth[i],
-                main: main[i],
-                mv,
-                fen: n.pos.fen(),
-                check: n.pos.in_check(),
-                nags: n.nags.clone(),
-                comments_before: n.comments_before.clone(),
-                comments: n.comments.clone(),
-                time_ms: n.time_ms,
-                clock_ms: n.clock_ms,
-            });
+/// A whole game as the page draws it, every list made.
+pub type GameView = GameViewOf<Vec<PlyView>, Vec<NodeView>>;
+
+/// A whole game as the page draws it, borrowing the game: its main line
+/// and its nodes are made one at a time while the JSON is written, so that
+/// writing it takes the JSON's bytes and little more.
+pub type GameJson<'a> = GameViewOf<PlyList<'a>, NodeList<'a>>;
+
+/// The main line's [`PlyView`]s of a game, made as they are written.
+pub struct PlyList<'a>(&'a GameRecord);
+
+/// Every [`NodeView`] of a game's tree, made as they are written.
+pub struct NodeList<'a>(&'a GameRecord);
+
+impl Serialize for PlyList<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(ply_views(self.0))
+    }
+}
+
+impl Serialize for NodeList<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(node_views(self.0))
+    }
+}
+
+impl std::fmt::Debug for PlyList<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PlyList({} plies)", self.0.tree.mainline().len())
+    }
+}
+
+impl std::fmt::Debug for NodeList<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NodeList({} nodes)", self.0.tree.ids().count())
+    }
+}
+
+/// Every node of `record`'s tree as the page reads it, parents first.
+fn node_views(record: &GameRecord) -> impl Iterator<Item = NodeView> + '_ {
+    let mode = record.mode();
+    let tree = &record.tree;
+    let slots = tree.ids().last().map_or(1, |i| i + 1);
+    let mut depth = vec![0usize; slots];
+    // Whether each node is on the main line, from its parent's (a parent
+    // is made before its children): one pass, where asking `is_mainline`
+    // of every node walked to the root from each, which made a long
+    // game's view quadratic in its length.
+    let mut main = vec![false; slots];
+    tree.ids().filter_map(move |i| {
+        let n = tree.get(i)?;
+        let parent = n.parent.and_then(|p| tree.get(p));
+        if let Some(p) = n.parent {
+            depth[i] = depth[p] + 1;
         }
-        let mut before = record.start();
-        let plies = tree
-            .mainline()
-            .into_iter()
-            .filter_map(|i| {
-                let n = tree.get(i)?;
-                let m = n.mv?;
-                let ply = PlyView {
-                    node: i,
-                    mv: MoveView::new(&before, m, mode),
-                    fen: n.pos.fen(),
-                    check: n.pos.in_check(),
-                    capture: n.pos.piece_count() < before.piece_count(),
-                    time_ms: n.time_ms,
-                    clock_ms: n.clock_ms,
-                };
-                before = n.pos;
-                Some(ply)
-            })
-            .collect();
+        main[i] = match (n.parent, parent) {
+            (Some(p), Some(pn)) => main[p] && pn.children.first() == Some(&i),
+            _ => true,
+        };
+        let mv = match (n.mv, parent) {
+            (Some(m), Some(p)) => Some(MoveView::new(&p.pos, m, mode)),
+            _ => None,
+        };
+        Some(NodeView {
+            id: i,
+            parent: n.parent,
+            children: n.children.clone(),
+            ply: depth[i],
+            main: main[i],
+            mv,
+            fen: n.pos.fen(),
+            check: n.pos.in_check(),
+            nags: n.nags.clone(),
+            comments_before: n.comments_before.clone(),
+            comments: n.comments.clone(),
+            time_ms: n.time_ms,
+            clock_ms: n.clock_ms,
+        })
+    })
+}
+
+/// The main line of `record` as the page reads it.
+fn ply_views(record: &GameRecord) -> impl Iterator<Item = PlyView> + '_ {
+    let mode = record.mode();
+    let tree = &record.tree;
+    let mut before = record.start();
+    let mut line = tree.first_children(crate::tree::ROOT);
+    std::iter::from_fn(move || {
+        let i = line.next()?;
+        let n = tree.get(i)?;
+        let m = n.mv?;
+        let ply = PlyView {
+            node: i,
+            mv: MoveView::new(&before, m, mode),
+            fen: n.pos.fen(),
+            check: n.pos.in_check(),
+            capture: n.pos.piece_count() < before.piece_count(),
+            time_ms: n.time_ms,
+            clock_ms: n.clock_ms,
+        };
+        before = n.pos;
+        Some(ply)
+    })
+}
+
+impl<Plies, Nodes> GameViewOf<Plies, Nodes> {
+    /// The view of `record`, known to the page as `id`, with these lists.
+    fn of(id: &str, record: &GameRecord, plies: Plies, nodes: Nodes) -> GameViewOf<Plies, Nodes> {
         let pos = record.position();
         let over = record.over();
-        GameView {
+        GameViewOf {
             id: id.to_string(),
             version: record.version,
             start_fen: record.start().fen(),
@@ -212,14 +262,7 @@ impl GameView {
             current: record.current,
             linear: record.in_match(),
             eval_hidden: record.eval_hidden(),
-            legal: if record.may_play_from(record.current) {
-                pos.legal_moves()
-                    .iter()
-                    .map(|&m| MoveView::new(&pos, m, mode))
-                    .collect()
-            } else {
-                Vec::new()
-            },
+            legal: legal_moves(record),
             status: StatusView {
                 over: over.is_some(),
                 result: over
@@ -228,6 +271,41 @@ impl GameView {
                 reason: over.map_or(String::new(), |o| o.to_string()),
             },
         }
+    }
+}
+
+/// The legal moves a person may play in the position on view of
+/// `record` (none where no move may be played: after the end, off the
+/// line of a game against the engine).
+pub fn legal_moves(record: &GameRecord) -> Vec<MoveView> {
+    if !record.may_play_from(record.current) {
+        return Vec::new();
+    }
+    let pos = record.position();
+    let mode = record.mode();
+    pos.legal_moves()
+        .iter()
+        .map(|&m| MoveView::new(&pos, m, mode))
+        .collect()
+}
+
+impl GameView {
+    /// The view of `record`, known to the page as `id`.
+    pub fn new(id: &str, record: &GameRecord) -> GameView {
+        GameViewOf::of(
+            id,
+            record,
+            ply_views(record).collect(),
+            node_views(record).collect(),
+        )
+    }
+}
+
+impl<'a> GameJson<'a> {
+    /// The view of `record`, known to the page as `id`, to be written as
+    /// JSON (it writes what [`GameView::new`] would).
+    pub fn new(id: &str, record: &'a GameRecord) -> GameJson<'a> {
+        GameViewOf::of(id, record, PlyList(record), NodeList(record))
     }
 }
 
@@ -299,6 +377,22 @@ mod tests {
         assert_eq!(v.status.result, "0-1");
         assert_eq!(v.status.reason, "Black mates");
         assert_eq!(v.turn, 'w');
+    }
+
+    #[test]
+    fn the_streamed_view_writes_what_the_made_one_does() {
+        let mut r = GameRecord::new(Position::startpos());
+        r.import_pgn(
+            "1. e4 {open} e5 $1 (1... c5 {Sicilian} 2. Nf3 (2. c3) d6) 2. Nf3 Nc6 \
+             { [%clk 0:03:00] } 3. Bb5 a6 *",
+        )
+        .expect("reads");
+        let second = r.tree.mainline()[1];
+        r.goto(second).expect("a node");
+        let made = serde_json::to_string(&GameView::new("x", &r)).expect("written");
+        let streamed = serde_json::to_string(&GameJson::new("x", &r)).expect("written");
+        assert_eq!(made, streamed);
+        assert!(made.contains("Sicilian") && made.contains(r#""clock_ms":180000"#));
     }
 
     #[test]

@@ -405,6 +405,10 @@ function onEvent(ev) {
     $('thinking').textContent = '';
     setGame(e.state);
     afterChange();
+  } else if (e.type === 'error') {
+    // The server had no memory left to send the engine's output (its
+    // --games-memory is full): what to do is in the message.
+    showStatus(e.error);
   } else if (e.type === 'expired') {
     showExpired(S.game.id); // persist.js
   } else if (e.type === 'bestmove') {

@@ -1,6 +1,9 @@
 //! The JSON API under `/api/`: games (one per tab, by id), moves, undo,
 //! positions, PGN, engine searches, the book and the tables. Every request
-//! is checked before anything changes, so a bad one leaves the game as it was.
+//! is checked before anything changes, so a bad one leaves the game as it
+//! was; one that adds to a game reserves the room first (see
+//! [`AppState::reserve`]), and the game's view goes out within the room
+//! the game keeps for it ([`AppState::json_answer`]).
 
 use std::sync::Arc;
 
@@ -8,19 +11,22 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use gamerecord::memory;
+use gamerecord::record::GameRecord;
 use gamerecord::request::{
     not_hidden, AnnotateBody, ClockBody, DeleteBody, EndBody, EngineBody, GameBody, GoBody,
     GotoBody, LinesBody, MoveBody, NewGame, PgnBody, PositionBody, PromoteBody, ReviewBody,
     StopBody, TagsBody, UndoBody,
 };
 use gamerecord::settings::OptionsAnswer;
-use gamerecord::view::{GameView, MoveView};
+use gamerecord::view::{GameJson, MoveView};
+use gamerecord::GameError;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::search_run;
-use crate::session::{AppState, Session};
+use crate::session::{AppState, RoomKind, Session};
 
 type Shared = State<Arc<AppState>>;
 
@@ -31,26 +37,48 @@ pub struct GameQuery {
     pub game: String,
 }
 
-fn view(session: &Session) -> Json<GameView> {
-    Json(GameView::new(&session.id, &session.record()))
+/// The answer every change of a game gets: the game's view
+/// ([`GameJson`]), written in the room the game keeps for it.
+fn view(state: &AppState, session: &Arc<Session>) -> Result<Response, ApiError> {
+    let record = session.record();
+    state.json_answer(session, &GameJson::new(&session.id, &record))
+}
+
+/// Changes `session`'s game: the room for what the change adds (`adds`
+/// bytes, none for a change that adds nothing) reserved first, the
+/// session counted again after, whether the change was made or refused.
+fn change<T>(
+    state: &AppState,
+    session: &Session,
+    adds: usize,
+    change: impl FnOnce(&mut GameRecord) -> Result<T, GameError>,
+) -> Result<T, ApiError> {
+    let room = match adds {
+        0 => None,
+        bytes => Some(state.reserve(bytes, Some(&session.id))?),
+    };
+    let done = change(&mut session.record());
+    session.recount();
+    drop(room);
+    Ok(done?)
 }
 
 /// `POST /api/game` `{"fen"?}`: creates a game for a tab.
 pub async fn new_game(
     State(state): Shared,
     ApiJson(body): ApiJson<NewGame>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.create(body.start()?)?;
-    Ok(view(&session))
+    view(&state, &session)
 }
 
 /// `GET /api/state?game=ID`.
 pub async fn get_state(
     State(state): Shared,
     ApiQuery(q): ApiQuery<GameQuery>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&q.game)?;
-    Ok(view(&session))
+    view(&state, &session)
 }
 
 /// Plays a move, which goes on view: a new variation when it leaves the
@@ -59,13 +87,20 @@ pub async fn get_state(
 pub async fn play_move(
     State(state): Shared,
     ApiJson(body): ApiJson<MoveBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
-    // Checked before the search stops, so that a refused move leaves it running.
-    body.apply(&mut session.record().clone())?;
+    // Checked, and its room reserved, before the search stops, so that a
+    // refused move leaves it running.
+    let adds = {
+        let record = session.record();
+        body.check(&record)?;
+        memory::nodes_bytes(&record, 1)
+    };
+    let room = state.reserve(adds, Some(&session.id))?;
     session.cancel_search();
-    body.apply(&mut session.record())?;
-    Ok(view(&session))
+    change(&state, &session, 0, |record| body.apply(record))?;
+    drop(room);
+    view(&state, &session)
 }
 
 /// Goes to a position of the game (the engine's search goes on: the page
@@ -73,37 +108,33 @@ pub async fn play_move(
 pub async fn goto(
     State(state): Shared,
     ApiJson(body): ApiJson<GotoBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
     body.apply(&mut session.record())?;
-    Ok(view(&session))
+    view(&state, &session)
 }
 
 /// Promotes a variation.
 pub async fn promote(
     State(state): Shared,
     ApiJson(body): ApiJson<PromoteBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
     body.apply(&mut session.record())?;
-    Ok(view(&session))
+    view(&state, &session)
 }
 
 /// Annotates a move.
 pub async fn annotate(
     State(state): Shared,
     ApiJson(body): ApiJson<AnnotateBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
-    let before = session.record().clone();
-    body.apply(&mut session.record())?;
     // A long comment counts against the games' memory like a long game:
-    // refused, and the game left as it was, when games in use fill it.
-    if let Err(full) = state.trim(&session.id) {
-        *session.record() = before;
-        return Err(full);
-    }
-    Ok(view(&session))
+    // refused, the game left as it was, when games in use fill it.
+    let adds = memory::annotation_bytes(body.comment.as_deref(), body.nags.as_deref());
+    change(&state, &session, adds, |record| body.apply(record))?;
+    view(&state, &session)
 }
 
 /// Records a move's clock (see [`gamerecord::record::GameRecord::set_clock`]
@@ -111,34 +142,34 @@ pub async fn annotate(
 pub async fn set_clock(
     State(state): Shared,
     ApiJson(body): ApiJson<ClockBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
     body.apply(&mut session.record())?;
-    Ok(view(&session))
+    view(&state, &session)
 }
 
 /// Deletes from a node on (stopping the engine: it may search a deleted position).
 pub async fn delete(
     State(state): Shared,
     ApiJson(body): ApiJson<DeleteBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
     // Checked first, so that a refused deletion leaves a search running.
-    body.apply(&mut session.record().clone())?;
+    body.check(&session.record())?;
     session.cancel_search();
-    body.apply(&mut session.record())?;
-    Ok(view(&session))
+    change(&state, &session, 0, |record| body.apply(record))?;
+    view(&state, &session)
 }
 
 /// Takes moves back.
 pub async fn undo(
     State(state): Shared,
     ApiJson(body): ApiJson<UndoBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
     session.cancel_search();
-    body.apply(&mut session.record())?;
-    Ok(view(&session))
+    change(&state, &session, 0, |record| body.apply(record))?;
+    view(&state, &session)
 }
 
 /// Ends the game by resignation, agreement or the page's clock (the engine
@@ -146,54 +177,56 @@ pub async fn undo(
 pub async fn end_game(
     State(state): Shared,
     ApiJson(body): ApiJson<EndBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
     body.end.ending(body.side)?;
     session.cancel_search();
     body.apply(&mut session.record())?;
-    Ok(view(&session))
+    view(&state, &session)
 }
 
 /// Sets PGN tags (an empty value removes one).
 pub async fn set_tags(
     State(state): Shared,
     ApiJson(body): ApiJson<TagsBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
-    body.apply(&mut session.record())?;
-    Ok(view(&session))
+    let adds = memory::tags_bytes(&body.tags);
+    change(&state, &session, adds, |record| body.apply(record))?;
+    view(&state, &session)
 }
 
 /// Starts the game again from a position.
 pub async fn set_position(
     State(state): Shared,
     ApiJson(body): ApiJson<PositionBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
     body.start()?;
     session.cancel_search();
     session.engine().new_game();
-    body.apply(&mut session.record())?;
-    Ok(view(&session))
+    change(&state, &session, 0, |record| body.apply(record))?;
+    view(&state, &session)
 }
 
-/// Imports a PGN game.
+/// Imports a PGN game. The room for reading it and for the game it makes
+/// is reserved first, from what the text holds (a long game refused
+/// before a byte of it is read into one, when games in use fill the
+/// games' memory); the game it replaces goes as it is swapped in.
 pub async fn import_pgn(
     State(state): Shared,
     ApiJson(body): ApiJson<PgnBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
+    let room = state.reserve(memory::import_bound(&body.pgn), Some(&session.id))?;
     let imported = body.imported(&session.record())?;
     session.cancel_search();
     session.engine().new_game();
     let before = std::mem::replace(&mut *session.record(), imported);
-    // A long game may put the games over their memory: idle others make
-    // room; when games in use fill it, the import is refused.
-    if let Err(full) = state.trim(&session.id) {
-        *session.record() = before;
-        return Err(full);
-    }
-    Ok(view(&session))
+    drop(before);
+    session.recount();
+    drop(room);
+    view(&state, &session)
 }
 
 /// `GET /api/pgn?game=ID`: the game as a PGN file.
@@ -202,7 +235,11 @@ pub async fn export_pgn(
     ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Response, ApiError> {
     let session = state.get(&q.game)?;
-    let text = session.record().export_pgn();
+    let text = {
+        let record = session.record();
+        let room = state.game_room(&session, RoomKind::Show, memory::export_bytes(&record))?;
+        crate::budget::HeldText::new(record.export_pgn(), room)
+    };
     Ok((
         [
             (
@@ -214,7 +251,7 @@ pub async fn export_pgn(
                 "attachment; filename=\"kestrel-game.pgn\"",
             ),
         ],
-        text,
+        axum::body::Body::from(axum::body::Bytes::from_owner(text)),
     )
         .into_response())
 }
@@ -225,7 +262,8 @@ pub async fn legal(
     ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Vec<MoveView>>, ApiError> {
     let session = state.get(&q.game)?;
-    Ok(Json(view(&session).0.legal))
+    let legal = gamerecord::view::legal_moves(&session.record());
+    Ok(Json(legal))
 }
 
 /// Starts a search; its output comes on the event stream.
@@ -264,12 +302,11 @@ pub async fn stop(
 pub async fn draw(
     State(state): Shared,
     ApiJson(body): ApiJson<GameBody>,
-) -> Result<Json<gamerecord::draw_offer::DrawAnswer>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
-    tokio::task::spawn_blocking(move || crate::draw::offer(&session))
+    tokio::task::spawn_blocking(move || crate::draw::offer(&state, &session))
         .await
         .map_err(|e| ApiError::conflict(format!("the offer could not be weighed: {e}")))?
-        .map(Json)
 }
 
 /// `GET /api/options`: the engine options a side can set, whether the
@@ -291,8 +328,10 @@ pub async fn options(State(state): Shared) -> Json<OptionsAnswer> {
 /// Sets them (its search stops; a new table starts empty) and answers
 /// `{"threads", "hash_mib"}`. 400 for a number out of range (threads: 1 to
 /// the machine's cores; table: 1 MiB to `hash_max_mib`); 503, the engine
-/// left as it was, when the bigger table would not fit the games' memory
-/// with the games in use.
+/// left as it was, when the new table and threads would not fit the games'
+/// memory with the games in use (the room for them is reserved before
+/// they are made, the old table kept until the new one is held), or the
+/// system will not give them.
 pub async fn engine_resources(
     State(state): Shared,
     ApiJson(body): ApiJson<EngineBody>,
@@ -300,23 +339,21 @@ pub async fn engine_resources(
     let session = state.get(&body.game)?;
     body.check(crate::session::max_threads(), state.max_hash_mib())?;
     let before = session.resources();
+    let after = crate::session::Resources {
+        threads: body.threads.unwrap_or(before.threads),
+        hash_mib: body.hash_mib.unwrap_or(before.hash_mib),
+    };
+    let room = state.reserve(after.bytes(), Some(&session.id))?;
     let set = {
         let session = session.clone();
-        move |threads, hash| {
-            let session = session.clone();
-            async move {
-                tokio::task::spawn_blocking(move || session.set_resources(threads, hash))
-                    .await
-                    .map_err(|e| ApiError::conflict(format!("the engine could not be set: {e}")))?
-            }
-        }
+        tokio::task::spawn_blocking(move || session.set_resources(body.threads, body.hash_mib))
     };
-    let now = set(body.threads, body.hash_mib).await?;
-    if let Err(full) = state.trim(&session.id) {
-        set(Some(before.threads), Some(before.hash_mib)).await?;
-        return Err(full);
-    }
-    Ok(Json(now))
+    let now = set
+        .await
+        .map_err(|e| ApiError::conflict(format!("the engine could not be set: {e}")));
+    session.recount();
+    drop(room);
+    Ok(Json(now??))
 }
 
 /// `GET /api/book?game=ID`: the book's moves in the current position.
@@ -387,7 +424,12 @@ pub async fn book_add(
     ApiJson(body): ApiJson<GameBody>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&body.game)?;
-    let game = session.record().current_game();
+    let (game, _room) = {
+        let record = session.record();
+        let plies = record.tree.path(record.current).map_or(0, |p| p.len());
+        let room = state.game_room(&session, RoomKind::Line, memory::line_copy_bytes(plies))?;
+        (record.current_game(), room)
+    };
     let mut book = state
         .book
         .write()
@@ -436,53 +478,72 @@ pub async fn tablebase(
 pub async fn start_review(
     State(state): Shared,
     ApiJson(body): ApiJson<ReviewBody>,
-) -> Result<Json<gamerecord::review::ReviewView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
     let limit = body.limit();
-    tokio::task::spawn_blocking(move || crate::review_run::start(&session, limit))
+    // The pass's copy of the main line, held while it runs, and its results.
+    let (copy, results) = {
+        let record = session.record();
+        let plies = record.tree.first_children(gamerecord::tree::ROOT).count();
+        let copy = state.game_room(&session, RoomKind::Line, memory::line_copy_bytes(plies))?;
+        let results = state.reserve(memory::pass_results_bytes(plies), Some(&session.id))?;
+        (copy, results)
+    };
+    let started = {
+        let session = session.clone();
+        tokio::task::spawn_blocking(move || {
+            let started = crate::review_run::start(&session, limit, copy);
+            // The results are made: the session counts them from here.
+            session.recount();
+            drop(results);
+            started
+        })
         .await
         .map_err(|e| ApiError::conflict(format!("the pass could not start: {e}")))?
-        .map(Json)
+    };
+    state.json_answer(&session, &started?)
 }
 
 /// `GET /api/analysis?game=ID`: the pass's progress and results.
 pub async fn review(
     State(state): Shared,
     ApiQuery(q): ApiQuery<GameQuery>,
-) -> Result<Json<gamerecord::review::ReviewView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&q.game)?;
-    Ok(Json(crate::review_run::view(&session)))
+    state.json_answer(&session, &crate::review_run::view(&session))
 }
 
 /// `POST /api/analysis/cancel` `{"game"}`: stops the pass, keeping what it found.
 pub async fn cancel_review(
     State(state): Shared,
     ApiJson(body): ApiJson<GameBody>,
-) -> Result<Json<gamerecord::review::ReviewView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
-    tokio::task::spawn_blocking(move || crate::review_run::cancel(&session))
-        .await
-        .map(Json)
-        .map_err(|e| ApiError::conflict(format!("the pass could not be cancelled: {e}")))
+    let cancelled = {
+        let session = session.clone();
+        tokio::task::spawn_blocking(move || crate::review_run::cancel(&session))
+            .await
+            .map_err(|e| ApiError::conflict(format!("the pass could not be cancelled: {e}")))?
+    };
+    state.json_answer(&session, &cancelled)
 }
 
-/// Adds the best lines (see [`crate::review_run::add_best_lines`]); the game
-/// is left as it was when they would not fit the games' memory.
+/// Adds the best lines (see [`crate::review_run::add_best_lines`]), the
+/// room for them (and for the copy that puts the game back if one fails)
+/// reserved first; the game is left as it was when one fails.
 pub async fn review_lines(
     State(state): Shared,
     ApiJson(body): ApiJson<LinesBody>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
-    let before = session.record().clone();
-    if let Err(e) = crate::review_run::add_best_lines(&session, body.ply) {
-        *session.record() = before;
-        return Err(e);
-    }
-    if let Err(full) = state.trim(&session.id) {
-        *session.record() = before;
-        return Err(full);
-    }
-    Ok(view(&session))
+    let adds = memory::best_lines_bytes(&session.record(), body.ply);
+    change(&state, &session, adds, |record| {
+        let before = record.clone();
+        crate::review_run::add_best_lines(&session, record, body.ply).inspect_err(|_| {
+            *record = before;
+        })
+    })?;
+    view(&state, &session)
 }
 
 /// `GET /api/opening?game=ID`: every named position of the game, in order.
@@ -491,7 +552,12 @@ pub async fn opening(
     ApiQuery(q): ApiQuery<GameQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.get(&q.game)?;
-    let positions = session.record().positions();
+    let (positions, _room) = {
+        let record = session.record();
+        let plies = record.tree.first_children(gamerecord::tree::ROOT).count();
+        let room = state.game_room(&session, RoomKind::Line, memory::line_copy_bytes(plies))?;
+        (record.positions(), room)
+    };
     let named = tokio::task::spawn_blocking(move || gamerecord::opening::named_plies(&positions))
         .await
         .map_err(|e| ApiError::conflict(format!("the opening table could not be read: {e}")))?;

@@ -8,16 +8,27 @@
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
+use axum::response::Response;
 use engine::{Reporter, SearchEvent};
-use gamerecord::draw_offer::{DrawAnswer, DrawProbe, PROBE_MS};
-use gamerecord::view::GameView;
+use gamerecord::draw_offer::{DrawProbe, PROBE_MS};
+use gamerecord::view::GameJson;
+use serde::Serialize;
 
 use crate::error::ApiError;
-use crate::session::Session;
+use crate::session::{AppState, Session};
+
+/// The answer to an offer (gamerecord's `DrawAnswer`), the game written
+/// as it streams out.
+#[derive(Serialize)]
+struct Answer<'a> {
+    accepted: bool,
+    state: GameJson<'a>,
+}
 
 /// Weighs a draw offered by the side to move at the end of the game
-/// against the engine (blocks for the search: call it off the async threads).
-pub fn offer(session: &Arc<Session>) -> Result<DrawAnswer, ApiError> {
+/// against the engine and answers `{"accepted", "state"}` (blocks for the
+/// search: call it off the async threads).
+pub fn offer(state: &AppState, session: &Arc<Session>) -> Result<Response, ApiError> {
     let probe = DrawProbe::of(&session.record())?;
     let settings = DrawProbe::settings();
     let (tx, rx) = mpsc::channel();
@@ -49,8 +60,9 @@ pub fn offer(session: &Arc<Session>) -> Result<DrawAnswer, ApiError> {
     }
     let mut record = session.record();
     let accepted = probe.answer(score, &mut record)?;
-    Ok(DrawAnswer {
+    let answer = Answer {
         accepted,
-        state: GameView::new(&session.id, &record),
-    })
+        state: GameJson::new(&session.id, &record),
+    };
+    state.json_answer(session, &answer)
 }

@@ -51,8 +51,8 @@ pub async fn events(
         loop {
             match receiver.recv().await {
                 Ok(text) => {
-                    let next = (text != EXPIRED_EVENT).then_some((receiver, listener));
-                    return Some((Ok(Event::default().data(text)), next));
+                    let next = (text.as_str() != EXPIRED_EVENT).then_some((receiver, listener));
+                    return Some((Ok(Event::default().data(text.as_str())), next));
                 }
                 // A slow page skips events rather than holding up the engine.
                 Err(RecvError::Lagged(_)) => continue,

@@ -1,6 +1,6 @@
 //! Who may use the server: requests must name it by an address it serves
 //! (the `Host` header), and state-changing requests that come from a page
-//! must come from its own page (the `Origin` header).
+//! must come from its own page (the `Origin` header, one of them).
 //!
 //! Why: the server has no login and drives an engine. A page on another
 //! site can make the browser send requests to `127.0.0.1`; the browser's
@@ -193,9 +193,8 @@ impl Access {
                 self.url
             )));
         }
-        let changes_state = !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
         match origin {
-            Some(origin) if changes_state && !self.allows_origin(origin) => {
+            Some(origin) if changes_state(method) && !self.allows_origin(origin) => {
                 Some(ApiError::forbidden(format!(
                     "requests that change a game are taken only from the page at {}, not from '{origin}'",
                     self.url
@@ -204,6 +203,12 @@ impl Access {
             _ => None,
         }
     }
+}
+
+/// Whether a request of this method may change a game (and so must come
+/// from the server's own page when it comes from a page at all).
+fn changes_state(method: &Method) -> bool {
+    !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
 /// Middleware: refuses requests that [`Access::check`] refuses, with the
@@ -218,6 +223,7 @@ pub async fn guard(State(access): State<Arc<Access>>, req: Request, next: Next) 
         // An absolute-form request line carries the authority in the URI
         // too: both must name this server, and there is one Host at most.
         let hosts = req.headers().get_all(header::HOST).iter().count();
+        let origins = req.headers().get_all(header::ORIGIN).iter().count();
         let authority = req.uri().authority().map(std::string::ToString::to_string);
         let host = text(header::HOST).or_else(|| authority.clone());
         let origin = text(header::ORIGIN);
@@ -225,6 +231,14 @@ pub async fn guard(State(access): State<Arc<Access>>, req: Request, next: Next) 
             Some(ApiError::bad_request(
                 "the request has more than one Host header; send one",
             ))
+        } else if origins > 1 && changes_state(req.method()) {
+            // A browser sends one Origin; reading only the first of two
+            // would let the second through unread.
+            Some(ApiError::forbidden(format!(
+                "requests that change a game are taken only from the page at {}, with one \
+                 Origin header, not {origins}",
+                access.url
+            )))
         } else {
             authority
                 .and_then(|a| access.check(req.method(), Some(&a), None))

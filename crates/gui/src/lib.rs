@@ -8,6 +8,8 @@
 pub mod api;
 pub mod assets;
 pub mod book_source;
+pub mod budget;
+pub mod connections;
 pub mod draw;
 pub mod error;
 pub mod events;
@@ -33,14 +35,12 @@ use session::AppState;
 /// request whose `Content-Length` is larger is answered 413 at once.
 pub const BODY_LIMIT: usize = 1 << 20;
 
-/// Connections served at once (a browser tab holds a few); one more is
-/// answered 503 at once and closed, so that slow or idle clients cannot
-/// lock the page out for long.
-pub const MAX_CONNECTIONS: usize = 256;
+pub use connections::{ConnectionLimits, HEADER_TIMEOUT, MAX_CONNECTIONS};
 
-/// The time a client has to send a request's headers (also the longest a
-/// kept-alive connection waits idle for its next request).
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Request bodies at least this long count against the games' memory
+/// while they are read and used ([`budget`]); shorter ones are too small
+/// to matter.
+pub const COUNTED_BODY: usize = 64 << 10;
 
 /// The time a client has to send a request's body.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
@@ -200,8 +200,43 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/analysis/lines", post(api::review_lines))
         .route("/api/engine", post(api::engine_resources))
         .route("/api/opening", get(api::opening))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT));
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            hold_body,
+        ));
     guarded(router.with_state(state), access)
+}
+
+/// Middleware: a request body of [`COUNTED_BODY`] bytes or more (by its
+/// `Content-Length`, or [`BODY_LIMIT`] when it comes in chunks) counts
+/// against the games' memory twice over (its bytes, and the JSON strings
+/// read from them) from before it is read until the answer is made;
+/// refused with 503 when the games in use leave no room for it.
+async fn hold_body(
+    axum::extract::State(state): axum::extract::State<Arc<AppState>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let headers = req.headers();
+    let declared = headers
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    let chunked = headers.contains_key(axum::http::header::TRANSFER_ENCODING);
+    let length = match (declared, chunked) {
+        (Some(n), _) => n.min(BODY_LIMIT),
+        (None, true) => BODY_LIMIT,
+        (None, false) => 0,
+    };
+    if length < COUNTED_BODY {
+        return next.run(req).await;
+    }
+    match state.reserve(2 * length, None) {
+        Ok(_room) => next.run(req).await,
+        Err(full) => full.into_response(),
+    }
 }
 
 /// `router` behind the server's guards: a `Content-Length` over
@@ -244,39 +279,22 @@ pub fn exposure_warning(host: &str) -> Option<String> {
     })
 }
 
-/// What the accept loop allows each client.
-#[derive(Clone, Copy, Debug)]
-pub struct ConnectionLimits {
-    /// Connections served at once; one more is answered 503 and closed.
-    pub max_connections: usize,
-    /// The time a client has to send a request's headers.
-    pub header_timeout: Duration,
-}
-
-impl Default for ConnectionLimits {
-    /// [`MAX_CONNECTIONS`] and [`HEADER_TIMEOUT`].
-    fn default() -> ConnectionLimits {
-        ConnectionLimits {
-            max_connections: MAX_CONNECTIONS,
-            header_timeout: HEADER_TIMEOUT,
-        }
-    }
-}
-
-/// Serves `app` on `listener` until `shutdown` completes: at most
-/// `limits.max_connections` connections at once (one more is answered 503
-/// and closed at once), each given `limits.header_timeout` to send its
-/// headers.
+/// Serves `app` on `listener` until `shutdown` completes, each client
+/// held to `limits` (see [`connections`]): a connection in a regular slot
+/// has `limits.header_timeout` to send its headers and is kept alive; one
+/// in a spare slot has `limits.spare_header_timeout`, one request, and may
+/// be closed for a newer one before its request arrives; one for which
+/// there is no slot is answered 503 and closed at once.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     app: Router,
     limits: ConnectionLimits,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
-    let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    let held = connections::Connections::new(limits);
     tokio::pin!(shutdown);
     loop {
-        let (stream, _) = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(pair) => pair,
                 // Out of file descriptors and the like: wait, then go on.
@@ -287,21 +305,54 @@ pub async fn serve(
             },
             () = &mut shutdown => return Ok(()),
         };
-        let Ok(permit) = permits.clone().try_acquire_owned() else {
-            tokio::spawn(refuse_busy(stream));
-            continue;
-        };
-        let service = hyper_util::service::TowerToHyperService::new(app.clone());
-        tokio::spawn(async move {
-            let _permit = permit;
-            let mut http = hyper::server::conn::http1::Builder::new();
-            http.timer(hyper_util::rt::TokioTimer::new())
-                .header_read_timeout(limits.header_timeout);
-            // A client that goes away ends its connection: nothing to report.
-            let _ = http
-                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
-                .await;
-        });
+        match held.admit(peer.ip()) {
+            connections::Slot::Regular(slot) => {
+                let service = hyper_util::service::TowerToHyperService::new(app.clone());
+                tokio::spawn(async move {
+                    let _slot = slot;
+                    let mut http = hyper::server::conn::http1::Builder::new();
+                    http.timer(hyper_util::rt::TokioTimer::new())
+                        .header_read_timeout(limits.header_timeout);
+                    // A client that goes away ends its connection: nothing to report.
+                    let _ = http
+                        .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                        .await;
+                });
+            }
+            connections::Slot::Spare(slot) => {
+                use tower::ServiceExt;
+                let started = slot.started();
+                let app = app
+                    .clone()
+                    .map_request(move |req: axum::extract::Request<_>| {
+                        started.store(true, std::sync::atomic::Ordering::SeqCst);
+                        req
+                    });
+                let service = hyper_util::service::TowerToHyperService::new(app);
+                tokio::spawn(async move {
+                    let mut http = hyper::server::conn::http1::Builder::new();
+                    http.timer(hyper_util::rt::TokioTimer::new())
+                        .header_read_timeout(limits.spare_header_timeout)
+                        .keep_alive(false);
+                    let connection =
+                        http.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+                    tokio::pin!(connection);
+                    tokio::select! {
+                        _ = connection.as_mut() => return,
+                        () = slot.evicted() => {}
+                    }
+                    // Taken back for a newer connection: closed, unless its
+                    // request came in the meantime, which is answered first.
+                    if slot.has_started() {
+                        connection.as_mut().graceful_shutdown();
+                        let _ = connection.await;
+                    }
+                });
+            }
+            connections::Slot::Refused => {
+                tokio::spawn(refuse_busy(stream));
+            }
+        }
     }
 }
 

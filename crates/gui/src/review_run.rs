@@ -23,10 +23,13 @@ use engine::{Limits, SearchEvent};
 use gamerecord::review::{self, PassGame, PassLimit, PositionEval, Review, ReviewView, Stored};
 use gamerecord::settings::EngineSettings;
 
+use crate::budget::Held;
 use crate::error::ApiError;
 use crate::session::Session;
 use gamerecord::page_event::PageEvent;
+use gamerecord::record::GameRecord;
 use gamerecord::search_gate::{Begun, Purpose};
+use gamerecord::GameError;
 
 /// How long the pass waits before looking again at a busy engine or a
 /// search that has not ended.
@@ -42,9 +45,11 @@ pub struct ReviewRun {
 }
 
 /// Starts a pass over `session`'s game (cancelling one that runs);
-/// refused while the game's evaluation is hidden. Joins the old pass's
-/// thread, so call it off the async threads.
-pub fn start(session: &Arc<Session>, limit: PassLimit) -> Result<ReviewView, ApiError> {
+/// refused while the game's evaluation is hidden. `copy` holds the memory
+/// for the pass's copy of the main line
+/// ([`gamerecord::memory::line_copy_bytes`]), kept by its thread until it
+/// ends. Joins the old pass's thread, so call it off the async threads.
+pub fn start(session: &Arc<Session>, limit: PassLimit, copy: Held) -> Result<ReviewView, ApiError> {
     let limit = limit.checked()?;
     let game = PassGame::of(&session.record())?;
     // One start or cancel at a time: the old thread ends before the new one begins.
@@ -64,8 +69,11 @@ pub fn start(session: &Arc<Session>, limit: PassLimit) -> Result<ReviewView, Api
     let positions = game.positions;
     let handle = std::thread::Builder::new()
         .name("kestrel-review".into())
-        .spawn(move || run(weak, pass, cancel, positions, limit.limits()))
-        .map_err(|e| ApiError::conflict(format!("the pass could not start: {e}")))?;
+        .spawn(move || {
+            let _copy = copy;
+            run(weak, pass, cancel, positions, limit.limits());
+        })
+        .map_err(|e| ApiError::busy(format!("the pass could not start: {e}")))?;
     session.review().thread = Some(handle);
     drop(serial);
     Ok(view(session))
@@ -128,6 +136,7 @@ fn run(
     }
     if let Some(session) = weak.upgrade() {
         session.review().results.finish(pass);
+        session.recount();
         session.send(&PageEvent::Analysis {
             analysis: view(&session),
         });
@@ -137,7 +146,7 @@ fn run(
 /// Searches `pos` until a search of the pass's own ends un-pre-empted;
 /// None when cancelled.
 fn search(
-    session: &Session,
+    session: &Arc<Session>,
     cancel: &AtomicBool,
     pos: &Position,
     history: &[u64],
@@ -206,7 +215,7 @@ fn search(
 /// Keeps the result for position `i` while the pass is current and the
 /// game still holds that position (see [`Review::store`]); false when the
 /// pass should end.
-fn store(session: &Session, pass: u64, i: usize, eval: PositionEval) -> bool {
+fn store(session: &Arc<Session>, pass: u64, i: usize, eval: PositionEval) -> bool {
     let stored = {
         let record = session.record();
         session.review().results.store(pass, i, eval, &record)
@@ -229,10 +238,12 @@ pub fn view(session: &Session) -> ReviewView {
     review::view(&session.review().results, &record)
 }
 
-/// Adds the pass's best lines to `session`'s game (see
+/// Adds the pass's best lines to `record`, `session`'s game locked (see
 /// [`review::add_best_lines`]): how many were added.
-pub fn add_best_lines(session: &Session, ply: Option<usize>) -> Result<usize, ApiError> {
-    let mut record = session.record();
-    let added = review::add_best_lines(&session.review().results, &mut record, ply)?;
-    Ok(added)
+pub fn add_best_lines(
+    session: &Session,
+    record: &mut GameRecord,
+    ply: Option<usize>,
+) -> Result<usize, GameError> {
+    review::add_best_lines(&session.review().results, record, ply)
 }

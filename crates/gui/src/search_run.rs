@@ -2,7 +2,8 @@
 //! looks and how (`GoBody::target`, gamerecord's checks), the session's
 //! gate whether it starts (`Session::begin_search`), then the book when the
 //! side uses it, else the engine in the background with a reporter that
-//! turns its events into reports and the reports into [`PageEvent`]s
+//! turns its events into reports and the reports into
+//! [`PageEvent`](gamerecord::page_event::PageEvent)s
 //! (gamerecord's `SearchRun`, which the page without a server uses too)
 //! and, for a game move, plays the move it finds (unless the game changed
 //! meanwhile or the search was superseded or stopped).
@@ -10,11 +11,9 @@
 use std::sync::{Arc, Weak};
 use std::time::Instant;
 
-use gamerecord::page_event::PageEvent;
 use gamerecord::request::GoBody;
 use gamerecord::search_gate::{Begun, Purpose};
 use gamerecord::search_report::{SearchReport, SearchRun};
-use gamerecord::view::GameView;
 use serde::Serialize;
 
 use crate::error::ApiError;
@@ -118,11 +117,16 @@ pub fn start(state: &AppState, session: &Arc<Session>, go: &GoBody) -> Result<Go
 /// superseded nor stopped) and the game is still where it searched (see
 /// [`gamerecord::record::GameRecord::play_found`]). Sends the new state.
 /// True when played.
-fn play_if_current(session: &Session, run: &SearchRun, m: chess::Move, ms: Option<u64>) -> bool {
+fn play_if_current(
+    session: &Arc<Session>,
+    run: &SearchRun,
+    m: chess::Move,
+    ms: Option<u64>,
+) -> bool {
     if !session.searches.running(run.search) {
         return false;
     }
-    let view = {
+    {
         let mut record = session.record();
         if record
             .play_found(run.target.version, run.target.node, m, ms)
@@ -130,8 +134,8 @@ fn play_if_current(session: &Session, run: &SearchRun, m: chess::Move, ms: Optio
         {
             return false;
         }
-        GameView::new(&session.id, &record)
-    };
-    session.send(&PageEvent::State { state: view });
+        session.send_state(&record);
+    }
+    session.recount();
     true
 }

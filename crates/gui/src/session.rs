@@ -1,27 +1,35 @@
 //! The server's state: one session per game (a game, its own engine and a
 //! channel for the engine's output), the book and the tables that all
 //! sessions share. A session outlives its tab, so that a reloaded page
-//! finds its game again; what bounds them is memory: each session's bytes
-//! are estimated (its engine's table and search state, its move tree) and
-//! while the total is over the budget, sessions are dropped, those no page
-//! is watching first, then the least recently used, their search stopped
-//! and their pages told (an `expired` event), so that forgotten games do
-//! not pile up engines and their tables.
+//! finds its game again; what bounds them is memory, counted in one
+//! budget ([`crate::budget`]): each session's size (its engine's table
+//! and search state, its move tree, the room to show it and to walk its
+//! main line, its analysis) and what requests are making. A request that
+//! needs more room than is left first drops sessions left alone for a
+//! while ([`KEEP_USED_WITHIN`]), those no page is watching first, then the
+//! least recently used, their search stopped and their pages told (an
+//! `expired` event); when games in use fill the budget it is refused with
+//! 503, before anything is allocated for it.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock, TryLockError};
 use std::time::{Duration, Instant};
 
+use axum::response::Response;
 use chess::Position;
 use engine::Engine;
+use gamerecord::memory::{line_copy_bytes, view_json_bound};
 use gamerecord::record::GameRecord;
+use gamerecord::tree::ROOT;
+use gamerecord::view::GameJson;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 use syzygy::SyzygyTablebase;
 use tokio::sync::broadcast;
 
 use crate::book_source::BookSource;
+use crate::budget::{Budget, Held, HeldJson, Reservation};
 use crate::error::ApiError;
 use crate::review_run::ReviewRun;
 use gamerecord::page_event::PageEvent;
@@ -44,6 +52,14 @@ const MIB: usize = 1 << 20;
 const MAX_HASH_MIB: usize = 1024;
 /// Engine events kept for a slow listener before it skips some.
 const EVENT_BUFFER: usize = 1024;
+/// A session's memory besides its engine and its game: the session
+/// itself, its game's own fields and its event channel's slots.
+const SESSION_BYTES: usize =
+    std::mem::size_of::<Session>() + std::mem::size_of::<GameRecord>() + EVENT_BUFFER * 64 + 4096;
+
+/// An event as the pages' streams get it: its JSON text, whose bytes count
+/// against the games' memory until the last stream has had it.
+pub type EventText = Arc<HeldJson>;
 
 /// One game and its engine.
 pub struct Session {
@@ -55,7 +71,7 @@ pub struct Session {
     /// The engine.
     pub engine: Mutex<Engine>,
     /// Engine output, as JSON texts, for the event stream.
-    pub events: broadcast::Sender<String>,
+    pub events: broadcast::Sender<EventText>,
     /// Open event streams.
     pub listeners: AtomicUsize,
     /// The latest search and the gate its events pass: the server drops
@@ -69,6 +85,39 @@ pub struct Session {
     last_used: Mutex<Instant>,
     /// The engine's threads and table size ([`Session::set_resources`]).
     resources: Mutex<Resources>,
+    /// The budget its size counts in.
+    budget: Arc<Budget>,
+    /// Its size as last counted, and whether it counts (a session dropped
+    /// to make room no longer does, though its last requests may hold it).
+    counted: Mutex<Counted>,
+    /// The room its size keeps to show the game once (its JSON view, or
+    /// its PGN on the way out).
+    show_room: KeptRoom,
+    /// The room its size keeps for one copy of its main line held past
+    /// its lock (the analysis pass's, the opening names', the book's).
+    line_room: KeptRoom,
+}
+
+/// Room a session's size keeps for one use at a time.
+#[derive(Debug, Default)]
+struct KeptRoom {
+    bytes: AtomicUsize,
+    taken: AtomicBool,
+}
+
+/// Which room a session keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoomKind {
+    /// To show the game: its JSON view or its PGN.
+    Show,
+    /// For a copy of its main line.
+    Line,
+}
+
+#[derive(Debug, Default)]
+struct Counted {
+    bytes: usize,
+    live: bool,
 }
 
 /// What a game's engine holds: its search threads and its table's size.
@@ -97,9 +146,46 @@ pub fn max_threads() -> usize {
 /// after it ([`PageEvent::Expired`] as sent).
 pub const EXPIRED_EVENT: &str = r#"{"type":"expired"}"#;
 
+/// Room a game keeps (see [`RoomKind`]), taken by one answer, event or
+/// copy at a time and given back when that is dropped.
+pub struct GameRoom(Arc<Session>, RoomKind);
+
+impl Drop for GameRoom {
+    fn drop(&mut self) {
+        self.0.room(self.1).taken.store(false, Ordering::SeqCst);
+    }
+}
+
+impl std::fmt::Debug for GameRoom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GameRoom({}, {:?})", self.0.id, self.1)
+    }
+}
+
+/// The `state` event: the game after an engine move, as
+/// [`PageEvent::State`] writes it, the game written as it streams out.
+#[derive(Serialize)]
+#[serde(tag = "type", rename = "state")]
+struct StateEvent<'a> {
+    state: GameJson<'a>,
+}
+
 impl Session {
-    fn new(id: String, start: Position, tables: Option<Arc<SyzygyTablebase>>) -> Session {
-        let mut engine = Engine::new();
+    /// A session for a new game from `start`, its engine made (or why the
+    /// system cannot give it: a 503, nothing left allocated). It counts in
+    /// `budget` from its first [`Session::recount`].
+    fn try_new(
+        id: String,
+        start: Position,
+        tables: Option<Arc<SyzygyTablebase>>,
+        budget: Arc<Budget>,
+    ) -> Result<Session, ApiError> {
+        let mut engine = Engine::try_new().map_err(|e| {
+            ApiError::busy(format!(
+                "{e}: the machine has less memory than --games-memory allows; close games you \
+                 no longer need, or start kestrel gui with a smaller --games-memory"
+            ))
+        })?;
         if let Some(t) = tables {
             engine.set_tablebase(Some(t));
         }
@@ -107,7 +193,7 @@ impl Session {
             threads: 1,
             hash_mib: engine.hash_mib(),
         };
-        Session {
+        Ok(Session {
             id,
             record: Mutex::new(GameRecord::new(start)),
             engine: Mutex::new(engine),
@@ -118,16 +204,127 @@ impl Session {
             review_start: Mutex::new(()),
             last_used: Mutex::new(Instant::now()),
             resources: Mutex::new(resources),
+            budget,
+            counted: Mutex::new(Counted {
+                bytes: 0,
+                live: true,
+            }),
+            show_room: KeptRoom::default(),
+            line_room: KeptRoom::default(),
+        })
+    }
+
+    /// The most a new game from the start takes before its first move:
+    /// what [`AppState::create`] reserves before making one.
+    pub fn new_game_bytes() -> usize {
+        let empty = GameRecord::new(Position::startpos());
+        SESSION_BYTES
+            + Resources {
+                threads: 1,
+                hash_mib: 16,
+            }
+            .bytes()
+            + empty.heap_bytes()
+            + view_json_bound(&empty)
+            + 2 * line_copy_bytes(0)
+    }
+
+    /// The bytes the session counts: as last counted ([`Session::recount`]).
+    pub fn bytes(&self) -> usize {
+        self.counted().bytes
+    }
+
+    fn counted(&self) -> MutexGuard<'_, Counted> {
+        self.counted.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Counts the session again after its game, engine or analysis
+    /// changed: the engine's table and threads, the game's tree and tags,
+    /// the room to show it once (its JSON view's bound), to walk its main
+    /// line under its lock and to hold one copy of that line past it, and
+    /// the analysis pass's results. Call it with none of the session's
+    /// locks held.
+    pub fn recount(&self) {
+        let (game, view, line) = {
+            let record = self.record();
+            let plies = record.tree.first_children(ROOT).count();
+            (
+                record.heap_bytes(),
+                view_json_bound(&record),
+                line_copy_bytes(plies),
+            )
+        };
+        let review = self.review().results.heap_bytes();
+        let bytes = SESSION_BYTES + self.resources().bytes() + game + view + 2 * line + review;
+        self.show_room.bytes.store(view, Ordering::SeqCst);
+        self.line_room.bytes.store(line, Ordering::SeqCst);
+        let mut counted = self.counted();
+        if counted.live {
+            self.budget.resize(counted.bytes, bytes);
+        }
+        counted.bytes = bytes;
+    }
+
+    /// No longer counted (dropped to make room): what it held goes back to
+    /// the budget, whatever its last requests still hold.
+    fn uncount(&self) {
+        let mut counted = self.counted();
+        if counted.live {
+            self.budget.resize(counted.bytes, 0);
+            counted.live = false;
         }
     }
 
-    /// About how many bytes the session holds: its engine, its game and
-    /// the game analysis's results.
-    pub fn bytes(&self) -> usize {
-        std::mem::size_of::<Session>()
-            + self.resources().bytes()
-            + self.record().heap_bytes()
-            + self.review().results.heap_bytes()
+    fn room(&self, kind: RoomKind) -> &KeptRoom {
+        match kind {
+            RoomKind::Show => &self.show_room,
+            RoomKind::Line => &self.line_room,
+        }
+    }
+
+    /// The room of `kind` the game keeps, when nothing else uses it now:
+    /// the guard that gives it back, and its bytes; else none, and 0.
+    fn take_room(self: &Arc<Session>, kind: RoomKind) -> (Option<GameRoom>, usize) {
+        let room = self.room(kind);
+        match room
+            .taken
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+        {
+            Ok(_) => (
+                Some(GameRoom(self.clone(), kind)),
+                room.bytes.load(Ordering::SeqCst),
+            ),
+            Err(_) => (None, 0),
+        }
+    }
+
+    /// `value`, the game's view or what carries it, as JSON held within
+    /// the budget: in the room the game keeps to be shown when free, and
+    /// past it (or without it) in room that `more` gives.
+    fn view_json(
+        self: &Arc<Session>,
+        value: &impl Serialize,
+        more: impl FnMut(usize) -> Result<Reservation, ApiError>,
+    ) -> Result<HeldJson, ApiError> {
+        let (game_room, room) = self.take_room(RoomKind::Show);
+        let held = Held {
+            reservation: Reservation::none(&self.budget),
+            game_room,
+        };
+        HeldJson::write(value, held, room, more)
+    }
+
+    /// Room from the budget as it is now, for the session's events (which
+    /// the engine's threads send: they drop no game to make room).
+    fn event_room(&self, bytes: usize) -> Result<Reservation, ApiError> {
+        self.budget.try_hold(bytes).ok_or_else(|| {
+            ApiError::busy(format!(
+                "the server's memory for games ({} MiB) is full, so this game's page is not \
+                 sent the engine's latest output; close games you no longer need, or start \
+                 kestrel gui with a larger --games-memory",
+                self.budget.limit() / MIB
+            ))
+        })
     }
 
     fn last_used(&self) -> Instant {
@@ -156,9 +353,9 @@ impl Session {
 
     /// Gives the engine `threads` search threads and a table of `hash_mib`
     /// MiB (`None` keeps that part), stopping its search first when
-    /// either changes (a new table starts empty). A table the machine
-    /// cannot give leaves the old one. Blocks until the search has ended:
-    /// call it off the async threads.
+    /// either changes (a new table starts empty). A table or thread the
+    /// machine cannot give leaves the old ones. Blocks until the search
+    /// has ended: call it off the async threads.
     pub fn set_resources(
         &self,
         threads: Option<usize>,
@@ -172,29 +369,33 @@ impl Session {
             return Ok(now);
         }
         self.stop_locked(&engine, None);
+        let refused = |e: engine::OptionError| {
+            let why = e.to_string();
+            match e {
+                engine::OptionError::Param(_) => ApiError::bad_request(why),
+                _ => ApiError::busy(why),
+            }
+        };
         if let Some(n) = threads {
             engine
                 .set_option("Threads", &n.to_string())
-                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+                .map_err(refused)?;
             now.threads = n;
+            *self
+                .resources
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = now;
         }
         if let Some(mib) = hash_mib {
-            let set = engine
+            engine
                 .set_option("Hash", &mib.to_string())
-                .map_err(|e| ApiError::bad_request(e.to_string()));
-            if let Err(e) = set {
-                *self
-                    .resources
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner) = now;
-                return Err(e);
-            }
+                .map_err(refused)?;
             now.hash_mib = mib;
+            *self
+                .resources
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = now;
         }
-        *self
-            .resources
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = now;
         Ok(now)
     }
 
@@ -208,7 +409,7 @@ impl Session {
     /// Sends an event to the open streams (none open: dropped). An event
     /// of a search passes the gate: dropped when the search was superseded,
     /// a line dropped when it was stopped too.
-    pub fn send(&self, event: &PageEvent) {
+    pub fn send(self: &Arc<Session>, event: &PageEvent) {
         match event.gate() {
             Some((search, what)) => {
                 self.searches.pass(search, what, || self.broadcast(event));
@@ -217,8 +418,40 @@ impl Session {
         }
     }
 
-    fn broadcast(&self, event: &PageEvent) {
-        let _ = self.events.send(event.to_json());
+    /// Sends the game as it is now (`record`, locked by the caller) to the
+    /// open streams: the `state` event, written in the room the game keeps
+    /// to be shown, or room the budget has now.
+    pub fn send_state(self: &Arc<Session>, record: &GameRecord) {
+        let event = StateEvent {
+            state: GameJson::new(&self.id, record),
+        };
+        let text = self.view_json(&event, |n| self.event_room(n));
+        self.broadcast_text(text);
+    }
+
+    fn broadcast(self: &Arc<Session>, event: &PageEvent) {
+        let text = HeldJson::write(
+            event,
+            Held {
+                reservation: Reservation::none(&self.budget),
+                game_room: None,
+            },
+            0,
+            |n| self.event_room(n),
+        );
+        self.broadcast_text(text);
+    }
+
+    /// Sends `text`, or, when there was no room to write it, a short
+    /// `error` event saying so (held by nothing: it is a few bytes).
+    fn broadcast_text(&self, text: Result<HeldJson, ApiError>) {
+        let text = text.unwrap_or_else(|refused| {
+            HeldJson::unheld(
+                serde_json::json!({"type": "error", "error": refused.message}).to_string(),
+                &self.budget,
+            )
+        });
+        let _ = self.events.send(Arc::new(text));
     }
 
     /// Begins a search for `purpose` (none: the server's own, which the
@@ -229,7 +462,7 @@ impl Session {
     /// locked (`engine`) and start the search before unlocking it; the
     /// superseded search is stopped here.
     pub fn begin_search(
-        &self,
+        self: &Arc<Session>,
         engine: &Engine,
         purpose: Option<Purpose>,
         spot: Option<SearchSpot>,
@@ -263,7 +496,10 @@ impl Session {
     /// [`Session::stop_search`] with the engine already locked.
     fn stop_locked(&self, engine: &Engine, only: Option<Purpose>) -> bool {
         let stopped = self.searches.stop(only, |search| {
-            self.broadcast(&PageEvent::Stopped { search });
+            let text = PageEvent::Stopped { search }.to_json();
+            let _ = self
+                .events
+                .send(Arc::new(HeldJson::unheld(text, &self.budget)));
         });
         if stopped {
             engine.stop();
@@ -274,6 +510,27 @@ impl Session {
     /// Stops whatever search runs (see [`Session::stop_search`]).
     pub fn cancel_search(&self) {
         self.stop_search(None);
+    }
+
+    /// Dropped to make room: no longer counted, its search stopped when
+    /// its engine is free (a request that holds the engine finishes, and
+    /// the engine stops when the session's last holder lets it go), and
+    /// its pages told.
+    fn expire(&self) {
+        self.uncount();
+        match self.engine.try_lock() {
+            Ok(engine) => {
+                self.stop_locked(&engine, None);
+            }
+            Err(TryLockError::Poisoned(engine)) => {
+                self.stop_locked(&engine.into_inner(), None);
+            }
+            Err(TryLockError::WouldBlock) => {}
+        }
+        let _ = self.events.send(Arc::new(HeldJson::unheld(
+            EXPIRED_EVENT.to_string(),
+            &self.budget,
+        )));
     }
 
     /// The game review, locked.
@@ -292,7 +549,7 @@ pub struct AppState {
     /// The endgame tables, when `--syzygy-path` was given.
     pub tables: Option<Arc<SyzygyTablebase>>,
     rng: Mutex<rand::rngs::SmallRng>,
-    budget: usize,
+    budget: Arc<Budget>,
     keep_used_within: Duration,
 }
 
@@ -302,8 +559,8 @@ impl AppState {
         AppState::with_budget(book, tables, DEFAULT_BUDGET_MIB * MIB)
     }
 
-    /// State whose games may hold about `budget` bytes in all (at least
-    /// the newest game is kept, whatever its size).
+    /// State whose games, and the requests about them, may hold about
+    /// `budget` bytes in all.
     pub fn with_budget(
         book: BookSource,
         tables: Option<Arc<SyzygyTablebase>>,
@@ -314,7 +571,7 @@ impl AppState {
             book: RwLock::new(book),
             tables,
             rng: Mutex::new(rand::rngs::SmallRng::from_os_rng()),
-            budget,
+            budget: Budget::new(budget),
             keep_used_within: KEEP_USED_WITHIN,
         }
     }
@@ -332,9 +589,12 @@ impl AppState {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// A new session from `start`; idle others go if the games are over
-    /// budget. Refused (and nothing kept) when games in use fill it.
+    /// A new session from `start`: the room for its engine and game
+    /// reserved first (see [`AppState::reserve`]), then its engine made.
+    /// Refused (503, saying what to do; nothing kept) when the games in
+    /// use fill the budget or the system cannot give the engine.
     pub fn create(&self, start: Position) -> Result<Arc<Session>, ApiError> {
+        let room = self.reserve(Session::new_game_bytes(), None)?;
         let id = {
             let mut rng = self
                 .rng
@@ -342,64 +602,126 @@ impl AppState {
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             format!("{:016x}", rng.random::<u64>())
         };
-        let session = Arc::new(Session::new(id.clone(), start, self.tables.clone()));
-        self.sessions().insert(id.clone(), session.clone());
-        if let Err(full) = self.trim(&id) {
-            self.sessions().remove(&id);
-            return Err(full);
-        }
+        let session = Arc::new(Session::try_new(
+            id.clone(),
+            start,
+            self.tables.clone(),
+            self.budget.clone(),
+        )?);
+        session.recount();
+        self.sessions().insert(id, session.clone());
+        drop(room);
         Ok(session)
     }
 
-    /// Drops idle sessions while the games hold more than the budget: first
-    /// those no page watches, then the least recently used; never `keep`
-    /// (the one just made or grown) nor one used within the last
-    /// [`KEEP_USED_WITHIN`]. Their searches stop and their pages get
-    /// [`EXPIRED_EVENT`]. The ids dropped; an error (503, with what to do)
-    /// when the games are still over budget and games in use other than
-    /// `keep` hold the room (`keep` alone over it is kept: there is nothing
-    /// better to do).
-    pub fn trim(&self, keep: &str) -> Result<Vec<String>, ApiError> {
-        // Sizes are read outside the map's lock: each locks its game.
-        let all: Vec<Arc<Session>> = self.sessions().values().cloned().collect();
-        let mut sized: Vec<(Arc<Session>, usize)> = all
-            .into_iter()
-            .map(|s| {
-                let bytes = s.bytes();
-                (s, bytes)
-            })
-            .collect();
-        let mut total: usize = sized.iter().map(|(_, b)| b).sum();
-        if total <= self.budget {
-            return Ok(Vec::new());
+    /// Room for `bytes` more, held until the reservation is dropped. When
+    /// the budget has not got it, sessions left alone (none used within
+    /// the last [`KEEP_USED_WITHIN`], never `keep`, the game the request
+    /// is about) are dropped to make it, those no page watches first, then
+    /// the least recently used: their searches stop and their pages get
+    /// [`EXPIRED_EVENT`]. None is dropped when that would not make room;
+    /// the request is then refused, 503 with what to do.
+    pub fn reserve(&self, bytes: usize, keep: Option<&str>) -> Result<Reservation, ApiError> {
+        if let Some(room) = self.budget.try_hold(bytes) {
+            return Ok(room);
         }
-        sized.retain(|(s, _)| s.id != keep);
-        let (idle, in_use): (Vec<_>, Vec<_>) = sized
-            .into_iter()
-            .partition(|(s, _)| s.last_used().elapsed() >= self.keep_used_within);
-        let mut idle = idle;
-        idle.sort_by_key(|(s, _)| (s.listeners.load(Ordering::SeqCst) > 0, s.last_used()));
-        let mut dropped = Vec::new();
-        for (session, bytes) in idle {
-            if total <= self.budget {
-                break;
+        let (room, dropped) = {
+            let mut sessions = self.sessions();
+            let mut idle: Vec<(Arc<Session>, usize)> = sessions
+                .values()
+                .filter(|s| Some(s.id.as_str()) != keep)
+                .filter(|s| s.last_used().elapsed() >= self.keep_used_within)
+                .map(|s| (s.clone(), s.bytes()))
+                .collect();
+            idle.sort_by_key(|(s, _)| (s.listeners.load(Ordering::SeqCst) > 0, s.last_used()));
+            let short =
+                (self.budget.used().saturating_add(bytes)).saturating_sub(self.budget.limit());
+            let mut freed = 0;
+            let mut dropped = Vec::new();
+            for (session, size) in idle {
+                if freed >= short {
+                    break;
+                }
+                freed += size;
+                dropped.push(session);
             }
-            if self.sessions().remove(&session.id).is_some() {
-                session.cancel_search();
-                let _ = session.events.send(EXPIRED_EVENT.to_string());
-                dropped.push(session.id.clone());
+            if freed < short {
+                return Err(self.full(bytes, &sessions));
             }
-            total -= bytes;
+            for session in &dropped {
+                sessions.remove(&session.id);
+                session.uncount();
+            }
+            (self.budget.try_hold(bytes), dropped)
+        };
+        // Outside the map's lock: stopping a search waits for nobody's map.
+        for session in &dropped {
+            session.expire();
         }
-        if total > self.budget && !in_use.is_empty() {
-            return Err(ApiError::busy(format!(
-                "the server's memory for games ({} MiB) is full with {} games used in the last {}                  minutes; try again when one has been left idle that long, or start kestrel gui                  with a larger --games-memory",
-                self.budget / MIB,
-                in_use.len(),
-                self.keep_used_within.as_secs().div_ceil(60),
-            )));
+        room.ok_or_else(|| self.full(bytes, &self.sessions()))
+    }
+
+    /// The refusal of a request for `bytes` more: what holds the memory,
+    /// and what to do.
+    fn full(&self, bytes: usize, sessions: &HashMap<String, Arc<Session>>) -> ApiError {
+        let limit = self.budget.limit();
+        let minutes = self.keep_used_within.as_secs().div_ceil(60);
+        if bytes > limit {
+            return ApiError::busy(format!(
+                "this needs {} MiB, more than the server's whole memory for games (--games-memory \
+                 {} MiB); start kestrel gui with a larger --games-memory",
+                bytes.div_ceil(MIB),
+                limit / MIB
+            ));
         }
-        Ok(dropped)
+        let in_use = sessions
+            .values()
+            .filter(|s| s.last_used().elapsed() < self.keep_used_within)
+            .count();
+        ApiError::busy(format!(
+            "the server's memory for games (--games-memory {} MiB) has no room for this ({} MiB \
+             more): {} games hold {} MiB, {in_use} of them used in the last {minutes} minutes. \
+             Close the games you no longer need (a game left alone {minutes} minutes makes room), \
+             or start kestrel gui with a larger --games-memory",
+            limit / MIB,
+            bytes.div_ceil(MIB),
+            sessions.len(),
+            self.budget.used().div_ceil(MIB),
+        ))
+    }
+
+    /// Room for `bytes` about `session`'s game, in the room of `kind` the
+    /// game keeps when nothing else uses it, and past that (or without it)
+    /// in room reserved for it (see [`AppState::reserve`]).
+    pub fn game_room(
+        &self,
+        session: &Arc<Session>,
+        kind: RoomKind,
+        bytes: usize,
+    ) -> Result<Held, ApiError> {
+        let (game_room, room) = session.take_room(kind);
+        let reservation = match bytes.saturating_sub(room) {
+            0 => Reservation::none(&self.budget),
+            more => self.reserve(more, Some(&session.id))?,
+        };
+        Ok(Held {
+            reservation,
+            game_room,
+        })
+    }
+
+    /// `value`, about `session`'s game (its view, or what carries it), as
+    /// a 200 JSON answer held within the budget until it has been sent: in
+    /// the room the game keeps to be shown, and past it in room reserved
+    /// as the text grows (see [`AppState::reserve`]).
+    pub fn json_answer(
+        &self,
+        session: &Arc<Session>,
+        value: &impl Serialize,
+    ) -> Result<Response, ApiError> {
+        session
+            .view_json(value, |n| self.reserve(n, Some(&session.id)))
+            .map(HeldJson::into_response)
     }
 
     /// The session `id`.
@@ -421,27 +743,28 @@ impl AppState {
         self.sessions().len()
     }
 
-    /// About how many bytes the live sessions hold (see [`Session::bytes`]).
+    /// The bytes counted now: the live sessions' sizes (see
+    /// [`Session::recount`]) and the reservations held.
     pub fn memory_used(&self) -> usize {
-        let all: Vec<Arc<Session>> = self.sessions().values().cloned().collect();
-        all.iter().map(|s| s.bytes()).sum()
+        self.budget.used()
     }
 
     /// The budget for games, bytes.
     pub fn budget(&self) -> usize {
-        self.budget
+        self.budget.limit()
     }
 
     /// The largest table a game's engine may have, MiB: 1 GiB, and no
     /// more than half the games' memory.
     pub fn max_hash_mib(&self) -> usize {
-        (self.budget / MIB / 2).clamp(1, MAX_HASH_MIB)
+        (self.budget.limit() / MIB / 2).clamp(1, MAX_HASH_MIB)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gamerecord::memory;
 
     /// State whose games all count as idle at once (the order of
     /// eviction is tested; [`KEEP_USED_WITHIN`] has its own tests).
@@ -458,15 +781,24 @@ mod tests {
         new_game(&state(usize::MAX)).bytes()
     }
 
+    fn expired(events: &mut broadcast::Receiver<EventText>) -> bool {
+        std::iter::from_fn(|| events.try_recv().ok()).any(|t| t.as_str() == EXPIRED_EVENT)
+    }
+
     #[test]
     fn a_game_is_about_its_engine_and_grows_with_its_moves() {
         let bytes = one_game_bytes();
         assert!((16 * MIB..24 * MIB).contains(&bytes), "{bytes}");
+        assert!(
+            Session::new_game_bytes() >= bytes,
+            "what a new game reserves covers it"
+        );
         let s = state(usize::MAX);
         let session = new_game(&s);
         let before = session.bytes();
         let moves = "1. e4 e5 2. Nf3 {a comment that takes room} Nc6 (2... d6 3. d4) 3. Bb5 a6 *";
         session.record().import_pgn(moves).expect("reads");
+        session.recount();
         assert!(session.bytes() > before + 6 * std::mem::size_of::<gamerecord::tree::Node>());
         assert_eq!(s.memory_used(), session.bytes());
     }
@@ -492,26 +824,32 @@ mod tests {
         // Next goes a (unwatched), though c was used longer ago.
         let e = new_game(&s);
         assert!(s.get(&a.id).is_err() && s.get(&c.id).is_ok() && s.get(&e.id).is_ok());
-        assert_eq!(
-            to_a.try_recv().as_deref(),
-            Ok(EXPIRED_EVENT),
-            "a's page is told"
-        );
+        assert!(expired(&mut to_a), "a's page is told");
         assert!(s.memory_used() <= s.budget());
     }
 
     #[test]
-    fn the_newest_game_stays_even_alone_over_the_budget() {
-        let s = state(MIB);
+    fn what_does_not_fit_the_whole_budget_is_refused_and_the_games_stay() {
+        let s = state(one_game_bytes() + MIB);
         let a = new_game(&s);
-        assert!(s.get(&a.id).is_ok());
-        let b = new_game(&s);
-        assert!(s.get(&a.id).is_err() && s.get(&b.id).is_ok());
-        assert_eq!(s.session_count(), 1);
+        let Err(refused) = s.reserve(2 * s.budget(), None) else {
+            panic!("more than the budget was given");
+        };
+        assert_eq!(refused.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        assert!(
+            refused.message.contains("larger --games-memory"),
+            "{}",
+            refused.message
+        );
+        assert!(s.get(&a.id).is_ok(), "nothing was dropped for it");
+        let small = state(MIB);
+        assert!(small.create(Position::startpos()).is_err());
+        assert_eq!(small.session_count(), 0);
+        assert_eq!(small.memory_used(), 0, "nothing is left held");
     }
 
     #[test]
-    fn a_game_that_grows_pushes_others_out() {
+    fn room_reserved_for_a_game_that_grows_pushes_others_out() {
         let s = state(2 * one_game_bytes() + 64 * 1024);
         let old = new_game(&s);
         let big = new_game(&s);
@@ -522,9 +860,42 @@ mod tests {
             .map(|_| format!("{{{comment}}} "))
             .collect::<String>()
             + "1. e4 *";
+        let room = s
+            .reserve(memory::import_bound(&pgn), Some(&big.id))
+            .expect("room");
+        assert!(s.get(&old.id).is_err(), "the other game made room");
         big.record().import_pgn(&pgn).expect("reads");
-        assert_eq!(s.trim(&big.id).expect("room"), vec![old.id.clone()]);
+        big.recount();
+        drop(room);
         assert!(s.get(&big.id).is_ok());
+        assert!(s.memory_used() <= s.budget());
+    }
+
+    #[test]
+    fn an_answer_holds_its_room_until_it_is_sent() {
+        let s = Arc::new(state(usize::MAX));
+        let session = new_game(&s);
+        session
+            .record()
+            .import_pgn(&("Nf3 Nf6 Ng1 Ng8 ".repeat(250) + "*"))
+            .expect("reads");
+        session.recount();
+        let counted = s.memory_used();
+        let view = |session: &Arc<Session>| {
+            let record = session.record();
+            s.json_answer(session, &GameJson::new(&session.id, &record))
+                .expect("room")
+        };
+        // The first answer is written in the room the game keeps for it.
+        let first = view(&session);
+        assert_eq!(s.memory_used(), counted);
+        // A second at the same time takes room of its own, till it is gone.
+        let second = view(&session);
+        assert!(s.memory_used() > counted + 1000 * memory::PLY_JSON / 2);
+        drop(second);
+        assert_eq!(s.memory_used(), counted);
+        drop(first);
+        assert!(!session.show_room.taken.load(Ordering::SeqCst));
     }
 
     #[test]

@@ -968,8 +968,9 @@ async fn a_hidden_evaluation_is_not_sent_and_draws_are_weighed_by_the_server() {
 async fn a_dropped_games_stream_says_so_and_ends() {
     // Room for one game: a second one pushes the first out, watched or not,
     // once the first counts as idle (at once here; minutes in the server).
+    let one_game = gui::session::Session::new_game_bytes();
     let state = Arc::new(
-        AppState::with_budget(BookSource::embedded(), None, 1 << 20)
+        AppState::with_budget(BookSource::embedded(), None, one_game * 3 / 2)
             .keeping_games_used_within(Duration::ZERO),
     );
     let served = Served::new(&state).await;

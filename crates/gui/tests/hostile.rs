@@ -112,10 +112,15 @@ async fn exchange(addr: std::net::SocketAddr, request: &str, wait: Duration) -> 
     )
 }
 
+/// Eight slots, as many for one address, no spare slot: one more
+/// connection than that gets a 503.
 fn quick_limits() -> gui::ConnectionLimits {
     gui::ConnectionLimits {
         max_connections: 8,
+        per_address: 8,
         header_timeout: Duration::from_secs(1),
+        spare_connections: 0,
+        spare_header_timeout: Duration::from_secs(1),
     }
 }
 

@@ -179,6 +179,43 @@ async fn state_changing_requests_from_another_site_are_refused() {
     assert_eq!(status, StatusCode::OK);
 }
 
+/// Two `Origin` headers (issue 64, item 8) are refused as a foreign one
+/// is, whichever comes first: a browser sends one, and a check that reads
+/// only the first would let the second through unread.
+#[tokio::test]
+async fn two_origin_headers_are_refused_like_a_foreign_one() {
+    let r = router("127.0.0.1");
+    let id = new_game(&r).await;
+    let body = format!(r#"{{"game":"{id}","move":"e4"}}"#);
+    for (first, second) in [
+        ("http://127.0.0.1:8080", "http://evil.example.com"),
+        ("http://evil.example.com", "http://127.0.0.1:8080"),
+        ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
+    ] {
+        let headers = [
+            ("host", OWN),
+            ("origin", first),
+            ("origin", second),
+            ("content-type", "application/json"),
+        ];
+        let (status, v) = send(&r, "POST", "/api/move", &headers, &body).await;
+        assert_error(status, &v, StatusCode::FORBIDDEN, "Origin");
+    }
+    let (_, state) = send(
+        &r,
+        "GET",
+        &format!("/api/state?game={id}"),
+        &[("host", OWN)],
+        "",
+    )
+    .await;
+    assert_eq!(
+        state["plies"].as_array().expect("plies").len(),
+        0,
+        "nothing was played"
+    );
+}
+
 #[tokio::test]
 async fn every_4xx_has_the_same_json_body() {
     let r = router("127.0.0.1");
