@@ -10,7 +10,7 @@ use crate::report::OutputFormat;
 use crate::run_log::{Level, LogSpec};
 use crate::schedule::Colours;
 use chess::CastlingMode;
-use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::adjudication::{FastchessDraw, FastchessResign};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 use matchcore::time_control::TimeControl;
 use pgn::Notation;
@@ -123,12 +123,14 @@ pub struct MatchArgs {
     /// SPRT settings.
     pub sprt: Option<SprtSpec>,
     /// Draw adjudication (`-draw movenumber=N movecount=M score=CP`: both
-    /// engines' scores within CP for M moves each, from move N on).
-    pub draw: Option<DrawRule>,
-    /// Resign adjudication (`-resign movecount=M score=CP [twosided=B]`: a
-    /// side whose score is at most -CP for M moves loses; two-sided, only
-    /// when the winner's scores agree over the same moves).
-    pub resign: Option<ResignRule>,
+    /// engines' scores within CP for M moves each since the last capture or
+    /// pawn move, called after move N; fastchess's rule).
+    pub draw: Option<FastchessDraw>,
+    /// Resign adjudication (`-resign movecount=M score=CP [twosided=B]`:
+    /// a side whose score is at most -CP for M moves loses; two-sided, when
+    /// both sides' scores are at least CP from zero for M moves each and
+    /// the loser's own is below zero; fastchess's rule).
+    pub resign: Option<FastchessResign>,
     /// Games longer than this many full moves are drawn (`-maxmoves`).
     pub max_moves: Option<u32>,
     /// Seed for the opening order (`-srand`).
@@ -737,7 +739,11 @@ fn quick(
     args.concurrency = std::thread::available_parallelism()
         .map_or(1, |n| n.get().saturating_sub(2))
         .max(1);
-    args.draw = Some(DrawRule::cutechess(30, 8, 8));
+    args.draw = Some(FastchessDraw {
+        move_number: 30,
+        move_count: 8,
+        score: 8,
+    });
     args.output = OutputFormat::Cutechess;
     Ok(())
 }
@@ -881,7 +887,7 @@ fn sprt(o: &str, values: &[String]) -> Result<SprtSpec, ArgsError> {
     Ok(s)
 }
 
-fn draw(o: &str, values: &[String]) -> Result<DrawRule, ArgsError> {
+fn draw(o: &str, values: &[String]) -> Result<FastchessDraw, ArgsError> {
     let (mut move_number, mut move_count, mut score) = (0, 0, 0);
     let mut seen = (false, false, false);
     for word in values {
@@ -897,16 +903,20 @@ fn draw(o: &str, values: &[String]) -> Result<DrawRule, ArgsError> {
             }
         }
     }
-    if seen != (true, true, true) || move_count == 0 {
+    if seen != (true, true, true) || move_count == 0 || score < 0 {
         return Err(bad(
             o,
-            "give movenumber=, movecount= (at least 1) and score=",
+            "give movenumber=, movecount= (at least 1) and score= (0 or more)",
         ));
     }
-    Ok(DrawRule::cutechess(move_number, move_count, score))
+    Ok(FastchessDraw {
+        move_number,
+        move_count,
+        score,
+    })
 }
 
-fn resign(o: &str, values: &[String]) -> Result<ResignRule, ArgsError> {
+fn resign(o: &str, values: &[String]) -> Result<FastchessResign, ArgsError> {
     let (mut move_count, mut score, mut two_sided) = (0, 0, false);
     for word in values {
         match key_value(o, word)? {
@@ -926,7 +936,11 @@ fn resign(o: &str, values: &[String]) -> Result<ResignRule, ArgsError> {
     if move_count == 0 || score <= 0 {
         return Err(bad(o, "give movecount= (at least 1) and score= (above 0)"));
     }
-    Ok(ResignRule::cutechess(move_count, score, two_sided))
+    Ok(FastchessResign {
+        move_count,
+        score,
+        two_sided,
+    })
 }
 
 #[cfg(test)]
@@ -975,8 +989,18 @@ mod tests {
         assert_eq!(a.pgn_out, Some(PathBuf::from("out.pgn")));
         assert!(a.pgn_min);
         assert_eq!(a.sprt.unwrap().beta, 0.1);
-        assert_eq!(a.draw, Some(DrawRule::cutechess(40, 8, 10)));
-        assert_eq!(a.resign, Some(ResignRule::cutechess(3, 600, true)));
+        let draw = FastchessDraw {
+            move_number: 40,
+            move_count: 8,
+            score: 10,
+        };
+        assert_eq!(a.draw, Some(draw));
+        let resign = FastchessResign {
+            move_count: 3,
+            score: 600,
+            two_sided: true,
+        };
+        assert_eq!(a.resign, Some(resign));
         assert_eq!(
             (a.max_moves, a.seed, a.rating_interval),
             (Some(200), Some(7), 20)
@@ -1129,7 +1153,12 @@ mod tests {
         assert_eq!(a.engines[0].limits.tc.unwrap().to_string(), "10+0.1");
         assert_eq!((a.games, a.rounds), (2, 25_000));
         assert_eq!(a.openings.unwrap().order, OpeningOrder::Random);
-        assert_eq!(a.draw, Some(DrawRule::cutechess(30, 8, 8)));
+        let draw = FastchessDraw {
+            move_number: 30,
+            move_count: 8,
+            score: 8,
+        };
+        assert_eq!(a.draw, Some(draw));
         assert!(a.concurrency >= 1);
         let err = |s: &str| MatchArgs::parse(&words(s)).unwrap_err().to_string();
         assert!(err("-quick cmd=a book=b.epd").contains("exactly two cmd="));

@@ -20,7 +20,7 @@ use anyhow::{Context, Result};
 use chess::{CastlingMode, Color};
 use matchcore::ending::Termination;
 use matchcore::engine_process::IoLog;
-use matchcore::game_loop::{CapVerdict, GameRules};
+use matchcore::game_loop::{Adjudication, CapVerdict, GameRules};
 use matchcore::openings::{self, Opening};
 use matchcore::player::Player;
 use matchcore::progress;
@@ -323,9 +323,11 @@ pub fn run(args: &MatchArgs) -> Result<Finished> {
     let matchup = check_engines(args, io_log.as_ref())?;
     note(Level::Info, "Starting tournament...");
     let rules = GameRules {
-        draw: args.draw,
-        resign: args.resign,
-        // cutechess-cli's -maxmoves counts full moves.
+        adjudication: Adjudication::Fastchess {
+            draw: args.draw,
+            resign: args.resign,
+        },
+        // -maxmoves counts full moves, of the engines' own moves (fastchess).
         max_plies: args.max_moves.map(|moves| 2 * moves as usize),
         at_cap: CapVerdict::Draw,
         hang_timeout: args.hang_timeout,
