@@ -204,7 +204,7 @@ pub fn fastchess_limit(l: &matchcore::search_limits::SearchLimits) -> String {
 fn figures(h: &HeadToHead) -> (elo::FastchessFigures, f64) {
     if h.paired {
         let draws = 100.0 * h.penta.counts[2] as f64 / h.penta.pairs() as f64;
-        (h.penta.fastchess(), draws)
+        (h.penta.fastchess(h.pairs_won_lost), draws)
     } else {
         let draws = 100.0 * h.wdl.draws as f64 / h.wdl.games() as f64;
         (h.wdl.fastchess(), draws)
