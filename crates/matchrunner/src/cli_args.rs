@@ -139,8 +139,13 @@ pub struct MatchArgs {
     pub tb: Option<String>,
     /// The most pieces for tablebase adjudication (`-tbpieces`).
     pub tb_pieces: Option<u32>,
-    /// Results are printed every this many games (`-ratinginterval`; 0: only at the end).
+    /// Results are printed every this many game pairs, or games when the
+    /// statistics count games (`-ratinginterval`, fastchess's count; 10 by
+    /// default; 0: only at the end).
     pub rating_interval: u32,
+    /// A crashed or stalled engine is started afresh and the run goes on
+    /// (`-recover`); without it the run stops there, as fastchess's does.
+    pub recover: bool,
     /// Pause between games (`-wait`, ms).
     pub wait: Duration,
     /// The pairing scheme (`-tournament`).
@@ -206,6 +211,7 @@ impl Default for MatchArgs {
             tb: None,
             tb_pieces: None,
             rating_interval: 10,
+            recover: false,
             wait: Duration::ZERO,
             tournament: TournamentKind::RoundRobin,
             anchors: Vec::new(),
@@ -345,6 +351,8 @@ impl MatchArgs {
         };
         let mut norepeat = false;
         let mut seeds_given = false;
+        // fastchess's cutechess output counts single games (its fixConfig).
+        let mut cutechess_output = false;
         // -each applies to every engine wherever it is written; each engine's own keys win.
         let mut each = EngineSpec::new("");
         for (option, values) in groups.iter().filter(|(o, _)| o == "each") {
@@ -447,6 +455,7 @@ impl MatchArgs {
                                 args.output = OutputFormat::from_name(v).ok_or_else(|| {
                                     bad(o, format!("format={v}: use cutechess or fastchess"))
                                 })?;
+                                cutechess_output = args.output == OutputFormat::Cutechess;
                             }
                             (k, _) => {
                                 return Err(bad(o, format!("unknown key '{k}' (use format=)")))
@@ -465,7 +474,10 @@ impl MatchArgs {
                 }
                 "scoreinterval" => args.score_interval = number(o, one(o, values)?)?,
                 "log" => args.log = Some(log(o, values)?),
-                "quick" => quick(o, values, &each, &mut args)?,
+                "quick" => {
+                    quick(o, values, &each, &mut args)?;
+                    cutechess_output = true;
+                }
                 // `-config file=` is read before this (run_config::expand).
                 "config" => {
                     for word in values {
@@ -484,8 +496,7 @@ impl MatchArgs {
                 }
                 "noprogress" => args.progress = false,
                 "resume" => args.resume = true,
-                // Crashed engines are always restarted; no other mode exists.
-                "recover" => {}
+                "recover" => args.recover = true,
                 _ => {
                     return Err(match not_supported(o) {
                         Some(why) => bad(o, why),
@@ -523,6 +534,9 @@ impl MatchArgs {
             // Every game its own opening, colours alternating: fastchess's -games 1.
             args.rounds *= args.games;
             args.games = 1;
+        }
+        if cutechess_output {
+            args.report_penta = false;
         }
         args.check()?;
         Ok(args)
@@ -685,7 +699,8 @@ fn log(o: &str, values: &[String]) -> Result<LogSpec, ArgsError> {
 /// fastchess's `-quick cmd=A cmd=B book=FILE`: two engines at 10+0.1,
 /// 25000 rounds of game pairs on the book's openings in random order,
 /// as many games at once as the CPUs less two, a draw adjudication at
-/// move 30 after 8 moves within 8 cp, cutechess's output.
+/// move 30 after 8 moves within 8 cp, crashed engines restarted
+/// (`-recover`), cutechess's output (statistics on single games).
 fn quick(
     o: &str,
     values: &[String],
@@ -744,6 +759,7 @@ fn quick(
         move_count: 8,
         score: 8,
     });
+    args.recover = true;
     args.output = OutputFormat::Cutechess;
     Ok(())
 }
