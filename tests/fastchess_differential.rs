@@ -436,7 +436,7 @@ fn pgnout_keys_write_what_fastchess_writes() {
     let words = |out: &str| -> Vec<String> {
         format!(
             "-engine cmd={KESTREL} name=A nodes=300 -engine cmd={KESTREL} name=B nodes=200 \
-             -each proto=uci option.OwnBook=false option.Hash=16 {} -rounds 2 \
+             -each proto=uci option.OwnBook=false option.Hash=16 {} -rounds 2 {EVENT} \
              -pgnout file={out}.pgn notation=lan nodes=true seldepth=true hashfull=true tbhits=true pv=true",
             openings()
         )
@@ -468,6 +468,13 @@ fn pgnout_keys_write_what_fastchess_writes() {
         assert_eq!(f.1, k.1, "game {i}: the figures of each move");
     }
     assert_eq!(fc.len(), k.len());
+    let (fc_pgn, k_pgn) = (
+        comparable_pgn(&dir.join("fc.pgn")),
+        comparable_pgn(&dir.join("k.pgn")),
+    );
+    if let Some(difference) = first_difference(&fc_pgn, &k_pgn) {
+        panic!("the PGN differs at {difference}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -489,7 +496,7 @@ fn variant_fischerandom_plays_and_tags_chess960_as_fastchess_does() {
             format!(
                 "-engine cmd={KESTREL} name=A nodes=300 -engine cmd={KESTREL} name=B nodes=200 \
                  -each proto=uci option.OwnBook=false option.Hash=16 {book} -variant fischerandom \
-                 -rounds 8 -pgnout file={out}.pgn notation={notation} -epdout file={out}.epd"
+                 -rounds 8 {EVENT} -pgnout file={out}.pgn notation={notation} -epdout file={out}.epd"
             )
             .split_whitespace()
             .map(String::from)
@@ -527,6 +534,13 @@ fn variant_fischerandom_plays_and_tags_chess960_as_fastchess_does() {
         }
         let epd = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
         assert_eq!(epd("fc.epd"), epd("k.epd"), "case {case}: -epdout");
+        let (fc_pgn, k_pgn) = (
+            comparable_pgn(&dir.join("fc.pgn")),
+            comparable_pgn(&dir.join("k.pgn")),
+        );
+        if let Some(difference) = first_difference(&fc_pgn, &k_pgn) {
+            panic!("case {case}: the PGN differs at {difference}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
