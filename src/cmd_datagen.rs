@@ -16,7 +16,7 @@ use datagen::selfplay::{self, generate, DatagenConfig};
 use datagen::shuffle::DEFAULT_MAX_IN_MEMORY;
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::ending::Ending;
-use matchcore::game_loop::{CapVerdict, GameRules};
+use matchcore::game_loop::{Adjudication, CapVerdict, GameRules};
 use matchcore::progress;
 use matchcore::random_openings::OpeningSource;
 use trainingdata::source::{self, DataFormat, ReadCounts};
@@ -633,15 +633,17 @@ impl PlayArgs {
         }
         let rules = GameRules {
             max_plies: Some(self.max_plies),
-            resign: Some(ResignRule::Agreed {
-                score: self.win_score,
-                plies: self.win_plies,
-            }),
-            draw: Some(DrawRule {
-                from_ply: self.draw_from_ply,
-                plies: self.draw_plies,
-                score: self.draw_score,
-            }),
+            adjudication: Adjudication::Streaks {
+                resign: Some(ResignRule::Agreed {
+                    score: self.win_score,
+                    plies: self.win_plies,
+                }),
+                draw: Some(DrawRule {
+                    from_ply: self.draw_from_ply,
+                    plies: self.draw_plies,
+                    score: self.draw_score,
+                }),
+            },
             at_cap: CapVerdict::Draw,
             ..GameRules::default()
         };

@@ -5,6 +5,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use matchrunner::cli_args::MatchArgs;
+use matchrunner::report::OutputFormat;
 use std::path::PathBuf;
 
 const MATCH_HELP: &str = "\
@@ -22,21 +23,24 @@ Options (cutechess-cli's and fastchess's; -x and --x are the same):
   -report penta=BOOL     statistics on game pairs (default true; only with -games 2)
   -concurrency K         games at once (default 1)
   -openings file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=N]
-  -srand N               seed for order=random
+  -srand N               seed for order=random (fastchess's shuffle: the same openings)
   -variant standard|fischerandom   Chess960 openings (UCI_Chess960, Shredder-FENs, Variant tag)
-  -pgnout FILE [min]     append the games as PGN (with {score/depth time} comments; min: none)
+  -pgnout FILE [min]     append the games as PGN, as fastchess writes it (min: no comments)
   -epdout file=F         append each game's final position (FEN hmvc N; fmvn M;)
   -json FILE             write the results and every game as JSON
-  -output format=cutechess|fastchess   how results are printed (default cutechess)
+  -output format=cutechess|fastchess   how results are printed (default: cutechess's lines,
+                         with statistics on game pairs; format=cutechess counts single
+                         games, as fastchess's does)
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic|bayesian]
                          stop when the SPRT decides (fastchess's LLR)
-  -draw movenumber=N movecount=N score=CP           draw adjudication
-  -resign movecount=N score=CP [twosided=false]     resign adjudication
-  -maxmoves N            draw after N moves
+  -draw movenumber=N movecount=N score=CP           draw adjudication (fastchess's)
+  -resign movecount=N score=CP [twosided=false]     resign adjudication (fastchess's)
+  -maxmoves N            draw after N moves of the engines
   -tb PATHS [-tbpieces N]   Syzygy adjudication
   -tournament round-robin|roundrobin|gauntlet   pairing (several engines)
   -rating NAME=ELO       known rating (repeatable): the others are rated against it
-  -ratinginterval N      print the results every N games (default 10, 0: at the end)
+  -ratinginterval N      print the results every N game pairs (games when the statistics
+                         count games; default 10, 0: at the end)
   -wait MS               pause between games
   -hangtimeout SECONDS   how long a silent engine without a clock is waited for (60)
   -noprogress            no progress bar
@@ -52,7 +56,8 @@ Options (cutechess-cli's and fastchess's; -x and --x are the same):
   -tournament gauntlet -seeds N   the first N engines each play all engines after them
   -scoreinterval N       print the score line every N games
   -quick cmd=A cmd=B book=F   fastchess's quick test: 10+0.1, 25000 rounds, random openings
-  -recover               accepted; crashed engines are always restarted
+  -recover               restart a crashed or stalled engine and play on (without it the
+                         run stops there, the engine's last lines shown)
   -merge A.json B.json... [-pgnout ALL.pgn]   combine shards (PGNs too)
 
 Example:
@@ -104,7 +109,14 @@ pub fn run_match(command: MatchCommand) -> Result<()> {
     resolve_self(&mut args)?;
     let finished = matchrunner::runner::run(&args)?;
     print!("{}", finished.report(args.output));
-    Ok(())
+    // fastchess's own output ends with it; cutechess's SPRT line says it.
+    if let (Some(line), OutputFormat::Fastchess) = (&finished.sprt_completed, args.output) {
+        println!("{line}");
+    }
+    match finished.stopped {
+        Some(why) => anyhow::bail!("{why}"),
+        None => Ok(()),
+    }
 }
 
 /// Arguments of `kestrel epd`.

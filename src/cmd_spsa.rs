@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use charts::{line_chart, LineChart, Point, Series};
 use clap::Args;
 use matchcore::adjudication::{DrawRule, ResignRule};
-use matchcore::game_loop::{CapVerdict, GameRules};
+use matchcore::game_loop::{Adjudication, CapVerdict, GameRules};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 use matchcore::progress;
 use matchcore::search_limits::SearchLimits;
@@ -145,8 +145,10 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         openings,
         // OpenBench's adjudication: decided games end early, dead draws too.
         rules: GameRules {
-            draw: Some(DrawRule::cutechess(40, 8, 10)),
-            resign: Some(ResignRule::cutechess(3, 1000, true)),
+            adjudication: Adjudication::Streaks {
+                draw: Some(DrawRule::cutechess(40, 8, 10)),
+                resign: Some(ResignRule::cutechess(3, 1000, true)),
+            },
             max_plies: Some(600),
             at_cap: CapVerdict::Draw,
             hang_timeout: Duration::from_secs(60),

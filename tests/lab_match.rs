@@ -129,9 +129,10 @@ fn tournament_of_three_depths_completes_with_readable_pgn() {
 }
 
 #[test]
-fn crashing_and_hanging_engines_lose_and_the_runner_goes_on() {
+fn crashing_and_hanging_engines_lose_and_with_recover_the_runner_goes_on() {
     let (ok, text) = run(&[
         "tournament",
+        "-recover",
         "-tournament",
         "gauntlet",
         "-engine",
@@ -181,6 +182,39 @@ fn crashing_and_hanging_engines_lose_and_the_runner_goes_on() {
 }
 
 #[test]
+fn without_recover_a_crash_stops_the_run_and_shows_the_engines_last_lines() {
+    let (ok, text) = run(&[
+        "match",
+        "-engine",
+        "cmd=kestrel",
+        "name=kestrel",
+        "depth=1",
+        "-engine",
+        "cmd=sh",
+        &format!("arg={}", data("engines/crash.sh")),
+        "name=crash",
+        "depth=1",
+        "-games",
+        "2",
+        "-rounds",
+        "3",
+        "-noprogress",
+    ]);
+    assert!(!ok, "the run failed: {text}");
+    assert!(
+        text.contains(
+            "Game 1 stalled / disconnected and no recover option set for engine, stopping tournament."
+        ),
+        "{text}"
+    );
+    assert_eq!(text.matches("Finished game").count(), 1, "{text}");
+    // How it ended and what it said last (`id name crash`, from the handshake).
+    assert!(text.contains("the process ended: exit status: 3"), "{text}");
+    assert!(text.contains("  id name crash"), "{text}");
+    assert!(text.contains("give -recover"), "{text}");
+}
+
+#[test]
 fn an_engine_over_its_time_loses_on_time_with_the_margin() {
     let (ok, text) = run(&[
         "match",
@@ -201,14 +235,15 @@ fn an_engine_over_its_time_loses_on_time_with_the_margin() {
     ]);
     assert!(ok, "{text}");
     // It answered after 1 s with 0.3 s on its clock.
+    // fastchess's words: `White loses on time (712ms overrun)`.
     let line = text
         .lines()
         .find(|l| l.contains("loses on time"))
         .unwrap_or_else(|| panic!("{text}"));
     let by: u64 = line
-        .split("(by ")
-        .nth(1)
-        .and_then(|s| s.split(' ').next())
+        .rsplit(" (")
+        .next()
+        .and_then(|s| s.split("ms overrun").next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{line}"));
     assert!((650..2000).contains(&by), "{line}");
@@ -249,11 +284,7 @@ fn a_clocked_engine_against_a_fixed_depth_one_is_told_its_time() {
         !text.contains("stalls") && !text.contains("loses on time"),
         "{text}"
     );
-    assert_eq!(
-        text.matches("Draw by adjudication: maximum moves").count(),
-        2,
-        "{text}"
-    );
+    assert_eq!(text.matches("{Draw by adjudication}").count(), 2, "{text}");
 }
 
 #[test]
@@ -287,6 +318,7 @@ fn sprt_stops_the_match_and_shards_merge() {
         args.extend(a);
         args.extend(b);
         args.extend([
+            "-recover",
             "-games",
             "2",
             "-rounds",
@@ -503,8 +535,7 @@ fn a_stopped_run_resumes_from_its_pgn() {
     let pgn = dir.join("games.pgn");
     let json_path = dir.join("results.json");
     let openings = format!("file={}", data("lab_openings.epd"));
-    let command = |rounds: &str, first: &str, resume: bool| {
-        let second = if first == "one" { "two" } else { "one" };
+    let command = |rounds: &str, first: &str, second: &str, resume: bool| {
         let mut args = vec![
             "match".to_string(),
             "-engine".into(),
@@ -538,9 +569,9 @@ fn a_stopped_run_resumes_from_its_pgn() {
         run(&refs)
     };
     // A run of two rounds stands for one stopped after its fourth game.
-    let (ok, text) = command("2", "one", false);
+    let (ok, text) = command("2", "one", "two", false);
     assert!(ok, "{text}");
-    let (ok, text) = command("3", "one", true);
+    let (ok, text) = command("3", "one", "two", true);
     assert!(ok, "{text}");
     assert!(
         text.contains("Resumed: 4 finished games read back from the PGN; 2 to play"),
@@ -556,13 +587,14 @@ fn a_stopped_run_resumes_from_its_pgn() {
     python_checks_pgn(&pgn, 6);
     // Resuming with the engines the other way round is another run, and
     // the stored configuration names what differs.
-    let (ok, text) = command("3", "two", true);
+    let (ok, text) = command("3", "two", "one", true);
     assert!(!ok, "{text}");
     assert!(text.contains("played by another run"), "{text}");
     assert!(text.contains("engine 1 name: one then, two now"), "{text}");
-    // Without the stored configuration, the schedule check still refuses it.
+    // Without the stored configuration, the schedule check still refuses
+    // games by engines the run does not have.
     std::fs::remove_file(dir.join("games.pgn.config.json")).unwrap();
-    let (ok, text) = command("3", "two", true);
+    let (ok, text) = command("3", "one", "three", true);
     assert!(!ok, "{text}");
     assert!(text.contains("resume with the arguments"), "{text}");
     // -resume needs the PGN it reads back.

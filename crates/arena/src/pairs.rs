@@ -13,7 +13,7 @@ use engine::eval::weights::Weights;
 use engine::{Engine, SearchParams};
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::ending::Ending;
-use matchcore::game_loop::{self, CapVerdict, GameRules, Seats, Timing};
+use matchcore::game_loop::{self, Adjudication, CapVerdict, GameRules, Seats, Timing};
 use matchcore::search_limits::SearchLimits;
 use matchcore::worker_pool::WorkerPool;
 
@@ -97,15 +97,17 @@ impl Default for ArenaConfig {
         ArenaConfig {
             rules: GameRules {
                 max_plies: Some(300),
-                resign: Some(ResignRule::Agreed {
-                    score: 1000,
-                    plies: 8,
-                }),
-                draw: Some(DrawRule {
-                    from_ply: 80,
-                    plies: 12,
-                    score: 10,
-                }),
+                adjudication: Adjudication::Streaks {
+                    resign: Some(ResignRule::Agreed {
+                        score: 1000,
+                        plies: 8,
+                    }),
+                    draw: Some(DrawRule {
+                        from_ply: 80,
+                        plies: 12,
+                        score: 10,
+                    }),
+                },
                 at_cap: CapVerdict::Draw,
                 ..GameRules::default()
             },

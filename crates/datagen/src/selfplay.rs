@@ -24,7 +24,7 @@ use arena::engine_player::{EnginePlayer, PlayerLimit};
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::ending::Ending;
 use matchcore::engine_process::EngineError;
-use matchcore::game_loop::{self, CapVerdict, GameRules, Seats, Timing};
+use matchcore::game_loop::{self, Adjudication, CapVerdict, GameRules, Seats, Timing};
 use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};
 use matchcore::random_openings::OpeningSource;
 use matchcore::worker_pool::WorkerPool;
@@ -76,15 +76,17 @@ pub const MAX_PLIES: usize = 400;
 pub fn default_rules() -> GameRules {
     GameRules {
         max_plies: Some(MAX_PLIES),
-        resign: Some(ResignRule::Agreed {
-            score: WIN_SCORE,
-            plies: WIN_PLIES,
-        }),
-        draw: Some(DrawRule {
-            from_ply: DRAW_FROM_PLY,
-            plies: DRAW_PLIES,
-            score: DRAW_SCORE,
-        }),
+        adjudication: Adjudication::Streaks {
+            resign: Some(ResignRule::Agreed {
+                score: WIN_SCORE,
+                plies: WIN_PLIES,
+            }),
+            draw: Some(DrawRule {
+                from_ply: DRAW_FROM_PLY,
+                plies: DRAW_PLIES,
+                score: DRAW_SCORE,
+            }),
+        },
         at_cap: CapVerdict::Draw,
         ..GameRules::default()
     }

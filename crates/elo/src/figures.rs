@@ -5,7 +5,6 @@
 //! bounds finite where they can; these are for printing fastchess's lines.
 
 use crate::normal::{erf, Z95};
-use crate::pentanomial::BIN_SCORES;
 use crate::{Pentanomial, WdlCounts};
 
 /// fastchess's Elo, nElo and LOS of one set of counts.
@@ -34,17 +33,9 @@ fn score_to_elo(score: f64) -> f64 {
     }
 }
 
-/// The figures of `counts[i]` outcomes scoring `scores[i]` each; a pair's
-/// variance counts as two games' in nElo (`per_pair`).
-fn figures(scores: &[f64], counts: &[u64], per_pair: bool) -> FastchessFigures {
-    let n: f64 = counts.iter().sum::<u64>() as f64;
-    let share = |c: u64| c as f64 / n;
-    let score: f64 = scores.iter().zip(counts).map(|(x, &c)| x * share(c)).sum();
-    let variance: f64 = scores
-        .iter()
-        .zip(counts)
-        .map(|(x, &c)| share(c) * (x - score).powi(2))
-        .sum();
+/// The figures of a score and its variance over `n` games or pairs; a
+/// pair's variance counts as two games' in nElo (`per_pair`).
+fn figures(score: f64, variance: f64, n: f64, per_pair: bool) -> FastchessFigures {
     let variance_per = variance / n;
     let upper = score + Z95 * variance_per.sqrt();
     let lower = score - Z95 * variance_per.sqrt();
@@ -64,20 +55,40 @@ fn figures(scores: &[f64], counts: &[u64], per_pair: bool) -> FastchessFigures {
 }
 
 impl WdlCounts {
-    /// fastchess's figures of single games (`EloWDL`).
+    /// fastchess's figures of single games (`EloWDL`), its sums in its
+    /// order, so that the last bit (the sign of a zero, say) agrees.
     pub fn fastchess(&self) -> FastchessFigures {
-        figures(
-            &[1.0, 0.5, 0.0],
-            &[self.wins, self.draws, self.losses],
-            false,
-        )
+        let n = (self.wins + self.draws + self.losses) as f64;
+        let (w, d, l) = (
+            self.wins as f64 / n,
+            self.draws as f64 / n,
+            self.losses as f64 / n,
+        );
+        let score = w + 0.5 * d;
+        let variance = w * (1.0 - score).powi(2) + d * (0.5 - score).powi(2) + l * score.powi(2);
+        figures(score, variance, n, false)
     }
 }
 
 impl Pentanomial {
-    /// fastchess's figures of game pairs (`EloPentanomial`).
-    pub fn fastchess(&self) -> FastchessFigures {
-        figures(&BIN_SCORES, &self.counts, true)
+    /// fastchess's figures of game pairs (`EloPentanomial`), its sums in
+    /// its order; `won_lost` of the middle bin's pairs were a win and a
+    /// loss (the others two draws), which fastchess counts apart.
+    pub fn fastchess(&self, won_lost: u64) -> FastchessFigures {
+        let n = self.counts.iter().sum::<u64>() as f64;
+        let share = |c: u64| c as f64 / n;
+        let [ll, ld, _, wd, ww] = self.counts.map(share);
+        let (wl, dd) = (
+            share(won_lost),
+            share(self.counts[2].saturating_sub(won_lost)),
+        );
+        let score = ww + 0.75 * wd + 0.5 * (wl + dd) + 0.25 * ld;
+        let variance = ww * (1.0 - score).powi(2)
+            + wd * (0.75 - score).powi(2)
+            + (wl + dd) * (0.5 - score).powi(2)
+            + ld * (0.25 - score).powi(2)
+            + ll * score.powi(2);
+        figures(score, variance, n, true)
     }
 }
 
@@ -99,7 +110,7 @@ mod tests {
         let p = Pentanomial {
             counts: [1, 3, 10, 4, 2],
         };
-        let (f, e) = (p.fastchess(), p.elo());
+        let (f, e) = (p.fastchess(5), p.elo());
         assert!((f.elo - e.elo).abs() < 1e-9 && (f.elo_error - e.error).abs() < 1e-9);
         assert!((f.los - p.los()).abs() < 1e-9);
         let all = WdlCounts::new(4, 0, 0).fastchess();

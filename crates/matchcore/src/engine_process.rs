@@ -3,10 +3,11 @@
 //! never blocks on an engine that hangs. The one way to run an engine
 //! process: the match runner's players, SPSA, EPD suites and the integration tests.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -47,17 +48,36 @@ pub trait IoLog: Send + Sync {
 /// An [`IoLog`] and the engine's name in it.
 pub type NamedLog = (Arc<dyn IoLog>, Arc<str>);
 
+/// How many of an engine's last output lines are kept, to show what it
+/// said before it failed.
+pub const TAIL_LINES: usize = 10;
+
+/// An engine's last output lines, stdout's and (when the caller piped it)
+/// stderr's, in the order they came.
+type Tail = Arc<Mutex<VecDeque<String>>>;
+
+fn keep(tail: &Tail, line: String) {
+    if let Ok(mut tail) = tail.lock() {
+        if tail.len() == TAIL_LINES {
+            tail.pop_front();
+        }
+        tail.push_back(line);
+    }
+}
+
 /// A running engine.
 pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     log: Option<NamedLog>,
+    tail: Tail,
 }
 
 impl EngineProcess {
     /// Starts `command` (program, arguments, directory, environment and
-    /// stderr as the caller set them) with its stdin and stdout piped.
+    /// stderr as the caller set them) with its stdin and stdout piped. A
+    /// piped stderr is read here, its lines kept for [`EngineProcess::last_lines`].
     pub fn spawn(command: Command) -> Result<EngineProcess, EngineError> {
         EngineProcess::spawn_logged(command, None)
     }
@@ -81,23 +101,61 @@ impl EngineProcess {
         };
         let (tx, lines) = mpsc::channel();
         let reader_log = log.clone();
+        let tail: Tail = Arc::default();
+        let stdout_tail = Arc::clone(&tail);
         thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
                 if let Some((log, name)) = &reader_log {
                     log.engine_line(name, false, &line);
                 }
+                keep(&stdout_tail, line.clone());
                 if tx.send(line).is_err() {
                     break;
                 }
             }
         });
+        if let Some(stderr) = child.stderr.take() {
+            let stderr_tail = Arc::clone(&tail);
+            thread::spawn(move || {
+                // Drained to the end, so that an engine writing much to
+                // stderr never blocks on a full pipe.
+                for line in BufReader::new(stderr).split(b'\n') {
+                    let Ok(line) = line else { break };
+                    let text = String::from_utf8_lossy(&line).trim_end().to_string();
+                    keep(&stderr_tail, format!("stderr: {text}"));
+                }
+            });
+        }
         Ok(EngineProcess {
             stdin: child.stdin.take(),
             child,
             lines,
             log,
+            tail,
         })
+    }
+
+    /// The engine's last lines of output (at most [`TAIL_LINES`]), stderr's
+    /// marked `stderr: `, for telling a user what it said before it failed.
+    pub fn last_lines(&self) -> Vec<String> {
+        self.tail
+            .lock()
+            .map(|t| t.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// How the process ended, waiting up to `wait` for it to end (`None`:
+    /// still running).
+    pub fn exit_status(&mut self, wait: Duration) -> Option<ExitStatus> {
+        let until = Instant::now() + wait;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(10)),
+                _ => return None,
+            }
+        }
     }
 
     /// Sends one line. A closed pipe means the engine has gone.
@@ -133,6 +191,19 @@ impl EngineProcess {
                 return Ok(line);
             }
         }
+    }
+
+    /// How it ended and its last lines, for [`crate::player::Player::post_mortem`]:
+    /// `exit status: 3` (or `signal: 11 (SIGSEGV)`, or that it still runs),
+    /// then what it last wrote.
+    pub fn post_mortem(&mut self) -> Vec<String> {
+        let ended = match self.exit_status(Duration::from_millis(300)) {
+            Some(status) => format!("the process ended: {status}"),
+            None => "the process is still running".to_string(),
+        };
+        let mut lines = vec![ended];
+        lines.extend(self.last_lines());
+        lines
     }
 
     /// Asks the engine to quit, then kills it if it has not within a moment.

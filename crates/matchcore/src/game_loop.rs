@@ -12,7 +12,10 @@ use std::time::{Duration, Instant};
 use chess::{Color, Game, Move, Position};
 use types::{Tablebase, Wdl};
 
-use crate::adjudication::{absolute_ply, Adjudicator, DrawRule, ResignRule, Verdict};
+use crate::adjudication::{
+    absolute_ply, Adjudicator, DrawRule, FastchessAdjudicator, FastchessDraw, FastchessResign,
+    ResignRule, Verdict,
+};
 use crate::ending::Ending;
 use crate::engine_process::EngineError;
 use crate::player::{MoveRequest, Player, Reply, Score, Thought};
@@ -27,16 +30,41 @@ const LATE_GRACE: Duration = Duration::from_secs(1);
 /// answers when it is done and cannot be cut off.
 pub const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 
+/// The score adjudication of a game, and the order in which the loop asks
+/// it, the move cap and the tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Adjudication {
+    /// Kestrel's streaks ([`Adjudicator`]): each move's score is counted
+    /// as it is played, and a streak that completes ends the game on that
+    /// move; the cap counts every ply from the first position, opening
+    /// moves included, and the tables are asked after a move that leaves
+    /// the game going. SPSA, the arena, the GA and datagen.
+    Streaks {
+        /// Resign adjudication (`None`: never).
+        resign: Option<ResignRule>,
+        /// Draw adjudication (`None`: never); its `from_ply` counts plies as
+        /// the positions' move numbers do (cutechess-cli's `movenumber`).
+        draw: Option<DrawRule>,
+    },
+    /// fastchess's trackers ([`FastchessAdjudicator`]), asked as fastchess
+    /// asks them before each move: the rules of chess first, then the
+    /// tables (in the first position too), resign, the draw, and last the
+    /// cap, which counts the engines' moves only. `kestrel match`.
+    Fastchess {
+        /// `-resign` (`None`: never).
+        resign: Option<FastchessResign>,
+        /// `-draw` (`None`: never).
+        draw: Option<FastchessDraw>,
+    },
+}
+
 /// The rules beyond chess's own that end games.
 #[derive(Clone)]
 pub struct GameRules {
-    /// Resign adjudication (`None`: never).
-    pub resign: Option<ResignRule>,
-    /// Draw adjudication (`None`: never); its `from_ply` counts plies as
-    /// the positions' move numbers do (cutechess-cli's `movenumber`).
-    pub draw: Option<DrawRule>,
-    /// Plies after which the game stops and `at_cap` judges it, counted
-    /// from the game's first position, opening moves included (`None`: no cap).
+    /// Score adjudication, and how the cap and the tables are asked.
+    pub adjudication: Adjudication,
+    /// Plies after which the game stops and `at_cap` judges it (`None`: no
+    /// cap), counted as [`Adjudication`] says.
     pub max_plies: Option<usize>,
     /// How a game that reaches `max_plies` is scored.
     pub at_cap: CapVerdict,
@@ -49,8 +77,7 @@ pub struct GameRules {
 impl std::fmt::Debug for GameRules {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GameRules")
-            .field("resign", &self.resign)
-            .field("draw", &self.draw)
+            .field("adjudication", &self.adjudication)
             .field("max_plies", &self.max_plies)
             .field("at_cap", &self.at_cap)
             .field("hang_timeout", &self.hang_timeout)
@@ -82,11 +109,13 @@ impl Default for GameRules {
     fn default() -> GameRules {
         GameRules {
             max_plies: Some(400),
-            resign: Some(ResignRule::Agreed {
-                score: 1500,
-                plies: 6,
-            }),
-            draw: None,
+            adjudication: Adjudication::Streaks {
+                resign: Some(ResignRule::Agreed {
+                    score: 1500,
+                    plies: 6,
+                }),
+                draw: None,
+            },
             at_cap: CapVerdict::Draw,
             hang_timeout: DAY,
             tablebase: None,
@@ -177,7 +206,13 @@ pub fn play(
         }
     }
     let mut clocks: [Option<Clock>; 2] = timing.map(|t| t.tc.map(Clock::new));
-    let mut adjudicator = Adjudicator::new(rules.draw, rules.resign);
+    let mut scores = match rules.adjudication {
+        Adjudication::Streaks { draw, resign } => Scores::Streaks(Adjudicator::new(draw, resign)),
+        Adjudication::Fastchess { draw, resign } => {
+            Scores::Fastchess(FastchessAdjudicator::new(draw, resign))
+        }
+    };
+    let book_plies = game.moves().len();
     // The last score (White's view) each side reported, for the cap's judge.
     let mut last = [None::<i32>; 2];
     if let Err((loser, error)) = seats.new_game(game.start()) {
@@ -192,7 +227,23 @@ pub fn play(
         if let Some(outcome) = game.outcome() {
             break Ending::Rules(outcome);
         }
-        if rules.max_plies.is_some_and(|cap| game.moves().len() >= cap) {
+        let played = match &scores {
+            Scores::Streaks(_) => game.moves().len(),
+            Scores::Fastchess(tracker) => {
+                // fastchess's Match::adjudicate, in its order.
+                let tables = rules.tablebase.as_ref();
+                if let Some(ending) = tables.and_then(|tb| tablebase_ending(game.position(), tb)) {
+                    break ending;
+                }
+                match tracker.verdict(game.position()) {
+                    Verdict::Continue => {}
+                    Verdict::Draw => break Ending::ScoreDraw,
+                    Verdict::Win(winner) => break Ending::ScoreWin { winner },
+                }
+                game.moves().len() - book_plies
+            }
+        };
+        if rules.max_plies.is_some_and(|cap| played >= cap) {
             break Ending::MoveCap {
                 winner: judge(rules.at_cap, last),
             };
@@ -250,10 +301,17 @@ pub fn play(
         if let Some(score) = score {
             last[i] = Some(side.fold(score, -score));
         }
-        let verdict = adjudicator.record(side, absolute_ply(&pos), score);
         history.push(pos.key());
         game.push(mv);
-        match verdict {
+        let adjudicator = match &mut scores {
+            Scores::Streaks(adjudicator) => adjudicator,
+            Scores::Fastchess(tracker) => {
+                // Asked before the next move, above.
+                tracker.record(side, thought.score, game.position());
+                continue;
+            }
+        };
+        match adjudicator.record(side, absolute_ply(&pos), score) {
             Verdict::Continue => {}
             Verdict::Draw => break Ending::ScoreDraw,
             Verdict::Win(winner) => break Ending::ScoreWin { winner },
@@ -269,6 +327,12 @@ pub fn play(
         }
     };
     Finished { game, ending }
+}
+
+/// The counters of a game's score adjudication.
+enum Scores {
+    Streaks(Adjudicator),
+    Fastchess(FastchessAdjudicator),
 }
 
 /// The cap's verdict from the sides' last scores (White's view).
@@ -399,7 +463,10 @@ mod tests {
         let start = Position::from_fen("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1").unwrap();
         let rules = GameRules {
             max_plies: Some(2),
-            resign: None,
+            adjudication: Adjudication::Streaks {
+                resign: None,
+                draw: None,
+            },
             at_cap: CapVerdict::Judge { margin: 200 },
             ..GameRules::default()
         };

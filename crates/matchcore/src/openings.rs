@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use chess::{Move, Position};
-use rand::rngs::{SmallRng, StdRng};
+use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use thiserror::Error;
@@ -218,7 +218,73 @@ pub fn pick(all: &[Position], count: usize, seed: u64) -> Vec<Position> {
     order.iter().cycle().take(count).map(|p| **p).collect()
 }
 
-/// Reads the openings `spec` names, ordered as it asks (`seed` shuffles).
+/// C++'s `std::mt19937_64`, the 64-bit Mersenne Twister (fastchess's
+/// opening generator), so that a seed draws what it draws there.
+struct Mt19937_64 {
+    state: [u64; 312],
+    next: usize,
+}
+
+impl Mt19937_64 {
+    const N: usize = 312;
+    const M: usize = 156;
+
+    /// Seeded as `std::mt19937_64::seed(seed)` seeds it.
+    fn new(seed: u64) -> Mt19937_64 {
+        let mut state = [0u64; Self::N];
+        state[0] = seed;
+        for i in 1..Self::N {
+            let prev = state[i - 1];
+            state[i] = 6_364_136_223_846_793_005u64
+                .wrapping_mul(prev ^ (prev >> 62))
+                .wrapping_add(i as u64);
+        }
+        Mt19937_64 {
+            state,
+            next: Self::N,
+        }
+    }
+
+    fn twist(&mut self) {
+        const UPPER: u64 = 0xFFFF_FFFF_8000_0000;
+        const LOWER: u64 = 0x7FFF_FFFF;
+        const MATRIX: u64 = 0xB502_6F5A_A966_19E9;
+        for i in 0..Self::N {
+            let x = (self.state[i] & UPPER) | (self.state[(i + 1) % Self::N] & LOWER);
+            let mag = if x & 1 == 1 { MATRIX } else { 0 };
+            self.state[i] = self.state[(i + Self::M) % Self::N] ^ (x >> 1) ^ mag;
+        }
+        self.next = 0;
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        if self.next >= Self::N {
+            self.twist();
+        }
+        let mut x = self.state[self.next];
+        self.next += 1;
+        x ^= (x >> 29) & 0x5555_5555_5555_5555;
+        x ^= (x << 17) & 0x71D6_7FFF_EDA6_0000;
+        x ^= (x << 37) & 0xFFF7_EEE0_0000_0000;
+        x ^ (x >> 43)
+    }
+}
+
+/// fastchess's shuffle of an opening book (its `Openings::shuffle`): a
+/// Fisher-Yates pass from the front, each index drawn from a fresh
+/// `std::mt19937_64` seeded with `seed` as `i + r % (n - i)`, so that
+/// `-srand N order=random` takes the openings fastchess takes.
+pub fn fastchess_shuffle<T>(items: &mut [T], seed: u64) {
+    let mut rng = Mt19937_64::new(seed);
+    let n = items.len();
+    for i in 0..n.saturating_sub(1) {
+        let j = i + (rng.next_u64() % (n - i) as u64) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// Reads the openings `spec` names, ordered as it asks (`seed` shuffles as
+/// fastchess does: [`fastchess_shuffle`]).
 pub fn load(spec: &OpeningsSpec, seed: u64) -> Result<Vec<Opening>, OpeningsError> {
     let mut openings = match spec.format {
         OpeningFormat::Epd => read_positions(&spec.file)?
@@ -231,7 +297,7 @@ pub fn load(spec: &OpeningsSpec, seed: u64) -> Result<Vec<Opening>, OpeningsErro
         OpeningFormat::Pgn => read_pgn(spec)?,
     };
     if spec.order == OpeningOrder::Random {
-        openings.shuffle(&mut StdRng::seed_from_u64(seed));
+        fastchess_shuffle(&mut openings, seed);
     }
     // start=N begins at the Nth opening and wraps around.
     let first = (spec.start.max(1) - 1) % openings.len();
@@ -393,6 +459,24 @@ mod tests {
         assert!(read_positions(Path::new("/nonexistent/openings.epd")).is_err());
         let pgn = temp("bad.pgn", "");
         assert!(load(&spec(&pgn, OpeningFormat::Pgn, OpeningOrder::Sequential), 0).is_err());
+    }
+
+    #[test]
+    fn the_twister_is_cpps_mt19937_64() {
+        // The C++ standard's check: the 10000th number of a default-seeded
+        // std::mt19937_64 (seed 5489).
+        let mut rng = Mt19937_64::new(5489);
+        let tenth_thousand = (0..10_000).map(|_| rng.next_u64()).last();
+        assert_eq!(tenth_thousand, Some(9_981_545_732_273_789_042));
+    }
+
+    #[test]
+    fn the_shuffle_moves_what_fastchess_moves() {
+        // fastchess's loop over a seeded std::mt19937_64, run in C++ for
+        // 0..10 and seed 42.
+        let mut order: Vec<u32> = (0..10).collect();
+        fastchess_shuffle(&mut order, 42);
+        assert_eq!(order, [6, 0, 4, 7, 9, 8, 1, 3, 5, 2]);
     }
 
     #[test]

@@ -121,6 +121,13 @@ pub trait Player: Send {
 
     /// Quits the engine.
     fn quit(self: Box<Self>);
+
+    /// What a player that failed left behind, for the user to see: how its
+    /// process ended and its last lines of output (nothing, by default and
+    /// for players in this process).
+    fn post_mortem(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 #[cfg(test)]

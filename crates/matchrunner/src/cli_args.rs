@@ -10,7 +10,7 @@ use crate::report::OutputFormat;
 use crate::run_log::{Level, LogSpec};
 use crate::schedule::Colours;
 use chess::CastlingMode;
-use matchcore::adjudication::{DrawRule, ResignRule};
+use matchcore::adjudication::{FastchessDraw, FastchessResign};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
 use matchcore::time_control::TimeControl;
 use pgn::Notation;
@@ -123,12 +123,14 @@ pub struct MatchArgs {
     /// SPRT settings.
     pub sprt: Option<SprtSpec>,
     /// Draw adjudication (`-draw movenumber=N movecount=M score=CP`: both
-    /// engines' scores within CP for M moves each, from move N on).
-    pub draw: Option<DrawRule>,
-    /// Resign adjudication (`-resign movecount=M score=CP [twosided=B]`: a
-    /// side whose score is at most -CP for M moves loses; two-sided, only
-    /// when the winner's scores agree over the same moves).
-    pub resign: Option<ResignRule>,
+    /// engines' scores within CP for M moves each since the last capture or
+    /// pawn move, called after move N; fastchess's rule).
+    pub draw: Option<FastchessDraw>,
+    /// Resign adjudication (`-resign movecount=M score=CP [twosided=B]`:
+    /// a side whose score is at most -CP for M moves loses; two-sided, when
+    /// both sides' scores are at least CP from zero for M moves each and
+    /// the loser's own is below zero; fastchess's rule).
+    pub resign: Option<FastchessResign>,
     /// Games longer than this many full moves are drawn (`-maxmoves`).
     pub max_moves: Option<u32>,
     /// Seed for the opening order (`-srand`).
@@ -137,8 +139,13 @@ pub struct MatchArgs {
     pub tb: Option<String>,
     /// The most pieces for tablebase adjudication (`-tbpieces`).
     pub tb_pieces: Option<u32>,
-    /// Results are printed every this many games (`-ratinginterval`; 0: only at the end).
+    /// Results are printed every this many game pairs, or games when the
+    /// statistics count games (`-ratinginterval`, fastchess's count; 10 by
+    /// default; 0: only at the end).
     pub rating_interval: u32,
+    /// A crashed or stalled engine is started afresh and the run goes on
+    /// (`-recover`); without it the run stops there, as fastchess's does.
+    pub recover: bool,
     /// Pause between games (`-wait`, ms).
     pub wait: Duration,
     /// The pairing scheme (`-tournament`).
@@ -204,6 +211,7 @@ impl Default for MatchArgs {
             tb: None,
             tb_pieces: None,
             rating_interval: 10,
+            recover: false,
             wait: Duration::ZERO,
             tournament: TournamentKind::RoundRobin,
             anchors: Vec::new(),
@@ -343,6 +351,8 @@ impl MatchArgs {
         };
         let mut norepeat = false;
         let mut seeds_given = false;
+        // fastchess's cutechess output counts single games (its fixConfig).
+        let mut cutechess_output = false;
         // -each applies to every engine wherever it is written; each engine's own keys win.
         let mut each = EngineSpec::new("");
         for (option, values) in groups.iter().filter(|(o, _)| o == "each") {
@@ -445,6 +455,7 @@ impl MatchArgs {
                                 args.output = OutputFormat::from_name(v).ok_or_else(|| {
                                     bad(o, format!("format={v}: use cutechess or fastchess"))
                                 })?;
+                                cutechess_output = args.output == OutputFormat::Cutechess;
                             }
                             (k, _) => {
                                 return Err(bad(o, format!("unknown key '{k}' (use format=)")))
@@ -463,7 +474,10 @@ impl MatchArgs {
                 }
                 "scoreinterval" => args.score_interval = number(o, one(o, values)?)?,
                 "log" => args.log = Some(log(o, values)?),
-                "quick" => quick(o, values, &each, &mut args)?,
+                "quick" => {
+                    quick(o, values, &each, &mut args)?;
+                    cutechess_output = true;
+                }
                 // `-config file=` is read before this (run_config::expand).
                 "config" => {
                     for word in values {
@@ -482,8 +496,7 @@ impl MatchArgs {
                 }
                 "noprogress" => args.progress = false,
                 "resume" => args.resume = true,
-                // Crashed engines are always restarted; no other mode exists.
-                "recover" => {}
+                "recover" => args.recover = true,
                 _ => {
                     return Err(match not_supported(o) {
                         Some(why) => bad(o, why),
@@ -521,6 +534,9 @@ impl MatchArgs {
             // Every game its own opening, colours alternating: fastchess's -games 1.
             args.rounds *= args.games;
             args.games = 1;
+        }
+        if cutechess_output {
+            args.report_penta = false;
         }
         args.check()?;
         Ok(args)
@@ -683,7 +699,8 @@ fn log(o: &str, values: &[String]) -> Result<LogSpec, ArgsError> {
 /// fastchess's `-quick cmd=A cmd=B book=FILE`: two engines at 10+0.1,
 /// 25000 rounds of game pairs on the book's openings in random order,
 /// as many games at once as the CPUs less two, a draw adjudication at
-/// move 30 after 8 moves within 8 cp, cutechess's output.
+/// move 30 after 8 moves within 8 cp, crashed engines restarted
+/// (`-recover`), cutechess's output (statistics on single games).
 fn quick(
     o: &str,
     values: &[String],
@@ -737,7 +754,12 @@ fn quick(
     args.concurrency = std::thread::available_parallelism()
         .map_or(1, |n| n.get().saturating_sub(2))
         .max(1);
-    args.draw = Some(DrawRule::cutechess(30, 8, 8));
+    args.draw = Some(FastchessDraw {
+        move_number: 30,
+        move_count: 8,
+        score: 8,
+    });
+    args.recover = true;
     args.output = OutputFormat::Cutechess;
     Ok(())
 }
@@ -881,7 +903,7 @@ fn sprt(o: &str, values: &[String]) -> Result<SprtSpec, ArgsError> {
     Ok(s)
 }
 
-fn draw(o: &str, values: &[String]) -> Result<DrawRule, ArgsError> {
+fn draw(o: &str, values: &[String]) -> Result<FastchessDraw, ArgsError> {
     let (mut move_number, mut move_count, mut score) = (0, 0, 0);
     let mut seen = (false, false, false);
     for word in values {
@@ -897,16 +919,20 @@ fn draw(o: &str, values: &[String]) -> Result<DrawRule, ArgsError> {
             }
         }
     }
-    if seen != (true, true, true) || move_count == 0 {
+    if seen != (true, true, true) || move_count == 0 || score < 0 {
         return Err(bad(
             o,
-            "give movenumber=, movecount= (at least 1) and score=",
+            "give movenumber=, movecount= (at least 1) and score= (0 or more)",
         ));
     }
-    Ok(DrawRule::cutechess(move_number, move_count, score))
+    Ok(FastchessDraw {
+        move_number,
+        move_count,
+        score,
+    })
 }
 
-fn resign(o: &str, values: &[String]) -> Result<ResignRule, ArgsError> {
+fn resign(o: &str, values: &[String]) -> Result<FastchessResign, ArgsError> {
     let (mut move_count, mut score, mut two_sided) = (0, 0, false);
     for word in values {
         match key_value(o, word)? {
@@ -926,7 +952,11 @@ fn resign(o: &str, values: &[String]) -> Result<ResignRule, ArgsError> {
     if move_count == 0 || score <= 0 {
         return Err(bad(o, "give movecount= (at least 1) and score= (above 0)"));
     }
-    Ok(ResignRule::cutechess(move_count, score, two_sided))
+    Ok(FastchessResign {
+        move_count,
+        score,
+        two_sided,
+    })
 }
 
 #[cfg(test)]
@@ -975,8 +1005,18 @@ mod tests {
         assert_eq!(a.pgn_out, Some(PathBuf::from("out.pgn")));
         assert!(a.pgn_min);
         assert_eq!(a.sprt.unwrap().beta, 0.1);
-        assert_eq!(a.draw, Some(DrawRule::cutechess(40, 8, 10)));
-        assert_eq!(a.resign, Some(ResignRule::cutechess(3, 600, true)));
+        let draw = FastchessDraw {
+            move_number: 40,
+            move_count: 8,
+            score: 10,
+        };
+        assert_eq!(a.draw, Some(draw));
+        let resign = FastchessResign {
+            move_count: 3,
+            score: 600,
+            two_sided: true,
+        };
+        assert_eq!(a.resign, Some(resign));
         assert_eq!(
             (a.max_moves, a.seed, a.rating_interval),
             (Some(200), Some(7), 20)
@@ -1129,7 +1169,12 @@ mod tests {
         assert_eq!(a.engines[0].limits.tc.unwrap().to_string(), "10+0.1");
         assert_eq!((a.games, a.rounds), (2, 25_000));
         assert_eq!(a.openings.unwrap().order, OpeningOrder::Random);
-        assert_eq!(a.draw, Some(DrawRule::cutechess(30, 8, 8)));
+        let draw = FastchessDraw {
+            move_number: 30,
+            move_count: 8,
+            score: 8,
+        };
+        assert_eq!(a.draw, Some(draw));
         assert!(a.concurrency >= 1);
         let err = |s: &str| MatchArgs::parse(&words(s)).unwrap_err().to_string();
         assert!(err("-quick cmd=a book=b.epd").contains("exactly two cmd="));

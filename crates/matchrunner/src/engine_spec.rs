@@ -71,11 +71,12 @@ impl EngineSpec {
         }
     }
 
-    /// The command that starts the engine (in its directory, stderr
-    /// discarded), for [`matchcore::engine_process::EngineProcess::spawn`].
+    /// The command that starts the engine (in its directory, stderr piped,
+    /// so that its last lines can be shown when it fails), for
+    /// [`matchcore::engine_process::EngineProcess::spawn`].
     pub fn command(&self) -> Command {
         let mut cmd = Command::new(&self.cmd);
-        cmd.args(&self.args).stderr(Stdio::null());
+        cmd.args(&self.args).stderr(Stdio::piped());
         if let Some(dir) = &self.dir {
             cmd.current_dir(dir);
         }

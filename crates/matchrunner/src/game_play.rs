@@ -4,8 +4,9 @@
 
 use crate::engine_spec::EngineSpec;
 use crate::move_comments::MoveDetail;
-use chess::{Game, Position};
-use matchcore::ending::Termination;
+use chess::{Color, Game, Position};
+use matchcore::ending::{Ending, Termination};
+use matchcore::engine_process::EngineError;
 use matchcore::game_loop::{self, GameRules, Seats, Timing};
 use matchcore::openings::Opening;
 use matchcore::player::Player;
@@ -16,7 +17,8 @@ use pgn::{GameResult, PgnMove};
 pub struct GameRecord {
     /// The position before the opening moves.
     pub start: Position,
-    /// Every move, with the engines' comments (opening moves bare).
+    /// Every move, each engine move with its comment (opening moves bare;
+    /// the reason is the PGN writer's to add).
     pub moves: Vec<PgnMove>,
     /// How many of `moves` came from the opening.
     pub book_plies: usize,
@@ -24,10 +26,44 @@ pub struct GameRecord {
     pub result: GameResult,
     /// How it ended.
     pub termination: Termination,
-    /// The result in words (`White mates`, `Black loses on time by 120 ms`).
+    /// The result in fastchess's words (`White mates`, `Black loses on
+    /// time (120ms overrun)`, `White disconnects`).
     pub reason: String,
+    /// The illegal move that ended the game, as the engine wrote it.
+    pub illegal: Option<String>,
     /// Per colour (White, Black): whether that engine must be restarted.
     pub broken: [bool; 2],
+    /// For a game an engine broke: what went wrong, in full
+    /// (`Black disconnects (the engine exited)`).
+    pub failure: Option<String>,
+}
+
+/// How a game ended in fastchess's words (its `Match` messages), for the
+/// `Finished game` line and the PGN: where Kestrel's own words say more
+/// (`Draw by adjudication: maximum moves`, `Black loses on time (by 32
+/// ms)`, `White disconnects (the engine exited)`), fastchess's say less.
+pub fn fastchess_reason(ending: &Ending) -> String {
+    let side = |c: Color| c.fold("White", "Black");
+    let late = |loser: Color, over: Option<std::time::Duration>| {
+        let ms = over.map_or(0, |o| o.as_millis());
+        format!("{} loses on time ({ms}ms overrun)", side(loser))
+    };
+    match ending {
+        Ending::MoveCap { winner: None } => "Draw by adjudication".to_string(),
+        Ending::TimeForfeit { loser, over } => late(*loser, *over),
+        Ending::Illegal { loser, .. } => format!("{} makes an illegal move", side(*loser)),
+        Ending::Failed { loser, error, over } => match error {
+            EngineError::Timeout(_) if over.is_some() => late(*loser, *over),
+            EngineError::Timeout(_) => format!("{}'s connection stalls", side(*loser)),
+            EngineError::Exited | EngineError::Start { .. } => {
+                format!("{} disconnects", side(*loser))
+            }
+            EngineError::Protocol(_) | EngineError::NoMove => {
+                format!("{} makes an illegal move", side(*loser))
+            }
+        },
+        other => other.reason(),
+    }
 }
 
 /// Plays one game: `players` and `specs` are White's then Black's; each
@@ -62,10 +98,6 @@ pub fn play_game(
         },
     );
     let ending = finished.ending;
-    let reason = ending.reason();
-    if let Some(last) = moves.last_mut() {
-        last.comments.push(reason.clone());
-    }
     let broken = ending.broken();
     GameRecord {
         start: opening.start,
@@ -73,10 +105,12 @@ pub fn play_game(
         book_plies: opening.moves.len(),
         result: ending.result(),
         termination: ending.termination(),
-        reason,
-        broken: [
-            broken == Some(chess::Color::White),
-            broken == Some(chess::Color::Black),
-        ],
+        reason: fastchess_reason(&ending),
+        illegal: match &ending {
+            Ending::Illegal { text, .. } => Some(text.clone()),
+            _ => None,
+        },
+        broken: [broken == Some(Color::White), broken == Some(Color::Black)],
+        failure: broken.map(|_| ending.reason()),
     }
 }

@@ -1,13 +1,13 @@
 //! What `-pgnout` records of each engine move, with fastchess's keys
 //! (`nodes= seldepth= nps= hashfull= tbhits= timeleft= latency= pv=
-//! match_line=`), and the comment it writes: the score, depth and time in
-//! cutechess-cli's form (`+0.35/12 1.24s`), then each figure asked for in
-//! fastchess's words (`tl=`, `latency=`, `n=`, `sd=`, `nps=`, `hashfull=`,
-//! `tbhits=`, `pv="..."`, `line="..."`), joined by `, ` as fastchess joins
-//! them.
+//! match_line=`), and the comment it writes as fastchess writes it: the
+//! score, depth and time (`+0.35/12 1.241s`, `0.00/9 0.004s`, `+M5/30
+//! 0.120s`), then each figure asked for (`tl=`, `latency=`, `n=`, `sd=`,
+//! `nps=`, `hashfull=`, `tbhits=`, `pv="..."`, `line="..."`), joined by
+//! `, `.
 
 use matchcore::game_loop::MoveTime;
-use matchcore::player::Thought;
+use matchcore::player::{Score, Thought};
 use pgn::Notation;
 use std::time::Duration;
 
@@ -68,16 +68,37 @@ fn seconds(millis: i128) -> String {
     format!("{sign}{}.{:03}s", m / 1000, m % 1000)
 }
 
+/// A score as fastchess's PGN writes it: pawns with two decimals, signed
+/// unless zero (`+0.35`, `-1.20`, `0.00`); a mate in plies (`+M5` mates in
+/// three moves, `-M4` is mated in two).
+pub fn fastchess_score(score: Score) -> String {
+    match score {
+        Score::Cp(cp) => {
+            let sign = match cp.signum() {
+                1 => "+",
+                -1 => "-",
+                _ => "",
+            };
+            let cp = cp.unsigned_abs();
+            format!("{sign}{}.{:02}", cp / 100, cp % 100)
+        }
+        Score::Mate(n) if n > 0 => format!("+M{}", 2 * i64::from(n) - 1),
+        Score::Mate(n) => format!("-M{}", -2 * i64::from(n)),
+    }
+}
+
 impl MoveDetail {
-    /// The comment of one engine move.
+    /// The comment of one engine move: the score (nothing when the engine
+    /// gave none), the depth (0 when it gave none) and the time in
+    /// milliseconds, then the figures asked for.
     pub fn comment(&self, thought: &Thought, time: MoveTime) -> String {
-        let elapsed = format!("{:.2}s", time.elapsed.as_secs_f64());
-        let mut parts = vec![match (thought.score, thought.depth) {
-            (Some(s), Some(d)) => format!("{s}/{d} {elapsed}"),
-            (Some(s), None) => format!("{s} {elapsed}"),
-            _ => elapsed,
-        }];
         let ms = |d: Duration| i128::try_from(d.as_millis()).unwrap_or(i128::MAX);
+        let mut parts = vec![format!(
+            "{}/{} {}",
+            thought.score.map(fastchess_score).unwrap_or_default(),
+            thought.depth.unwrap_or(0),
+            seconds(ms(time.elapsed))
+        )];
         // As fastchess: a figure the engine did not report is 0.
         if self.timeleft {
             parts.push(format!("tl={}", seconds(time.left.map_or(0, ms))));
@@ -152,7 +173,7 @@ mod tests {
         let plain = MoveDetail::default();
         assert_eq!(
             plain.comment(&thought(), time),
-            "+0.35/12 1.24s, line=\"info string NNUE\""
+            "+0.35/12 1.241s, line=\"info string NNUE\""
         );
         let all = every_figure();
         assert_eq!(
@@ -163,7 +184,7 @@ mod tests {
                 },
                 time
             ),
-            "+0.35/12 1.24s, tl=8.759s, latency=0.011s, n=20000, sd=19, nps=1500000, \
+            "+0.35/12 1.241s, tl=8.759s, latency=0.011s, n=20000, sd=19, nps=1500000, \
              hashfull=4, tbhits=0, pv=\"e2e4 e7e5\""
         );
         let bare = MoveTime {
@@ -172,8 +193,23 @@ mod tests {
         };
         assert_eq!(
             all.comment(&Thought::default(), bare),
-            "0.01s, tl=0.000s, latency=0.005s, n=0, sd=0, nps=0, hashfull=0, tbhits=0, pv=\"\""
+            "/0 0.005s, tl=0.000s, latency=0.005s, n=0, sd=0, nps=0, hashfull=0, tbhits=0, pv=\"\""
         );
+    }
+
+    #[test]
+    fn scores_read_as_fastchess_writes_them() {
+        let cases = [
+            (Score::Cp(35), "+0.35"),
+            (Score::Cp(-120), "-1.20"),
+            (Score::Cp(0), "0.00"),
+            (Score::Cp(-5), "-0.05"),
+            (Score::Mate(3), "+M5"),
+            (Score::Mate(-2), "-M4"),
+        ];
+        for (score, text) in cases {
+            assert_eq!(fastchess_score(score), text);
+        }
     }
 
     #[test]

@@ -5,20 +5,6 @@
 use crate::results::{HeadToHead, RunResults, SprtState};
 use std::fmt::Write;
 
-/// `+35.2 +/- 20.1` with `inf` where unbounded.
-fn elo_text(elo: Option<f64>, error: Option<f64>, sign: f64) -> String {
-    let e = match elo {
-        Some(e) => format!("{:.2}", e * sign),
-        None => if sign > 0.0 { "inf" } else { "-inf" }.to_string(),
-    };
-    let err = error.map_or("inf".to_string(), |x| format!("{x:.2}"));
-    format!("{e} +/- {err}")
-}
-
-fn finite(x: f64) -> Option<f64> {
-    x.is_finite().then_some(x)
-}
-
 /// The score line: `Score of A vs B: 3 - 1 - 2  [0.667] 6`.
 pub fn score_line(h: &HeadToHead) -> String {
     format!(
@@ -33,19 +19,18 @@ pub fn score_line(h: &HeadToHead) -> String {
     )
 }
 
-/// The Elo line: `Elo difference: 120.41 +/- 150.20, LOS: 90.1 %, DrawRatio: 33.3 %`.
+/// The Elo line as fastchess's cutechess output writes it: `Elo
+/// difference: 120.41 +/- 150.20, LOS: 90.12 %, DrawRatio: 33.33 %`, from
+/// the game pairs when the statistics count pairs (Kestrel's default), else
+/// from the games (`-output format=cutechess`, fastchess's numbers).
 pub fn elo_line(h: &HeadToHead) -> String {
-    let e = h.elo();
-    let elo = if e.elo.is_infinite() {
-        // Keep the sign of an unbounded estimate.
-        elo_text(None, finite(e.error), e.elo.signum())
-    } else {
-        elo_text(Some(e.elo), finite(e.error), 1.0)
-    };
+    let (f, draw_ratio) = figures(h);
     format!(
-        "Elo difference: {elo}, LOS: {:.1} %, DrawRatio: {:.1} %",
-        100.0 * h.wdl.los(),
-        100.0 * h.wdl.draw_ratio()
+        "Elo difference: {} +/- {}, LOS: {} %, DrawRatio: {} %",
+        fixed(f.elo, 2),
+        fixed(f.elo_error, 2),
+        fixed(100.0 * f.los, 2),
+        fixed(draw_ratio, 2)
     )
 }
 
@@ -58,39 +43,50 @@ pub fn penta_line(h: &HeadToHead) -> String {
     )
 }
 
-/// `SPRT: llr 1.23 (41.8%), lbound -2.94, ubound 2.94 - H1 was accepted`.
+/// The SPRT line as cutechess-cli (and fastchess's cutechess output)
+/// writes it: `SPRT: llr 1.23 (41.8%), lbound -2.94, ubound 2.94`, with
+/// ` - H1 was accepted` or ` - H0 was accepted` once the LLR has crossed a
+/// bound; the percentage is of the bound the LLR heads for.
 pub fn sprt_line(s: &SprtState) -> String {
-    let mut line = format!(
-        "SPRT ({:.1}, {:.1}, alpha {}, beta {}; {}{}): llr {:.2} ({:.1}%), lbound {:.2}, ubound {:.2}",
-        s.spec.elo0,
-        s.spec.elo1,
-        s.spec.alpha,
-        s.spec.beta,
-        s.spec.model.name(),
-        match s.on.as_str() {
-            "pairs" => ", pentanomial: on game pairs",
-            "games" => ", trinomial: on single games",
-            _ => "",
-        },
-        s.llr,
-        // fastchess's fraction: of the bound the LLR heads for.
-        100.0 * if s.llr >= 0.0 { s.llr / s.upper } else { -s.llr / s.lower },
-        s.lower,
-        s.upper
-    );
-    match s.decision.as_str() {
-        "H0" => line.push_str(" - H0 was accepted"),
-        "H1" => line.push_str(" - H1 was accepted"),
-        _ => {}
-    }
-    line
+    let percent = 100.0
+        * if s.llr < 0.0 {
+            s.llr / s.lower
+        } else {
+            s.llr / s.upper
+        };
+    let verdict = if s.llr >= s.upper {
+        " - H1 was accepted"
+    } else if s.llr < s.lower {
+        " - H0 was accepted"
+    } else {
+        ""
+    };
+    format!(
+        "SPRT: llr {:.2} ({percent:.1}%), lbound {:.2}, ubound {:.2}{verdict}",
+        s.llr, s.lower, s.upper
+    )
+}
+
+/// fastchess's line when the SPRT has decided: `SPRT ([0.00, 10.00])
+/// completed - H1 was accepted` (`None` while it goes on).
+pub fn sprt_completed_line(s: &SprtState) -> Option<String> {
+    let hypothesis = match s.decision.as_str() {
+        "H0" | "H1" => &s.decision,
+        _ => return None,
+    };
+    Some(format!(
+        "SPRT ([{:.2}, {:.2}]) completed - {hypothesis} was accepted",
+        s.spec.elo0, s.spec.elo1
+    ))
 }
 
 /// How results are printed (`-output format=`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OutputFormat {
-    /// cutechess-cli's lines (`Score of A vs B: ...`, `Elo difference:
-    /// ...`), Kestrel's default.
+    /// cutechess-cli's lines as fastchess's cutechess output writes them
+    /// (`Score of A vs B: ...`, `Elo difference: ...`, `SPRT: llr ...`),
+    /// Kestrel's default, which adds fastchess's `Ptnml(0-2)` line when the
+    /// statistics count game pairs.
     #[default]
     Cutechess,
     /// fastchess's block (`Results of A vs B (...)`, `Elo: ..., nElo:
@@ -123,14 +119,37 @@ pub struct Matchup {
     pub hash: Vec<String>,
     /// The openings file's name, without its folder (empty when none).
     pub book: String,
+    /// What each engine calls itself (`id name`, `id author`; empty when
+    /// unknown), for the PGN's `EngineWhiteName` and the like.
+    pub ids: Vec<(String, String)>,
 }
 
-/// The results as `format` prints them; `matchup` gives fastchess's header
-/// (a merge of shards has none).
+/// The results as `format` prints them at the end; `matchup` gives
+/// fastchess's header (a merge of shards has none).
 pub fn report_in(r: &RunResults, format: OutputFormat, matchup: Option<&Matchup>) -> String {
     match format {
         OutputFormat::Cutechess => report(r),
         OutputFormat::Fastchess => fastchess_report(r, matchup),
+    }
+}
+
+/// The results as `format` prints them at a rating interval (fastchess's
+/// `printInterval`): fastchess's block, or cutechess's Elo and SPRT lines
+/// (the score line is `-scoreinterval`'s); a tournament's table.
+pub fn interval_in(r: &RunResults, format: OutputFormat, matchup: Option<&Matchup>) -> String {
+    match format {
+        OutputFormat::Cutechess if r.engines.len() == 2 => {
+            let h = HeadToHead::count_as(&r.engines[0], &r.engines[1], &r.games, r.paired);
+            let mut out = format!("{}\n", elo_line(&h));
+            if r.paired {
+                writeln!(out, "{}", penta_line(&h)).unwrap();
+            }
+            if let Some(s) = &r.sprt {
+                writeln!(out, "{}", sprt_line(s)).unwrap();
+            }
+            out
+        }
+        _ => report_in(r, format, matchup),
     }
 }
 
@@ -204,7 +223,7 @@ pub fn fastchess_limit(l: &matchcore::search_limits::SearchLimits) -> String {
 fn figures(h: &HeadToHead) -> (elo::FastchessFigures, f64) {
     if h.paired {
         let draws = 100.0 * h.penta.counts[2] as f64 / h.penta.pairs() as f64;
-        (h.penta.fastchess(), draws)
+        (h.penta.fastchess(h.pairs_won_lost), draws)
     } else {
         let draws = 100.0 * h.wdl.draws as f64 / h.wdl.games() as f64;
         (h.wdl.fastchess(), draws)
@@ -594,6 +613,7 @@ mod tests {
             threads: vec!["1t".into(), "1t".into()],
             hash: vec!["16MB".into(), "16MB".into()],
             book: "book.epd".into(),
+            ids: Vec::new(),
         };
         let text = fastchess_report(&r, Some(&m));
         let lines: Vec<&str> = text.lines().collect();
@@ -619,7 +639,11 @@ mod tests {
 
     #[test]
     fn lines_read_like_cutechess_and_fastchess() {
-        let x = h(30, 40, 20, [0, 0, 0, 0, 0]);
+        // Single games, as fastchess's cutechess output counts them.
+        let x = HeadToHead {
+            paired: false,
+            ..h(30, 40, 20, [0, 0, 0, 0, 0])
+        };
         assert_eq!(score_line(&x), "Score of A vs B: 30 - 20 - 40  [0.556] 90");
         // Score 0.5556 -> Elo = -400 log10(1/0.5556 - 1) = 38.78.
         assert!(
@@ -627,7 +651,7 @@ mod tests {
             "{}",
             elo_line(&x)
         );
-        assert!(elo_line(&x).contains("DrawRatio: 44.4 %"));
+        assert!(elo_line(&x).ends_with(", DrawRatio: 44.44 %"));
         assert_eq!(
             penta_line(&h(1, 0, 0, [1, 2, 5, 4, 3])),
             "Ptnml(0-2): [1, 2, 5, 4, 3]"
@@ -638,5 +662,34 @@ mod tests {
             "{}",
             elo_line(&all)
         );
+        let spec = crate::cli_args::SprtSpec {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: elo::SprtModel::Normalized,
+        };
+        let state = |llr: f64, decision: &str| SprtState {
+            spec,
+            llr,
+            lower: -2.94,
+            upper: 2.94,
+            decision: decision.to_string(),
+            on: "pairs".to_string(),
+        };
+        assert_eq!(
+            sprt_line(&state(1.23, "continue")),
+            "SPRT: llr 1.23 (41.8%), lbound -2.94, ubound 2.94"
+        );
+        let h0 = state(-3.0, "H0");
+        assert_eq!(
+            sprt_line(&h0),
+            "SPRT: llr -3.00 (102.0%), lbound -2.94, ubound 2.94 - H0 was accepted"
+        );
+        assert_eq!(
+            sprt_completed_line(&h0).as_deref(),
+            Some("SPRT ([0.00, 10.00]) completed - H0 was accepted")
+        );
+        assert_eq!(sprt_completed_line(&state(1.0, "continue")), None);
     }
 }

@@ -1,7 +1,8 @@
 //! `-resume`: a stopped run goes on where it stopped. The games it finished
-//! are read back from its own `-pgnout` file (the `Round` tag `R.N` names
-//! each game's place in the schedule), so that a long SPRT can span several
-//! sittings. The same arguments, `-srand` included, give the same schedule
+//! are read back from its own `-pgnout` file (the `Round` tag, fastchess's
+//! encounter number, and the players' colours place each game in the
+//! schedule; an earlier Kestrel's `ROUND.GAME` is read too), so that a long
+//! SPRT can span several sittings. The same arguments, `-srand` included, give the same schedule
 //! and openings, so the games still to play are exactly the missing ones.
 
 use std::collections::HashMap;
@@ -14,7 +15,6 @@ use thiserror::Error;
 
 use crate::results::GameEntry;
 use crate::schedule::GameJob;
-use matchcore::ending::Termination;
 
 /// Why the earlier games cannot be taken over.
 #[derive(Debug, Error)]
@@ -73,6 +73,10 @@ pub fn read_played(
         }
     };
     let by_number: HashMap<usize, &GameJob> = jobs.iter().map(|j| (j.number, j)).collect();
+    let mut by_pair: HashMap<usize, Vec<&GameJob>> = HashMap::new();
+    for j in jobs {
+        by_pair.entry(j.pair).or_default().push(j);
+    }
     let mut found: HashMap<usize, (GameJob, GameEntry)> = HashMap::new();
     let mut unreadable = 0;
     for game in PgnReader::new(BufReader::new(file)) {
@@ -86,30 +90,60 @@ pub fn read_played(
             detail,
         };
         let round_tag = game.tag("Round").unwrap_or("?");
-        let (round, number) = round_tag
-            .split_once('.')
-            .and_then(|(r, n)| Some((r.parse::<u32>().ok()?, n.parse::<usize>().ok()?)))
-            .ok_or_else(|| mismatch(format!("Round \"{round_tag}\", not ROUND.GAME")))?;
-        let job = number
-            .checked_sub(1)
-            .and_then(|n| by_number.get(&n))
-            .copied()
-            .ok_or_else(|| mismatch(format!("game {number}, beyond the schedule")))?;
         let (white, black) = (
             game.tag("White").unwrap_or("?"),
             game.tag("Black").unwrap_or("?"),
         );
-        if job.round != round || names[job.white] != white || names[job.black] != black {
-            return Err(mismatch(format!(
-                "round {round} game {number}: {white} vs {black}; scheduled: round {} {} vs {}",
-                job.round, names[job.white], names[job.black]
-            )));
-        }
+        let plays = |j: &GameJob| names[j.white] == white && names[j.black] == black;
+        let job = if let Some((r, n)) = round_tag.split_once('.') {
+            // An earlier Kestrel's `ROUND.GAME`.
+            let (round, number) = r
+                .parse::<u32>()
+                .ok()
+                .zip(n.parse::<usize>().ok())
+                .ok_or_else(|| mismatch(format!("Round \"{round_tag}\", not ROUND.GAME")))?;
+            let job = number
+                .checked_sub(1)
+                .and_then(|n| by_number.get(&n))
+                .copied()
+                .ok_or_else(|| mismatch(format!("game {number}, beyond the schedule")))?;
+            if job.round != round || !plays(job) {
+                return Err(mismatch(format!(
+                    "round {round} game {number}: {white} vs {black}; scheduled: round {} {} vs {}",
+                    job.round, names[job.white], names[job.black]
+                )));
+            }
+            job
+        } else {
+            // fastchess's: the encounter, from 1. Its games (a pair) are
+            // told apart by their colours, and where those agree
+            // (-noswap) they are alike, so the first not yet read is taken.
+            let pair = round_tag
+                .parse::<usize>()
+                .ok()
+                .and_then(|p| p.checked_sub(1))
+                .ok_or_else(|| mismatch(format!("Round \"{round_tag}\", not a number")))?;
+            let scheduled = by_pair
+                .get(&pair)
+                .ok_or_else(|| mismatch(format!("encounter {round_tag}, beyond the schedule")))?;
+            let mut theirs = scheduled.iter().copied().filter(|j| plays(j));
+            let first = theirs.clone().next().ok_or_else(|| {
+                let j = scheduled[0];
+                mismatch(format!(
+                    "encounter {round_tag}: {white} vs {black}; scheduled: {} vs {}",
+                    names[j.white], names[j.black]
+                ))
+            })?;
+            theirs
+                .find(|j| !found.contains_key(&j.number))
+                .unwrap_or(first)
+        };
+        let (round, number) = (job.round, job.number + 1);
         if game.result == GameResult::Unknown {
             // Not finished: it is played again.
             continue;
         }
-        let termination = Termination::from_tag(game.tag("Termination"));
+        let termination = crate::pgn_record::termination_of(game.tag("Termination"));
         let plies = game
             .tag("PlyCount")
             .and_then(|p| p.parse().ok())
@@ -139,6 +173,7 @@ mod tests {
     use super::*;
     use crate::cli_args::TournamentKind;
     use crate::schedule::schedule;
+    use matchcore::ending::Termination;
 
     fn names() -> Vec<String> {
         vec!["new".to_string(), "old".to_string()]
@@ -193,6 +228,53 @@ mod tests {
 
         let none = read_played(Path::new("/nonexistent/kestrel.pgn"), &jobs, &names()).unwrap();
         assert!(none.games.is_empty());
+    }
+
+    /// A game as this runner writes it now: fastchess's `Round`, the encounter.
+    fn encounter_game(encounter: usize, white: &str, black: &str, result: &str) -> String {
+        format!(
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"2026.12.01\"]\n[Round \"{encounter}\"]\n\
+             [White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\
+             [PlyCount \"2\"]\n[Termination \"normal\"]\n\n1. e4 e5 {result}\n\n"
+        )
+    }
+
+    #[test]
+    fn fastchess_rounds_are_placed_by_encounter_and_colours() {
+        let colours = |noswap| crate::schedule::Colours {
+            noswap,
+            reverse: false,
+        };
+        let jobs = schedule(2, TournamentKind::RoundRobin, 1, 2, 2, colours(false));
+        let text = [
+            encounter_game(2, "old", "new", "1-0"),
+            encounter_game(1, "old", "new", "0-1"),
+            encounter_game(1, "new", "old", "1/2-1/2"),
+        ]
+        .concat();
+        let path = scratch("encounters", &text);
+        let resumed = read_played(&path, &jobs, &names()).unwrap();
+        let numbers: Vec<usize> = resumed.games.iter().map(|(j, _)| j.number).collect();
+        assert_eq!(numbers, [0, 1, 3], "colours tell a pair's games apart");
+        assert_eq!(resumed.games[0].1.termination, Termination::Normal);
+        // -noswap: a pair's games are alike; each is taken once.
+        let jobs = schedule(2, TournamentKind::RoundRobin, 1, 2, 1, colours(true));
+        let twice = encounter_game(1, "new", "old", "1-0").repeat(2);
+        std::fs::write(&path, &twice).unwrap();
+        let resumed = read_played(&path, &jobs, &names()).unwrap();
+        assert_eq!(resumed.games.len(), 2);
+        std::fs::write(&path, twice + &encounter_game(1, "new", "old", "1-0")).unwrap();
+        let err = read_played(&path, &jobs, &names()).unwrap_err();
+        assert!(err.to_string().contains("twice"), "{err}");
+        for (what, text) in [
+            ("beyond", encounter_game(3, "new", "old", "1-0")),
+            ("players", encounter_game(1, "new", "other", "1-0")),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let err = read_played(&path, &jobs, &names()).unwrap_err();
+            assert!(err.to_string().contains("encounter"), "{what}: {err}");
+        }
+        let _ = std::fs::remove_file(path);
     }
 
     #[test]

@@ -20,7 +20,7 @@ use anyhow::{Context, Result};
 use chess::{CastlingMode, Color};
 use matchcore::ending::Termination;
 use matchcore::engine_process::IoLog;
-use matchcore::game_loop::{CapVerdict, GameRules};
+use matchcore::game_loop::{Adjudication, CapVerdict, GameRules};
 use matchcore::openings::{self, Opening};
 use matchcore::player::Player;
 use matchcore::progress;
@@ -28,6 +28,7 @@ use matchcore::worker_pool::WorkerPool;
 use pgn::GameResult;
 use regex::Regex;
 use std::collections::VecDeque;
+use std::fmt::Write as _;
 use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,14 +36,29 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
+/// An engine that failed in a game: it is started afresh for its next one.
+struct Failure {
+    /// Which engine (by index).
+    engine: usize,
+    /// What went wrong.
+    why: String,
+    /// How its process ended and its last lines of output.
+    post_mortem: Vec<String>,
+}
+
 /// A finished game as a worker hands it back.
 struct Done {
     job: GameJob,
     record: GameRecord,
     /// When it started and ended.
     times: GameTimes,
-    /// Engines (by index) that failed and were restarted, with why.
-    failures: Vec<(usize, String)>,
+    /// Engines that failed.
+    failures: Vec<Failure>,
+    /// Told when the collector has counted the game, so that the worker
+    /// takes its next game only after a stop that this one caused (the
+    /// SPRT's decision): as fastchess starts a game after the last one's
+    /// end is counted.
+    counted: mpsc::Sender<()>,
 }
 
 /// What the workers share.
@@ -71,8 +87,10 @@ fn unplayed(opening: &Opening, loser: Color, why: &str) -> GameRecord {
         book_plies: opening.moves.len(),
         result: winner.fold(GameResult::WhiteWins, GameResult::BlackWins),
         termination: Termination::Abandoned,
-        reason: format!("{} disconnects ({why})", loser.fold("White", "Black")),
+        reason: format!("{} disconnects", loser.fold("White", "Black")),
+        illegal: None,
         broken: [loser == Color::White, loser == Color::Black],
+        failure: Some(why.to_string()),
     }
 }
 
@@ -88,6 +106,7 @@ fn next_job(shared: &Shared) -> Option<GameJob> {
 /// again after one breaks), sending each result to `tx`.
 fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Sender<Done>) {
     let specs = &shared.args.engines;
+    let (counted, wait_counted) = mpsc::channel();
     let mut players: Vec<Option<Box<dyn Player>>> = specs.iter().map(|_| None).collect();
     for job in jobs {
         let opening = &shared.openings[job.opening % shared.openings.len()];
@@ -103,8 +122,11 @@ fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Se
             }
         }
         let record = if let Some((color, why)) = start_error {
-            let idx = color.fold(job.white, job.black);
-            failures.push((idx, why.clone()));
+            failures.push(Failure {
+                engine: color.fold(job.white, job.black),
+                why: why.clone(),
+                post_mortem: Vec::new(),
+            });
             unplayed(opening, color, &why)
         } else {
             let mut white = players[job.white].take().expect("started above");
@@ -117,12 +139,16 @@ fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Se
                 &shared.args.pgn_detail,
             );
             // A broken engine is killed (by dropping it) and started afresh next game.
-            for (p, idx, broken) in [
+            for (mut p, idx, broken) in [
                 (white, job.white, record.broken[0]),
                 (black, job.black, record.broken[1]),
             ] {
                 if broken {
-                    failures.push((idx, record.reason.clone()));
+                    failures.push(Failure {
+                        engine: idx,
+                        why: record.failure.clone().unwrap_or_default(),
+                        post_mortem: p.post_mortem(),
+                    });
                 } else {
                     players[idx] = Some(p);
                 }
@@ -130,15 +156,23 @@ fn worker(shared: &Shared, jobs: &mut dyn Iterator<Item = GameJob>, tx: mpsc::Se
             record
         };
         times.end();
-        if tx
-            .send(Done {
-                job,
-                record,
-                times,
-                failures,
-            })
-            .is_err()
-        {
+        // Without -recover a crash or a stall ends the run: no game after it
+        // starts (the collector says why).
+        let lost_engine = matches!(
+            record.termination,
+            Termination::Abandoned | Termination::StalledConnection
+        );
+        if lost_engine && !shared.args.recover {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        let sent = tx.send(Done {
+            job,
+            record,
+            times,
+            failures,
+            counted: counted.clone(),
+        });
+        if sent.is_err() || wait_counted.recv().is_err() {
             break;
         }
         if !shared.args.wait.is_zero() {
@@ -175,12 +209,17 @@ fn check_engines(args: &MatchArgs, log: Option<&Arc<dyn IoLog>>) -> Result<Match
     };
     for spec in &args.engines {
         let context = || format!("engine '{}' ({})", spec.name, spec.cmd);
-        let (threads, hash) = match spec.protocol {
+        let (threads, hash, id) = match spec.protocol {
             Protocol::Uci => {
                 let named = log.map(|l| (Arc::clone(l), Arc::from(spec.name.as_str())));
                 let p = UciPlayer::start(spec, &[], named).with_context(context)?;
                 let value = |name: &str| p.option_value(name).map(str::to_string);
-                let found = (value("Threads"), value("Hash"));
+                let (name, author) = p.id();
+                let found = (
+                    value("Threads"),
+                    value("Hash"),
+                    (name.to_string(), author.to_string()),
+                );
                 Box::new(p).quit();
                 found
             }
@@ -188,9 +227,10 @@ fn check_engines(args: &MatchArgs, log: Option<&Arc<dyn IoLog>>) -> Result<Match
                 player::start_logged(spec, &[], log)
                     .with_context(context)?
                     .quit();
-                (None, None)
+                (None, None, Default::default())
             }
         };
+        matchup.ids.push(id);
         let null = || "NULL".to_string();
         matchup.limits.push(report::fastchess_limit(&spec.limits));
         matchup
@@ -258,6 +298,13 @@ pub struct Finished {
     pub results: RunResults,
     /// The engines as fastchess's header describes them.
     pub matchup: Matchup,
+    /// Why the run stopped before its end: an engine crashed or stalled
+    /// and `-recover` was not given (`None`: it ran its course, or the
+    /// SPRT decided).
+    pub stopped: Option<String>,
+    /// fastchess's line when the SPRT decided (`SPRT ([0.00, 10.00])
+    /// completed - H1 was accepted`), which it prints after the results.
+    pub sprt_completed: Option<String>,
 }
 
 impl Finished {
@@ -323,9 +370,11 @@ pub fn run(args: &MatchArgs) -> Result<Finished> {
     let matchup = check_engines(args, io_log.as_ref())?;
     note(Level::Info, "Starting tournament...");
     let rules = GameRules {
-        draw: args.draw,
-        resign: args.resign,
-        // cutechess-cli's -maxmoves counts full moves.
+        adjudication: Adjudication::Fastchess {
+            draw: args.draw,
+            resign: args.resign,
+        },
+        // -maxmoves counts full moves, of the engines' own moves (fastchess).
         max_plies: args.max_moves.map(|moves| 2 * moves as usize),
         at_cap: CapVerdict::Draw,
         hang_timeout: args.hang_timeout,
@@ -399,6 +448,9 @@ pub fn run(args: &MatchArgs) -> Result<Finished> {
                 "the bayesian model counts games"
             } else if args.games != 2 {
                 "one game a round: no game pairs (give -games 2 or -repeat for pairs)"
+            } else if args.output == report::OutputFormat::Cutechess {
+                "-output format=cutechess counts single games, as fastchess's does \
+                 (or -report penta=false was given)"
             } else {
                 "-report penta=false"
             };
@@ -406,7 +458,6 @@ pub fn run(args: &MatchArgs) -> Result<Finished> {
         }
     }
     let date = pgn_record::today();
-    let mut since_report = 0;
     let say = |line: &str| bar.suspend(|| println!("{line}"));
     bar.inc(games.len() as u64);
     if args.resume {
@@ -425,12 +476,15 @@ pub fn run(args: &MatchArgs) -> Result<Finished> {
                 let s = HeadToHead::count_as(&names[0], &names[1], &games, args.report_penta)
                     .sprt(spec);
                 say(&report::sprt_line(&s));
-                if s.decision != "continue" {
+                if let Some(done) = report::sprt_completed_line(&s) {
+                    say(&done);
                     shared.stop.store(true, Ordering::Relaxed);
                 }
             }
         }
     }
+    let mut stopped = None;
+    let mut sprt_completed = None;
     thread::scope(|scope| -> Result<()> {
         let (tx, rx) = mpsc::channel();
         let shared = &shared;
@@ -446,9 +500,27 @@ pub fn run(args: &MatchArgs) -> Result<Finished> {
                 record,
                 times,
                 failures,
+                counted,
             } = done;
             let white = &args.engines[job.white];
             let black = &args.engines[job.black];
+            // fastchess stops the run at an engine that crashes or stalls
+            // (a developer's build that breaks should be seen), unless
+            // -recover asks it to start the engine afresh and play on.
+            let lost_engine = matches!(
+                record.termination,
+                Termination::Abandoned | Termination::StalledConnection
+            );
+            let stops = lost_engine && !args.recover && stopped.is_none();
+            if stops {
+                let line = format!(
+                    "Game {} stalled / disconnected and no recover option set for engine, \
+                     stopping tournament.",
+                    job.number + 1
+                );
+                say(&line);
+                note(Level::Warn, &line);
+            }
             let finished = format!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 job.number + 1,
@@ -459,43 +531,98 @@ pub fn run(args: &MatchArgs) -> Result<Finished> {
             );
             say(&finished);
             note(Level::Info, &finished);
-            for (idx, why) in failures {
-                let warning = format!(
-                    "Warning: engine {} failed ({why}); it is restarted for its next game",
-                    names[idx]
-                );
-                say(&warning);
-                note(Level::Warn, &warning);
+            for failure in &failures {
+                let name = &names[failure.engine];
+                if stops {
+                    let mut text = format!("Engine {name} failed: {}", failure.why);
+                    for line in &failure.post_mortem {
+                        write!(text, "\n  {line}").expect("writing to a String");
+                    }
+                    say(&text);
+                    note(Level::Warn, &text);
+                    stopped = Some(format!(
+                        "engine {name} failed in game {} ({}): the run stopped there; give \
+                         -recover to start a failed engine afresh and play on",
+                        job.number + 1,
+                        failure.why
+                    ));
+                } else {
+                    let next = if lost_engine && !args.recover {
+                        "" // the run is stopping already
+                    } else {
+                        "; it is restarted for its next game"
+                    };
+                    let warning = format!("Warning: engine {name} failed ({}){next}", failure.why);
+                    say(&warning);
+                    note(Level::Warn, &warning);
+                }
             }
-            if let Some(out) = &mut pgn_out {
+            // The game that stopped the run is counted, not written (fastchess's way).
+            if let (Some(out), false) = (&mut pgn_out, stops) {
                 let tags = GameTags {
                     event: &args.event,
                     site: &args.site,
-                    round: format!("{}.{}", job.round, job.number + 1),
+                    round: (job.pair + 1).to_string(),
                     white: &white.name,
                     black: &black.name,
-                    time_control: white.limits.pgn_tag(),
+                    ids: [job.white, job.black].map(|i| {
+                        matchup
+                            .ids
+                            .get(i)
+                            .map_or(("", ""), |(n, a)| (n.as_str(), a.as_str()))
+                    }),
+                    time_controls: [white.limits.pgn_tag(), black.limits.pgn_tag()],
                     date: &date,
                     times: Some(&times),
                     variant: args.variant,
                 };
-                let mut game = pgn_record::to_pgn(&record, &tags);
-                if args.pgn_min {
-                    for m in &mut game.moves {
-                        m.comments.clear();
-                    }
-                }
-                out.write_all(pgn::write_game_in(&game, args.pgn_detail.notation).as_bytes())
+                let text =
+                    pgn_record::write(&record, &tags, args.pgn_detail.notation, args.pgn_min);
+                out.write_all(text.as_bytes())
                     .and_then(|()| out.flush())
                     .context("writing the PGN output")?;
             }
-            if let Some(out) = &mut epd_out {
+            if let (Some(out), false) = (&mut epd_out, stops) {
                 writeln!(out, "{}", final_epd(&record, args.variant))
                     .and_then(|()| out.flush())
                     .context("writing the EPD output")?;
             }
             games.push(entry(&job, &record, args));
             bar.inc(1);
+            let all_played = games.len() == total;
+            // fastchess's order after a game: the score line (cutechess's
+            // output, every -scoreinterval games), the rating interval, the SPRT.
+            if args.score_interval > 0
+                && games.len().is_multiple_of(args.score_interval as usize)
+                && !all_played
+                && args.output == report::OutputFormat::Cutechess
+                && names.len() == 2
+            {
+                let h = HeadToHead::count_as(&names[0], &names[1], &games, args.report_penta);
+                say(&report::score_line(&h));
+            }
+            // -ratinginterval counts game pairs when the statistics count
+            // pairs (printed once the pair is complete), else games.
+            let interval = args.rating_interval as usize;
+            let due = interval > 0
+                && if args.report_penta {
+                    let pair_games = games.iter().filter(|g| g.pair == job.pair).count();
+                    (job.pair + 1).is_multiple_of(interval) && pair_games == args.games as usize
+                } else {
+                    games.len().is_multiple_of(interval)
+                };
+            if due && !all_played {
+                let r = RunResults::compute(
+                    names.clone(),
+                    args.tournament,
+                    None,
+                    games.clone(),
+                    args.anchors.clone(),
+                    args.sprt,
+                    args.report_penta,
+                );
+                say(report::interval_in(&r, args.output, Some(&matchup)).trim_end());
+            }
             if names.len() == 2 {
                 let h = HeadToHead::count_as(&names[0], &names[1], &games, args.report_penta);
                 let e = h.elo();
@@ -510,37 +637,16 @@ pub fn run(args: &MatchArgs) -> Result<Finished> {
                 ));
                 if let Some(spec) = args.sprt {
                     let s = h.sprt(spec);
-                    if s.decision != "continue" && !shared.stop.swap(true, Ordering::Relaxed) {
-                        let line = format!("{}; no new games are started", report::sprt_line(&s));
-                        say(&line);
-                        note(Level::Info, &line);
+                    if let Some(done) = report::sprt_completed_line(&s) {
+                        if !shared.stop.swap(true, Ordering::Relaxed) {
+                            note(Level::Info, &done);
+                            sprt_completed = Some(done);
+                        }
                     }
                 }
             }
-            // cutechess's score line every -scoreinterval games (fastchess's
-            // own format prints none).
-            if args.score_interval > 0
-                && games.len().is_multiple_of(args.score_interval as usize)
-                && args.output == report::OutputFormat::Cutechess
-                && names.len() == 2
-            {
-                let h = HeadToHead::count_as(&names[0], &names[1], &games, args.report_penta);
-                say(&report::score_line(&h));
-            }
-            since_report += 1;
-            if since_report == args.rating_interval && games.len() < total {
-                since_report = 0;
-                let r = RunResults::compute(
-                    names.clone(),
-                    args.tournament,
-                    None,
-                    games.clone(),
-                    args.anchors.clone(),
-                    args.sprt,
-                    args.report_penta,
-                );
-                say(report::report_in(&r, args.output, Some(&matchup)).trim_end());
-            }
+            // The worker may go on (or find the run stopped).
+            let _ = counted.send(());
         }
         Ok(())
     })?;
@@ -558,7 +664,12 @@ pub fn run(args: &MatchArgs) -> Result<Finished> {
     if let Some(path) = &args.json_out {
         write_json(path, &results)?;
     }
-    Ok(Finished { results, matchup })
+    Ok(Finished {
+        results,
+        matchup,
+        stopped,
+        sprt_completed,
+    })
 }
 
 /// Writes `results` as pretty JSON.

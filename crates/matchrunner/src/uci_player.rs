@@ -23,6 +23,8 @@ pub struct UciPlayer {
     variant: CastlingMode,
     /// Its options' values: the defaults it listed, then those set.
     values: Vec<(String, String)>,
+    /// What it calls itself (`id name`, `id author`; empty when not said).
+    id: (String, String),
 }
 
 /// The UCI option that tells an engine it plays Chess960.
@@ -182,7 +184,14 @@ impl UciPlayer {
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         let mut listed = Vec::new();
         let mut values = Vec::new();
+        let mut id = (String::new(), String::new());
         process.recv_until(deadline, |l| {
+            // As written after the keyword, as fastchess keeps them.
+            if let Some(name) = l.strip_prefix("id name ") {
+                id.0 = name.to_string();
+            } else if let Some(author) = l.strip_prefix("id author ") {
+                id.1 = author.to_string();
+            }
             if let Some(name) = listed_option(l) {
                 if let Some(default) = option_default(l) {
                     values.push((name.clone(), default));
@@ -236,7 +245,14 @@ impl UciPlayer {
             watch: watch.to_vec(),
             variant: spec.variant,
             values,
+            id,
         })
+    }
+
+    /// What the engine calls itself: its `id name` and `id author` (empty
+    /// when it gave none), for the PGN's `EngineWhiteName` and the like.
+    pub fn id(&self) -> (&str, &str) {
+        (&self.id.0, &self.id.1)
     }
 
     /// The value of its option `name` (UCI names are not case sensitive):
@@ -338,6 +354,10 @@ impl Player for UciPlayer {
 
     fn quit(self: Box<Self>) {
         self.process.quit("quit");
+    }
+
+    fn post_mortem(&mut self) -> Vec<String> {
+        self.process.post_mortem()
     }
 }
 

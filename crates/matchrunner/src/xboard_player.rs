@@ -273,6 +273,10 @@ impl Player for XboardPlayer {
     fn quit(self: Box<Self>) {
         self.process.quit("quit");
     }
+
+    fn post_mortem(&mut self) -> Vec<String> {
+        self.process.post_mortem()
+    }
 }
 
 #[cfg(test)]
