@@ -354,7 +354,10 @@ mod tests {
     fn a_back_rank_mate_has_its_name() {
         let e = explained("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "Rd8#", &[]);
         assert_eq!(e.motifs[0].kind(), "back_rank");
-        assert_eq!(e.sentence().as_deref(), Some("Rd8# gives a back-rank mate."));
+        assert_eq!(
+            e.sentence().as_deref(),
+            Some("Rd8# gives a back-rank mate.")
+        );
     }
 
     #[test]

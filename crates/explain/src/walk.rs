@@ -61,7 +61,8 @@ impl Walk {
             // A check is no rest: the checking side's threats wait behind
             // it (unless the line ends there).
             let checked = p.in_check() && i < last;
-            walk.quiet.push(!checked && stm.is_none() && other.is_none());
+            walk.quiet
+                .push(!checked && stm.is_none() && other.is_none());
         }
         Some(walk)
     }
