@@ -16,6 +16,7 @@
 //! runs it as the GUI's server does; only [`search`] (native) runs the
 //! engine, for `kestrel explain` and the terminal game.
 
+pub mod analysis;
 pub mod board;
 #[cfg(not(target_family = "wasm"))]
 pub mod command;
