@@ -18,7 +18,7 @@ use crate::search::{search_move, Searched};
 #[derive(Debug, thiserror::Error)]
 pub enum ExplainError {
     /// The FEN does not read as a position.
-    #[error("the FEN does not read as a position: {0}")]
+    #[error("the FEN does not read as a position")]
     Fen(#[from] FenError),
     /// The move is neither SAN nor UCI of a legal move.
     #[error("'{text}' is not a legal move here (give it in SAN, e.g. Nf3, or UCI, e.g. g1f3); legal moves: {legal}")]
@@ -32,7 +32,7 @@ pub enum ExplainError {
     #[error("the position is already over (checkmate or stalemate): there is no move to explain")]
     NoMoves,
     /// Writing the output failed.
-    #[error("cannot write the output: {0}")]
+    #[error("cannot write the output")]
     Io(#[from] std::io::Error),
 }
 
@@ -130,7 +130,7 @@ fn run_searches(engine: &mut Engine, req: &Request) -> Result<Explained, Explain
     let (sentence, best_sentence) = match other {
         None => (played.sentence(), None),
         Some(b) => {
-            let c = compare(&pos, mv, &found.line, Some(b), &found.best_line);
+            let c = compare(None, &pos, mv, &found.line, Some(b), &found.best_line);
             (c.played, c.best)
         }
     };

@@ -4,7 +4,7 @@
 
 use chess::{Move, Position};
 
-use crate::explanation::explain;
+use crate::explanation::explain_after;
 use crate::phrase::Form;
 use crate::positional;
 
@@ -25,20 +25,22 @@ pub struct Comparison {
 }
 
 /// Compares `played` (with `played_line`, the engine's line after it) to
-/// `best` (with `best_line`, the line after it) from `pos`.
+/// `best` (with `best_line`, the line after it) from `pos`; `previous` is
+/// the game's move before (the position before it and the move), when known.
 pub fn compare(
+    previous: Option<(&Position, Move)>,
     pos: &Position,
     played: Move,
     played_line: &[Move],
     best: Option<Move>,
     best_line: &[Move],
 ) -> Comparison {
-    let Some(p) = explain(pos, played, played_line) else {
+    let Some(p) = explain_after(previous, pos, played, played_line) else {
         return Comparison::default();
     };
     let b = best
         .filter(|&m| m != played)
-        .and_then(|m| explain(pos, m, best_line));
+        .and_then(|m| explain_after(previous, pos, m, best_line));
     let mut out = Comparison {
         played: p.refutation(),
         best: None,

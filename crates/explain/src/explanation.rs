@@ -30,7 +30,22 @@ pub struct Explanation {
 /// opponent's reply first; as much of it as is legal is used). None when
 /// `mv` is not legal in `pos`.
 pub fn explain(pos: &Position, mv: Move, line: &[Move]) -> Option<Explanation> {
-    let walk = Walk::new(pos, mv, line)?;
+    explain_after(None, pos, mv, line)
+}
+
+/// [`explain`] for a move of a game whose previous move is known
+/// (`previous`: the position before it and the move), so that a
+/// recapture is told from a capture that wins.
+pub fn explain_after(
+    previous: Option<(&Position, Move)>,
+    pos: &Position,
+    mv: Move,
+    line: &[Move],
+) -> Option<Explanation> {
+    let mut walk = Walk::new(pos, mv, line)?;
+    if let Some((before, m)) = previous {
+        walk = walk.following(before, m);
+    }
     let san = pos.san(mv);
     let motifs = find(&walk, 0);
     let reply = find(&walk, 1);
@@ -69,9 +84,10 @@ impl Explanation {
     }
 
     /// The material the line wins for the mover (negative: loses), in
-    /// centipawns, the end settled by its best capture.
+    /// centipawns, to where it comes to rest; a recapture's piece taken
+    /// back does not count (it only restores the balance).
     pub fn gain(&self) -> i32 {
-        self.walk.gain(0)
+        self.walk.gain(0) - self.walk.retaken(0)
     }
 
     /// True when the line ends in mate of the mover.

@@ -35,6 +35,6 @@ mod walk;
 pub mod words;
 
 pub use compare::{compare, Comparison};
-pub use explanation::{explain, Explanation};
+pub use explanation::{explain, explain_after, Explanation};
 pub use motif::{MatePattern, Motif, Placed, KINDS};
 pub use walk::Walk;

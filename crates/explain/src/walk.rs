@@ -18,6 +18,8 @@ pub struct Walk {
     /// Per position: true when neither side has a capture that wins
     /// material by static exchange and no check is pending.
     quiet: Vec<bool>,
+    /// What the game's move before the walk captured, and where.
+    prior: Option<Placed>,
 }
 
 impl Walk {
@@ -29,6 +31,7 @@ impl Walk {
             moves: Vec::with_capacity(line.len() + 1),
             settled: Vec::new(),
             quiet: Vec::new(),
+            prior: None,
         };
         for &m in std::iter::once(&mv).chain(line) {
             let here = walk.end();
@@ -65,6 +68,29 @@ impl Walk {
                 .push(!checked && stm.is_none() && other.is_none());
         }
         Some(walk)
+    }
+
+    /// The walk of a game's move whose previous move, `previous` from
+    /// `before`, captured something: a move that takes back on its square
+    /// is a recapture (see [`Walk::retaken`]).
+    pub fn following(mut self, before: &Position, previous: Move) -> Walk {
+        self.prior = captured(before, previous).map(|c| Placed::new(c.piece, previous.to()));
+        self
+    }
+
+    /// What the opponent's capture just before the move at `ply` took, in
+    /// centipawns, when that move takes back on the same square (0
+    /// otherwise): a recapture only restores the balance.
+    pub fn retaken(&self, ply: usize) -> i32 {
+        let before = if ply == 0 {
+            self.prior
+        } else {
+            self.captured(ply - 1)
+                .map(|c| Placed::new(c.piece, self.mv(ply - 1).to()))
+        };
+        before
+            .filter(|c| c.square == self.mv(ply).to())
+            .map_or(0, |c| crate::board::value(c.role()))
     }
 
     /// The number of moves (the explained move and the line).

@@ -479,7 +479,9 @@ pub fn view(review: &Review, record: &GameRecord) -> ReviewView {
             let words = judgement
                 .map(|_| {
                     let best_line = before.line.get(1..).unwrap_or_default();
+                    let previous = i.checked_sub(1).map(|p| (&positions[p], moves[p]));
                     explain::compare(
+                        previous,
                         &positions[i],
                         m,
                         &line_after(&evals, &moves, i),

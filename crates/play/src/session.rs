@@ -668,7 +668,9 @@ impl<W: Write> Session<W> {
                     Some((&first, rest)) if first == m => rest,
                     _ => &[],
                 };
-                match explain::explain(&pos, m, rest).and_then(|e| e.idea()) {
+                let previous = self.previous(self.game.moves().len());
+                let previous = previous.as_ref().map(|(p, m)| (p, *m));
+                match explain::explain_after(previous, &pos, m, rest).and_then(|e| e.idea()) {
                     Some(idea) => writeln!(self.out, "  {idea}"),
                     None => Ok(()),
                 }
@@ -683,14 +685,15 @@ impl<W: Write> Session<W> {
     /// the position before it and of the one after it.
     fn explain(&mut self, text: Option<&str>, line: bool) -> io::Result<()> {
         let keys = self.history();
-        let (pos, mv, history) = match text {
+        let played = self.game.moves().len();
+        let (pos, mv, history, previous) = match text {
             Some(t) => {
                 let pos = *self.game.position();
                 if !pos.has_legal_moves() {
                     return self.say_game_over();
                 }
                 match explain::command::parse_move(&pos, t) {
-                    Ok(m) => (pos, m, keys),
+                    Ok(m) => (pos, m, keys, self.previous(played)),
                     Err(e) => return writeln!(self.out, "{e}"),
                 }
             }
@@ -706,13 +709,15 @@ impl<W: Write> Session<W> {
                     pos.play_unchecked(m);
                 }
                 let before = keys[..keys.len() - 1].to_vec();
-                (pos, last, before)
+                (pos, last, before, self.previous(played - 1))
             }
         };
         let settings = self.advisor();
         self.configure(&settings);
         let found =
             explain::search::search_move(&mut self.engine, &pos, &history, mv, &settings.limits());
+        let previous = previous.as_ref().map(|(p, m)| (p, *m));
+        let explained = |m: Move, line: &[Move]| explain::explain_after(previous, &pos, m, line);
         let san = pos.san(mv);
         let mover = pos.turn();
         let after = score_text(found.score.white_view(mover));
@@ -724,12 +729,13 @@ impl<W: Write> Session<W> {
                     pos.san(b),
                     score_text(found.best_score.white_view(mover))
                 )?;
-                let c = explain::compare(&pos, mv, &found.line, Some(b), &found.best_line);
+                let c =
+                    explain::compare(previous, &pos, mv, &found.line, Some(b), &found.best_line);
                 (c.played, c.best)
             }
             None => {
                 writeln!(self.out, "{san}: {after} after it; Kestrel's choice too.")?;
-                let e = explain::explain(&pos, mv, &found.line);
+                let e = explained(mv, &found.line);
                 (e.and_then(|e| e.sentence()), None)
             }
         };
@@ -741,13 +747,13 @@ impl<W: Write> Session<W> {
         }
         if line {
             let lines = [
-                ("Line", explain::explain(&pos, mv, &found.line)),
+                ("Line", explained(mv, &found.line)),
                 (
                     "Best line",
                     found
                         .best
                         .filter(|&b| b != mv)
-                        .and_then(|b| explain::explain(&pos, b, &found.best_line)),
+                        .and_then(|b| explained(b, &found.best_line)),
                 ),
             ];
             for (title, e) in lines {
@@ -841,6 +847,18 @@ impl<W: Write> Session<W> {
                 writeln!(self.out, "{text}")
             }
         }
+    }
+
+    /// The game's move number `plies` (from 1) and the position before it:
+    /// the move before the one explained, so that a recapture reads as one.
+    fn previous(&self, plies: usize) -> Option<(Position, Move)> {
+        let moves = self.game.moves();
+        let m = *moves.get(plies.checked_sub(1)?)?;
+        let mut pos = *self.game.start();
+        for &earlier in &moves[..plies - 1] {
+            pos.play_unchecked(earlier);
+        }
+        Some((pos, m))
     }
 
     /// Keys of the positions before the current one (for repetitions).

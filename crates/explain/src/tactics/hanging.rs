@@ -14,7 +14,9 @@ pub fn find(walk: &Walk, ply: usize) -> Option<Motif> {
     let m = walk.mv(ply);
     let target = walk.captured(ply)?;
     let taker = placed(before, m.from())?;
-    if exchange(before, m) < MIN_WON || walk.gain_through(ply, ply) < MIN_WON {
+    // A recapture wins back what was just taken: only more than that is won.
+    let won = exchange(before, m) - walk.retaken(ply);
+    if won < MIN_WON || walk.gain_through(ply, ply) < MIN_WON {
         return None;
     }
     let defended = attackers(before, target.square, target.piece.color).any();
