@@ -210,7 +210,10 @@ impl Explanation {
         }
         let lost = self.lost_words();
         let reply_san = reply_san?;
-        if let Some(clause) = first(&self.reply, |m| refutes(m).is_some()).and_then(refutes) {
+        let moved_to = Some(crate::board::landing(self.walk.before(0), self.mv()));
+        let clause = first(&self.reply, |m| refutes(m, moved_to).is_some())
+            .and_then(|m| refutes(m, moved_to));
+        if let Some(clause) = clause {
             return Some(format!("{san} loses {lost} to {reply_san} ({clause})."));
         }
         if self.walk.captured(1).is_some() {

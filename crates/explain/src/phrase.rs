@@ -131,7 +131,9 @@ pub fn does(motif: &Motif, mover: Color, form: Form) -> Option<String> {
 
 /// What the opponent's move that exploits `motif` is, as a refutation
 /// names it in brackets; none for motifs a refutation does not name.
-pub fn refutes(motif: &Motif) -> Option<String> {
+/// `moved_to`: where the refuted move put its piece (a piece taken there
+/// was not left behind but put there).
+pub fn refutes(motif: &Motif, moved_to: Option<chess::Square>) -> Option<String> {
     Some(match motif {
         Motif::Fork { forker, targets } => format!(
             "a fork: the {} attacks {}",
@@ -183,13 +185,12 @@ pub fn refutes(motif: &Motif) -> Option<String> {
         Motif::Trapped { piece: p } => format!("{} is trapped", piece(*p)),
         Motif::WinsHanging {
             target, defended, ..
-        } => {
-            if *defended {
-                format!("{} was en prise", piece(*target))
-            } else {
-                format!("{} was left undefended", piece(*target))
-            }
-        }
+        } => match (moved_to == Some(target.square), *defended) {
+            (true, false) => format!("nothing defends {} there", piece(*target)),
+            (true, true) => format!("{} is en prise there", piece(*target)),
+            (false, false) => format!("{} was left undefended", piece(*target)),
+            (false, true) => format!("{} was left en prise", piece(*target)),
+        },
         Motif::Promotion { square, .. } => format!("the pawn promotes on {square}"),
         Motif::PassedPawnRun { pawn, promotes } => format!(
             "the passed {}-pawn runs through to {promotes}",
