@@ -78,19 +78,28 @@ impl Walk {
         self
     }
 
-    /// What the opponent's capture just before the move at `ply` took, in
-    /// centipawns, when that move takes back on the same square (0
-    /// otherwise): a recapture only restores the balance.
+    /// What the opponent's capture on the square the move at `ply` takes
+    /// on took, in centipawns, when the capturing piece stayed there since
+    /// (0 otherwise): a recapture, even after a move in between, only
+    /// restores the balance.
     pub fn retaken(&self, ply: usize) -> i32 {
-        let before = if ply == 0 {
-            self.prior
-        } else {
-            self.captured(ply - 1)
-                .map(|c| Placed::new(c.piece, self.mv(ply - 1).to()))
-        };
-        before
-            .filter(|c| c.square == self.mv(ply).to())
-            .map_or(0, |c| crate::board::value(c.role()))
+        let sq = self.mv(ply).to();
+        let value = |c: Placed| crate::board::value(c.role());
+        for q in (0..ply).rev() {
+            let m = self.mv(q);
+            if m.from() == sq {
+                return 0;
+            }
+            if m.to() == sq {
+                let theirs = self.side(q) != self.side(ply);
+                return self.captured(q).filter(|_| theirs).map_or(0, value);
+            }
+        }
+        // The game's move before the walk was the opponent's of ply 0.
+        let theirs = self.side(ply) == self.side(0);
+        self.prior
+            .filter(|c| theirs && c.square == sq)
+            .map_or(0, value)
     }
 
     /// The number of moves (the explained move and the line).
