@@ -12,8 +12,9 @@ use engine::eval::{evaluate_traced, EvalKind, Report};
 
 use crate::words::side;
 
-/// The least difference, in centipawns, a term must make to be named.
-const MIN_CP: i32 = 15;
+/// The least difference, in centipawns, a term must make to be named (an
+/// isolated centre pawn is worth 13 to 21).
+const MIN_CP: i32 = 10;
 
 /// The families of terms that have words, each a range of weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -393,4 +394,38 @@ pub fn better(pos: &Position, best: Move, played: Move) -> Option<String> {
         }
     })
     .map(|w| w.participle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(fen: &str, a: &str, b: &str) -> (Position, Move, Move) {
+        let pos = Position::from_fen(fen).expect("a position");
+        let a = pos.parse_san(a).expect("legal");
+        let b = pos.parse_san(b).expect("legal");
+        (pos, a, b)
+    }
+
+    #[test]
+    fn taking_away_from_the_centre_isolates_a_pawn() {
+        // exd3 leaves the f-pawn alone; cxd3 keeps every pawn connected.
+        let (pos, played, best) = moves("4k3/8/8/8/8/3n4/2P1PP2/6K1 w - - 0 1", "exd3", "cxd3");
+        assert_eq!(
+            worse(&pos, played, best).as_deref(),
+            Some("leaves the f-pawn isolated")
+        );
+        assert_eq!(better(&pos, best, played), None, "no term of its own");
+    }
+
+    #[test]
+    fn a_rook_on_the_open_file_is_named() {
+        // Rd1 takes the open d-file; Ra1 stays behind the a-pawn.
+        let (pos, best, played) =
+            moves("r3kbn1/pp3ppp/2n5/8/8/2N5/PP3PPP/1R2KBN1 w - - 0 1", "Rd1", "Ra1");
+        assert_eq!(
+            better(&pos, best, played).as_deref(),
+            Some("putting the rook on the open d-file")
+        );
+    }
 }

@@ -68,12 +68,6 @@ fn review_game(engine: &mut Engine, pgn: &str, depth: i32) -> Result<(), String>
     }
     results.finish(pass);
     let view = review::view(&results, &record);
-    eprintln!(
-        "analysed {} of {}, moves {}",
-        view.analysed,
-        view.total,
-        view.moves.iter().flatten().count()
-    );
     for m in view.moves.iter().flatten() {
         let Some(judgement) = m.judgement else {
             continue;
