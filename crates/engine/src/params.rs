@@ -155,6 +155,7 @@ search_params! {
         killers: "KillerMoves" = true, "Try the quiet moves that cut off at the same ply first.";
         countermoves: "Countermoves" = true, "Try the quiet move that last refuted the opponent's previous move.";
         history: "HistoryHeuristic" = true, "Order quiet moves by how often they cut off (butterfly and continuation history).";
+        capture_history: "CaptureHistory" = false, "Order captures by how often each (piece, destination, piece taken) cut off, and let that move a capture's static-exchange bar between the good and the bad ones.";
         continuation_ply4: "ContinuationHistory4" = true, "Continuation history also pairs a quiet move with the side's own move before last (four plies back).";
         correction: "CorrectionHistory" = false, "Correct the static evaluation by what searches found in positions with the same pawn structure.";
         lmr: "LateMoveReductions" = true, "Search late, quiet moves to a reduced depth first.";
@@ -231,6 +232,8 @@ crate::tunable::tunables! {
     history_malus_linear: "HistoryMalusLinear" = 34, 0..=256, step 8.0, "History malus: the factor of depth.";
     history_malus_max: "HistoryMalusMax" = 2059, 500..=8000, step 150.0, "History malus: the largest malus.";
     history_gravity: "HistoryGravity" = 16614, 4096..=30000, step 1000.0, "History gravity: the bound every history score decays towards.";
+    capture_history_divisor: "CaptureHistoryDivisor" = 8, 1..=64, step 1.0, "Capture history: a capture's ordering score adds its history over this (the victim's value counts 16 a centipawn).";
+    capture_see_divisor: "CaptureSeeDivisor" = 64, 8..=512, step 8.0, "Capture history: a capture with history h counts as good when it loses at most h over this (centipawns, static exchange).";
     tm_moves_to_go: "TmMovesToGo" = 20, 10..=60, step 2.0, "Time management: the moves left assumed when the clock does not say.";
     tm_increment_percent: "TmIncrementPercent" = 75, 20..=100, step 4.0, "Time management: the share of the increment planned for each move, in percent.";
     tm_hard_factor: "TmHardFactor" = 40, 15..=80, step 3.0, "Time management: the hard limit as a multiple of the planned time, in tenths.";

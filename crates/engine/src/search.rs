@@ -738,9 +738,17 @@ impl Worker {
     /// The static evaluation `raw` of `pos` as the search uses it: corrected
     /// by the correction history when it is on (not in check: no evaluation).
     #[inline]
-    fn corrected(&self, s: &Shared, pos: &Position, raw: Value, in_check: bool) -> Value {
+    fn corrected(
+        &self,
+        s: &Shared,
+        pos: &Position,
+        ply: usize,
+        raw: Value,
+        in_check: bool,
+    ) -> Value {
         if s.config.params.correction && !in_check {
-            self.correction.correct(pos, raw)
+            self.correction
+                .correct(pos, self.previous_moves(s, ply), raw)
         } else {
             raw
         }
@@ -858,7 +866,7 @@ impl Worker {
         };
         // The table keeps the evaluation as computed; the search works with
         // it corrected by what earlier searches of its pawn structure found.
-        let corrected_eval = self.corrected(s, pos, static_eval, in_check);
+        let corrected_eval = self.corrected(s, pos, ply, static_eval, in_check);
         let eval = if in_check {
             corrected_eval
         } else {
@@ -1008,6 +1016,7 @@ impl Worker {
             },
             prev,
             use_history: s.config.params.history,
+            use_capture_history: s.config.params.capture_history,
         };
         let mut picker = MovePicker::new(pos, tt_move, ctx, s.config.params.see_ordering);
         let mut best = -INFINITE;
@@ -1015,6 +1024,8 @@ impl Worker {
         let mut move_count = 0usize;
         let mut quiets = [Move::NULL; 64];
         let mut quiet_count = 0;
+        let mut captures = [Move::NULL; 32];
+        let mut capture_count = 0;
         let mut root_cursor = self.pv_index;
         let orig_alpha = alpha;
         let us = pos.turn();
@@ -1237,6 +1248,9 @@ impl Worker {
             if m != best_move && !noisy && quiet_count < quiets.len() {
                 quiets[quiet_count] = m;
                 quiet_count += 1;
+            } else if m != best_move && noisy && capture_count < captures.len() {
+                captures[capture_count] = m;
+                capture_count += 1;
             }
         }
 
@@ -1252,16 +1266,27 @@ impl Worker {
         }
         // A PV node the tables bound searches on, but within their bounds.
         best = best.max(tb_floor).min(tb_ceiling);
-        if best >= beta && !is_noisy(pos, best_move) {
-            self.history.update_quiets(
-                pos,
-                ply,
-                depth,
-                best_move,
-                &quiets[..quiet_count],
-                prev,
-                s.config.params.countermoves,
-            );
+        if best >= beta {
+            let noisy_best = is_noisy(pos, best_move);
+            if !noisy_best {
+                self.history.update_quiets(
+                    pos,
+                    ply,
+                    depth,
+                    best_move,
+                    &quiets[..quiet_count],
+                    prev,
+                    s.config.params.countermoves,
+                );
+            }
+            if s.config.params.capture_history {
+                self.history.update_captures(
+                    pos,
+                    depth,
+                    noisy_best.then_some(best_move),
+                    &captures[..capture_count],
+                );
+            }
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -1281,7 +1306,7 @@ impl Worker {
             && !(bound == Bound::Lower && best <= corrected_eval)
             && !(bound == Bound::Upper && best >= corrected_eval)
         {
-            self.correction.update(pos, depth, best - static_eval);
+            self.correction.update(pos, prev, depth, best - static_eval);
         }
         // Step 16. Store the result.
         if s.config.params.tt && excluded.is_null() && !(root && self.pv_index > 0) {
@@ -1322,6 +1347,7 @@ impl Worker {
             countermove: Move::NULL,
             prev: self.previous_moves(s, ply),
             use_history: s.config.params.history,
+            use_capture_history: s.config.params.capture_history,
         };
         let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx, false);
         while let Some(m) = picker.next(pos, &self.history) {
@@ -1513,7 +1539,7 @@ impl Worker {
             // from the fresh one only after a key collision).
             static_eval = tt_entry.map_or(fresh_eval.unwrap_or(-INFINITE), |e| e.eval);
             let stand_pat = refine_eval(
-                self.corrected(s, pos, static_eval, false),
+                self.corrected(s, pos, ply, static_eval, false),
                 tt_entry,
                 tt_score,
             );
@@ -1547,6 +1573,7 @@ impl Worker {
             countermove: Move::NULL,
             prev: self.previous_moves(s, ply),
             use_history: s.config.params.history,
+            use_capture_history: s.config.params.capture_history,
         };
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
         let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx, with_checks);
