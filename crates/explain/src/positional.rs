@@ -421,8 +421,11 @@ mod tests {
     #[test]
     fn a_rook_on_the_open_file_is_named() {
         // Rd1 takes the open d-file; Ra1 stays behind the a-pawn.
-        let (pos, best, played) =
-            moves("r3kbn1/pp3ppp/2n5/8/8/2N5/PP3PPP/1R2KBN1 w - - 0 1", "Rd1", "Ra1");
+        let (pos, best, played) = moves(
+            "r3kbn1/pp3ppp/2n5/8/8/2N5/PP3PPP/1R2KBN1 w - - 0 1",
+            "Rd1",
+            "Ra1",
+        );
         assert_eq!(
             better(&pos, best, played).as_deref(),
             Some("putting the rook on the open d-file")
