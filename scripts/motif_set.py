@@ -565,15 +565,30 @@ def t_promotion(rng):
     return b, chess.Move(p, sq(f, 7), promotion=Q), ['promotion'], 'promotion to a queen', 300, 3
 
 
-def t_back_rank(rng):
-    b = Build(rng)
-    kf = rng.randint(0, 7)
+def boxed_king(b, kf):
+    """The black king on its back rank on file kf, walled in by its own
+    pawns in front: the start of the back-rank templates. Its square."""
     k = sq(kf, 7)
     b.put(k, B, K)
     for df in (-1, 0, 1):
         s = sq(kf + df, 6)
         if s is not None:
             b.put(s, B, P)
+    return k
+
+
+def clear_to_back_rank(b, start):
+    """Retries unless the squares of start's file between it and the back
+    rank are free: the way a rook or queen goes up to mate there."""
+    for r in range(chess.square_rank(start) + 1, 7):
+        if not b.free(sq(chess.square_file(start), r)):
+            raise Retry()
+
+
+def t_back_rank(rng):
+    b = Build(rng)
+    kf = rng.randint(0, 7)
+    k = boxed_king(b, kf)
     two = rng.random() < 0.35
     kind = rng.choice([R, R, Q])
     files = [f for f in range(8) if abs(f - kf) >= 2]
@@ -581,9 +596,7 @@ def t_back_rank(rng):
     m = sq(mf, 7)
     # The mating piece comes up its file.
     start = sq(mf, rng.randint(0, 3))
-    for r in range(chess.square_rank(start) + 1, 7):
-        if not b.free(sq(mf, r)):
-            raise Retry()
+    clear_to_back_rank(b, start)
     b.put(start, W, kind)
     note = f'back-rank mate by the {chess.piece_name(kind)}'
     if two:
@@ -627,18 +640,11 @@ def t_smothered(rng):
 def t_mate_threat(rng):
     b = Build(rng)
     kf = rng.randint(1, 7)
-    k = sq(kf, 7)
-    b.put(k, B, K)
-    for df in (-1, 0, 1):
-        s = sq(kf + df, 6)
-        if s is not None:
-            b.put(s, B, P)
+    k = boxed_king(b, kf)
     kind = rng.choice([R, Q])
     mf = rng.choice([f for f in range(8) if abs(f - kf) >= 2])
     dest = sq(mf, rng.randint(0, 2))
-    for r in range(chess.square_rank(dest) + 1, 7):
-        if not b.free(sq(mf, r)):
-            raise Retry()
+    clear_to_back_rank(b, dest)
     # It arrives along its rank.
     starts = [sq(f, chess.square_rank(dest)) for f in range(8)
               if f != mf and path_clear(b.pieces, sq(f, chess.square_rank(dest)), dest)

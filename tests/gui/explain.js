@@ -6,22 +6,17 @@
 // scenario and exits non-zero when one failed. Run by tests/gui_browser.rs.
 'use strict';
 
-const { launch, open: openAt, check, waitPlies, pageState } = require('./browser');
+const {
+  open: openAt, check, waitPlies, runScenarios, LEGAL,
+} = require('./browser');
 
 const url = process.argv[2];
 const only = process.argv.slice(3);
 
-// Légal's mate: 5... Bxd1?? takes the queen and allows mate in two.
-const LEGAL = '1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0';
 // Black to move: White's queen and bishop threaten Qxg7#.
 const THREAT = 'r5k1/5ppp/8/8/6Q1/8/1B3PPP/6K1 b - - 0 1';
 
-let lastPage = null;
-const open = async (browser) => {
-  const opened = await openAt(browser, url, { viewport: { width: 1366, height: 768 } });
-  lastPage = opened.page;
-  return opened;
-};
+const open = (browser) => openAt(browser, url, { viewport: { width: 1366, height: 768 } });
 
 const SCENARIOS = {
   // The review: 5... Bxd1 judged a blunder, and with the move on view its
@@ -67,27 +62,6 @@ const SCENARIOS = {
   },
 };
 
-async function main() {
-  const browser = await launch();
-  const failed = [];
-  for (const [name, run] of Object.entries(SCENARIOS)) {
-    if (only.length && !only.includes(name)) continue;
-    try {
-      await run(browser);
-      console.log(`passed: ${name}`);
-    } catch (e) {
-      console.log(`FAILED: ${name}: ${e.message.split('\n')[0]}`);
-      const state = lastPage && !lastPage.isClosed() ? await pageState(lastPage) : 'no page';
-      console.log(`  page: ${state}`);
-      failed.push(name);
-    }
-  }
-  await browser.close();
-  if (failed.length) {
-    console.log(`failed: ${failed.join(', ')}`);
-    process.exit(1);
-  }
-  console.log('explain done');
-}
-
-main().catch((e) => { console.error(e); process.exit(1); });
+runScenarios({
+  scenarios: SCENARIOS, only, file: __filename, done: 'explain done',
+}).catch((e) => { console.error(e); process.exit(1); });
