@@ -53,6 +53,23 @@ def ordered(board, moves):
     return sorted(moves, key=key)
 
 
+def negamax(board, moves, best, alpha, beta, child):
+    """The best of `best` and the moves' scores (alpha-beta, side to move's
+    view); child(alpha, beta) scores the position after a move, its side's
+    view."""
+    for m in ordered(board, moves):
+        board.push(m)
+        v = -child(-beta, -alpha)
+        board.pop()
+        if v > best:
+            best = v
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            break
+    return best
+
+
 def qsearch(board, alpha, beta, ply, budget):
     budget[0] -= 1
     if board.is_checkmate():
@@ -68,17 +85,8 @@ def qsearch(board, alpha, beta, ply, budget):
             return best
         alpha = max(alpha, best)
         moves = [m for m in board.legal_moves if board.is_capture(m) or m.promotion]
-    for m in ordered(board, moves):
-        board.push(m)
-        v = -qsearch(board, -beta, -alpha, ply + 1, budget)
-        board.pop()
-        if v > best:
-            best = v
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            break
-    return best
+    return negamax(board, moves, best, alpha, beta,
+                   lambda a, b: qsearch(board, a, b, ply + 1, budget))
 
 
 def search(board, depth, alpha=-MATE - 1, beta=MATE + 1, ply=0, budget=None):
@@ -92,18 +100,8 @@ def search(board, depth, alpha=-MATE - 1, beta=MATE + 1, ply=0, budget=None):
         return -MATE + ply
     if board.is_stalemate() or board.is_insufficient_material():
         return 0
-    best = -MATE - 1
-    for m in ordered(board, list(board.legal_moves)):
-        board.push(m)
-        v = -search(board, depth - 1, -beta, -alpha, ply + 1, budget)
-        board.pop()
-        if v > best:
-            best = v
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            break
-    return best
+    return negamax(board, list(board.legal_moves), -MATE - 1, alpha, beta,
+                   lambda a, b: search(board, depth - 1, a, b, ply + 1, budget))
 
 
 def gain(board, move, depth):
