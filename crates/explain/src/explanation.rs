@@ -210,9 +210,9 @@ impl Explanation {
         }
         let lost = self.lost_words();
         let reply_san = reply_san?;
-        let moved_to = Some(crate::board::landing(self.walk.before(0), self.mv()));
-        let clause = first(&self.reply, |m| refutes(m, moved_to).is_some())
-            .and_then(|m| refutes(m, moved_to));
+        let (before, mv) = (self.walk.before(0), self.mv());
+        let clause = first(&self.reply, |m| refutes(m, before, mv).is_some())
+            .and_then(|m| refutes(m, before, mv));
         if let Some(clause) = clause {
             return Some(format!("{san} loses {lost} to {reply_san} ({clause})."));
         }
@@ -349,6 +349,17 @@ mod tests {
                 "Qxb7 loses a piece for a pawn to Rb8 (a skewer: the rook attacks the queen, \
                  then the knight on b1)."
             )
+        );
+    }
+
+    #[test]
+    fn a_piece_left_to_its_attacker_is_said_so() {
+        // The pawn on c6 attacked the bishop before h3; "undefended" would
+        // miss that the move ignored a threat.
+        let e = explained("4k3/8/2p5/1B6/8/8/7P/4K3 w - - 0 1", "h3", &["cxb5"]);
+        assert_eq!(
+            e.sentence().as_deref(),
+            Some("h3 loses a piece to cxb5 (the bishop on b5, attacked by the pawn on c6, was left there).")
         );
     }
 

@@ -3,9 +3,10 @@
 //! forking ..." and, for a refutation, what the opponent's move is ("a
 //! fork: the knight attacks ...").
 
-use chess::Color;
+use chess::{Color, Move, Position};
 
-use crate::motif::{MatePattern, Motif};
+use crate::board::{attackers, landing, placed};
+use crate::motif::{MatePattern, Motif, Placed};
 use crate::words::{list, piece, role, side};
 
 /// How a motif is worded.
@@ -131,9 +132,11 @@ pub fn does(motif: &Motif, mover: Color, form: Form) -> Option<String> {
 
 /// What the opponent's move that exploits `motif` is, as a refutation
 /// names it in brackets; none for motifs a refutation does not name.
-/// `moved_to`: where the refuted move put its piece (a piece taken there
-/// was not left behind but put there).
-pub fn refutes(motif: &Motif, moved_to: Option<chess::Square>) -> Option<String> {
+/// `before`: the position before the refuted move `mv` (a piece taken
+/// where the move put it was not left behind but put there; one the taker
+/// attacked already was left to it, not merely undefended).
+pub fn refutes(motif: &Motif, before: &Position, mv: Move) -> Option<String> {
+    let moved_to = Some(landing(before, mv));
     Some(match motif {
         Motif::Fork { forker, targets } => format!(
             "a fork: the {} attacks {}",
@@ -183,6 +186,15 @@ pub fn refutes(motif: &Motif, moved_to: Option<chess::Square>) -> Option<String>
             piece(*left)
         ),
         Motif::Trapped { piece: p } => format!("{} is trapped", piece(*p)),
+        Motif::WinsHanging { taker, target, .. }
+            if moved_to != Some(target.square) && attacked_already(before, *taker, *target) =>
+        {
+            format!(
+                "{}, attacked by {}, was left there",
+                piece(*target),
+                piece(*taker)
+            )
+        }
         Motif::WinsHanging {
             target, defended, ..
         } => match (moved_to == Some(target.square), *defended) {
@@ -201,6 +213,16 @@ pub fn refutes(motif: &Motif, moved_to: Option<chess::Square>) -> Option<String>
         | Motif::Perpetual { .. }
         | Motif::Stalemate { .. } => return None,
     })
+}
+
+/// True when `taker` attacked `target`, both where they stand, before the
+/// refuted move: the move left the piece to a threat it could see, which
+/// says more than "undefended" (Anderssen's 10. Rg1 and the bishop on b5
+/// that 9... c6 attacked).
+fn attacked_already(before: &Position, taker: Placed, target: Placed) -> bool {
+    placed(before, target.square) == Some(target)
+        && placed(before, taker.square) == Some(taker)
+        && attackers(before, target.square, taker.piece.color).contains(taker.square)
 }
 
 /// How much a motif tells, for choosing the one to say: mates first, then
