@@ -1,15 +1,12 @@
 //! The finder on the labelled set (tests/data/motifs.epd, built by
 //! scripts/motif_set.py with labels from construction and known
-//! solutions, never from the finder): per motif with enough positions
-//! found, at least 95 % of what it finds is labelled (a sentence naming a
-//! motif that is not there is worse than none). Recall is reported, not
+//! solutions, never from the finder): per motif, at least 95 % of what it
+//! finds is labelled (a sentence naming a motif that is not there is worse
+//! than none; for a motif found fewer than 20 times that allows no miss). Recall is reported, not
 //! asserted; the table is printed (`--nocapture`) as docs/explain.md shows it.
 
 use engine::{Engine, Limits};
 use explain::labelled::{read, score, table, NODES};
-
-/// Fewer findings than this say too little about a motif's precision.
-const ENOUGH: u32 = 10;
 
 #[test]
 fn the_finder_is_precise_on_the_labelled_set() {
@@ -30,8 +27,7 @@ fn the_finder_is_precise_on_the_labelled_set() {
         }
     }
     for (kind, t) in &tallies {
-        if t.hits + t.false_alarms >= ENOUGH {
-            let p = t.precision().expect("found");
+        if let Some(p) = t.precision() {
             assert!(p >= 0.95, "{kind}: precision {:.1} %", 100.0 * p);
         }
     }
