@@ -111,6 +111,13 @@ struct StackEntry {
     null_move: bool,
     /// What the move made at this ply captured (SEE values; 0 for none).
     captured: Value,
+    /// The node is or was on a principal variation (`TtPv`).
+    tt_pv: bool,
+    /// Cut-offs at this ply under the parent so far (`CutoffCount`): the
+    /// parent's moves refuted at once.
+    cutoffs: u32,
+    /// Double extensions on the line from the root to this node.
+    double_extensions: i32,
 }
 
 /// One search thread's state, kept between searches (its history tables
@@ -857,6 +864,15 @@ impl Worker {
                 }
             }
         }
+        // A singular search (a move excluded) keeps its node's flag.
+        if excluded.is_null() {
+            self.stack[ply].tt_pv = pv_node || tt_entry.is_some_and(|e| e.pv);
+        }
+        let tt_pv = self.stack[ply].tt_pv;
+        if root {
+            self.stack[ply].double_extensions = 0;
+        }
+        self.stack[ply + 1].cutoffs = 0;
 
         // Step 4. Static evaluation, refined by the table's bound.
         let static_eval = if in_check {
@@ -907,6 +923,7 @@ impl Worker {
                 && depth <= tuned::rfp_depth()
                 && eval - tuned::rfp_margin() * (depth - i32::from(improving)) >= beta
                 && eval < MATE_BOUND
+                && !(s.config.params.tt_pv && tt_pv)
                 && !(s.config.params.sacrifice_search
                     && depth <= tuned::rfp_sacrifice_depth()
                     && self.opponent_sacrificed_near_king(pos, ply)
@@ -1128,10 +1145,26 @@ impl Worker {
                         if v < singular_beta {
                             extension = 1;
                             self.stats.singular_extensions += 1;
+                            if s.config.params.double_extension
+                                && !pv_node
+                                && v < singular_beta - tuned::double_ext_margin()
+                                && self.stack[ply].double_extensions < tuned::double_ext_limit()
+                            {
+                                extension = 2;
+                            }
                         } else if singular_beta >= beta {
                             // Multi-cut: even without the hash move this node fails high.
                             self.stats.multicuts += 1;
                             return singular_beta;
+                        } else if s.config.params.negative_extension {
+                            // Not singular: the hash move is searched less
+                            // deeply where it is expected to fail high anyway,
+                            // or where the others do as well as it.
+                            if ts >= beta {
+                                extension = -2;
+                            } else if ts <= alpha && ts <= v {
+                                extension = -1;
+                            }
                         }
                     }
                 }
@@ -1145,6 +1178,8 @@ impl Worker {
                 self.stats.check_extensions += 1;
             }
             let new_depth = depth - 1 + extension;
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + i32::from(extension == 2);
 
             // Step 12. Principal variation search with late move reductions.
             // The move is made only now that no pruning skipped it.
@@ -1166,6 +1201,12 @@ impl Worker {
                     r -= i32::from(improving);
                     r -= i32::from(gives_check);
                     r -= i32::from(in_check);
+                    r -= i32::from(s.config.params.tt_pv && tt_pv && !pv_node);
+                    if s.config.params.cutoff_count
+                        && self.stack[ply + 1].cutoffs > tuned::cutoff_count_limit() as u32
+                    {
+                        r += 1;
+                    }
                     if s.config.params.history {
                         r -= self
                             .history
@@ -1240,6 +1281,7 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if v >= beta {
+                        self.stack[ply].cutoffs += 1;
                         break;
                     }
                     alpha = v;
@@ -1318,6 +1360,7 @@ impl Worker {
                     eval: static_eval,
                     depth,
                     bound,
+                    pv: tt_pv,
                 },
             );
         }
@@ -1391,6 +1434,7 @@ impl Worker {
                             eval: static_eval,
                             depth: depth - tuned::probcut_reduction() + 1,
                             bound: Bound::Lower,
+                            pv: self.stack[ply].tt_pv,
                         },
                     );
                 }
@@ -1452,6 +1496,7 @@ impl Worker {
                         eval: static_eval,
                         depth: (depth + 6).min(MAX_PLY as i32 - 1),
                         bound,
+                        pv: self.stack[ply].tt_pv,
                     },
                 );
             }
@@ -1643,6 +1688,7 @@ impl Worker {
                     eval: static_eval,
                     depth: tt_depth,
                     bound,
+                    pv: pv_node || tt_entry.is_some_and(|e| e.pv),
                 },
             );
         }
