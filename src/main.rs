@@ -16,6 +16,7 @@ mod cmd_ablate;
 mod cmd_book;
 mod cmd_datagen;
 mod cmd_eval;
+mod cmd_explain;
 mod cmd_ga;
 mod cmd_gui;
 mod cmd_match;
@@ -91,6 +92,10 @@ enum Command {
     /// Explain the evaluation of a position term by term; the last line is
     /// `Total: N cp (White's view)`.
     Eval(cmd_eval::EvalArgs),
+    /// Why a move is good or bad, in words: its tactics (forks, pins,
+    /// mates, hanging pieces...) from the engine's line, else the
+    /// positional terms that set it apart from the best move.
+    Explain(cmd_explain::ExplainArgs),
     /// Tune the evaluation weights.
     #[command(subcommand)]
     Tune(cmd_tune::TuneCommand),
@@ -212,6 +217,7 @@ fn run() -> Result<()> {
         Some(Command::Pgn(command)) => cmd_pgn::run(command)?,
         Some(Command::Book(command)) => cmd_book::run(command)?,
         Some(Command::Eval(args)) => cmd_eval::run(args)?,
+        Some(Command::Explain(args)) => cmd_explain::run(args)?,
         Some(Command::Tune(command)) => cmd_tune::run(command)?,
         Some(Command::Train(args)) => cmd_train::run(args)?,
         Some(Command::Net(command)) => cmd_net::run(command)?,

@@ -103,6 +103,15 @@ fn the_gui_fixes_stay_fixed_in_chromium() {
     browser_scenario("fixes.js", &[], "fixes done");
 }
 
+/// Moves in words (issue 62, tests/gui/explain.js): the review of Légal's
+/// mate shows 5... Bxd1's sentence ("Blunder: Bxd1 allows mate in 2 ...")
+/// with the move on view, and the analysis board says under its lines that
+/// White threatens Qxg7#.
+#[test]
+fn the_gui_explains_moves_in_chromium() {
+    browser_scenario("explain.js", &[], "explain done");
+}
+
 /// A whole game against Kestrel at level 1600 on a 3+2 clock, played
 /// through the page to its end (tests/gui/clock_game.js), and its PGN
 /// read by python-chess (tests/python/check_clocks.py): a clock on every

@@ -13,7 +13,9 @@
 //! view and an earlier one, what needs the server saying so, no console
 //! error or failed request) and tests/gui/clock_game.js (a whole game
 //! against Kestrel at level 1600 on a 3+2 clock, its PGN read by
-//! python-chess), as tests/gui_browser.rs drives them against the server.
+//! python-chess), and tests/gui/explain.js (moves in words: the review's
+//! sentence, the analysis board's threat), as tests/gui_browser.rs drives
+//! them against the server.
 //!
 //! Skips, saying why, when node, chromium, playwright-core (npm, in
 //! tests/gui/node_modules) or the built site is missing (`make web`, which
@@ -172,6 +174,22 @@ fn the_worker_stops_without_shared_memory() {
     let text = run_worker_test(&url, "plain", "quick");
     drop(server);
     assert!(text.contains("stop answered"), "{text}");
+}
+
+/// Moves in words without a server (issue 62): tests/gui/explain.js, as
+/// against `kestrel gui`, on the static site: the review's sentence for
+/// Légal's mate's 5... Bxd1 and the analysis board's threat line, both made
+/// by gamerecord in the game Worker.
+#[test]
+fn the_static_site_explains_moves() {
+    if let Some(why) = missing_tool() {
+        common::tools::missing(&why);
+        return;
+    }
+    let (server, url) = serve(false);
+    let text = common::browser::run_gui_script("explain.js", &url, &[]);
+    drop(server);
+    assert!(text.contains("explain done"), "{text}");
 }
 
 /// The GUI without a server: tests/gui/static_site.js (analysis, the

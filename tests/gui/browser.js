@@ -144,6 +144,40 @@ async function pageState(page) {
   return `${state} errors: [${(page.errors || []).join('; ')}] problems: [${(page.problems || []).join('; ')}]`;
 }
 
+// What a failed scenario leaves to read: the line of `file` (the script)
+// it failed at, and the state of its page (a timeout says nothing else).
+async function failureReport(e, file, page) {
+  const at = (e.stack || '').split('\n').filter((l) => l.includes(file)).map((l) => l.trim()).join(' < ');
+  const state = page && !page.isClosed() ? await pageState(page) : 'no page';
+  return `  at: ${at || 'unknown'}\n  page: ${state}`;
+}
+
+// A script's scenarios, each `async (browser) => ...`, run one after the
+// other (only those named in `only`, when any are): `passed:` or `FAILED:`
+// and its report for each (the line of `file` it failed at, the page it
+// opened last); exits non-zero when one failed, else prints `done`.
+async function runScenarios({ scenarios, only, file, done }) {
+  const browser = await launch();
+  const failed = [];
+  for (const [name, run] of Object.entries(scenarios)) {
+    if (only.length && !only.includes(name)) continue;
+    try {
+      await run(browser);
+      console.log(`passed: ${name}`);
+    } catch (e) {
+      console.log(`FAILED: ${name}: ${e.message.split('\n')[0]}`);
+      console.log(await failureReport(e, file, lastOpened));
+      failed.push(name);
+    }
+  }
+  await browser.close();
+  if (failed.length) {
+    console.log(`failed: ${failed.join(', ')}`);
+    process.exit(1);
+  }
+  console.log(done);
+}
+
 // A right-button drag: an arrow (or a circle, from = to) drawn on the board.
 async function drawArrow(page, from, to) {
   const a = await squareCentre(page, from), b = await squareCentre(page, to);
@@ -156,9 +190,12 @@ async function drawArrow(page, from, to) {
 // A fresh context and page on the GUI at `at`, ready (its game and event
 // stream); the page's script errors are kept in page.errors, its console
 // errors, failed requests and answers of 400 or more in page.problems.
+// The page opened last, for what a failed scenario shows of it.
+let lastOpened = null;
 async function open(browser, at, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
   const page = await context.newPage();
+  lastOpened = page;
   page.errors = [];
   page.problems = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
@@ -169,6 +206,9 @@ async function open(browser, at, options = {}) {
   await page.waitForSelector('body[data-ready="1"]');
   return { context, page };
 }
+
+// Légal's mate: 5... Bxd1?? takes the queen and allows mate in two.
+const LEGAL = '1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0';
 
 // Kasparov-Topalov, Wijk aan Zee 1999: 44 moves, no promotion.
 const KASPAROV = '1. e4 d6 2. d4 Nf6 3. Nc3 g6 4. Be3 Bg7 5. Qd2 c6 6. f3 b5 7. Nge2 Nbd7 8. Bh6 Bxh6 ' +
@@ -206,6 +246,7 @@ async function startMatchGame(page) {
 }
 
 module.exports = {
-  launch, open, check, plyCount, waitPlies, current, startMatchGame, KASPAROV,
+  launch, open, check, plyCount, waitPlies, current, startMatchGame, KASPAROV, LEGAL,
   probe, squareCentre, pieceOn, orientation, clickSquare, tapSquare, move, moveWhenOffered, drawArrow, pageState,
+  runScenarios,
 };

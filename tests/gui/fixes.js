@@ -6,31 +6,16 @@
 'use strict';
 
 const {
-  launch, probe, open: openAt, check, waitPlies, KASPAROV, move, moveWhenOffered, drawArrow, startMatchGame, pieceOn, pageState,
+  probe, open: openAt, check, waitPlies, KASPAROV, LEGAL, move, moveWhenOffered, drawArrow, startMatchGame, pieceOn, runScenarios,
 } = require('./browser');
 
 const url = process.argv[2];
 const only = process.argv.slice(3);
 
-// Légal's mate, and a game that shares its first three moves.
-const LEGAL = '1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0';
+// A game that shares its first three moves with Légal's mate.
 const OTHER = '1. e4 e5 2. Nf3 d6 3. d4 Nf6 4. Nc3 *';
 
-// The page of the scenario running, for what a failure shows of it.
-let lastPage = null;
-const open = async (browser) => {
-  const opened = await openAt(browser, url, { viewport: { width: 1366, height: 768 } });
-  lastPage = opened.page;
-  return opened;
-};
-
-// What a failed scenario leaves to read: the line of this script it
-// failed at, and the state of its page (a timeout says nothing else).
-async function failureReport(e) {
-  const at = (e.stack || '').split('\n').filter((l) => l.includes(__filename)).map((l) => l.trim()).join(' < ');
-  const state = lastPage && !lastPage.isClosed() ? await pageState(lastPage) : 'no page';
-  return `  at: ${at || 'unknown'}\n  page: ${state}`;
-}
+const open = (browser) => openAt(browser, url, { viewport: { width: 1366, height: 768 } });
 
 const plies = (page) => page.$$eval('#moves .mv[data-ply]', (els) => els.length);
 const clocks = (page) => page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
@@ -571,26 +556,6 @@ const SCENARIOS = {
   },
 };
 
-async function main() {
-  const browser = await launch();
-  const failed = [];
-  for (const [name, run] of Object.entries(SCENARIOS)) {
-    if (only.length && !only.includes(name)) continue;
-    try {
-      await run(browser);
-      console.log(`passed: ${name}`);
-    } catch (e) {
-      console.log(`FAILED: ${name}: ${e.message.split('\n')[0]}`);
-      console.log(await failureReport(e));
-      failed.push(name);
-    }
-  }
-  await browser.close();
-  if (failed.length) {
-    console.log(`failed: ${failed.join(', ')}`);
-    process.exit(1);
-  }
-  console.log('fixes done');
-}
-
-main().catch((e) => { console.error(e); process.exit(1); });
+runScenarios({
+  scenarios: SCENARIOS, only, file: __filename, done: 'fixes done',
+}).catch((e) => { console.error(e); process.exit(1); });

@@ -9,7 +9,8 @@
 //! here, plus the modules other crates build on: [`eval`] (the evaluators,
 //! their weights and the network, for the tuner and trainer), [`params`]
 //! (switches and tunables, for ablation and SPSA), [`score`], [`strength`]
-//! (the levels), [`bench`], [`memory`] and [`host`] (what a host without
+//! (the levels), [`see`] (static exchange, which move explanations use too),
+//! [`bench`], [`memory`] and [`host`] (what a host without
 //! clock or threads, WebAssembly in a browser, gives the engine instead). The search itself (tree search,
 //! move ordering, histories, transposition table, time management, threads)
 //! is private to this crate.
@@ -33,7 +34,7 @@ pub mod params;
 mod pool;
 pub mod score;
 pub(crate) mod search;
-pub(crate) mod see;
+pub mod see;
 pub(crate) mod shared;
 pub(crate) mod stats;
 pub mod strength;

@@ -60,6 +60,10 @@ pub enum PageEvent {
         tbhits: u64,
         /// The line, in SAN and UCI with the position after each move.
         pv: Vec<LineMove>,
+        /// For the best line: what its move does and what the opponent
+        /// threatens now, in words ("Nd5 forks the queen on c7 and the rook
+        /// on e7. Black threatens Qxh2#."), when something certain can be said.
+        explain: Option<String>,
     },
     /// A search's statistics as it ends (a search only stopped still
     /// reports them).

@@ -295,6 +295,30 @@ impl Review {
     }
 }
 
+/// The pass's line after move `i` of the game's `moves` (the opponent's
+/// reply first): the line of the position after it, continued by the
+/// lines of the positions further on for as long as the game followed it
+/// (a search stopped part way may keep a line of one move).
+fn line_after(evals: &[Option<PositionEval>], moves: &[Move], i: usize) -> Vec<Move> {
+    let mut line: Vec<Move> = Vec::new();
+    let mut at = i + 1;
+    while line.len() < LINE_PLIES {
+        let Some(Some(e)) = evals.get(at) else {
+            break;
+        };
+        let followed = moves
+            .get(i + 1..at)
+            .is_some_and(|played| played == line.as_slice());
+        if !followed || e.line.is_empty() {
+            break;
+        }
+        line.extend_from_slice(&e.line);
+        at = i + 1 + line.len();
+    }
+    line.truncate(LINE_PLIES);
+    line
+}
+
 fn common_prefix(a: &[Move], b: &[Move]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
@@ -331,6 +355,12 @@ pub struct MoveReview {
     pub judgement: Option<Judgement>,
     /// The pass's best move in the position before it, in SAN.
     pub best: Option<String>,
+    /// Why the move goes wrong, in words ("Nf6 allows mate: Qxf7#."), for
+    /// a judged move when the pass's line shows something certain.
+    pub explain: Option<String>,
+    /// What the best move does instead ("Best was Nd5, forking the queen
+    /// on c7 and the rook on e7."), for a judged move.
+    pub best_explain: Option<String>,
 }
 
 /// Both sides' summaries.
@@ -446,6 +476,20 @@ pub fn view(review: &Review, record: &GameRecord) -> ReviewView {
                 Judgement::of_move(before.score, after.score, white)
             };
             sides[usize::from(!white)].push((cp_loss, judgement));
+            let words = judgement
+                .map(|_| {
+                    let best_line = before.line.get(1..).unwrap_or_default();
+                    let previous = i.checked_sub(1).map(|p| (&positions[p], moves[p]));
+                    explain::compare(
+                        previous,
+                        &positions[i],
+                        m,
+                        &line_after(&evals, &moves, i),
+                        before.best,
+                        best_line,
+                    )
+                })
+                .unwrap_or_default();
             Some(MoveReview {
                 ply: i + 1,
                 san: positions[i].san(m),
@@ -454,6 +498,8 @@ pub fn view(review: &Review, record: &GameRecord) -> ReviewView {
                 cp_loss,
                 judgement,
                 best: san(i, before.best),
+                explain: words.played,
+                best_explain: words.best,
             })
         })
         .collect();
@@ -619,6 +665,11 @@ mod tests {
         let nf6 = judged.moves[5].as_ref().expect("judged");
         assert_eq!(nf6.judgement, Some(Judgement::Blunder));
         assert_eq!(nf6.best.as_deref(), Some("g6"));
+        assert_eq!(nf6.explain.as_deref(), Some("Nf6 allows mate: Qxf7#."));
+        assert_eq!(
+            nf6.best_explain.as_deref(),
+            Some("Best was g6, threatening gxh5, winning the queen on h5.")
+        );
         assert!(judged.moves[..5]
             .iter()
             .flatten()
@@ -633,6 +684,31 @@ mod tests {
         assert_eq!(comments, &["(0.30 → #1) Blunder. g6 was best."]);
         let refused = add_best_lines(&review, &mut record, Some(3)).expect_err("not judged");
         assert_eq!(refused.kind(), crate::ErrorKind::Invalid);
+    }
+
+    #[test]
+    fn a_short_line_is_continued_where_the_game_followed_it() {
+        let record = scholars_mate_missed();
+        let moves = record.mainline_moves();
+        let positions = record.positions();
+        let at = |i: usize, line: &[Move]| {
+            Some(PositionEval::searched(
+                Score::Cp(0),
+                positions[i].turn(),
+                line.first().copied(),
+                line,
+                12,
+            ))
+        };
+        let mut evals = vec![None; positions.len()];
+        // After 2. Qh5 the search kept one move, Nc6, which the game played.
+        evals[3] = at(3, &moves[3..4]);
+        evals[4] = at(4, &moves[4..6]);
+        assert_eq!(line_after(&evals, &moves, 2), moves[3..6].to_vec());
+        // The game left the line: nothing is added after it.
+        evals[4] = at(4, &moves[5..6]);
+        evals[3] = at(3, &[moves[3], moves[5]]);
+        assert_eq!(line_after(&evals, &moves, 2), vec![moves[3], moves[5]]);
     }
 
     #[test]

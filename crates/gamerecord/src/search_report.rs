@@ -151,6 +151,9 @@ impl SearchRun {
                 tbhits,
                 pv,
             } => Some(PageEvent::Info {
+                explain: (*multipv == 1)
+                    .then(|| explain::analysis::note(&self.target.root, &self.moves(pv)))
+                    .flatten(),
                 search: self.search,
                 purpose: self.purpose,
                 fen: self.root_fen.clone(),

@@ -428,6 +428,7 @@ function renderLines() {
   el.innerHTML = '';
   el.dataset.fen = S.linesFen || '';
   if (hideEval()) {
+    $('explain-line').textContent = '';
     el.innerHTML = '<div class="hidden-eval">The evaluation is hidden while you play (new game dialog).</div>';
     setEvalBar(null);
     return;
@@ -468,6 +469,8 @@ function renderLines() {
     el.appendChild(div);
   }
   const best = S.lines[keys[0]];
+  // Under the lines: what the best move does, what the opponent threatens.
+  $('explain-line').textContent = (best && best.explain) || '';
   const reviewed = best ? null : reviewedHere();
   setEvalBar(best ? best.score : reviewed && reviewed.score);
 }

@@ -1,6 +1,8 @@
 // "Analyse game": the server's whole-game pass (/api/analysis), the graph
 // of White's winning chances after each move (click it to go to that
-// move), the judgements in the move list (?! ? ??), each side's summary,
+// move), the judgements in the move list (?! ? ??), under the graph the
+// judged move on view in words (why it goes wrong, what the best move
+// does: the `explain` and `best_explain` the pass gives), each side's summary,
 // and, while live analysis is off, the bar and the best-move arrow of the
 // move on view. The pass runs on the server, so the page only draws what its
 // events bring. Loaded before app.js, whose state (S) and helpers it uses
@@ -107,6 +109,7 @@ function renderReview() {
   $('review').dataset.analysed = v && !hidden ? v.analysed : 0;
   drawGraph(hidden ? null : v);
   markMoves(hidden ? null : v);
+  renderExplain(hidden ? null : v);
   renderSummary(hidden ? null : v);
   // Live lines, when there are any, keep the bar.
   refreshArrows();
@@ -175,13 +178,32 @@ function markMoves(v) {
     const el = document.querySelector(`#moves .mv[data-ply="${m.ply}"]`);
     if (!el) continue;
     const best = m.best && m.best !== m.san ? ` Best was ${m.best}.` : '';
-    el.title = m.judgement ? `${JUDGEMENT_WORD[m.judgement]}: −${m.loss.toFixed(1)}% winning chances.${best}` : '';
+    const words = [m.explain, m.best_explain].filter(Boolean).join(' ');
+    el.title = m.judgement ? `${JUDGEMENT_WORD[m.judgement]}: −${m.loss.toFixed(1)}% winning chances.${words ? ' ' + words : best}` : '';
     if (!m.judgement) continue;
     const s = document.createElement('span');
     s.className = `judg ${m.judgement}`;
     s.textContent = JUDGEMENT_MARK[m.judgement];
     el.insertBefore(s, el.querySelector('.t'));
   }
+}
+
+// The judged move on view in words: its judgement, why it goes wrong and
+// what the best move does (or, when the pass's lines show nothing
+// certain, only which move was best).
+function renderExplain(v) {
+  const el = $('review-explain');
+  el.textContent = '';
+  const node = curNode();
+  if (!v || S.pv || !node.main || node.ply === 0 || REVIEW.fens[node.ply] !== node.fen) return;
+  const m = v.moves[node.ply - 1];
+  if (!m || !m.judgement) return;
+  const word = document.createElement('b');
+  word.className = `judg ${m.judgement}`;
+  word.textContent = `${JUDGEMENT_WORD[m.judgement]}:`;
+  const best = m.best_explain || (m.best && m.best !== m.san ? `Best was ${m.best}.` : '');
+  el.append(word, ` ${[m.explain || `${m.san}.`, best].filter(Boolean).join(' ')}`);
+  el.dataset.ply = m.ply;
 }
 
 function renderSummary(v) {

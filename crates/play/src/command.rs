@@ -19,7 +19,9 @@ Game:
   edit                     edit mode: Ke1 / pe7 place, xe4 removes, clear, turn w|b,
                            castle KQkq|-, done, cancel
   save FILE / load FILE [N]  write the game as PGN / read game N (default 1) of a PGN file
-  hint                     Kestrel's suggestion for your move (full strength)
+  hint                     Kestrel's suggestion for your move (full strength), with its reason
+  explain [MOVE] [line]    why the last move (or MOVE, here) is good or bad, in words;
+                           with line, the engine's lines and the motifs of their moves
   resign / draw            resign / offer a draw (Kestrel accepts when it stands a pawn
                            or more worse, or when the game is level from move 30)
   time 5+3 | time off      clocks: minutes each + seconds added per move (the engine
@@ -127,6 +129,14 @@ pub enum Command {
     Claim(bool),
     BookAdd(Option<PathBuf>),
     Hint,
+    /// `explain [MOVE] [line]`: the last move (or MOVE in this position) in
+    /// words; `line` adds the lines with their motifs.
+    Explain {
+        /// The move to explain instead of the last one.
+        mv: Option<String>,
+        /// The lines too.
+        line: bool,
+    },
     Resign,
     Draw,
     Time(ClockSetting),
@@ -262,6 +272,18 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         }),
         "stats" => Command::Stats,
         "hint" => Command::Hint,
+        "explain" | "why" => {
+            let line = words.last() == Some(&"line") && words.len() > 1;
+            let args = &words[1..words.len() - usize::from(line)];
+            match args {
+                [] => Command::Explain { mv: None, line },
+                [m] => Command::Explain {
+                    mv: Some((*m).to_string()),
+                    line,
+                },
+                _ => return err("'explain' takes a move and 'line', e.g. explain Nf3 line"),
+            }
+        }
         "resign" => Command::Resign,
         "draw" => Command::Draw,
         "time" | "clock" => Command::Time(match arg {
@@ -315,6 +337,27 @@ mod tests {
         ));
         assert_eq!(parse("hint"), Ok(Command::Hint));
         assert_eq!(
+            parse("explain"),
+            Ok(Command::Explain {
+                mv: None,
+                line: false
+            })
+        );
+        assert_eq!(
+            parse("explain Nf3 line"),
+            Ok(Command::Explain {
+                mv: Some("Nf3".into()),
+                line: true
+            })
+        );
+        assert_eq!(
+            parse("explain line"),
+            Ok(Command::Explain {
+                mv: None,
+                line: true
+            })
+        );
+        assert_eq!(
             parse("level 1600"),
             Ok(Command::Set(Sides::Both, Setting::Level(Some(1600))))
         );
@@ -334,6 +377,7 @@ mod tests {
             "set black level",
             "time 5+",
             "time fast",
+            "explain Nf3 Nc6",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }

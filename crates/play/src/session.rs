@@ -288,6 +288,7 @@ impl<W: Write> Session<W> {
                 self.engine_turns()?;
             }
             Command::Hint => self.hint()?,
+            Command::Explain { mv, line } => self.explain(mv.as_deref(), line)?,
             Command::Resign => self.resign()?,
             Command::Draw => self.offer_draw()?,
             Command::Time(setting) => self.set_clock(setting)?,
@@ -582,8 +583,8 @@ impl<W: Write> Session<W> {
         self.push(m)
     }
 
-    /// Searches `pos` with `settings` (level, evaluator, options) and `limits`.
-    fn search(&mut self, pos: Position, settings: &EngineSettings, limits: Limits) -> Found {
+    /// Gives the engine `settings`' level, evaluator and options.
+    fn configure(&mut self, settings: &EngineSettings) {
         self.engine.set_params(settings.params);
         self.engine
             .set_option("Evaluator", settings.evaluator.name())
@@ -594,6 +595,11 @@ impl<W: Write> Session<W> {
         self.engine
             .set_option("UCI_LimitStrength", &settings.limit_strength.to_string())
             .expect("true or false");
+    }
+
+    /// Searches `pos` with `settings` (level, evaluator, options) and `limits`.
+    fn search(&mut self, pos: Position, settings: &EngineSettings, limits: Limits) -> Found {
+        self.configure(settings);
         let latest: Arc<Mutex<Option<IterationInfo>>> = Arc::default();
         let (tx, rx) = mpsc::channel();
         let seen = latest.clone();
@@ -649,16 +655,116 @@ impl<W: Write> Session<W> {
         }
         let found = self.search(pos, &settings, settings.limits());
         match (found.best, found.info) {
-            (Some(m), Some(i)) => writeln!(
-                self.out,
-                "Hint: {} (depth {}, score {}).",
-                pos.san(m),
-                i.depth,
-                score_text(i.user_score().white_view(pos.turn()))
-            ),
+            (Some(m), Some(i)) => {
+                writeln!(
+                    self.out,
+                    "Hint: {} (depth {}, score {}).",
+                    pos.san(m),
+                    i.depth,
+                    score_text(i.user_score().white_view(pos.turn()))
+                )?;
+                // Its reason, from the line the search expects after it.
+                let rest = match i.pv.split_first() {
+                    Some((&first, rest)) if first == m => rest,
+                    _ => &[],
+                };
+                let previous = self.previous(self.game.moves().len());
+                let previous = previous.as_ref().map(|(p, m)| (p, *m));
+                match explain::explain_after(previous, &pos, m, rest).and_then(|e| e.idea()) {
+                    Some(idea) => writeln!(self.out, "  {idea}"),
+                    None => Ok(()),
+                }
+            }
             (Some(m), None) => writeln!(self.out, "Hint: {}.", pos.san(m)),
             (None, _) => writeln!(self.out, "There is no move to suggest."),
         }
+    }
+
+    /// `explain [MOVE] [line]`: the last move played (or `text`, a move
+    /// in the position now) in words, judged by a full-strength search of
+    /// the position before it and of the one after it.
+    fn explain(&mut self, text: Option<&str>, line: bool) -> io::Result<()> {
+        let keys = self.history();
+        let played = self.game.moves().len();
+        let (pos, mv, history, previous) = match text {
+            Some(t) => {
+                let pos = *self.game.position();
+                if !pos.has_legal_moves() {
+                    return self.say_game_over();
+                }
+                match explain::command::parse_move(&pos, t) {
+                    Ok(m) => (pos, m, keys, self.previous(played)),
+                    Err(e) => return writeln!(self.out, "{e}"),
+                }
+            }
+            None => {
+                let Some(&last) = self.game.moves().last() else {
+                    return writeln!(
+                        self.out,
+                        "No move yet: explain MOVE explains a move in this position."
+                    );
+                };
+                let mut pos = *self.game.start();
+                for &m in &self.game.moves()[..self.game.moves().len() - 1] {
+                    pos.play_unchecked(m);
+                }
+                let before = keys[..keys.len() - 1].to_vec();
+                (pos, last, before, self.previous(played - 1))
+            }
+        };
+        let settings = self.advisor();
+        self.configure(&settings);
+        let found =
+            explain::search::search_move(&mut self.engine, &pos, &history, mv, &settings.limits());
+        let previous = previous.as_ref().map(|(p, m)| (p, *m));
+        let explained = |m: Move, line: &[Move]| explain::explain_after(previous, &pos, m, line);
+        let san = pos.san(mv);
+        let mover = pos.turn();
+        let after = score_text(found.score.white_view(mover));
+        let (said, best) = match found.best.filter(|&b| b != mv) {
+            Some(b) => {
+                writeln!(
+                    self.out,
+                    "{san}: {after} after it; Kestrel prefers {} ({}).",
+                    pos.san(b),
+                    score_text(found.best_score.white_view(mover))
+                )?;
+                let c =
+                    explain::compare(previous, &pos, mv, &found.line, Some(b), &found.best_line);
+                (c.played, c.best)
+            }
+            None => {
+                writeln!(self.out, "{san}: {after} after it; Kestrel's choice too.")?;
+                let e = explained(mv, &found.line);
+                (e.and_then(|e| e.sentence()), None)
+            }
+        };
+        if said.is_none() && best.is_none() {
+            writeln!(self.out, "  Nothing certain to say about {san}.")?;
+        }
+        for s in [said, best].into_iter().flatten() {
+            writeln!(self.out, "  {s}")?;
+        }
+        if line {
+            let lines = [
+                ("Line", explained(mv, &found.line)),
+                (
+                    "Best line",
+                    found
+                        .best
+                        .filter(|&b| b != mv)
+                        .and_then(|b| explained(b, &found.best_line)),
+                ),
+            ];
+            for (title, e) in lines {
+                let Some(e) = e else { continue };
+                writeln!(self.out, "  {title}: {}", e.line_text())?;
+                for d in e.detail() {
+                    writeln!(self.out, "    {d}")?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `resign`: the person at the keyboard gives up (the side to move
@@ -741,6 +847,18 @@ impl<W: Write> Session<W> {
                 writeln!(self.out, "{text}")
             }
         }
+    }
+
+    /// The game's move number `plies` (from 1) and the position before it:
+    /// the move before the one explained, so that a recapture reads as one.
+    fn previous(&self, plies: usize) -> Option<(Position, Move)> {
+        let moves = self.game.moves();
+        let m = *moves.get(plies.checked_sub(1)?)?;
+        let mut pos = *self.game.start();
+        for &earlier in &moves[..plies - 1] {
+            pos.play_unchecked(earlier);
+        }
+        Some((pos, m))
     }
 
     /// Keys of the positions before the current one (for repetitions).
@@ -1080,6 +1198,18 @@ mod tests {
         .run(crate::line_input::Reader::new(input.as_bytes(), false))
         .unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn explain_and_hint_say_why() {
+        let text = transcript(
+            "e4\ne5\nQh5\nNc6\nBc4\nexplain Nf6\nNf6\nhint\nexplain line\nexplain\nquit\nquit\n",
+        );
+        // A move considered, then the last move played: both allow mate.
+        assert_eq!(text.matches("Nf6 allows mate: Qxf7#.").count(), 3, "{text}");
+        assert!(text.contains("Hint: Qxf7#"), "{text}");
+        assert!(text.contains("  Qxf7# mates."), "{text}");
+        assert!(text.contains("  Line: 3... Nf6 4. Qxf7#"), "{text}");
     }
 
     /// Lines typed slowly: each waits `pause` before it is "typed".
