@@ -161,12 +161,14 @@ pub async fn delete(
     view(&state, &session)
 }
 
-/// Takes moves back.
+/// Takes moves back (stopping the engine: it may search a position taken
+/// back); refused, the search left running, for a finished game.
 pub async fn undo(
     State(state): Shared,
     ApiJson(body): ApiJson<UndoBody>,
 ) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
+    body.check(&session.record())?;
     session.cancel_search();
     change(&state, &session, 0, |record| body.apply(record))?;
     view(&state, &session)
@@ -196,13 +198,14 @@ pub async fn set_tags(
     view(&state, &session)
 }
 
-/// Starts the game again from a position.
+/// Starts the game again from a position (refused for a finished game,
+/// which stays as played).
 pub async fn set_position(
     State(state): Shared,
     ApiJson(body): ApiJson<PositionBody>,
 ) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
-    body.start()?;
+    body.check(&session.record())?;
     session.cancel_search();
     session.engine().new_game();
     change(&state, &session, 0, |record| body.apply(record))?;

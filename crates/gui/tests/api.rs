@@ -948,7 +948,11 @@ async fn a_hidden_evaluation_is_not_sent_and_draws_are_weighed_by_the_server() {
     assert_eq!(v["state"]["eval_hidden"], false);
     let (status, body) = api.post("/api/draw", json!({"game": id})).await;
     assert_refused(status, &body, StatusCode::CONFLICT);
-    api.post("/api/position", json!({"game": id})).await;
+    // The drawn game is final: another position is another game.
+    let (status, body) = api.post("/api/position", json!({"game": id})).await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+    let id = api.new_game().await;
+    let mut stream = served.events(&id).await;
     api.post(
         "/api/go",
         json!({"game": id, "settings": {"depth": 4}, "play": false}),
@@ -1064,12 +1068,12 @@ async fn players_end_games_name_themselves_and_the_engine_plays_to_a_clock() {
         let (status, body) = api.post("/api/end", bad).await;
         assert_refused(status, &body, StatusCode::UNPROCESSABLE_ENTITY);
     }
-    // A takeback reopens it.
-    let (status, v) = api.post("/api/undo", json!({"game": id})).await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    assert_eq!(v["status"]["over"], false);
+    // It is final: no takeback reopens it.
+    let (status, body) = api.post("/api/undo", json!({"game": id})).await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
 
     // On a clock the engine is told both sides' times and plays.
+    let id = api.new_game().await;
     let clock = json!({"wtime_ms": 2000, "btime_ms": 2000, "winc_ms": 100, "binc_ms": 100});
     let (status, body) = api
         .post(
@@ -1299,15 +1303,277 @@ async fn moves_are_annotated_and_a_kept_game_against_the_engine_goes_on() {
         )
         .await;
     assert_refused(status, &reply, StatusCode::CONFLICT);
-    for pgn in ["1. e4 e5 (1... c5) 2. Nf3 *", "1. f3 e5 2. g4 Qh4# 0-1"] {
-        let (status, reply) = api
+    let (status, reply) = api
+        .post(
+            "/api/pgn",
+            json!({"game": id, "pgn": "1. e4 e5 (1... c5) 2. Nf3 *", "vs_engine": true}),
+        )
+        .await;
+    assert_refused(status, &reply, StatusCode::BAD_REQUEST);
+    // A finished game's kept PGN comes back final.
+    let (status, s) = api
+        .post(
+            "/api/pgn",
+            json!({"game": id, "pgn": "1. f3 e5 2. g4 Qh4# 0-1", "vs_engine": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(
+        (&s["status"]["final"], &s["status"]["reason"]),
+        (&json!(true), &json!("Black mates"))
+    );
+}
+
+// ---------- a finished game is final (issue 63) ----------
+
+/// A game against the engine, `1. e4 e5 2. Nf3`, that White resigned.
+async fn finished_game(api: &Api) -> (String, Value) {
+    let id = api.new_game().await;
+    api.post("/api/position", json!({"game": id, "vs_engine": true}))
+        .await;
+    for mv in ["e4", "e5", "Nf3"] {
+        let (status, v) = api.post("/api/move", json!({"game": id, "move": mv})).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let (status, v) = api
+        .post(
+            "/api/end",
+            json!({"game": id, "end": "resign", "side": "white"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["status"]["final"], true, "{v}");
+    (id, v)
+}
+
+/// What a finished game keeps whatever is asked: its main line's moves
+/// and its status (result, reason, final, the side to move in it).
+fn kept(v: &Value) -> Value {
+    let sans: Vec<Value> = v["plies"]
+        .as_array()
+        .expect("plies")
+        .iter()
+        .map(|p| p["san"].clone())
+        .collect();
+    json!({"plies": sans, "status": v["status"]})
+}
+
+/// Sends `path` with the body `make` writes from the finished game's id
+/// and view, expects `expected` (a 4xx with a message), and checks that
+/// the game's record is as it was. Returns the answer.
+async fn on_finished(
+    path: &str,
+    make: impl Fn(&str, &Value) -> Value,
+    expected: StatusCode,
+) -> Value {
+    let api = Api::new();
+    let (id, before) = finished_game(&api).await;
+    let (status, answer) = api.post(path, make(&id, &before)).await;
+    if expected.is_client_error() {
+        assert_refused(status, &answer, expected);
+    } else {
+        assert_eq!(status, expected, "{answer}");
+    }
+    let after = api.state(&id).await;
+    assert_eq!(kept(&after), kept(&before), "{path} changed the record");
+    let pgn = api.pgn(&id).await;
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    answer
+}
+
+/// The node of main-line move `i` (0: the first) of a view.
+fn ply_node(v: &Value, i: usize) -> Value {
+    v["plies"][i]["node"].clone()
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_a_move_after_its_end() {
+    let e = on_finished(
+        "/api/move",
+        |id, _| json!({"game": id, "move": "Nc6"}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+    assert!(
+        e["error"].as_str().expect("words").contains("variation"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn a_finished_game_takes_a_move_before_its_end_as_a_variation() {
+    let v = on_finished(
+        "/api/move",
+        |id, _| json!({"game": id, "move": "d4", "from": 0}),
+        StatusCode::OK,
+    )
+    .await;
+    assert_eq!(v["nodes"][0]["children"].as_array().map(Vec::len), Some(2));
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_a_takeback() {
+    let e = on_finished(
+        "/api/undo",
+        |id, _| json!({"game": id, "plies": 2}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+    assert!(
+        e["error"]
+            .as_str()
+            .expect("words")
+            .starts_with("the game is over (0-1, White resigns)"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_deleting_its_moves() {
+    on_finished(
+        "/api/delete",
+        |id, v| json!({"game": id, "node": ply_node(v, 1)}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_a_variation_as_its_main_line() {
+    let api = Api::new();
+    let (id, before) = finished_game(&api).await;
+    let (_, v) = api
+        .post("/api/move", json!({"game": id, "move": "d4", "from": 0}))
+        .await;
+    let side = v["current"].clone();
+    for main in [true, false] {
+        let (status, body) = api
             .post(
-                "/api/pgn",
-                json!({"game": id, "pgn": pgn, "vs_engine": true}),
+                "/api/promote",
+                json!({"game": id, "node": side, "main": main}),
             )
             .await;
-        assert_refused(status, &reply, StatusCode::BAD_REQUEST);
+        assert_refused(status, &body, StatusCode::CONFLICT);
     }
+    // The variation itself may go.
+    let (status, v) = api
+        .post("/api/delete", json!({"game": id, "node": side}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(kept(&api.state(&id).await), kept(&before));
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_a_new_position() {
+    on_finished(
+        "/api/position",
+        |id, _| json!({"game": id}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_an_imported_pgn() {
+    on_finished(
+        "/api/pgn",
+        |id, _| json!({"game": id, "pgn": "1. d4 d5 *"}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_another_end() {
+    on_finished(
+        "/api/end",
+        |id, _| json!({"game": id, "end": "draw"}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_an_engine_move_after_its_end() {
+    on_finished(
+        "/api/go",
+        |id, _| json!({"game": id, "settings": {"depth": 1}, "play": true}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_a_draw_offer() {
+    on_finished(
+        "/api/draw",
+        |id, _| json!({"game": id}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_takes_comments_and_clocks_but_keeps_its_record() {
+    on_finished(
+        "/api/annotate",
+        |id, v| json!({"game": id, "node": ply_node(v, 0), "comment": "studied", "nags": [1]}),
+        StatusCode::OK,
+    )
+    .await;
+    on_finished(
+        "/api/clock",
+        |id, v| json!({"game": id, "node": ply_node(v, 2), "ms": 1000}),
+        StatusCode::OK,
+    )
+    .await;
+    on_finished(
+        "/api/tags",
+        |id, _| json!({"game": id, "tags": {"Result": "1-0"}}),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    on_finished(
+        "/api/analysis/lines",
+        |id, _| json!({"game": id}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_mated_game_against_the_engine_is_final_after_a_side_line() {
+    // The issue's steps: a mate, a step back, a side line, its end, Undo.
+    let api = Api::new();
+    let id = api.new_game().await;
+    api.post("/api/position", json!({"game": id, "vs_engine": true}))
+        .await;
+    let mut v = Value::Null;
+    for mv in ["f3", "e5", "g4", "Qh4#"] {
+        v = api
+            .post("/api/move", json!({"game": id, "move": mv}))
+            .await
+            .1;
+    }
+    let before = kept(&v);
+    assert_eq!(v["status"]["final"], true, "{v}");
+    let (status, side) = api
+        .post(
+            "/api/move",
+            json!({"game": id, "move": "Qe7", "from": ply_node(&v, 2)}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{side}");
+    for body in [json!({"game": id}), json!({"game": id, "plies": 2})] {
+        let (status, e) = api.post("/api/undo", body).await;
+        assert_refused(status, &e, StatusCode::CONFLICT);
+    }
+    let end = ply_node(&v, 3);
+    api.post("/api/goto", json!({"game": id, "node": end}))
+        .await;
+    let (status, e) = api.post("/api/undo", json!({"game": id})).await;
+    assert_refused(status, &e, StatusCode::CONFLICT);
+    assert_eq!(kept(&api.state(&id).await), before);
 }
 
 /// A game against the engine on the page's clock: each move's clock
