@@ -42,7 +42,9 @@ async function loadPgn(page, pgn) {
 
 // A game against the computer as White, at its lowest level unless `top`.
 async function startMatch(page, time, hide, top = false) {
-  await page.click('#vsengine');
+  // On a phone the header's Play link opens the dialog (no button for it).
+  if (await page.isVisible('#vsengine')) await page.click('#vsengine');
+  else await page.tap('#pages a[data-page="play"]');
   await page.waitForSelector('#match-dialog[open]');
   await page.check('#match-dialog input[name="colour"][value="w"]');
   const level = await page.$eval('#match-level', (el, top) => el.options[top ? 0 : el.options.length > 1 ? 1 : 0].value, top);
@@ -88,8 +90,9 @@ const SCENARIOS = {
   },
 
   // A game against the computer that ended (here by resignation) stays
-  // ended: a variation promoted to the main line keeps its result, and
-  // the computer does not take the game up again.
+  // ended: a variation tried in it stays a variation (making it the main
+  // line is refused with the server's message, issue 63), and the
+  // computer does not take the game up again.
   async finished(browser) {
     const { context, page } = await open(browser);
     await startMatch(page, '', false);
@@ -106,10 +109,11 @@ const SCENARIOS = {
     await move(page, 'd2', 'd4');
     await page.waitForFunction(() => document.querySelector('#moves .var .mv.cur'));
     await page.click('#mainline');
-    await page.waitForFunction(() => S.game.plies[0].san === 'd4');
+    await page.waitForFunction(() => /stand as played/.test(document.getElementById('message').textContent));
+    check(await page.evaluate(() => S.game.plies[0].san === 'e4'), `making the variation the main line is refused: ${await page.textContent('#message')}`);
     await page.waitForTimeout(2500);
-    check((await page.textContent('#status')).startsWith('0-1'), `the result stays after the variation is made the main line (${await page.textContent('#status')})`);
-    check(await plies(page) === 1, `the computer does not take the game up again (${await plies(page)} moves on the main line)`);
+    check((await page.textContent('#status')).startsWith('0-1'), `the result stays (${await page.textContent('#status')})`);
+    check(await plies(page) === 2, `the computer does not take the game up again (${await plies(page)} moves on the main line)`);
     check(await page.evaluate(() => S.game.status.over && !S.game.linear), 'the server still has it over, and no game going on');
     const pgn = await page.evaluate(() => fetch(`/api/pgn?game=${S.game.id}`).then((r) => r.text()));
     check(pgn.includes('[Result "0-1"]'), 'its PGN keeps the result');
@@ -522,12 +526,13 @@ const SCENARIOS = {
     const { context, page } = await open(browser);
     const counters = ['engineSearch', 'analysisSearch', 'latestSearch', 'seenSearch', 'searchFloor', 'linesFloor'];
     check(await page.evaluate((names) => names.every((k) => !(k in S)), counters), 'the page keeps no search counters');
+    await loadPgn(page, KASPAROV);
+    await waitPlies(page, 87);
+    // The loaded game is a game of its own, with its own event stream.
     await page.evaluate(() => {
       window.seen = [];
       S.events.addEventListener('message', (ev) => window.seen.push(JSON.parse(ev.data)));
     });
-    await loadPgn(page, KASPAROV);
-    await waitPlies(page, 87);
     await page.check('#analyse');
     for (const ply of [10, 11, 12, 13, 14, 15]) {
       await page.click(`#moves .mv[data-ply="${ply}"]`);

@@ -29,6 +29,7 @@ const S = {
   clock: null,         // its clocks: { left: { w, b }, inc, running, since, plies (the main line they charged) }
   flagging: false,
   hideArrows: false,   // the engine's arrows turned off (keys.js, x)
+  savedVersion: null,  // the game's version when it was loaded or its PGN taken (pages.js, unsavedStudy)
 };
 
 // ---------- the backend ----------
@@ -207,6 +208,8 @@ function setGame(view) {
   if (sameGame && view.version < S.game.version) return;
   const grew = sameGame && view.nodes.length === S.game.nodes.length + 1;
   const ended = sameGame && !S.game.status.over && view.status.over;
+  // A message is about the game as it was: a change of the game clears it.
+  if (!sameGame || view.version !== S.game.version) showStatus('');
   S.game = view;
   gameChanged(view); // persist.js: kept for a reload
   indexTree(view); // variations.js
@@ -225,6 +228,18 @@ function setGame(view) {
     finishMatch(); // match.js: the record is for study now, never played on
     showGameOver();
   }
+  // What was hidden while the game went on (book, explorer, tables) shows.
+  if (ended) refreshPanels();
+}
+
+// The header: the game's state, whatever move is on view: its result and
+// why, or whose move it is in the game (against Kestrel, yours or its).
+function gameStateText() {
+  const st = S.game.status;
+  if (st.over) return `${st.result} — ${st.reason}`;
+  const side = st.to_move === 'w' ? 'White' : 'Black';
+  if (!S.match) return `${side} to move`;
+  return `${side} to move (${st.to_move === S.match.human ? 'you' : 'Kestrel'})`;
 }
 
 function render() {
@@ -232,8 +247,8 @@ function render() {
   renderMoves();
   renderReview(); // review.js: graph, ?! ? ?? marks
   renderOpening(); // opening.js
-  const st = S.game.status;
-  $('status').textContent = st.over ? `${st.result} — ${st.reason}` : `${S.game.turn === 'w' ? 'White' : 'Black'} to move`;
+  $('status').textContent = gameStateText();
+  renderCommands();
   // Lines, bar, arrows and statistics belong to one position: another one clears them.
   const fen = viewedFen();
   if ((S.linesFen && S.linesFen !== fen) || (S.statsFen && S.statsFen !== fen)) clearLines();
@@ -245,7 +260,17 @@ function render() {
   $('pause').textContent = S.paused ? 'Resume' : 'Pause';
 }
 
-function showStatus(text) { $('status').textContent = text; }
+// The message area under the board, always in view: an answer (a draw
+// declined), a refusal or an error. A change of the game clears it.
+function showStatus(text) { $('message').textContent = text; }
+
+// The board's commands as the game allows: Undo where a takeback or an
+// edit may be made (never in a finished game, whose moves stand as played).
+function renderCommands() {
+  const st = S.game.status;
+  $('undo').classList.toggle('hidden', st.final || (document.body.dataset.page === 'play' && !matchRunning()));
+  $('undo').textContent = S.match ? 'Takeback' : 'Undo';
+}
 
 // The move list is a tree (variations.js).
 const renderMoves = () => renderMoveTree();
@@ -693,16 +718,19 @@ function editFen() {
   return `${boardToPlacement(S.edit.board)} ${$('edit-turn').value} ${castling} ${ep} 0 1`;
 }
 
+// The edited position on the analysis board: a new game from it, with
+// its own id (the game edited from stays at its address).
 async function applyEdit() {
+  let view;
   try {
-    const view = await post('/api/position', { fen: editFen() });
-    endEdit();
-    S.game = null;
-    setGame(view);
-    afterChange();
+    view = await freshGame(editFen()); // persist.js
   } catch (e) {
     $('edit-error').textContent = e.message;
+    return;
   }
+  endMatchMode();
+  endEdit();
+  await showGame(view);
 }
 
 function endEdit() {
@@ -720,25 +748,33 @@ async function stopSearch() {
   try { await post('/api/stop', {}); } catch (e) { /* nothing runs */ }
 }
 
-async function loadFen(fen) {
-  endMatchMode();
-  try {
-    const view = await post('/api/position', { fen });
-    S.game = null; setGame(view); $('ioerror').textContent = ''; afterChange();
-  } catch (e) { $('ioerror').textContent = e.message; }
+// A FEN or a PGN loaded (or the start, for New game): a new game with
+// its own id and address, once the player agrees to leave the one on
+// view (pages.js); a bad one is refused with the rules' message and the
+// game on view stays.
+function loadFen(fen) {
+  return new Promise((done) => leaveGameThen(async () => { await openNew(fen, null); done(); }));
 }
 
-async function loadPgn(pgn) {
-  endMatchMode();
+function loadPgn(pgn) {
+  return new Promise((done) => leaveGameThen(async () => { await openNew(null, { path: '/api/pgn', body: { pgn } }); done(); }));
+}
+
+async function openNew(fen, then) {
+  let view;
   try {
-    const view = await post('/api/pgn', { pgn });
-    S.game = null; setGame(view); $('ioerror').textContent = ''; afterChange();
-  } catch (e) { $('ioerror').textContent = e.message; }
+    view = await freshGame(fen, then); // persist.js
+  } catch (e) { $('ioerror').textContent = e.message; return; }
+  await stopSearch();
+  endMatchMode();
+  $('ioerror').textContent = '';
+  await showGame(view);
 }
 
 // Undo: one move, or against an engine your move and its reply, so that
 // it is your move again.
 async function takeBack() {
+  if (S.game.status.final) { showStatus('The game is over and its moves stand as played: step back and play a move for a variation.'); return; }
   await stopSearch();
   const vsEngine = S.players.w !== S.players.b;
   const plies = vsEngine && S.players[S.game.turn] === 'human' && S.game.plies.length >= 2 ? 2 : 1;
@@ -760,12 +796,17 @@ function wire() {
   $('pvexit').onclick = () => { S.pv = null; render(); };
   $('undo').onclick = () => {
     // During a game against Kestrel a takeback is asked for first (pages.js).
-    if (S.match && !S.game.status.over) confirmThen('Take back your last move?', takeBack);
+    if (matchRunning()) confirmThen('Take back your last move?', takeBack);
     else takeBack();
   };
-  // A new game is a fresh analysis board (a game against Kestrel starts
-  // from "Play the computer").
-  $('newgame').onclick = async () => { await stopSearch(); await loadFen(undefined); setPage('analysis'); };
+  // A new game is a fresh analysis board under its own id (a game against
+  // Kestrel starts from "Play the computer"), asked first (pages.js).
+  // On /play it is a new game against Kestrel: its dialog first, the
+  // question at Start (match.js).
+  $('newgame').onclick = () => {
+    if (document.body.dataset.page === 'play') openMatchDialog();
+    else leaveGameThen(async () => { await openNew(null, null); setPage('analysis'); });
+  };
   $('editbtn').onclick = startEdit;
   $('edit-cancel').onclick = endEdit;
   $('edit-apply').onclick = applyEdit;
@@ -789,7 +830,8 @@ function wire() {
     if (ev.key === 'Enter') { ev.preventDefault(); loadFen($('fen').value.trim()); }
   });
   $('loadpgn').onclick = () => loadPgn($('pgn').value);
-  $('showpgn').onclick = async () => { $('pgn').value = (await backend.pgn(S.game.id)) || ''; };
+  $('showpgn').onclick = async () => { S.savedVersion = S.game.version; $('pgn').value = (await backend.pgn(S.game.id)) || ''; };
+  $('download').addEventListener('click', () => { S.savedVersion = S.game.version; });
   $('upload').onchange = async (ev) => {
     const file = ev.target.files[0];
     if (!file) return;
@@ -829,10 +871,12 @@ async function main() {
   if (opened.view) {
     restorePage(opened.saved, true); // persist.js: a reload
     await attach(opened.view);
+    restoreView(opened.saved);
     restorePageFromUrl(); // pages.js: the page the address names
   } else {
     setPage(pageInUrl() === 'editor' ? 'analysis' : pageInUrl(), true);
-    showExpired(opened.expired);
+    await reopenKept(opened.expired); // persist.js
+    if (S.game) restorePageFromUrl();
   }
   document.body.dataset.readyMs = performance.now().toFixed(0);
   document.body.dataset.ready = '1';
@@ -841,6 +885,10 @@ async function main() {
 // Shows a game and listens to its engine; the engine's turn, analysis.
 async function attach(view) {
   if (S.events) S.events.close();
+  // Another game: the PGN box held the one before (a fresh game's moves
+  // are its own, a loaded one's were read already).
+  if (!S.game || S.game.id !== view.id) $('pgn').value = '';
+  S.savedVersion = view.version;
   S.game = null;
   setGame(view);
   S.events = backend.events(view.id);
