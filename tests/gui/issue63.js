@@ -327,6 +327,32 @@ const SCENARIOS = {
     }
   },
 
+  // 8. The best line is the search's whole principal variation: every
+  // line 1 the analysis sends from depth 10 on is at least depth/2 plies
+  // long, the reports of a window failing high or low (after 3 s)
+  // included; before, those showed one move ("24... Kb6").
+  async pv(browser) {
+    const { context, page } = await open(browser);
+    await page.fill('#fen', 'b2r3r/k4p1p/p2q1np1/NppP4/3R1Q2/P4PPB/1PP4P/1K2R3 b - - 0 24');
+    await page.press('#fen', 'Enter');
+    await page.waitForFunction(() => S.game.start_fen.startsWith('b2r3r'));
+    await page.evaluate(() => {
+      window.firstLines = [];
+      S.events.addEventListener('message', (ev) => {
+        const e = JSON.parse(ev.data);
+        if (e.type === 'info' && e.multipv === 1) window.firstLines.push({ depth: e.depth, plies: e.pv.length, bound: e.bound || 'exact', san: e.pv.map((m) => m.san).join(' ') });
+      });
+    });
+    await page.check('#analyse');
+    await page.waitForFunction(() => window.firstLines.some((l) => l.depth >= 18), null, { timeout: 120000 });
+    await page.uncheck('#analyse');
+    const lines = await page.evaluate(() => window.firstLines.filter((l) => l.depth >= 10));
+    const short = lines.filter((l) => l.plies < Math.floor(l.depth / 2));
+    check(short.length === 0, `${lines.length} reports of line 1 from depth 10 to 18, each at least depth/2 plies `
+      + `(${lines.filter((l) => l.bound !== 'exact').length} of them bounds) [${short.map((l) => `d${l.depth} ${l.bound}: ${l.san}`).join('; ')}]`);
+    await context.close();
+  },
+
   // 12. /play in a fresh browser opens the new-game dialog there; a Play
   // link in the header; Kestrel's level on its clock; the 1366x768 play
   // page neither scrolls nor hides a button.
