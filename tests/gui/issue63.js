@@ -258,6 +258,69 @@ const SCENARIOS = {
     await context.close();
   },
 
+  // 4. The editor: a piece dragged on the board moves (the palette's
+  // piece used to land instead and the dragged king vanish), and so does
+  // one clicked then put down; a piece dragged off goes, a spare piece
+  // dragged on comes; the FEN box follows every edit and takes a pasted
+  // FEN; one "Analyse" and one "Play from here", which starts a game
+  // against Kestrel from the edited position.
+  async editor(browser) {
+    const { context, page } = await open(browser, DESKTOP, `${new URL(url).origin}/editor`);
+    await page.waitForSelector('#editor:not(.hidden)');
+    const on = (sq) => probe(page, (sq) => cgProbe.piece(sq), sq);
+    const fenBox = () => page.inputValue('#edit-fen');
+    const drag = async (from, to) => {
+      const a = await page.evaluate((sq) => cgProbe.centre(sq), from);
+      const b = typeof to === 'string' ? await page.evaluate((sq) => cgProbe.centre(sq), to) : to;
+      await page.mouse.move(a.x, a.y);
+      await page.mouse.down();
+      await page.mouse.move(b.x, b.y, { steps: 6 });
+      await page.mouse.up();
+    };
+    await drag('e1', 'e3');
+    check(await on('e3') === 'K' && await on('e1') === '', `a dragged king moves: e3 ${await on('e3')}, e1 "${await on('e1')}"`);
+    check((await fenBox()).startsWith('rnbqkbnr/pppppppp/8/8/8/4K3/PPPPPPPP/RNBQ1BNR'), `the FEN box follows: ${await fenBox()}`);
+    await clickSquare(page, 'e3');
+    await clickSquare(page, 'e5');
+    check(await on('e5') === 'K' && await on('e3') === '', 'a king clicked, then a square clicked, moves too');
+    const box = await page.evaluate(() => document.querySelector('#board cg-board').getBoundingClientRect().toJSON());
+    await drag('a2', { x: box.right + 60, y: box.top + box.height / 2 });
+    check(await on('a2') === '', 'a piece dragged off the board goes');
+    const spare = await page.$eval('#palette [data-piece="Q"]', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; });
+    const d4 = await page.evaluate(() => cgProbe.centre('d4'));
+    await page.mouse.move(spare.x, spare.y);
+    await page.mouse.down();
+    await page.mouse.move(d4.x, d4.y, { steps: 6 });
+    await page.mouse.up();
+    check(await on('d4') === 'Q', `a spare queen dragged on lands on d4 (${await on('d4')})`);
+    await page.click('#palette [data-piece="n"]');
+    await clickSquare(page, 'h5');
+    check(await on('h5') === 'n', 'a spare knight picked, then clicked onto h5');
+    await page.click('#palette [data-piece="x"]');
+    await clickSquare(page, 'h5');
+    check(await on('h5') === '', 'and taken off with ✕');
+    check((await fenBox()) === 'rnbqkbnr/pppppppp/8/4K3/3Q4/8/1PPPPPPP/RNBQ1BNR w kq - 0 1',
+      `the FEN box has every edit, White's castling gone with its king: ${await fenBox()}`);
+    await page.fill('#edit-fen', '8/8/8/4k3/8/8/3P4/4K2R w K - 0 1');
+    await page.press('#edit-fen', 'Enter');
+    check(await on('h1') === 'R' && await on('e5') === 'k' && await on('d4') === '', 'a pasted FEN sets the board up');
+    await page.selectOption('#edit-turn', 'b');
+    check((await fenBox()) === '8/8/8/4k3/8/8/3P4/4K2R b K - 0 1', `side to move and castling in the FEN box: ${await fenBox()}`);
+    const named = await page.evaluate(() => [...document.querySelectorAll('button')].filter((b) => b.getClientRects().length)
+      .map((b) => b.textContent.trim()).filter((t) => /^(Play from here|Analyse)$/.test(t)));
+    check(named.sort().join(',') === 'Analyse,Play from here', `one Analyse and one Play from here (${named})`);
+    await page.click('#edit-play');
+    await page.waitForSelector('#match-dialog[open]');
+    check((await page.textContent('#match-from-fen')).startsWith('8/8/8/4k3/8/8/3P4/4K2R b K'), 'Play from here: the dialog, from the edited position');
+    await page.check('#match-dialog input[name="colour"][value="b"]');
+    await page.selectOption('#match-time', '');
+    await startMatchGame(page);
+    check(await page.evaluate(() => S.game.start_fen.startsWith('8/8/8/4k3/8/8/3P4/4K2R b K') && location.pathname === '/play' && !S.edit),
+      'a game against Kestrel from it');
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
   // 5. The play screen as lichess's on a phone: every control at least
   // 44x44 CSS px, none off screen, no page scroll, the annotation tools
   // hidden while the game runs and the move on view kept in view; the same

@@ -22,7 +22,7 @@ const S = {
   threadsMax: 1,       // the most search threads a game's engine may have (/api/options)
   hashMax: 16,         // its largest table, MiB
   pv: null,            // { fens, moves, idx } while stepping through an engine line
-  edit: null,          // { board, piece } in edit mode
+  edit: null,          // the board editor's position and tool (editor.js)
   events: null,
   match: null,         // a game against Kestrel: { human, engine, level, control, hideEval, fen (its start; null: the usual) } (match.js)
   matchFrom: null,     // the position the match dialog would start from (Play from here), null for the start
@@ -674,72 +674,6 @@ async function refreshPanels() {
   }
 }
 
-// ---------- edit mode ----------
-
-function startEdit() {
-  stopSearch();
-  setPage('editor'); // pages.js
-  const { board, turn, castling, ep } = parseFen(shownFen());
-  S.edit = { board, piece: 'P' };
-  $('edit-turn').value = turn;
-  for (const c of 'KQkq') $(`edit-${c}`).checked = castling.includes(c);
-  $('edit-ep').value = ep === '-' ? '' : ep;
-  $('edit-error').textContent = '';
-  $('editor').classList.remove('hidden');
-  buildPalette();
-  renderBoard();
-}
-
-function buildPalette() {
-  const pal = $('palette');
-  pal.innerHTML = '';
-  for (const p of [...'KQRBNPkqrbnp', 'x']) {
-    const d = document.createElement('div');
-    d.className = 'pc' + (S.edit.piece === p ? ' on' : '');
-    d.dataset.piece = p;
-    d.title = p === 'x' ? 'Remove pieces' : p;
-    if (p === 'x') d.textContent = '✕';
-    else { const img = document.createElement('img'); img.src = pieceImg(p); d.appendChild(img); }
-    d.onclick = () => { S.edit.piece = p; buildPalette(); };
-    pal.appendChild(d);
-  }
-}
-
-function editSquare(name) {
-  const i = sqIndex(name);
-  const p = S.edit.piece;
-  S.edit.board[i] = p === 'x' || S.edit.board[i] === p ? null : p;
-  renderBoard();
-}
-
-function editFen() {
-  let castling = [...'KQkq'].filter((c) => $(`edit-${c}`).checked).join('') || '-';
-  const ep = $('edit-ep').value.trim() || '-';
-  return `${boardToPlacement(S.edit.board)} ${$('edit-turn').value} ${castling} ${ep} 0 1`;
-}
-
-// The edited position on the analysis board: a new game from it, with
-// its own id (the game edited from stays at its address).
-async function applyEdit() {
-  let view;
-  try {
-    view = await freshGame(editFen()); // persist.js
-  } catch (e) {
-    $('edit-error').textContent = e.message;
-    return;
-  }
-  endMatchMode();
-  endEdit();
-  await showGame(view);
-}
-
-function endEdit() {
-  S.edit = null;
-  $('editor').classList.add('hidden');
-  setPage(S.match && !S.game.status.over ? 'play' : 'analysis');
-  render();
-}
-
 // ---------- commands ----------
 
 // Stops whatever searches (the server then sends `stopped`).
@@ -808,10 +742,6 @@ function wire() {
     else leaveGameThen(async () => { await openNew(null, null); setPage('analysis'); });
   };
   $('editbtn').onclick = startEdit;
-  $('edit-cancel').onclick = endEdit;
-  $('edit-apply').onclick = applyEdit;
-  $('edit-clear').onclick = () => { S.edit.board = new Array(64).fill(null); for (const c of 'KQkq') $(`edit-${c}`).checked = false; renderBoard(); };
-  $('edit-start').onclick = () => { S.edit.board = parseFen('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1').board; for (const c of 'KQkq') $(`edit-${c}`).checked = true; $('edit-turn').value = 'w'; renderBoard(); };
   $('pause').onclick = () => {
     S.paused = !S.paused;
     render();
@@ -860,6 +790,7 @@ async function main() {
   wirePersist();
   wireEngineSettings();
   wireResize(); // resize.js
+  wireEditor(); // editor.js
   const [opts, opened] = await Promise.all([api('GET', '/api/options'), openGame()]);
   S.options = opts.options;
   S.levels = opts.levels;

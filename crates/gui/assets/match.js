@@ -99,6 +99,7 @@ async function beginMatch({ human, level, control, hideEval, fen = null }) {
     view = await api('POST', '/api/tags', { game: view.id, tags });
   } catch (e) { showStatus(e.message); return; }
   await stopSearch();
+  leaveEditor(); // editor.js: "Play from here" there
   if (S.game) savePage(); // persist.js: the game left keeps its page part
   S.match = { human, engine, level, control, hideEval, fen };
   S.players[human] = 'human';
