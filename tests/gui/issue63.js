@@ -416,6 +416,41 @@ const SCENARIOS = {
     await context.close();
   },
 
+  // 9. The tablebase panel answers a 4-piece ending with no set-up (no
+  // --syzygy-path): every legal move with its value and DTZ, win first
+  // and the shortest win first, draws, then losses; a click plays one.
+  async tablebase(browser) {
+    const { context, page } = await open(browser);
+    for (const fen of ['8/8/8/3k4/3p4/8/3P4/3K4 w - - 0 1', '8/8/8/8/8/1k6/1p6/1K2R3 w - - 0 1']) {
+      await page.fill('#fen', fen);
+      await page.press('#fen', 'Enter');
+      await page.waitForFunction((fen) => S.game.start_fen === fen, fen);
+      await page.waitForFunction((fen) => document.getElementById('tb').dataset.fen === fen, fen, { timeout: 10000 }).catch(() => {});
+      const shown = await page.evaluate(() => ({
+        legal: S.game.legal.length,
+        rows: [...document.querySelectorAll('#tb tr.tbm')].map((tr) => ({ san: tr.cells[0].textContent, cat: tr.className.split(' ')[1], note: tr.cells[2].textContent })),
+        head: (document.querySelector('#tb h3') || {}).textContent || '',
+      }));
+      const rank = { win: 4, 'cursed-win': 3, draw: 2, 'blessed-loss': 1, loss: 0 };
+      const dtz = (r) => Number((/DTZ (\d+)/.exec(r.note) || [0, 0])[1]);
+      const sorted = shown.rows.every((r, i) => i === 0 || rank[shown.rows[i - 1].cat] > rank[r.cat]
+        || (rank[shown.rows[i - 1].cat] === rank[r.cat] && (r.cat !== 'win' || dtz(shown.rows[i - 1]) <= dtz(r))));
+      check(shown.rows.length === shown.legal && shown.legal > 0 && sorted,
+        `${fen}: ${shown.head.trim()}; every legal move (${shown.rows.length}/${shown.legal}), sorted: ${shown.rows.slice(0, 4).map((r) => `${r.san} ${r.cat} ${r.note}`).join(', ')}`);
+    }
+    const first = await page.$eval('#tb tr.tbm', (tr) => tr.cells[0].textContent);
+    await page.click('#tb tr.tbm');
+    await page.waitForFunction(() => S.game.plies.length === 1);
+    check(await page.evaluate(() => S.game.plies[0].san) === first, `a click on ${first} plays it`);
+    if (process.env.KESTREL_GUI_SHOTS) {
+      await page.click('#back');
+      await page.waitForFunction(() => S.game.current === 0 && document.getElementById('tb').dataset.fen === S.game.fen);
+      await page.$eval('#book-panel', (el) => el.scrollIntoView());
+      await page.locator('#book-panel').screenshot({ path: `${process.env.KESTREL_GUI_SHOTS}/gui-tablebase.png` });
+    }
+    await context.close();
+  },
+
   // 12. /play in a fresh browser opens the new-game dialog there; a Play
   // link in the header; Kestrel's level on its clock; the 1366x768 play
   // page neither scrolls nor hides a button.

@@ -18,7 +18,8 @@ const S = {
   statsFen: null,      // the position the statistics line is about
   options: [],
   levels: false,
-  tablebase: false,    // the server has endgame tables (--syzygy-path): only then are they asked
+  tablebase: false,    // the backend has endgame tables (the 3-4-piece ones are compiled in): only then are they asked
+  tablebasePieces: 0,  // the most pieces they hold
   threadsMax: 1,       // the most search threads a game's engine may have (/api/options)
   hashMax: 16,         // its largest table, MiB
   pv: null,            // { fens, moves, idx } while stepping through an engine line
@@ -661,17 +662,35 @@ async function refreshPanels() {
     $('book').innerHTML = '';
   }
   const pieces = parseFen(S.game.fen).board.filter(Boolean).length;
-  if (S.tablebase && !S.pv && pieces <= 7) {
-    try {
-      const t = await api('GET', `/api/tablebase?game=${S.game.id}`);
-      const words = { 2: 'win', 1: 'cursed win', 0: 'draw', '-1': 'blessed loss', '-2': 'loss' };
-      $('tb').textContent = t.found
-        ? `Tablebase: ${words[t.wdl]} for the side to move (DTZ ${t.dtz}); best ${t.moves.length ? t.moves[0].move.san : '-'}`
-        : `Tablebase: ${t.reason}`;
-    } catch (e) { $('tb').textContent = ''; }
-  } else {
-    $('tb').textContent = '';
-  }
+  if (S.tablebase && !S.pv && pieces <= S.tablebasePieces) refreshTablebase();
+  else { $('tb').innerHTML = ''; $('tb').dataset.fen = ''; }
+}
+
+// lichess's words for what a move leads to, from its mover's view.
+const TB_WORDS = { win: 'Win', 'cursed-win': 'Cursed win', draw: 'Draw', 'blessed-loss': 'Blessed loss', loss: 'Loss' };
+
+// The tablebase panel, as lichess's: the position's value for the side to
+// move, then every legal move with its value and DTZ (mate, stalemate and
+// a zeroing move said so), win first and the shortest first; a click on a
+// move plays it where you may move.
+async function refreshTablebase() {
+  const el = $('tb');
+  const fen = shownFen();
+  let t;
+  try {
+    t = await api('GET', `/api/tablebase?game=${S.game.id}`);
+  } catch (e) { el.textContent = e.message; return; }
+  if (shownFen() !== fen) return; // the view moved on meanwhile
+  el.dataset.fen = fen;
+  if (!t.found) { el.innerHTML = `<span class="small">Tablebase: ${escapeHtml(t.reason)}</span>`; return; }
+  const dtz = (n) => (n ? `DTZ ${Math.abs(n)}` : '');
+  const note = (m) => (m.checkmate ? 'Checkmate' : m.stalemate ? 'Stalemate' : dtz(m.dtz) + (m.zeroing && m.dtz ? ' · zeroing' : ''));
+  const rows = t.moves.map((m) => `<tr class="tbm ${m.category}" data-uci="${escapeHtml(m.uci)}"><td>${escapeHtml(m.san)}</td>`
+    + `<td class="tbw">${TB_WORDS[m.category]}</td><td class="small">${note(m)}</td></tr>`);
+  el.innerHTML = `<h3 class="sub">Tablebase <span class="tbw ${t.category}">${TB_WORDS[t.category]}</span>`
+    + ` <span class="small">for the side to move${t.dtz ? ` (${dtz(t.dtz)})` : ''}</span></h3>`
+    + `<table class="tbmoves">${rows.join('')}</table>`;
+  for (const tr of el.querySelectorAll('tr.tbm')) tr.onclick = () => { if (humanToMove()) sendMove(tr.dataset.uci); };
 }
 
 // ---------- commands ----------
@@ -795,6 +814,7 @@ async function main() {
   S.options = opts.options;
   S.levels = opts.levels;
   S.tablebase = !!opts.tablebase;
+  S.tablebasePieces = opts.tablebase_pieces || 0;
   S.threadsMax = opts.threads_max || 1;
   S.hashMax = opts.hash_max_mib || 16;
   buildSides();

@@ -33,6 +33,7 @@ use gamerecord::review::{self, PassGame, PositionEval, Review, Stored};
 use gamerecord::search_gate::{Begun, Purpose, SearchGate};
 use gamerecord::search_report::{SearchReport, SearchRun};
 use gamerecord::settings::{EngineSettings, OptionsAnswer};
+use gamerecord::tablebase_panel::{Probe, TablebasePanel};
 use gamerecord::view::{GameView, ScoreView};
 use gamerecord::{ErrorKind, GameError};
 use serde::de::DeserializeOwned;
@@ -397,11 +398,12 @@ impl Games {
                 let id = game_param()?;
                 Ok(Answer::Text(self.game(&id)?.record.export_pgn()))
             }
-            ("GET", "/api/options") => Ok(Answer::Json(to_json(&OptionsAnswer::new(
-                false,
-                1,
-                MAX_HASH_MIB,
-            )))),
+            // The 3- and 4-piece tables are compiled into the module.
+            ("GET", "/api/options") => Ok(Answer::Json(to_json(&OptionsAnswer {
+                tablebase: true,
+                tablebase_pieces: syzygy::embedded::EMBEDDED_PIECES,
+                ..OptionsAnswer::new(false, 1, MAX_HASH_MIB)
+            }))),
             ("GET", "/api/opening") => {
                 let id = game_param()?;
                 let positions = self.game(&id)?.record.positions();
@@ -466,7 +468,20 @@ impl Games {
                 Ok(Answer::Json(to_json(&panel)))
             }
             ("POST", "/api/book/add") => Err(server_only("Adding moves to a book")),
-            ("GET", "/api/tablebase") => Err(server_only("Endgame tables")),
+            ("GET", "/api/tablebase") => {
+                let id = game_param()?;
+                let record = &self.game(&id)?.record;
+                not_hidden(record, "the tables' verdict")?;
+                let pos = record.position();
+                let probe = syzygy::SyzygyTablebase::embedded()
+                    .probe_all(&pos)
+                    .map(Probe::from_parts);
+                Ok(Answer::Json(to_json(&TablebasePanel::of(
+                    &pos,
+                    record.mode(),
+                    probe,
+                ))))
+            }
             ("POST", "/api/move") => {
                 let b: MoveBody = parse(body)?;
                 b.apply(&mut self.game(&b.game)?.record.clone())?;
@@ -1164,8 +1179,31 @@ mod tests {
         let options = options.json.expect("options");
         assert_eq!(
             (options["tablebase"].as_bool(), options["levels"].as_bool()),
-            (Some(false), Some(true))
+            (Some(true), Some(true))
         );
+        // The compiled-in tables answer a 4-piece ending, every move listed.
+        let (game, _) = request(
+            &mut games,
+            "POST",
+            "/api/game",
+            json!({"fen": "8/8/8/8/8/1k6/1p6/1K2R3 w - - 0 1"}),
+        );
+        let tb_id = game.json.expect("a view")["id"]
+            .as_str()
+            .expect("id")
+            .to_string();
+        let (tb, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/tablebase?game={tb_id}"),
+            Value::Null,
+        );
+        let tb = tb.json.expect("the panel");
+        assert_eq!(
+            (&tb["found"], &tb["category"]),
+            (&json!(true), &json!("win"))
+        );
+        assert_eq!(tb["moves"].as_array().map(Vec::len), Some(12), "{tb}");
         let (opening, _) = request(
             &mut games,
             "GET",
