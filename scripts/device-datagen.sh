@@ -29,7 +29,7 @@ run)
     hours="$(python3 -c "print($minutes / 60)")"
     # Large shards: fewer files to bring back (1 M positions is about 1.7 MB).
     .device/kestrel datagen run --store "$out/store" --threads "$threads" \
-        --openings .device/openings.epd --shard-positions 1000000 \
+        --openings .device/openings.epd --shard-positions 1000000 --play-out 10 \
         --hours "$hours" --report-secs 60
     .device/kestrel datagen verify --store "$out/store" --deep
     tar -C "$out" -cf "$out/store.tar" store/manifest.json store/shards

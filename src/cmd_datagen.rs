@@ -410,6 +410,10 @@ struct PlayArgs {
     /// Games played at once (one search thread each).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// The share of games (percent) played out to mate: no win adjudication
+    /// (draws are still adjudicated), so that won endings are in the data.
+    #[arg(long, value_name = "PERCENT", default_value_t = 0)]
+    play_out: u32,
     /// Set an engine option first, e.g. `--option Hash=32` (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
@@ -627,6 +631,9 @@ impl PlayArgs {
                 OpeningSource::random(plies)
             }
         };
+        if self.play_out > 100 {
+            bail!("--play-out is a percentage: 0 to 100");
+        }
         if self.win_score <= 0 {
             // A bound of zero or less would call every position won.
             bail!("--win-score must be positive");
@@ -653,6 +660,7 @@ impl PlayArgs {
             openings,
             filter,
             rules,
+            play_out_percent: self.play_out,
             threads: self.threads,
             seed,
             shard,

@@ -43,6 +43,10 @@ pub struct DatagenConfig {
     pub filter: PositionFilter,
     /// Adjudication and the move cap.
     pub rules: GameRules,
+    /// The share of games (percent) played out with no win adjudication,
+    /// so that won endings are played to mate in the data (draws are still
+    /// adjudicated, the cap still holds).
+    pub play_out_percent: u32,
     /// Games played at once (one engine thread each).
     pub threads: usize,
     /// Seed of the random openings.
@@ -89,6 +93,27 @@ pub fn default_rules() -> GameRules {
         },
         at_cap: CapVerdict::Draw,
         ..GameRules::default()
+    }
+}
+
+/// Whether game `index` is one of the share played out (chosen from the
+/// game's seed, so the same games for any number of threads).
+pub fn plays_out(config: &DatagenConfig, index: u64) -> bool {
+    const SALT: u64 = 0x706c_6179_5f6f_7574; // "play_out"
+    game_seed(config.seed ^ SALT, config.shard, index) % 100 < u64::from(config.play_out_percent)
+}
+
+/// `rules` without the adjudication of wins (score streaks and tables):
+/// a played-out game ends in mate, by a draw rule or at the cap.
+fn without_win_adjudication(rules: &GameRules) -> GameRules {
+    let adjudication = match rules.adjudication {
+        Adjudication::Streaks { draw, .. } => Adjudication::Streaks { resign: None, draw },
+        Adjudication::Fastchess { draw, .. } => Adjudication::Fastchess { resign: None, draw },
+    };
+    GameRules {
+        adjudication,
+        tablebase: None,
+        ..rules.clone()
     }
 }
 
@@ -221,11 +246,18 @@ pub fn play_game(
     };
     let start = *opening.position();
     let mut moves = Vec::new();
+    let played_out;
+    let rules = if plays_out(config, index) {
+        played_out = without_win_adjudication(&config.rules);
+        &played_out
+    } else {
+        &config.rules
+    };
     let finished = game_loop::play(
         opening,
         Seats::Both(&mut player),
         [Timing::default(); 2],
-        &config.rules,
+        rules,
         |game, best, thought, _| {
             let pos = game.position();
             let white = thought
@@ -324,6 +356,7 @@ mod tests {
                 max_score: 1500,
             },
             rules: default_rules(),
+            play_out_percent: 0,
             threads,
             seed: 1,
             shard: 0,
@@ -341,6 +374,62 @@ mod tests {
         .unwrap();
         games.sort_by_key(|g| g.index);
         games
+    }
+
+    #[test]
+    fn the_share_played_out_is_the_one_asked_and_keeps_only_draw_rules() {
+        let mut c = config(1, 1);
+        let share = |c: &DatagenConfig| (0..10_000).filter(|&i| plays_out(c, i)).count();
+        assert_eq!(share(&c), 0);
+        c.play_out_percent = 10;
+        let n = share(&c);
+        assert!(
+            (900..=1100).contains(&n),
+            "{n} of 10,000 played out, not about 10 %"
+        );
+        let picks = |c: &DatagenConfig| (0..200).map(|i| plays_out(c, i)).collect::<Vec<_>>();
+        let shard0 = picks(&c);
+        c.shard = 1;
+        assert_ne!(picks(&c), shard0, "other shards play out other games");
+        c.play_out_percent = 100;
+        assert_eq!(share(&c), 10_000);
+        let rules = without_win_adjudication(&default_rules());
+        let Adjudication::Streaks { resign, draw } = rules.adjudication else {
+            panic!("datagen's rules are streaks");
+        };
+        assert!(resign.is_none());
+        assert!(draw.is_some());
+        assert_eq!(rules.max_plies, Some(MAX_PLIES));
+    }
+
+    #[test]
+    fn a_played_out_game_ends_in_mate_a_draw_or_at_the_cap() {
+        let mut c = config(4, 2);
+        let adjudicated = run(&c)
+            .iter()
+            .filter(|g| matches!(g.ending, Ending::ScoreWin { .. }))
+            .count();
+        assert!(adjudicated > 0, "these games need a won one to play out");
+        c.play_out_percent = 100;
+        let games = run(&c);
+        assert!(
+            games
+                .iter()
+                .any(|g| matches!(g.ending, Ending::Rules(chess::Outcome::Checkmate { .. }))),
+            "a won game played out ends in mate: {:?}",
+            games.iter().map(|g| &g.ending).collect::<Vec<_>>()
+        );
+        for g in games {
+            assert!(
+                !matches!(
+                    g.ending,
+                    Ending::ScoreWin { .. } | Ending::Tablebase { winner: Some(_) }
+                ),
+                "game {} was adjudicated a win: {:?}",
+                g.index,
+                g.ending
+            );
+        }
     }
 
     #[test]

@@ -1,59 +1,133 @@
 //! Correction history: how far the static evaluation fell from what the
-//! search then found, remembered by pawn structure and side to move, and
-//! added to later evaluations of positions with the same pawns (the
-//! evaluation's systematic errors are mostly about pawn structures it
-//! misjudges). Stockfish's and Weiss's idea.
+//! search then found, remembered by what the position is made of, and
+//! added to later evaluations of positions that share it. The evaluation's
+//! systematic errors are about structures it misjudges: the pawns, each
+//! side's pieces, the minor and the major pieces (each with the kings), and
+//! the last two moves. Each of those keys has a table; a position's
+//! correction is the mean of its six entries (Stockfish's, Viridithas's and
+//! Reckless's idea, with their keys).
 
-use chess::Position;
+use chess::{Bitboard, Color, Position, Role};
 
+use crate::history::PrevMoves;
 use crate::params::tuned;
 use crate::score::{Value, TB_WIN_BOUND};
 
-/// Entries per side to move (a power of two: the pawn key's low bits index it).
+/// Entries per side to move of each keyed table (a power of two: the
+/// key's low bits index it).
 const SIZE: usize = 16_384;
 /// Entries hold centipawns times this, so that small steps are not lost.
 const GRAIN: i32 = 256;
+/// The tables a position reads: pawns, White's pieces, Black's pieces,
+/// minor pieces, major pieces, the last two moves.
+const TABLES: usize = 6;
+/// (piece, destination) pairs of a move, and none ([`crate::history::PieceTo`]).
+const PIECE_TO: usize = 12 * 64 + 1;
 
-/// The corrections, one table per side to move (White's, then Black's).
+/// The corrections: five keyed tables, each one half per side to move,
+/// and the continuation table by the last two moves.
 pub struct CorrectionHistory {
-    pawn: Box<[i32]>,
+    keyed: Box<[i32]>,
+    continuation: Box<[i32]>,
 }
 
 impl Default for CorrectionHistory {
     fn default() -> CorrectionHistory {
         CorrectionHistory {
-            pawn: vec![0; 2 * SIZE].into_boxed_slice(),
+            keyed: vec![0; (TABLES - 1) * 2 * SIZE].into_boxed_slice(),
+            continuation: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
         }
     }
 }
 
+/// A hash of some of a position's bitboards (not Zobrist: computed when
+/// asked, from the boards as they are).
+#[inline]
+fn mix(boards: &[Bitboard]) -> u64 {
+    let mut h = 0x9E37_79B9_7F4A_7C15u64;
+    for b in boards {
+        h = (h ^ b.bits()).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h ^= h >> 31;
+    }
+    h
+}
+
+/// The entries of `pos` (after the moves `prev`) in each table.
+#[inline]
+fn slots(pos: &Position, prev: PrevMoves) -> [usize; TABLES] {
+    let side = |c: Color, roles: &[Role]| -> u64 {
+        let boards: [Bitboard; 5] =
+            std::array::from_fn(|i| roles.get(i).map_or(Bitboard::EMPTY, |&r| pos.pieces(c, r)));
+        mix(&boards)
+    };
+    let both = |roles: &[Role]| -> u64 {
+        side(Color::White, roles) ^ side(Color::Black, roles).rotate_left(17)
+    };
+    const PIECES: [Role; 5] = [
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
+    let keys = [
+        pos.pawn_key(),
+        side(Color::White, &PIECES),
+        side(Color::Black, &PIECES),
+        both(&[Role::Knight, Role::Bishop, Role::King]),
+        both(&[Role::Rook, Role::Queen, Role::King]),
+    ];
+    let turn = pos.turn().index();
+    let mut out = [0; TABLES];
+    for (t, key) in keys.iter().enumerate() {
+        out[t] = (t * 2 + turn) * SIZE + (*key as usize & (SIZE - 1));
+    }
+    out[TABLES - 1] = usize::from(prev.ply2.0) * PIECE_TO + usize::from(prev.ply1.0);
+    out
+}
+
 impl CorrectionHistory {
-    #[inline]
-    fn slot(pos: &Position) -> usize {
-        pos.turn().index() * SIZE + ((pos.pawn_key() as usize) & (SIZE - 1))
+    fn entries(&self, at: &[usize; TABLES]) -> [i32; TABLES] {
+        std::array::from_fn(|t| {
+            if t == TABLES - 1 {
+                self.continuation[at[t]]
+            } else {
+                self.keyed[at[t]]
+            }
+        })
     }
 
-    /// `raw`, the static evaluation of `pos`, corrected by what searches of
-    /// positions with its pawn structure found (never into mate scores).
+    /// `raw`, the static evaluation of `pos` reached by the moves `prev`,
+    /// corrected by what searches of positions that share its structures
+    /// found (never into mate scores).
     #[inline]
-    pub fn correct(&self, pos: &Position, raw: Value) -> Value {
-        (raw + self.pawn[Self::slot(pos)] / GRAIN).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+    pub fn correct(&self, pos: &Position, prev: PrevMoves, raw: Value) -> Value {
+        let sum: i32 = self.entries(&slots(pos, prev)).iter().sum();
+        (raw + sum / (GRAIN * TABLES as i32)).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
-    /// Moves the entry of `pos` towards `error` (search result minus raw
-    /// evaluation), the more the deeper the search that found it.
+    /// Moves each of `pos`'s entries towards `error` (search result minus
+    /// raw evaluation), the more the deeper the search that found it.
     #[inline]
-    pub fn update(&mut self, pos: &Position, depth: i32, error: Value) {
+    pub fn update(&mut self, pos: &Position, prev: PrevMoves, depth: i32, error: Value) {
         let limit = tuned::correction_max() * GRAIN;
         let target = (error * GRAIN).clamp(-limit, limit);
         let weight = (depth + 1).clamp(1, tuned::correction_weight_max());
-        let e = &mut self.pawn[Self::slot(pos)];
-        *e = ((*e * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
+        let at = slots(pos, prev);
+        for (t, &i) in at.iter().enumerate() {
+            let e = if t == TABLES - 1 {
+                &mut self.continuation[i]
+            } else {
+                &mut self.keyed[i]
+            };
+            *e = ((*e * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
+        }
     }
 
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
-        self.pawn.fill(0);
+        self.keyed.fill(0);
+        self.continuation.fill(0);
     }
 }
 
@@ -62,26 +136,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn learns_the_error_of_a_pawn_structure_and_only_that() {
+    fn learns_the_error_of_a_structure_and_shares_it_by_each_key() {
         let mut c = CorrectionHistory::default();
+        let none = PrevMoves::default();
         let pos = Position::startpos();
+        assert_eq!(c.correct(&pos, none, 10), 10);
+        for _ in 0..200 {
+            c.update(&pos, none, 10, 40);
+        }
+        let corrected = c.correct(&pos, none, 10);
+        assert!((45..=50).contains(&corrected), "{corrected}");
+        // Another pawn structure shares the pieces' tables, not the pawns'.
         let other: Position = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
             .parse()
             .unwrap();
-        assert_eq!(c.correct(&pos, 10), 10);
-        for _ in 0..200 {
-            c.update(&pos, 10, 40);
-        }
-        let corrected = c.correct(&pos, 10);
-        assert!((45..=50).contains(&corrected), "{corrected}");
-        assert_eq!(c.correct(&other, 10), 10, "another pawn structure");
+        let shared = c.correct(&other, none, 10);
+        assert!(shared > 10 && shared < corrected, "{shared}");
         // Errors beyond the limit are clamped.
         for _ in 0..200 {
-            c.update(&pos, 20, 10_000);
+            c.update(&pos, none, 20, 10_000);
         }
         let max = tuned::correction_max();
-        assert!((max - 4..=max).contains(&c.correct(&pos, 0)));
+        assert!((max - 4..=max).contains(&c.correct(&pos, none, 0)));
         c.clear();
-        assert_eq!(c.correct(&pos, 10), 10);
+        assert_eq!(c.correct(&pos, none, 10), 10);
     }
 }

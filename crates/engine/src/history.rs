@@ -1,8 +1,10 @@
 //! Move-ordering memory, all in one place: killer moves per ply, the
-//! countermove to each previous move, butterfly history (from-to by colour)
-//! and continuation history (this move after the move one, two and four
-//! plies earlier). Quiet moves that caused cut-offs get bonuses, the quiet moves
-//! tried before them maluses, with "gravity" keeping values bounded.
+//! countermove to each previous move, butterfly history (from-to by colour),
+//! continuation history (this move after the move one, two and four
+//! plies earlier) and capture history (the moving piece, its destination
+//! and what it takes). Moves that caused cut-offs get bonuses, the moves of
+//! their kind tried before them maluses, with "gravity" keeping values
+//! bounded.
 
 use chess::{Color, Move, Piece, Position};
 
@@ -80,8 +82,25 @@ impl PrevMoves {
 pub struct History {
     butterfly: Vec<i16>,
     continuation: Vec<i16>,
+    capture: Vec<i16>,
     countermoves: Vec<Move>,
     killers: [[Move; 2]; MAX_PLY + 4],
+}
+
+/// Capture history's entries: the moving piece (12), its destination (64)
+/// and the role it takes, or none for a promotion that takes nothing (7).
+const CAPTURES: usize = 12 * 64 * 7;
+
+/// A noisy move's entry in capture history (en passant takes a pawn).
+#[inline]
+fn capture_index(pos: &Position, m: Move) -> usize {
+    let mover = pos.piece_at(m.from()).map_or(0, piece_index);
+    let taken = if m.kind() == chess::MoveKind::EnPassant {
+        chess::Role::Pawn.index()
+    } else {
+        pos.piece_at(m.to()).map_or(6, |p| p.role.index())
+    };
+    (mover * 64 + m.to().index()) * 7 + taken
 }
 
 impl Default for History {
@@ -89,6 +108,7 @@ impl Default for History {
         History {
             butterfly: vec![0; 2 * FROM_TO],
             continuation: vec![0; PIECE_TO * PIECE_TO],
+            capture: vec![0; CAPTURES],
             countermoves: vec![Move::NULL; PIECE_TO],
             killers: [[Move::NULL; 2]; MAX_PLY + 4],
         }
@@ -145,6 +165,32 @@ impl History {
     #[inline]
     pub fn quiet_score(&self, color: Color, m: Move, pt: PieceTo, prev: PrevMoves) -> i32 {
         self.quiet_rows(color, prev).score(m, pt)
+    }
+
+    /// Capture history's score of the noisy move `m` (a capture or a
+    /// promotion) in `pos`.
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        i32::from(self.capture[capture_index(pos, m)])
+    }
+
+    /// After a cut-off at `depth`: rewards `best` when it is a noisy move
+    /// and penalises the noisy moves `tried` before it (all of them when
+    /// the cut-off came from a quiet move: the captures did not do it).
+    pub fn update_captures(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        best: Option<Move>,
+        tried: &[Move],
+    ) {
+        if let Some(best) = best {
+            gravity(&mut self.capture[capture_index(pos, best)], bonus(depth));
+        }
+        let penalty = malus(depth);
+        for &m in tried {
+            gravity(&mut self.capture[capture_index(pos, m)], -penalty);
+        }
     }
 
     /// The rows that score the quiet moves of `color` after `prev`, looked

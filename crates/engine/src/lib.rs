@@ -58,6 +58,5 @@ pub use tablebase::{Tablebase, Wdl};
 pub use types::bool_value;
 pub use types::file;
 pub use types::lines;
-#[cfg(not(target_family = "wasm"))]
 pub use types::output;
 pub use types::{parse_bool, BoolError, BOOL_WORDS};

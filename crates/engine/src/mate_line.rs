@@ -87,6 +87,7 @@ mod tests {
                 eval: 0,
                 depth: 1,
                 bound,
+                pv: false,
             },
         );
     }

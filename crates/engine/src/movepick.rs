@@ -12,6 +12,7 @@ use chess::{GenType, Move, MoveKind, MoveSink, Position, Role, MAX_MOVES};
 
 use crate::eval::SEE_VALUES;
 use crate::history::{piece_to, History, PrevMoves};
+use crate::params::tuned;
 use crate::see::see_ge;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +67,9 @@ pub struct OrderingContext {
     pub prev: PrevMoves,
     /// Order quiet moves by history (off: generation order).
     pub use_history: bool,
+    /// Order captures by capture history too, and let it move a capture's
+    /// static-exchange bar between the good and the bad ones.
+    pub use_capture_history: bool,
 }
 
 /// A generated move and its ordering score.
@@ -155,7 +159,8 @@ impl MovePicker {
         self.skip_quiets = true;
     }
 
-    fn score_captures(&mut self, pos: &Position) {
+    fn score_captures(&mut self, pos: &Position, history: &History) {
+        let use_history = self.ctx.use_capture_history;
         for entry in &mut self.moves.0 {
             let m = entry.mv;
             let victim = if m.kind() == MoveKind::EnPassant {
@@ -166,7 +171,12 @@ impl MovePicker {
             };
             let attacker = pos.piece_at(m.from()).map_or(0, |p| p.role.index() as i32);
             let promotion = m.promotion_role().map_or(0, |r| SEE_VALUES[r.index()]);
-            entry.score = (victim + promotion) * 16 - attacker;
+            let learned = if use_history {
+                history.capture_score(pos, m) / tuned::capture_history_divisor()
+            } else {
+                0
+            };
+            entry.score = (victim + promotion) * 16 - attacker + learned;
         }
     }
 
@@ -249,7 +259,7 @@ impl MovePicker {
                     self.moves.0.clear();
                     pos.generate_moves(GenType::Noisy, &mut self.moves);
                     self.current = 0;
-                    self.score_captures(pos);
+                    self.score_captures(pos, history);
                     self.stage = if self.stage == Stage::InitCaptures {
                         Stage::GoodCaptures
                     } else {
@@ -260,7 +270,14 @@ impl MovePicker {
                     Some(m) if m == self.tt_move => continue,
                     Some(m) => {
                         let underpromotion = m.promotion_role().is_some_and(|r| r != Role::Queen);
-                        if underpromotion || (self.use_see && !see_ge(pos, m, 0)) {
+                        // A capture that has cut off often may lose a little
+                        // material on the board's count and still be good.
+                        let bar = if self.ctx.use_capture_history {
+                            -history.capture_score(pos, m) / tuned::capture_see_divisor()
+                        } else {
+                            0
+                        };
+                        if underpromotion || (self.use_see && !see_ge(pos, m, bar)) {
                             // At most as many as the captures: always room.
                             let _ = self.bad.try_push(m);
                             continue;
@@ -396,6 +413,7 @@ mod tests {
             countermove: Move::NULL,
             prev: PrevMoves::NONE,
             use_history: true,
+            use_capture_history: false,
         };
         let history = History::default();
         let mut picker = MovePicker::new(&pos, parse(tt), ctx, true);
@@ -454,6 +472,7 @@ mod tests {
             countermove: Move::NULL,
             prev: PrevMoves::NONE,
             use_history: true,
+            use_capture_history: false,
         };
         let history = History::default();
         let tt = pos.parse_uci_move("b7a8n", CastlingMode::Standard).unwrap();
@@ -482,6 +501,7 @@ mod check_order_tests {
             countermove: Move::NULL,
             prev: PrevMoves::NONE,
             use_history: true,
+            use_capture_history: false,
         };
         let history = History::default();
         let mut picker = MovePicker::new(&pos, Move::NULL, ctx, true);

@@ -155,8 +155,9 @@ search_params! {
         killers: "KillerMoves" = true, "Try the quiet moves that cut off at the same ply first.";
         countermoves: "Countermoves" = true, "Try the quiet move that last refuted the opponent's previous move.";
         history: "HistoryHeuristic" = true, "Order quiet moves by how often they cut off (butterfly and continuation history).";
+        capture_history: "CaptureHistory" = false, "Order captures by how often each (piece, destination, piece taken) cut off, and let that move a capture's static-exchange bar between the good and the bad ones.";
         continuation_ply4: "ContinuationHistory4" = true, "Continuation history also pairs a quiet move with the side's own move before last (four plies back).";
-        correction: "CorrectionHistory" = false, "Correct the static evaluation by what searches found in positions with the same pawn structure.";
+        correction: "CorrectionHistory" = false, "Correct the static evaluation by what searches found in positions that share its structures (pawns, each side's pieces, minor and major pieces, the last two moves).";
         lmr: "LateMoveReductions" = true, "Search late, quiet moves to a reduced depth first.";
         rfp: "ReverseFutilityPruning" = true, "Cut when the static evaluation beats beta by a depth-dependent margin.";
         sacrifice_search: "SacrificeSearch" = false, "Never cut by reverse futility pruning where the opponent's last move gave material away within three squares of our king and threatens mate in one: such a sacrifice is searched, not judged by the static evaluation, which cannot see the attack it makes.";
@@ -166,6 +167,10 @@ search_params! {
         razoring: "Razoring" = true, "Drop to quiescence when the evaluation is hopeless near the horizon.";
         check_extension: "CheckExtension" = true, "Search moves that give check one ply deeper.";
         singular_extension: "SingularExtension" = true, "Search the hash move deeper when every alternative is clearly worse.";
+        double_extension: "DoubleExtensions" = false, "Singular extension: two plies when every alternative is worse by DoubleExtMargin more (not at PV nodes, at most DoubleExtLimit on a line).";
+        negative_extension: "NegativeExtensions" = false, "Singular extension: a hash move that is not singular but whose score beats beta (or is no better than the alternatives and alpha) is searched one or two plies shallower.";
+        tt_pv: "TtPv" = false, "Remember in the table which positions were on a principal variation; such nodes are reduced one ply less and never cut by reverse futility pruning.";
+        cutoff_count: "CutoffCount" = false, "Reduce a late move one ply more when more than CutoffCountLimit of this node's earlier moves were refuted at once by a cut-off of the child.";
         probcut: "ProbCut" = false, "Cut when a good capture's reduced search beats beta by a margin (the full search would almost surely fail high too).";
         iir: "InternalIterativeReduction" = true, "Reduce depth at nodes that have no hash move.";
         mate_distance_pruning: "MateDistancePruning" = true, "Cut when even a mate here could not beat a shorter mate found already.";
@@ -213,6 +218,9 @@ crate::tunable::tunables! {
     singular_depth: "SingularDepth" = 8, 4..=14, step 0.5, "Singular extension: the shallowest depth at which it is tried.";
     singular_tt_depth: "SingularTtDepth" = 3, 1..=8, step 0.5, "Singular extension: how much shallower than the node the hash entry may be.";
     singular_margin: "SingularMargin" = 16, 4..=64, step 2.0, "Singular extension: the margin below the hash score, in eighths of a centipawn per ply of depth.";
+    double_ext_margin: "DoubleExtMargin" = 25, 0..=100, step 4.0, "Double extensions: how far below the singular bar (centipawns) the alternatives must stay.";
+    double_ext_limit: "DoubleExtLimit" = 10, 1..=30, step 1.0, "Double extensions: the most on one line from the root.";
+    cutoff_count_limit: "CutoffCountLimit" = 3, 1..=10, step 0.5, "Cutoff counts: refuted earlier moves beyond which a late move is reduced one ply more.";
     lmr_min_depth: "LmrMinDepth" = 3, 1..=8, step 0.5, "Late move reductions: the shallowest depth at which a move is reduced.";
     lmr_base: "LmrBase" = 78, 0..=200, step 8.0, "Late move reductions: the table's constant, in hundredths of a ply.";
     lmr_divisor: "LmrDivisor" = 219, 100..=500, step 12.0, "Late move reductions: the divisor of ln(depth) * ln(move number), in hundredths.";
@@ -231,6 +239,8 @@ crate::tunable::tunables! {
     history_malus_linear: "HistoryMalusLinear" = 34, 0..=256, step 8.0, "History malus: the factor of depth.";
     history_malus_max: "HistoryMalusMax" = 2059, 500..=8000, step 150.0, "History malus: the largest malus.";
     history_gravity: "HistoryGravity" = 16614, 4096..=30000, step 1000.0, "History gravity: the bound every history score decays towards.";
+    capture_history_divisor: "CaptureHistoryDivisor" = 8, 1..=64, step 1.0, "Capture history: a capture's ordering score adds its history over this (the victim's value counts 16 a centipawn).";
+    capture_see_divisor: "CaptureSeeDivisor" = 64, 8..=512, step 8.0, "Capture history: a capture with history h counts as good when it loses at most h over this (centipawns, static exchange).";
     tm_moves_to_go: "TmMovesToGo" = 20, 10..=60, step 2.0, "Time management: the moves left assumed when the clock does not say.";
     tm_increment_percent: "TmIncrementPercent" = 75, 20..=100, step 4.0, "Time management: the share of the increment planned for each move, in percent.";
     tm_hard_factor: "TmHardFactor" = 40, 15..=80, step 3.0, "Time management: the hard limit as a multiple of the planned time, in tenths.";

@@ -128,6 +128,13 @@ struct StackEntry {
     null_move: bool,
     /// What the move made at this ply captured (SEE values; 0 for none).
     captured: Value,
+    /// The node is or was on a principal variation (`TtPv`).
+    tt_pv: bool,
+    /// Cut-offs at this ply under the parent so far (`CutoffCount`): the
+    /// parent's moves refuted at once.
+    cutoffs: u32,
+    /// Double extensions on the line from the root to this node.
+    double_extensions: i32,
 }
 
 /// One search thread's state, kept between searches (its history tables
@@ -759,9 +766,17 @@ impl Worker {
     /// The static evaluation `raw` of `pos` as the search uses it: corrected
     /// by the correction history when it is on (not in check: no evaluation).
     #[inline]
-    fn corrected(&self, s: &Shared, pos: &Position, raw: Value, in_check: bool) -> Value {
+    fn corrected(
+        &self,
+        s: &Shared,
+        pos: &Position,
+        ply: usize,
+        raw: Value,
+        in_check: bool,
+    ) -> Value {
         if s.config.params.correction && !in_check {
-            self.correction.correct(pos, raw)
+            self.correction
+                .correct(pos, self.previous_moves(s, ply), raw)
         } else {
             raw
         }
@@ -870,6 +885,15 @@ impl Worker {
                 }
             }
         }
+        // A singular search (a move excluded) keeps its node's flag.
+        if excluded.is_null() {
+            self.stack[ply].tt_pv = pv_node || tt_entry.is_some_and(|e| e.pv);
+        }
+        let tt_pv = self.stack[ply].tt_pv;
+        if root {
+            self.stack[ply].double_extensions = 0;
+        }
+        self.stack[ply + 1].cutoffs = 0;
 
         // Step 4. Static evaluation, refined by the table's bound.
         let static_eval = if in_check {
@@ -879,7 +903,7 @@ impl Worker {
         };
         // The table keeps the evaluation as computed; the search works with
         // it corrected by what earlier searches of its pawn structure found.
-        let corrected_eval = self.corrected(s, pos, static_eval, in_check);
+        let corrected_eval = self.corrected(s, pos, ply, static_eval, in_check);
         let eval = if in_check {
             corrected_eval
         } else {
@@ -920,6 +944,7 @@ impl Worker {
                 && depth <= tuned::rfp_depth()
                 && eval - tuned::rfp_margin() * (depth - i32::from(improving)) >= beta
                 && eval < MATE_BOUND
+                && !(s.config.params.tt_pv && tt_pv)
                 && !(s.config.params.sacrifice_search
                     && depth <= tuned::rfp_sacrifice_depth()
                     && self.opponent_sacrificed_near_king(pos, ply)
@@ -1029,6 +1054,7 @@ impl Worker {
             },
             prev,
             use_history: s.config.params.history,
+            use_capture_history: s.config.params.capture_history,
         };
         let mut picker = MovePicker::new(pos, tt_move, ctx, s.config.params.see_ordering);
         let mut best = -INFINITE;
@@ -1036,6 +1062,8 @@ impl Worker {
         let mut move_count = 0usize;
         let mut quiets = [Move::NULL; 64];
         let mut quiet_count = 0;
+        let mut captures = [Move::NULL; 32];
+        let mut capture_count = 0;
         let mut root_cursor = self.pv_index;
         let orig_alpha = alpha;
         let us = pos.turn();
@@ -1138,10 +1166,26 @@ impl Worker {
                         if v < singular_beta {
                             extension = 1;
                             self.stats.singular_extensions += 1;
+                            if s.config.params.double_extension
+                                && !pv_node
+                                && v < singular_beta - tuned::double_ext_margin()
+                                && self.stack[ply].double_extensions < tuned::double_ext_limit()
+                            {
+                                extension = 2;
+                            }
                         } else if singular_beta >= beta {
                             // Multi-cut: even without the hash move this node fails high.
                             self.stats.multicuts += 1;
                             return singular_beta;
+                        } else if s.config.params.negative_extension {
+                            // Not singular: the hash move is searched less
+                            // deeply where it is expected to fail high anyway,
+                            // or where the others do as well as it.
+                            if ts >= beta {
+                                extension = -2;
+                            } else if ts <= alpha && ts <= v {
+                                extension = -1;
+                            }
                         }
                     }
                 }
@@ -1155,6 +1199,8 @@ impl Worker {
                 self.stats.check_extensions += 1;
             }
             let new_depth = depth - 1 + extension;
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + i32::from(extension == 2);
 
             // Step 12. Principal variation search with late move reductions.
             // The move is made only now that no pruning skipped it.
@@ -1176,6 +1222,12 @@ impl Worker {
                     r -= i32::from(improving);
                     r -= i32::from(gives_check);
                     r -= i32::from(in_check);
+                    r -= i32::from(s.config.params.tt_pv && tt_pv && !pv_node);
+                    if s.config.params.cutoff_count
+                        && self.stack[ply + 1].cutoffs > tuned::cutoff_count_limit() as u32
+                    {
+                        r += 1;
+                    }
                     if s.config.params.history {
                         r -= self
                             .history
@@ -1253,6 +1305,7 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if v >= beta {
+                        self.stack[ply].cutoffs += 1;
                         break;
                     }
                     alpha = v;
@@ -1261,6 +1314,9 @@ impl Worker {
             if m != best_move && !noisy && quiet_count < quiets.len() {
                 quiets[quiet_count] = m;
                 quiet_count += 1;
+            } else if m != best_move && noisy && capture_count < captures.len() {
+                captures[capture_count] = m;
+                capture_count += 1;
             }
         }
 
@@ -1276,16 +1332,27 @@ impl Worker {
         }
         // A PV node the tables bound searches on, but within their bounds.
         best = best.max(tb_floor).min(tb_ceiling);
-        if best >= beta && !is_noisy(pos, best_move) {
-            self.history.update_quiets(
-                pos,
-                ply,
-                depth,
-                best_move,
-                &quiets[..quiet_count],
-                prev,
-                s.config.params.countermoves,
-            );
+        if best >= beta {
+            let noisy_best = is_noisy(pos, best_move);
+            if !noisy_best {
+                self.history.update_quiets(
+                    pos,
+                    ply,
+                    depth,
+                    best_move,
+                    &quiets[..quiet_count],
+                    prev,
+                    s.config.params.countermoves,
+                );
+            }
+            if s.config.params.capture_history {
+                self.history.update_captures(
+                    pos,
+                    depth,
+                    noisy_best.then_some(best_move),
+                    &captures[..capture_count],
+                );
+            }
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -1305,7 +1372,7 @@ impl Worker {
             && !(bound == Bound::Lower && best <= corrected_eval)
             && !(bound == Bound::Upper && best >= corrected_eval)
         {
-            self.correction.update(pos, depth, best - static_eval);
+            self.correction.update(pos, prev, depth, best - static_eval);
         }
         // Step 16. Store the result.
         if s.config.params.tt && excluded.is_null() && !(root && self.pv_index > 0) {
@@ -1317,6 +1384,7 @@ impl Worker {
                     eval: static_eval,
                     depth,
                     bound,
+                    pv: tt_pv,
                 },
             );
         }
@@ -1346,6 +1414,7 @@ impl Worker {
             countermove: Move::NULL,
             prev: self.previous_moves(s, ply),
             use_history: s.config.params.history,
+            use_capture_history: s.config.params.capture_history,
         };
         let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx, false);
         while let Some(m) = picker.next(pos, &self.history) {
@@ -1389,6 +1458,7 @@ impl Worker {
                             eval: static_eval,
                             depth: depth - tuned::probcut_reduction() + 1,
                             bound: Bound::Lower,
+                            pv: self.stack[ply].tt_pv,
                         },
                     );
                 }
@@ -1450,6 +1520,7 @@ impl Worker {
                         eval: static_eval,
                         depth: (depth + 6).min(MAX_PLY as i32 - 1),
                         bound,
+                        pv: self.stack[ply].tt_pv,
                     },
                 );
             }
@@ -1537,7 +1608,7 @@ impl Worker {
             // from the fresh one only after a key collision).
             static_eval = tt_entry.map_or(fresh_eval.unwrap_or(-INFINITE), |e| e.eval);
             let stand_pat = refine_eval(
-                self.corrected(s, pos, static_eval, false),
+                self.corrected(s, pos, ply, static_eval, false),
                 tt_entry,
                 tt_score,
             );
@@ -1571,6 +1642,7 @@ impl Worker {
             countermove: Move::NULL,
             prev: self.previous_moves(s, ply),
             use_history: s.config.params.history,
+            use_capture_history: s.config.params.capture_history,
         };
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
         let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx, with_checks);
@@ -1640,6 +1712,7 @@ impl Worker {
                     eval: static_eval,
                     depth: tt_depth,
                     bound,
+                    pv: pv_node || tt_entry.is_some_and(|e| e.pv),
                 },
             );
         }

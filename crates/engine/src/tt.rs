@@ -86,8 +86,13 @@ pub struct TtEntry {
     pub depth: i32,
     /// What the score means.
     pub bound: Bound,
+    /// The node was (or its position has been) on a principal variation
+    /// (Stockfish's ttPv): kept for `TtPv`'s uses whether or not it is on.
+    pub pv: bool,
 }
 
+/// Depths are kept in 7 bits from -8 (quiescence's) to 119, beyond any
+/// iteration (`MAX_PLY - 8`); the eighth bit of their byte is the PV flag.
 const DEPTH_OFFSET: i32 = 8;
 
 #[derive(Default)]
@@ -110,7 +115,8 @@ fn pack(e: &TtEntry, age: u8) -> u64 {
     u64::from(e.mv.to_bits())
         | (u64::from(e.score as i16 as u16) << 16)
         | (u64::from(e.eval as i16 as u16) << 32)
-        | (((e.depth + DEPTH_OFFSET).clamp(0, 255) as u64) << 48)
+        | (((e.depth + DEPTH_OFFSET).clamp(0, 127) as u64) << 48)
+        | (u64::from(e.pv) << 55)
         | ((e.bound as u64) << 56)
         | (u64::from(age & 63) << 58)
 }
@@ -126,8 +132,9 @@ fn unpack(data: u64) -> Option<(TtEntry, u8)> {
         mv: Move::from_bits(data as u16),
         score: Value::from((data >> 16) as u16 as i16),
         eval: Value::from((data >> 32) as u16 as i16),
-        depth: ((data >> 48) & 255) as i32 - DEPTH_OFFSET,
+        depth: ((data >> 48) & 127) as i32 - DEPTH_OFFSET,
         bound,
+        pv: (data >> 55) & 1 == 1,
     };
     Some((entry, (data >> 58) as u8))
 }
@@ -320,6 +327,7 @@ mod tests {
             eval: -17,
             depth,
             bound: Bound::Lower,
+            pv: true,
         }
     }
 

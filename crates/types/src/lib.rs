@@ -14,7 +14,6 @@ pub mod book_hint;
 pub mod bool_value;
 pub mod file;
 pub mod lines;
-#[cfg(not(target_family = "wasm"))]
 pub mod output;
 pub mod score;
 pub mod tablebase;

@@ -7,12 +7,44 @@
 //!
 //! [`create`] gives the file to write into; nothing is visible at the path
 //! until [`Output::commit`]. Dropping an `Output` without committing
-//! discards what was written.
+//! discards what was written. In WebAssembly, which has no file system,
+//! every write is refused.
 
 use std::io::{self, Write};
 use std::path::Path;
 
+#[cfg(not(target_family = "wasm"))]
 pub use atomic_write_file::AtomicWriteFile as Output;
+
+/// A file being written (WebAssembly: none can be, so none exists).
+#[cfg(target_family = "wasm")]
+pub struct Output(std::convert::Infallible);
+
+#[cfg(target_family = "wasm")]
+impl Output {
+    fn open(_: &Path) -> io::Result<Output> {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "WebAssembly has no file system to write to",
+        ))
+    }
+
+    /// Never called: no `Output` exists in WebAssembly.
+    pub fn commit(self) -> io::Result<()> {
+        match self.0 {}
+    }
+}
+
+#[cfg(target_family = "wasm")]
+impl Write for Output {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        match self.0 {}
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.0 {}
+    }
+}
 
 /// The file that will replace `path` (or create it) when committed.
 ///

@@ -550,3 +550,18 @@ fn lengths_name_their_shapes() {
     );
     assert_eq!(OutputOrder::parse("rows"), None);
 }
+
+#[test]
+fn a_wrong_qb_is_named_from_the_factor_trained_nets_give() {
+    let likely = |ratio: f64, qb: i32| match check_scale_ratio(ratio, qb) {
+        Err(BulletNetError::WrongScale { likely, .. }) => likely,
+        other => panic!("{other:?}"),
+    };
+    // The built-in net (1.15x at QB 256) given --qb 64, and a net bullet
+    // trained (1.45x at QB 64) given --qb 256.
+    assert_eq!(likely(4.61, 64), Some(256));
+    assert_eq!(likely(0.36, 256), Some(64));
+    // An untrained net: no QB explains it.
+    assert_eq!(likely(0.004, 64), None);
+    assert!(check_scale_ratio(1.45, 64).is_ok());
+}
