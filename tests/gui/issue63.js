@@ -451,6 +451,41 @@ const SCENARIOS = {
     await context.close();
   },
 
+  // 10. The explorer filters the master games by rating and years, as
+  // lichess's does: fewer games within the filters, none past them, the
+  // filters kept over a reload; positions are indexed to ply 40.
+  async explorer(browser) {
+    const { context, page } = await open(browser);
+    await move(page, 'e2', 'e4');
+    await page.waitForFunction(() => S.game.plies.length === 1);
+    const total = () => page.$$eval('#explorer tr.xm td.num:nth-child(3)', (tds) => tds.reduce((n, td) => n + Number(td.textContent.replace(/,/g, '')), 0));
+    await page.waitForSelector('#explorer tr.xm');
+    const all = await total();
+    await page.selectOption('#x-rating', '2600');
+    await page.waitForFunction(() => /within the filters/.test(document.getElementById('explorer').textContent));
+    const rated = await total();
+    await page.fill('#x-since', '2000');
+    await page.press('#x-since', 'Tab');
+    await page.waitForFunction(() => {
+      const v = [...document.querySelectorAll('#explorer tr.xg td.num:nth-child(3)')].map((td) => Number(td.textContent));
+      return v.length > 0 && v.every((y) => y >= 2000);
+    });
+    const recent = await total();
+    check(all > rated && rated > recent && recent > 0, `1. e4: ${all} master games, ${rated} at 2600+, ${recent} at 2600+ since 2000`);
+    const ratings = await page.$$eval('#explorer tr.xg td:first-child', (tds) => tds.map((td) => [...td.querySelectorAll('.small')].map((s) => Number(s.textContent))));
+    check(ratings.every((r) => r.length === 2 && (r[0] + r[1]) / 2 >= 2600), `the top games are rated 2600+ on average: ${JSON.stringify(ratings.slice(0, 3))}`);
+    await page.fill('#x-since', '2090');
+    await page.press('#x-since', 'Tab');
+    await page.waitForFunction(() => /No master game within the filters/.test(document.getElementById('explorer').textContent));
+    await page.fill('#x-since', '2000');
+    await page.press('#x-since', 'Tab');
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    const kept = await page.evaluate(() => [document.getElementById('x-rating').value, document.getElementById('x-since').value]);
+    check(kept[0] === '2600' && kept[1] === '2000', `the filters are kept over a reload: ${kept}`);
+    await context.close();
+  },
+
   // 12. /play in a fresh browser opens the new-game dialog there; a Play
   // link in the header; Kestrel's level on its clock; the 1366x768 play
   // page neither scrolls nor hides a button.

@@ -591,19 +591,44 @@ function resultBar(white, draws, black) {
 
 const formatCount = (n) => n.toLocaleString('en-US');
 
+// The explorer's filters as a query string (lichess's: the players' mean
+// rating and the years; a year that is not four digits is left open), and
+// kept for the next visit.
+const XFILTER_KEY = 'kestrel-explorer-filter';
+function explorerQuery() {
+  const year = (id) => (/^\d{4}$/.test($(id).value.trim()) ? $(id).value.trim() : '');
+  const f = { min_rating: $('x-rating').value, since: year('x-since'), until: year('x-until') };
+  return Object.entries(f).filter(([, v]) => v).map(([k, v]) => `&${k}=${v}`).join('');
+}
+function initExplorerFilter() {
+  let saved = {};
+  try { saved = JSON.parse(localStorage.getItem(XFILTER_KEY) || '{}') || {}; } catch (e) { saved = {}; }
+  for (const id of ['x-rating', 'x-since', 'x-until']) {
+    if (typeof saved[id] === 'string') $(id).value = saved[id];
+    $(id).onchange = () => {
+      const now = {};
+      for (const k of ['x-rating', 'x-since', 'x-until']) now[k] = $(k).value;
+      try { localStorage.setItem(XFILTER_KEY, JSON.stringify(now)); } catch (e) { /* private mode: not kept */ }
+      refreshPanels();
+    };
+  }
+}
+
 // The master games' moves in the position on view, and their best-rated
-// games: a move plays it (on the analysis board, or when it is your move),
-// a game loads on the analysis board.
+// games, the filters applied: a move plays it (on the analysis board, or
+// when it is your move), a game loads on the analysis board.
 async function refreshExplorer() {
   const el = $('explorer');
   const fen = shownFen();
   let x;
   try {
-    x = await api('GET', `/api/explorer?game=${S.game.id}`);
+    x = await api('GET', `/api/explorer?game=${S.game.id}${explorerQuery()}`);
   } catch (e) { el.textContent = e.message; return; }
   if (shownFen() !== fen) return; // the view moved on meanwhile
   if (!x.moves.length) {
-    el.innerHTML = `<span class="small">No master game reached this position (their first ${x.max_ply / 2} moves are indexed).</span>`;
+    el.innerHTML = x.filtered
+      ? '<span class="small">No master game within the filters reached this position.</span>'
+      : `<span class="small">No master game reached this position (their first ${x.max_ply / 2} moves are indexed).</span>`;
     return;
   }
   const total = x.white + x.draws + x.black;
@@ -615,7 +640,7 @@ async function refreshExplorer() {
   const games = x.top_games.map((g) => `<tr class="xg" data-id="${g.id}" title="${escapeHtml(g.event)}: load this game">`
     + `<td>${player(g.white, g.white_elo)}<br>${player(g.black, g.black_elo)}</td>`
     + `<td class="num">${escapeHtml(g.result.replace('1/2-1/2', '½-½'))}</td><td class="num">${g.year || ''}</td><td>${escapeHtml(g.san)}</td></tr>`);
-  el.innerHTML = `<div class="small">Masters: ${formatCount(x.collection)} games</div>`
+  el.innerHTML = `<div class="small">Masters: ${formatCount(x.collection)} games${x.filtered ? `, ${formatCount(total)} here within the filters` : ''}</div>`
     + `<table class="xmoves"><tr><th>Move</th><th></th><th>Games</th><th>White / Draw / Black</th></tr>${rows.join('')}</table>`
     + (games.length ? `<h3 class="sub">Top games</h3><table class="xgames">${games.join('')}</table>` : '');
   for (const tr of el.querySelectorAll('tr.xm')) tr.onclick = () => { if (humanToMove()) sendMove(tr.dataset.uci); };
@@ -633,6 +658,7 @@ async function refreshPanels() {
   if (!S.game) return;
   $('fen').value = shownFen();
   // Book and tables are help too: hidden with the evaluation while you play.
+  $('xfilter').hidden = hideEval() || !$('showbook').checked;
   if (hideEval()) {
     $('explorer').innerHTML = '';
     $('book').innerHTML = '<span class="small">Hidden while you play.</span>';
@@ -771,6 +797,7 @@ function wire() {
     if ($('analyse').checked) { renderLines(); refreshArrows(); restartAnalysis(); } else stopAnalysis();
   };
   $('showbook').onchange = refreshPanels;
+  initExplorerFilter();
   $('bookadd').onclick = async () => {
     try { const r = await post('/api/book/add', {}); $('bookmsg').textContent = `Added ${r.added} to ${r.book}.`; refreshPanels(); } catch (e) { $('bookmsg').textContent = e.message; }
   };

@@ -384,20 +384,22 @@ pub async fn book_moves(
     Ok(Json(panel))
 }
 
-/// `GET /api/explorer?game=ID`: what the master games say about the
+/// `GET /api/explorer?game=ID` (and `min_rating`, `max_rating`, `since`,
+/// `until`): what the master games the filters admit say about the
 /// position on view: each move with its games and results, and the
 /// best-rated games through it.
 pub async fn explorer(
     State(state): Shared,
-    ApiQuery(q): ApiQuery<GameQuery>,
+    ApiQuery(q): ApiQuery<gamerecord::explorer::ExplorerQuery>,
 ) -> Result<Json<gamerecord::explorer::ExplorerView>, ApiError> {
     let session = state.get(&q.game)?;
     not_hidden(&session.record(), "the explorer's statistics")?;
     let pos = session.record().position();
+    let filter = q.filter();
     // The first request may index the games (0.2 s): not on an
     // async thread.
     let view = tokio::task::spawn_blocking(move || {
-        gamerecord::explorer::view(gamerecord::explorer::masters(), &pos)
+        gamerecord::explorer::view(gamerecord::explorer::masters(), &pos, &filter)
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the master games could not be read: {e}")))?;

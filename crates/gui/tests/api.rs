@@ -404,6 +404,35 @@ async fn the_explorer_shows_the_master_games_and_loads_one() {
     let (_, x) = api.get(&format!("/api/explorer?game={id}")).await;
     assert_eq!(x["moves"][0]["san"], "Nf3", "{x}");
     assert_eq!(x["moves"][0]["uci"], "g1f3", "{x}");
+    // Filtered as lichess's (issue 63): fewer games, each top game within
+    // the rating and the years; a bound that is not a number refused.
+    let games = |x: &Value| {
+        ["white", "draws", "black"]
+            .map(|k| x[k].as_u64().unwrap_or(0))
+            .iter()
+            .sum::<u64>()
+    };
+    let (status, f) = api
+        .get(&format!(
+            "/api/explorer?game={id}&min_rating=2600&since=2000&until=2025"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{f}");
+    assert_eq!(f["filtered"], true, "{f}");
+    assert!(
+        games(&f) > 0 && games(&f) < games(&x),
+        "{} of {}",
+        games(&f),
+        games(&x)
+    );
+    for g in f["top_games"].as_array().expect("top games") {
+        let mean =
+            (g["white_elo"].as_u64().unwrap_or(0) + g["black_elo"].as_u64().unwrap_or(0)) / 2;
+        let year = g["year"].as_u64().unwrap_or(0);
+        assert!(mean >= 2600 && (2000..=2025).contains(&year), "{g}");
+    }
+    let (status, body) = api.get(&format!("/api/explorer?game={id}&since=x")).await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
 
     // A top game loads as PGN, read back by the import.
     let game = &x["top_games"][0];

@@ -163,6 +163,34 @@ fn refused(status: u16, message: impl Into<String>) -> Refusal {
     }
 }
 
+/// The explorer's filters from the query string (`min_rating`,
+/// `max_rating`, `since`, `until`: each a number, left out while open),
+/// as the server reads them (gamerecord's `ExplorerQuery`).
+fn explorer_filter(
+    param: &dyn Fn(&str) -> Option<String>,
+) -> Result<book::ExplorerFilter, Refusal> {
+    let number = |name: &str| -> Result<Option<u16>, Refusal> {
+        param(name)
+            .map(|v| {
+                v.parse::<u16>().map_err(|_| {
+                    refused(
+                        400,
+                        format!(
+                            "bad query string: ?{name}= takes a number from 0 to 65535, not '{v}'"
+                        ),
+                    )
+                })
+            })
+            .transpose()
+    };
+    Ok(book::ExplorerFilter {
+        min_rating: number("min_rating")?,
+        max_rating: number("max_rating")?,
+        since: number("since")?,
+        until: number("until")?,
+    })
+}
+
 /// The refusal for a game this page does not hold.
 fn no_game(id: &str) -> Refusal {
     refused(
@@ -445,7 +473,9 @@ impl Games {
                 let pos = record.position();
                 // The first request indexes the games (once; no thread to
                 // do it beforehand).
-                let view = gamerecord::explorer::view(gamerecord::explorer::masters(), &pos);
+                let filter = explorer_filter(&param)?;
+                let view =
+                    gamerecord::explorer::view(gamerecord::explorer::masters(), &pos, &filter);
                 Ok(Answer::Json(to_json(&view)))
             }
             ("GET", "/api/explorer/game") => {
@@ -1167,10 +1197,34 @@ mod tests {
             &format!("/api/explorer?game={id}"),
             Value::Null,
         );
-        let moves = explorer.json.expect("the explorer")["moves"]
+        let moves = explorer.json.as_ref().expect("the explorer")["moves"]
             .as_array()
             .map_or(0, Vec::len);
         assert!(moves > 0, "the master games' replies to 1. e4");
+        // The filters, as the server takes them: fewer games, never more.
+        let total = |v: &Value| {
+            ["white", "draws", "black"]
+                .iter()
+                .map(|k| v[k].as_u64().unwrap_or(0))
+                .sum::<u64>()
+        };
+        let all = total(explorer.json.as_ref().expect("the explorer"));
+        let (some, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}&min_rating=2600&since=2000&until=2020"),
+            Value::Null,
+        );
+        let some = some.json.expect("the filtered explorer");
+        assert_eq!(some["filtered"], true);
+        assert!(total(&some) > 0 && total(&some) < all, "{some}");
+        let (bad, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}&since=x"),
+            Value::Null,
+        );
+        assert_eq!(bad.status, 400);
         let (game, _) = request(&mut games, "GET", "/api/explorer/game?id=0", Value::Null);
         assert!(game.text.expect("a PGN").contains("[White "));
         let (none, _) = request(&mut games, "GET", "/api/explorer/game?id=x", Value::Null);
