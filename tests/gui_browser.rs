@@ -111,7 +111,9 @@ fn the_gui_fixes_stay_fixed_in_chromium() {
 /// resignation, a side line and Undo after a mate), New game asking before
 /// it leaves a game and making one with its own id, the keys after a click
 /// on a checkbox or a select, the header saying the game's state and the
-/// message area in view, no stale panel after "Analyse this game", and
+/// message area in view, no stale panel after "Analyse this game", the
+/// editor, the phone's layout, the whole first line, the tablebase's
+/// every move with no set-up, the explorer's rating and year filters, and
 /// /play, its header link, Kestrel's level on its clock and the 1366x768
 /// play page without a scroll.
 #[test]

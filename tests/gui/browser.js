@@ -212,7 +212,33 @@ async function startMatchGame(page) {
   await page.waitForFunction(() => window.matchStarted());
 }
 
+// Runs the scenarios (name: async (browser) => ...) named in `only`, all
+// when it is empty, one after the other in one browser: `passed:` or
+// `FAILED:` for each, with what `report(e)` says of a failure; then `done`
+// when all passed, else a non-zero exit.
+async function runScenarios(scenarios, only, report, done) {
+  const browser = await launch();
+  const failed = [];
+  for (const [name, run] of Object.entries(scenarios)) {
+    if (only.length && !only.includes(name)) continue;
+    try {
+      await run(browser);
+      console.log(`passed: ${name}`);
+    } catch (e) {
+      console.log(`FAILED: ${name}: ${e.message.split('\n')[0]}`);
+      console.log(await report(e));
+      failed.push(name);
+    }
+  }
+  await browser.close();
+  if (failed.length) {
+    console.log(`failed: ${failed.join(', ')}`);
+    process.exit(1);
+  }
+  console.log(done);
+}
+
 module.exports = {
-  launch, open, check, plyCount, waitPlies, current, startMatchGame, KASPAROV,
+  launch, runScenarios, open, check, plyCount, waitPlies, current, startMatchGame, KASPAROV,
   probe, squareCentre, pieceOn, orientation, clickSquare, tapSquare, move, moveWhenOffered, drawArrow, pageState,
 };

@@ -6,7 +6,7 @@
 'use strict';
 
 const {
-  launch, probe, open: openAt, check, waitPlies, KASPAROV, move, moveWhenOffered, drawArrow, startMatchGame, pieceOn, pageState,
+  runScenarios, probe, open: openAt, check, waitPlies, KASPAROV, move, moveWhenOffered, drawArrow, startMatchGame, pieceOn, pageState,
 } = require('./browser');
 
 const url = process.argv[2];
@@ -581,25 +581,7 @@ const SCENARIOS = {
 };
 
 async function main() {
-  const browser = await launch();
-  const failed = [];
-  for (const [name, run] of Object.entries(SCENARIOS)) {
-    if (only.length && !only.includes(name)) continue;
-    try {
-      await run(browser);
-      console.log(`passed: ${name}`);
-    } catch (e) {
-      console.log(`FAILED: ${name}: ${e.message.split('\n')[0]}`);
-      console.log(await failureReport(e));
-      failed.push(name);
-    }
-  }
-  await browser.close();
-  if (failed.length) {
-    console.log(`failed: ${failed.join(', ')}`);
-    process.exit(1);
-  }
-  console.log('fixes done');
+  await runScenarios(SCENARIOS, only, failureReport, 'fixes done');
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

@@ -9,7 +9,7 @@
 
 const fs = require('fs');
 const {
-  launch, probe, open: openAt, check, waitPlies, move, moveWhenOffered, startMatchGame, pageState, clickSquare,
+  runScenarios, probe, open: openAt, check, waitPlies, move, moveWhenOffered, startMatchGame, pageState, clickSquare,
 } = require('./browser');
 
 const url = process.argv[2];
@@ -518,25 +518,7 @@ const SCENARIOS = {
 };
 
 async function main() {
-  const browser = await launch();
-  const failed = [];
-  for (const [name, run] of Object.entries(SCENARIOS)) {
-    if (only.length && !only.includes(name)) continue;
-    try {
-      await run(browser);
-      console.log(`passed: ${name}`);
-    } catch (e) {
-      console.log(`FAILED: ${name}: ${e.message.split('\n')[0]}`);
-      console.log(await failureReport(e));
-      failed.push(name);
-    }
-  }
-  await browser.close();
-  if (failed.length) {
-    console.log(`failed: ${failed.join(', ')}`);
-    process.exit(1);
-  }
-  console.log('issue 63 done');
+  await runScenarios(SCENARIOS, only, failureReport, 'issue 63 done');
 }
 
 module.exports = { SCENARIOS };
