@@ -212,6 +212,15 @@ async function startMatchGame(page) {
   await page.waitForFunction(() => window.matchStarted());
 }
 
+// What a failed scenario leaves to read: the lines of `file` (the
+// scenario script) it failed at, and the state of `page` (a timeout says
+// nothing else).
+async function failureReport(e, page, file) {
+  const at = (e.stack || '').split('\n').filter((l) => l.includes(file)).map((l) => l.trim()).join(' < ');
+  const state = page && !page.isClosed() ? await pageState(page) : 'no page';
+  return `  at: ${at || 'unknown'}\n  page: ${state}`;
+}
+
 // Runs the scenarios (name: async (browser) => ...) named in `only`, all
 // when it is empty, one after the other in one browser: `passed:` or
 // `FAILED:` for each, with what `report(e)` says of a failure; then `done`
@@ -239,6 +248,6 @@ async function runScenarios(scenarios, only, report, done) {
 }
 
 module.exports = {
-  launch, runScenarios, open, check, plyCount, waitPlies, current, startMatchGame, KASPAROV,
+  launch, runScenarios, failureReport, open, check, plyCount, waitPlies, current, startMatchGame, KASPAROV,
   probe, squareCentre, pieceOn, orientation, clickSquare, tapSquare, move, moveWhenOffered, drawArrow, pageState,
 };

@@ -6,7 +6,7 @@
 'use strict';
 
 const {
-  runScenarios, probe, open: openAt, check, waitPlies, KASPAROV, move, moveWhenOffered, drawArrow, startMatchGame, pieceOn, pageState,
+  runScenarios, probe, open: openAt, check, waitPlies, KASPAROV, move, moveWhenOffered, drawArrow, startMatchGame, pieceOn, failureReport,
 } = require('./browser');
 
 const url = process.argv[2];
@@ -23,14 +23,6 @@ const open = async (browser) => {
   lastPage = opened.page;
   return opened;
 };
-
-// What a failed scenario leaves to read: the line of this script it
-// failed at, and the state of its page (a timeout says nothing else).
-async function failureReport(e) {
-  const at = (e.stack || '').split('\n').filter((l) => l.includes(__filename)).map((l) => l.trim()).join(' < ');
-  const state = lastPage && !lastPage.isClosed() ? await pageState(lastPage) : 'no page';
-  return `  at: ${at || 'unknown'}\n  page: ${state}`;
-}
 
 const plies = (page) => page.$$eval('#moves .mv[data-ply]', (els) => els.length);
 const clocks = (page) => page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
@@ -581,7 +573,7 @@ const SCENARIOS = {
 };
 
 async function main() {
-  await runScenarios(SCENARIOS, only, failureReport, 'fixes done');
+  await runScenarios(SCENARIOS, only, (e) => failureReport(e, lastPage, __filename), 'fixes done');
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

@@ -9,7 +9,7 @@
 
 const fs = require('fs');
 const {
-  runScenarios, probe, open: openAt, check, waitPlies, move, moveWhenOffered, startMatchGame, pageState, clickSquare,
+  runScenarios, probe, open: openAt, check, waitPlies, move, moveWhenOffered, startMatchGame, failureReport, clickSquare,
 } = require('./browser');
 
 const url = process.argv[2];
@@ -23,12 +23,6 @@ const open = async (browser, options = DESKTOP, at = url) => {
   lastPage = opened.page;
   return opened;
 };
-
-async function failureReport(e) {
-  const at = (e.stack || '').split('\n').filter((l) => l.includes(__filename)).map((l) => l.trim()).join(' < ');
-  const state = lastPage && !lastPage.isClosed() ? await pageState(lastPage) : 'no page';
-  return `  at: ${at || 'unknown'}\n  page: ${state}`;
-}
 
 // A request to the page's backend (the server, or the static site's
 // Worker), as the page itself sends it: { ok, status, data }.
@@ -518,7 +512,7 @@ const SCENARIOS = {
 };
 
 async function main() {
-  await runScenarios(SCENARIOS, only, failureReport, 'issue 63 done');
+  await runScenarios(SCENARIOS, only, (e) => failureReport(e, lastPage, __filename), 'issue 63 done');
 }
 
 module.exports = { SCENARIOS };
