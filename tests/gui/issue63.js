@@ -325,7 +325,9 @@ const SCENARIOS = {
       const { context, page } = await open(browser, options);
       const phone = name === '390x844';
       const click = (sel) => (phone ? page.tap(sel) : page.click(sel));
-      await click('#vsengine');
+      // The header's Play link: on the phone it stands for the board's
+      // "Play the computer" button, which folds away there.
+      await click('#pages a[data-page="play"]');
       await page.waitForSelector('#match-dialog[open]');
       await page.check('#match-dialog input[name="colour"][value="w"]');
       await page.selectOption('#match-level', await page.$eval('#match-level', (el) => el.options[el.options.length > 1 ? 1 : 0].value));
