@@ -100,6 +100,10 @@ const SCENARIOS = {
     await page.waitForFunction(() => S.game.current === 0);
     await move(page, 'd2', 'd4');
     await page.waitForFunction(() => document.querySelector('#moves .var .mv.cur'));
+    // The tree's commands are the analysis board's (issue 63: not on the
+    // play screen): the same game there.
+    await page.click('#pages a[data-page="analysis"]');
+    await page.waitForFunction(() => location.pathname === '/analysis');
     await page.click('#mainline');
     await page.waitForFunction(() => /stand as played/.test(document.getElementById('message').textContent));
     check(await page.evaluate(() => S.game.plies[0].san === 'e4'), `making the variation the main line is refused: ${await page.textContent('#message')}`);
