@@ -27,7 +27,7 @@ if [ "${WEB_SIMD:-1}" != 0 ]; then
 fi
 for tool in /usr/bin/rustc /usr/bin/cargo wasm-ld-22; do
     command -v "$tool" >/dev/null || {
-        echo "make web: $tool is missing (apt-get install --no-install-recommends rustc-web cargo-web rust-web-src lld-22)" >&2
+        echo "make web: $tool is missing (apt-get update && apt-get install --no-install-recommends rustc-web cargo-web rust-web-src lld-22)" >&2
         exit 1
     }
 done

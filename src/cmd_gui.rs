@@ -26,7 +26,10 @@ pub struct GuiArgs {
     /// "add move to book" writes to it when it is a .txt book.
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
-    /// Syzygy table directories, separated like PATH entries.
+    /// Syzygy table directories, separated like PATH entries (default:
+    /// $KESTREL_SYZYGY_PATH, else the first of ~/.local/share/syzygy,
+    /// ~/syzygy, /usr/local/share/syzygy, /usr/share/syzygy that holds
+    /// tables). The 3- and 4-piece tables are compiled in whatever is given.
     #[arg(long, value_name = "DIR")]
     syzygy_path: Option<String>,
     /// Memory for open games, MiB (each holds an engine with a 16 MiB

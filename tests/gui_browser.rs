@@ -7,6 +7,9 @@
 //! wheel, the phone layout through 40 moves, board and piece themes, a
 //! game kept across reloads, an expired one restored from its PGN); and
 //! tests/gui/fixes.js, one scenario per bug a player met (issue 41); and
+//! tests/gui/issue63.js, one scenario per item of issue 63 (a finished
+//! game final, nothing lost by one click, keys, the header, the phone's
+//! layout measured...); and
 //! tests/gui/clock_game.js, a whole 3+2 game against Kestrel whose clocks
 //! python-chess reads.
 //! Skips, saying why,
@@ -110,6 +113,21 @@ fn the_gui_fixes_stay_fixed_in_chromium() {
 #[test]
 fn the_gui_explains_moves_in_chromium() {
     browser_scenario("explain.js", &[], "explain done");
+}
+
+/// The items of issue 63 a player met, one scenario each in
+/// tests/gui/issue63.js: a finished game that stays final (Undo after a
+/// resignation, a side line and Undo after a mate), New game asking before
+/// it leaves a game and making one with its own id, the keys after a click
+/// on a checkbox or a select, the header saying the game's state and the
+/// message area in view, no stale panel after "Analyse this game", the
+/// editor, the phone's layout, the whole first line, the tablebase's
+/// every move with no set-up, the explorer's rating and year filters, and
+/// /play, its header link, Kestrel's level on its clock and the 1366x768
+/// play page without a scroll.
+#[test]
+fn the_issue_63_items_stay_fixed_in_chromium() {
+    browser_scenario("issue63.js", &[], "issue 63 done");
 }
 
 /// A whole game against Kestrel at level 1600 on a 3+2 clock, played

@@ -155,6 +155,7 @@ draw
 Kd2
 resign
 e4
+undo
 quit
 time 1+2
 new
@@ -189,7 +190,7 @@ quit
         "{worse}"
     );
     assert!(
-        out.contains("Draw agreed). Type new, undo, save FILE or fen.\nGame over (1/2-1/2)> new"),
+        out.contains("Draw agreed). Type new, save FILE or fen.\nGame over (1/2-1/2)> new"),
         "the prompt says the game is over:\n{worse}"
     );
     // A queen up for Kestrel: it declines, and its scores are from White's view (negative).
@@ -209,6 +210,11 @@ quit
         resigned.contains("Game over (0-1)> e4\nThe game is over: 0-1 (White resigns)."),
         "{resigned}"
     );
+    // A finished game is final: undo takes nothing back (issue 63).
+    assert!(
+        resigned.contains("Game over (0-1)> undo\nThe game is over: 0-1 (White resigns); its moves stand as played."),
+        "{resigned}"
+    );
     // quit warns about the unsaved game once; the clock session goes on.
     assert!(
         out.contains("is not saved: save FILE keeps it; quit again leaves without saving."),
@@ -216,14 +222,15 @@ quit
     );
     let clocked = between("> time 1+2", "> save clocked.pgn");
     assert!(
-        clocked.contains("Clock 1+2 for both sides, running for White: White 1:00  Black 1:00"),
+        clocked.contains(
+            "Clock 1+2 for both sides, each side's from its first move on: White 1:00  Black 1:00"
+        ),
         "{clocked}"
     );
-    // After 1. e4 and the engine's reply: White has had its increment, both clocks shown.
+    // After 1. e4 and the engine's reply: both first moves were free and
+    // earned no increment (as on lichess and in kestrel gui; issue 63).
     assert!(
-        clocked
-            .lines()
-            .any(|l| l.starts_with("White 1:0") && l.contains("  Black ")),
+        clocked.lines().any(|l| l == "White 1:00  Black 1:00"),
         "{clocked}"
     );
     let pgn = std::fs::read_to_string(dir.join("clocked.pgn")).unwrap();

@@ -50,7 +50,7 @@ fn missing_tool() -> Option<String> {
     for file in ["kestrel.wasm", "kestrel-game.js"] {
         if !Path::new(ROOT).join("target/web").join(file).exists() {
             return Some(format!(
-                "target/web/{file} is missing: run `make web` (apt-get install --no-install-recommends rustc-web cargo-web rust-web-src lld-22)"
+                "target/web/{file} is missing: run `make web` (apt-get update && apt-get install --no-install-recommends rustc-web cargo-web rust-web-src lld-22)"
             ));
         }
     }

@@ -239,10 +239,17 @@ async function current(page) {
 // Kestrel: a new game object, set (its clocks drawn in the same task) once
 // the server has answered. Waiting for an empty game alone passes at once
 // on a fresh page, whose game is empty too.
+// A game of study with moves made on the page is left only once the
+// player says Yes (issue 63): that question is answered Yes here.
 async function startMatchGame(page) {
   await page.evaluate(() => { window.gameBeforeMatch = S.game; });
   await page.click('#match-start');
-  await page.waitForFunction(() => S.match && S.game && S.game !== window.gameBeforeMatch && S.game.plies.length === 0);
+  await page.evaluate(() => {
+    window.matchStarted = () => S.match && S.game && S.game !== window.gameBeforeMatch && S.game.plies.length === 0;
+  });
+  await page.waitForFunction(() => window.matchStarted() || !document.getElementById('confirm').classList.contains('hidden'));
+  if (await page.isVisible('#confirm')) await page.click('#confirm-yes');
+  await page.waitForFunction(() => window.matchStarted());
 }
 
 module.exports = {

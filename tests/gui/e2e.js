@@ -180,6 +180,8 @@ async function main() {
   await page.fill('#pgn', '');
   await page.fill('#fen', '4k3/P7/8/8/8/8/8/4K3 w - - 0 1');
   await page.press('#fen', 'Enter'); // Enter in the FEN box loads it
+  // The moves made here are left for a game of its own once asked (issue 63).
+  await page.click('#confirm-yes');
   await page.waitForFunction(() => document.getElementById('status').textContent.includes('White to move') && !document.querySelector('#moves .mv'));
   await moveWhenOffered(page, 'a7', 'a8');
   await page.waitForSelector('#promotion:not(.hidden)');
@@ -310,6 +312,7 @@ async function main() {
   // blunder, each side is summed up and a click on the graph goes there.
   await page.fill('#pgn', '1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0');
   await page.click('#loadpgn');
+  await page.click('#confirm-yes'); // the annotations made here: asked first (issue 63)
   await waitPlies(page, 13);
   await page.waitForFunction(() => document.getElementById('opening').dataset.eco === 'C41');
   check((await openingText()).includes('C41 Philidor Defense'), `the name is kept out of the table: ${await openingText()}`);
@@ -390,6 +393,7 @@ async function main() {
   check(await page.isChecked('#match-hide'), 'hiding the evaluation is on by default against the computer');
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-new-game.png') });
   await page.click('#match-start');
+  await page.click('#confirm-yes'); // the game judged here is left once asked (issue 63)
   // The new game's clocks are up and Kestrel has made its first move.
   await page.waitForFunction(() => !document.getElementById('clock-top').classList.contains('hidden') &&
     document.querySelectorAll('#moves .mv[data-ply]').length === 1, null, { timeout: 30000 });

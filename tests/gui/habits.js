@@ -8,7 +8,7 @@
 
 const path = require('path');
 const {
-  launch, probe, open: openAt, check, waitPlies, current, KASPAROV, orientation, move, tapSquare,
+  launch, probe, open: openAt, check, waitPlies, current, KASPAROV, orientation, move, tapSquare, startMatchGame,
 } = require('./browser');
 
 const url = process.argv[2];
@@ -252,7 +252,7 @@ async function playE4AgainstTheComputer(page) {
   await page.waitForSelector('#match-dialog[open]');
   await page.check('#match-dialog input[name="colour"][value="w"]');
   await page.selectOption('#match-time', '3+2');
-  await page.click('#match-start');
+  await startMatchGame(page);
   await page.waitForFunction(() => !document.getElementById('clock-top').classList.contains('hidden'));
   await move(page, 'e2', 'e4');
   await waitPlies(page, 2);
@@ -263,10 +263,11 @@ async function playE4AgainstTheComputer(page) {
 // against the computer comes back with its clocks and its evaluation hidden.
 async function reload(browser) {
   const { context, page } = await open(browser);
-  const id = gameOf(page);
-  check(/^[0-9a-f]{16}$/.test(id || ''), `the address names the game (?game=${id})`);
+  check(/^[0-9a-f]{16}$/.test(gameOf(page) || ''), `the address names the game (?game=${gameOf(page)})`);
   await page.selectOption('#side-b [data-k="player"]', 'human');
   await loadPgn(page, RUY, 8);
+  // A loaded game is a game of its own, under its own id (issue 63).
+  const id = gameOf(page);
   await page.click('#moves .mv[data-ply="4"]');
   await page.waitForFunction(() => S.game.legal.length > 0 && S.game.current === S.game.plies[3].node);
   await move(page, 'f1', 'c4'); // 3. Bc4, a variation
@@ -286,13 +287,15 @@ async function reload(browser) {
 
   // A game against the computer on a clock, the evaluation hidden.
   await playE4AgainstTheComputer(page);
+  const matchId = gameOf(page);
   await page.waitForTimeout(300);
   const clocks = () => page.$$eval('.clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, Number(e.dataset.ms)])));
   const before = await clocks();
   await page.reload();
   await page.waitForSelector('body[data-ready="1"]');
   const after = await clocks();
-  check(gameOf(page) === id && await page.$$eval('#moves .mv[data-ply]', (els) => els.length) === 2, 'the game against the computer is back after a reload');
+  check(gameOf(page) === matchId && matchId !== id && await page.$$eval('#moves .mv[data-ply]', (els) => els.length) === 2,
+    'the game against the computer (a game of its own) is back after a reload');
   check(Math.abs(after.b - before.b) < 1500 && after.w <= before.w && before.w - after.w < 5000,
     `its clocks too (White ${before.w} -> ${after.w} ms: it was White's move; Black ${before.b} -> ${after.b} ms)`);
   check((await page.textContent('#lines')).includes('hidden') && await page.isDisabled('#review-start'), 'the evaluation is still hidden');
@@ -311,7 +314,7 @@ async function reload(browser) {
     `the event stream carries no evaluation while it is hidden (${seen.map((e) => e.type).join(', ')})`);
   await page.click('#offerdraw');
   await page.click('#confirm-yes'); // asked first, as on lichess
-  await page.waitForFunction(() => document.getElementById('status').textContent.includes('declines'));
+  await page.waitForFunction(() => document.getElementById('message').textContent.includes('declines'));
   check(await page.evaluate(() => !window.seen.some((e) => 'score' in e)), 'a draw offer is weighed by the server and declined, no score sent');
   check(page.errors.length === 0, `no script errors (reload) ${page.errors.join('; ')}`);
   await context.close();
@@ -322,8 +325,8 @@ async function reload(browser) {
 // "Start a new game" starts afresh.
 async function expired(browser) {
   const { context, page } = await open(browser);
-  const id = gameOf(page);
   await loadPgn(page, RUY, 8);
+  const id = gameOf(page);
   await page.waitForFunction((id) => (JSON.parse(localStorage.getItem(`kestrel-game:${id}`)) || {}).plies === 8, id);
   check(true, 'the game\'s PGN is kept in localStorage');
   await page.close(); // the tab is closed: no page watches the game
@@ -361,8 +364,8 @@ async function expired(browser) {
 // and the engine answers the next move.
 async function expiredMatch(browser) {
   const { context, page } = await open(browser);
-  const id = gameOf(page);
   await playE4AgainstTheComputer(page);
+  const id = gameOf(page);
   await page.waitForFunction((id) => (JSON.parse(localStorage.getItem(`kestrel-game:${id}`)) || {}).plies === 2, id);
   await page.close();
   check(await crowdOut(id), 'the server dropped the game against the computer for newer ones');

@@ -177,6 +177,40 @@ impl Explored {
 /// How many games [`Explorer::explore`] lists.
 pub const TOP_GAMES: usize = 8;
 
+/// Which games [`Explorer::explore_with`] counts, as lichess's explorer
+/// filters them: by the players' mean rating and by the year played. A
+/// bound left open (`None`) lets every game through, unrated or undated
+/// ones included; a game with no rating (or no year) never passes a bound
+/// set on it, since nothing says it is within.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExplorerFilter {
+    /// The players' mean rating is at least this.
+    pub min_rating: Option<u16>,
+    /// It is at most this.
+    pub max_rating: Option<u16>,
+    /// Played in this year or later.
+    pub since: Option<u16>,
+    /// Played in this year or earlier.
+    pub until: Option<u16>,
+}
+
+impl ExplorerFilter {
+    /// Every game counts.
+    pub fn is_open(&self) -> bool {
+        *self == ExplorerFilter::default()
+    }
+
+    /// `game` counts.
+    pub fn admits(&self, game: &ExplorerGame) -> bool {
+        let within = |value: Option<u16>, low: Option<u16>, high: Option<u16>| {
+            (low.is_none() && high.is_none())
+                || value.is_some_and(|v| low.is_none_or(|l| v >= l) && high.is_none_or(|h| v <= h))
+        };
+        within(game.average_rating(), self.min_rating, self.max_rating)
+            && within(game.year(), self.since, self.until)
+    }
+}
+
 /// A collection of games indexed by position.
 pub struct Explorer {
     records: Vec<Occurrence>,
@@ -357,7 +391,24 @@ impl Explorer {
     /// first, then by score for the side to move) and its best-rated games.
     /// A position past the ply limit, or one no game reached, has none.
     pub fn explore(&self, pos: &Position) -> Explored {
-        let records = self.records_of(pos.key());
+        self.explore_with(pos, &ExplorerFilter::default())
+    }
+
+    /// What the games `filter` admits say about `pos`, as
+    /// [`Explorer::explore`] says it of all of them.
+    pub fn explore_with(&self, pos: &Position, filter: &ExplorerFilter) -> Explored {
+        let all = self.records_of(pos.key());
+        let kept: Vec<Occurrence>;
+        let records = if filter.is_open() {
+            all
+        } else {
+            kept = all
+                .iter()
+                .filter(|r| filter.admits(&self.games[r.game as usize]))
+                .copied()
+                .collect();
+            &kept[..]
+        };
         let legal = pos.legal_moves();
         let mut out = Explored::default();
         // Records come sorted by move: one run per move.
@@ -577,6 +628,43 @@ mod tests {
         assert_eq!(top, [(0, "Bb5"), (1, "d4")]);
         assert_eq!(explorer.game(0).map(|g| &*g.white), Some("Alpha"));
         assert_eq!(explorer.game(1).and_then(ExplorerGame::year), Some(2002));
+    }
+
+    #[test]
+    fn the_filters_keep_the_games_within_their_ratings_and_years() {
+        let (explorer, _) = explorer(40);
+        let start = Position::startpos();
+        let sans = |filter: ExplorerFilter| -> Vec<String> {
+            let found = explorer.explore_with(&start, &filter);
+            found.moves.iter().map(|m| m.san.clone()).collect()
+        };
+        assert_eq!(sans(ExplorerFilter::default()), ["e4", "d4", "Nf3"]);
+        // Mean ratings 2600 (e4), 2400 (Nf3) and none (d4).
+        let rated = ExplorerFilter {
+            min_rating: Some(2500),
+            ..ExplorerFilter::default()
+        };
+        assert_eq!(sans(rated), ["e4"]);
+        let below = ExplorerFilter {
+            max_rating: Some(2500),
+            ..ExplorerFilter::default()
+        };
+        assert_eq!(sans(below), ["Nf3"]);
+        // Years 2001 (e4), 2002 (Nf3), 2003 (d4).
+        let years = ExplorerFilter {
+            since: Some(2002),
+            until: Some(2003),
+            ..ExplorerFilter::default()
+        };
+        assert_eq!(sans(years), ["d4", "Nf3"]);
+        let found = explorer.explore_with(&start, &years);
+        assert_eq!(found.totals(), (0, 1, 1));
+        assert!(found.top_games.iter().all(|t| t.id != 0));
+        let none = ExplorerFilter {
+            since: Some(2010),
+            ..ExplorerFilter::default()
+        };
+        assert_eq!(explorer.explore_with(&start, &none), Explored::default());
     }
 
     #[test]

@@ -35,8 +35,8 @@ pub use book::{Book, BookMove, Candidate};
 pub use embedded::{DEFAULT_BOOK, MASTERS_PGN};
 pub use error::{BookError, BookProblem, Location};
 pub use explorer::{
-    Explored, ExploredMove, Explorer, ExplorerGame, ExplorerOptions, ExplorerSummary, GameId,
-    TopGame,
+    Explored, ExploredMove, Explorer, ExplorerFilter, ExplorerGame, ExplorerOptions,
+    ExplorerSummary, GameId, TopGame,
 };
 pub use format::{
     read_book, read_book_file, record_in_text_book, Format, ParseFormatError, MAX_BOOK_FILE_LEN,

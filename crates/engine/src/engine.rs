@@ -6,6 +6,7 @@
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Duration;
 
 use chess::Position;
 
@@ -57,6 +58,9 @@ pub struct Engine {
     /// `UCI_AnalyseMode`: every search is an analysis
     /// ([`SearchParams::for_analysis`]).
     analyse_mode: bool,
+    /// How long a search runs before lines that fail high or low at the
+    /// root's aspiration window are reported too.
+    bound_lines_after: Duration,
     rng: Rng,
 }
 
@@ -98,6 +102,7 @@ impl Engine {
             limit_strength: false,
             elo: DEFAULT_ELO,
             analyse_mode: false,
+            bound_lines_after: crate::shared::BOUND_LINES_AFTER,
             rng: Rng::from_time(),
         })
     }
@@ -226,6 +231,15 @@ impl Engine {
     /// evaluator is `NNUE` (what `EvalFile` does with a network file).
     pub fn set_network(&mut self, net: Option<Arc<Network>>) {
         self.net = net;
+    }
+
+    /// How long a search runs before it also reports the lines that fail
+    /// high or low at the root's aspiration window (3 s by default, as
+    /// Stockfish: a short search shows only its completed iterations). A
+    /// test of those reports sets none. Reporting only: what is searched
+    /// does not change.
+    pub fn set_bound_lines_after(&mut self, after: Duration) {
+        self.bound_lines_after = after;
     }
 
     /// Sets an option by name (case-insensitive). The value is checked
@@ -465,6 +479,7 @@ impl Engine {
         let mut config = SearchConfig::new(limits, params, self.multipv, budget, reporter)
             .with_tablebase(self.tablebase.clone(), root, history)
             .with_level(self.level(), self.rng.next_u64());
+        config.bound_lines_after = self.bound_lines_after;
         // The levels' node budgets were calibrated with the hand-crafted
         // evaluation, so a level plays with it whatever `Evaluator` says.
         config.eval_kind = if self.limit_strength {

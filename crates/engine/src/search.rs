@@ -38,8 +38,16 @@ pub struct RootMove {
     pub bound: ScoreBound,
     /// Score in the previous iteration.
     pub previous_score: Value,
-    /// The principal variation starting with `mv`.
+    /// The principal variation starting with `mv`, as the search last set
+    /// it: a line that failed high or low at the root's aspiration window
+    /// is cut short (a fail high found by a null-window search has no line
+    /// beyond `mv`).
     pub pv: Vec<Move>,
+    /// The line of the move's last exact score (this iteration's or an
+    /// earlier one's), from the search's PV table: what a bound is shown
+    /// with (see [`RootMove::shown_line`]). Reporting only: the search
+    /// never reads it.
+    pub exact_pv: Vec<Move>,
     /// Selective depth reached on its line.
     pub seldepth: usize,
     /// The tablebase score of the move, when the root is in the tables.
@@ -82,10 +90,19 @@ impl RootMove {
         }
     }
 
-    /// The move's line as shown: a mate's line completed from `tt`
-    /// (proven through stored results, it may stop short of the mate).
+    /// The move's line as shown: its own line when its score is exact,
+    /// else (a fail high or low at the root's aspiration window, a move not
+    /// scored yet this iteration) its last exact line when that is longer,
+    /// so that a bound never shows a one-move line where the search has a
+    /// whole one; a mate's line completed from `tt` (proven through stored
+    /// results, it may stop short of the mate).
     pub fn shown_line(&self, root: &Position, tt: &TranspositionTable) -> Vec<Move> {
-        let mut pv = self.pv.clone();
+        let exact_now = self.score != -INFINITE && self.bound == ScoreBound::Exact;
+        let mut pv = if !exact_now && self.exact_pv.len() > self.pv.len() {
+            self.exact_pv.clone()
+        } else {
+            self.pv.clone()
+        };
         complete_mate_line(root, self.latest_score(), &mut pv, tt);
         pv
     }
@@ -323,6 +340,7 @@ impl Worker {
                 bound: ScoreBound::Exact,
                 previous_score: -INFINITE,
                 pv: vec![mv],
+                exact_pv: Vec::new(),
                 seldepth: 0,
                 tb_score: None,
                 nodes: 0,
@@ -487,7 +505,10 @@ impl Worker {
             } else {
                 return;
             };
-            if main && s.time_since_start().as_millis() > 3000 && pv_index < s.config.shown_lines {
+            if main
+                && s.time_since_start() > s.config.bound_lines_after
+                && pv_index < s.config.shown_lines
+            {
                 self.report_lines(s, pv_index + 1, bound);
             }
             delta += delta * tuned::aspiration_growth() / 100;
@@ -1268,6 +1289,9 @@ impl Worker {
                         ScoreBound::Exact
                     };
                     rm.seldepth = seldepth;
+                    if rm.bound == ScoreBound::Exact {
+                        rm.exact_pv.clone_from(&line);
+                    }
                     rm.pv = line;
                 } else {
                     rm.score = -INFINITE;
@@ -1719,5 +1743,55 @@ mod tests {
         assert!(!tt_cutoff(Bound::Lower, 1, mated, 8, mated - 2, mated - 1));
         // And a proven mate still has to fall outside the window.
         assert!(!tt_cutoff(Bound::Lower, 1, mate, 8, alpha, mate + 1));
+    }
+
+    #[test]
+    fn a_bound_is_shown_with_the_moves_last_whole_line() {
+        let root = Position::startpos();
+        let tt = TranspositionTable::new(1);
+        let line: Vec<Move> = ["e2e4", "e7e5", "g1f3", "b8c6"]
+            .iter()
+            .map(|u| root_move(&root, u))
+            .collect();
+        let mut rm = RootMove {
+            mv: line[0],
+            score: 35,
+            bound: ScoreBound::Exact,
+            previous_score: 20,
+            pv: line.clone(),
+            exact_pv: line.clone(),
+            seldepth: 4,
+            tb_score: None,
+            nodes: 0,
+        };
+        assert_eq!(rm.shown_line(&root, &tt), line);
+        // A fail high at the next iteration's window: one move in `pv`.
+        rm.bound = ScoreBound::Lower;
+        rm.pv = vec![line[0]];
+        assert_eq!(rm.shown_line(&root, &tt), line, "the last whole line");
+        // Not scored yet this iteration: the same.
+        rm.score = -INFINITE;
+        assert_eq!(rm.shown_line(&root, &tt), line);
+        // An exact score shows its own line, even a shorter one.
+        rm.score = 0;
+        rm.bound = ScoreBound::Exact;
+        rm.pv = line[..2].to_vec();
+        assert_eq!(rm.shown_line(&root, &tt), line[..2]);
+    }
+
+    /// A move of the line from the start, read in UCI (each in the
+    /// position after the ones before: enough for this opening).
+    fn root_move(root: &Position, uci: &str) -> Move {
+        let mut pos = *root;
+        for (i, u) in ["e2e4", "e7e5", "g1f3", "b8c6"].iter().enumerate() {
+            let m = pos
+                .parse_uci_move(u, chess::CastlingMode::Standard)
+                .unwrap_or_else(|_| panic!("{u} at {i}"));
+            if *u == uci {
+                return m;
+            }
+            pos.play_unchecked(m);
+        }
+        panic!("{uci} is not in the line")
     }
 }

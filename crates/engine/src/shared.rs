@@ -22,6 +22,11 @@ use crate::tablebase::{rank_root_moves, RootTbMove, Tablebase};
 use crate::timeman::TimeBudget;
 use crate::tt::TranspositionTable;
 
+/// How long a search runs before it reports lines that fail high or low
+/// at the root, as Stockfish does: a short search shows only its
+/// completed iterations.
+pub const BOUND_LINES_AFTER: Duration = Duration::from_secs(3);
+
 /// What one search was asked to do and with what: set before its threads
 /// start and never changed while they run. The one source of the search
 /// parameters for every thread.
@@ -34,6 +39,10 @@ pub struct SearchConfig {
     pub multipv: usize,
     /// Lines to report.
     pub shown_lines: usize,
+    /// Lines that fail high or low at the root are reported once the
+    /// search has run this long ([`BOUND_LINES_AFTER`] unless the engine
+    /// says otherwise).
+    pub bound_lines_after: Duration,
     /// Never search longer than this (after `ponderhit`).
     pub hard_limit: Option<Duration>,
     /// Where events go.
@@ -74,6 +83,7 @@ impl SearchConfig {
             params,
             multipv,
             shown_lines: multipv,
+            bound_lines_after: BOUND_LINES_AFTER,
             hard_limit: budget.map(|b| b.hard),
             reporter,
             eval_kind: EvalKind::Full,

@@ -433,3 +433,62 @@ fn a_search_stopped_before_any_move_was_scored_still_reports_a_line() {
         assert!(last.score.abs() < 1_000, "{nodes} nodes: {}", last.score);
     }
 }
+
+/// The first line shown is the search's whole principal variation (from
+/// its PV table), never a move or two where the search has a line: on ten
+/// middlegame positions (bench positions after move 9), every report of
+/// line 1 up to depth 16, exact or a bound of an aspiration window, is at
+/// least depth/2 plies long (issue 63: "24... Kb6" alone at depth 19-24).
+/// With MultiPV 3, as the GUI's analysis runs, and the bounds reported
+/// from the start (a long analysis reports them after 3 s).
+#[test]
+fn the_first_line_is_the_whole_principal_variation() {
+    let fens = [
+        "rn2kb1r/pp3ppp/2p1pn2/3p3b/8/1P1P1NPP/PBPqPPB1/RN2K2R w KQkq - 0 9",
+        "r1bqk2r/1p1n1ppp/p2bpn2/2p5/8/1Q1P1NP1/PP2PPBP/RNB1K2R w KQkq - 2 9",
+        "r1bqk2r/1p2npbp/2n3p1/p1ppp3/P7/2PP1NP1/1P2PPBP/RNBQ1RK1 w kq - 1 9",
+        "r1bqr1k1/pp1n1ppp/2pbpn2/3p4/2PP4/2N2NP1/PPQ1PPBP/R1B2RK1 w - - 3 9",
+        "r2qkb1r/1p1bpppp/p1np1n2/8/3NP3/2N1BPP1/PPP4P/R2QKB1R w KQkq - 3 9",
+        "rn3rk1/pp1q1ppp/2p2p2/3p1b2/1b1P4/2NBPN2/PPP2PPP/R2Q1RK1 w - - 6 9",
+        "r1bqrbk1/ppp2ppp/2np1n2/1B2p3/4P3/2PP1N2/PP2QPPP/R1B1KN1R w KQ - 0 9",
+        "rnbq1rk1/ppp3bp/3p1np1/5p2/1PP1p3/4P1P1/PB1PNPBP/RN1Q1RK1 w - - 0 9",
+        "rnbq1rk1/1p3pbp/p2ppnp1/2pP4/2P1P3/2NBBP2/PP4PP/R2QK1NR w KQ - 0 9",
+        "b2r3r/k4p1p/p2q1np1/NppP4/3R1Q2/P4PPB/1PP4P/1K2R3 b - - 0 24",
+    ];
+    for fen in fens {
+        let pos = Position::from_fen(fen).unwrap();
+        let lines: Arc<Mutex<Vec<IterationInfo>>> = Arc::default();
+        let seen = lines.clone();
+        let reporter: Reporter = Arc::new(move |event| {
+            if let SearchEvent::Iteration(info) = event {
+                seen.lock().unwrap().push(info);
+            }
+        });
+        let mut engine = Engine::new();
+        engine.set_option("MultiPV", "3").unwrap();
+        // Every fail high and low reported from the start, as a long
+        // analysis reports them after 3 s.
+        engine.set_bound_lines_after(std::time::Duration::ZERO);
+        let limits = Limits {
+            depth: Some(16),
+            ..Limits::default()
+        };
+        engine.search(&pos, &[], limits, reporter);
+        let lines = lines.lock().unwrap();
+        let first: Vec<&IterationInfo> = lines.iter().filter(|l| l.multipv == 1).collect();
+        assert!(
+            first.iter().any(|l| l.depth == 16),
+            "{fen}: depth 16 reached"
+        );
+        for l in first {
+            let half = (l.depth / 2) as usize;
+            assert!(
+                l.pv.len() >= half,
+                "{fen}: line 1 at depth {} ({:?}) has {} plies, fewer than {half}",
+                l.depth,
+                l.bound,
+                l.pv.len()
+            );
+        }
+    }
+}

@@ -110,9 +110,6 @@ pub enum Invalid {
     /// A PGN import of a game that does not read.
     #[error("cannot read the PGN: {0}")]
     BadPgn(pgn::PgnError),
-    /// An ended game asked to go on against the engine.
-    #[error("this game is over: it cannot go on against the computer")]
-    ResumeOver,
     /// A game with variations asked to go on against the engine.
     #[error("this game has variations: a game against the computer goes on from one line")]
     ResumeVariations,
@@ -211,8 +208,20 @@ pub enum Conflict {
     #[error("the game is over already ({result}, {0})", result = .0.result().as_str())]
     EndAfterEnd(Ending),
     /// A move after the end of a game that is over.
-    #[error("the game is over ({0}); undo or start a new game")]
+    #[error("the game is over ({0}): no move follows its last one; step back and play a move for a variation, or start a new game")]
     MoveAfterEnd(Ending),
+    /// A takeback in a finished game.
+    #[error("the game is over ({result}, {0}) and its moves stand as played: a takeback is for a game in progress; step back and play a move for a variation", result = .0.result().as_str())]
+    TakebackAfterEnd(Ending),
+    /// A move of a finished game's main line deleted.
+    #[error("the game is over ({result}, {0}) and its moves stand as played: delete a variation, not a move of the game", result = .0.result().as_str())]
+    DeleteAfterEnd(Ending),
+    /// A variation of a finished game made its main line.
+    #[error("the game is over ({result}, {0}) and its moves stand as played: a variation cannot replace them", result = .0.result().as_str())]
+    PromoteAfterEnd(Ending),
+    /// A finished game replaced by a new position or an imported PGN.
+    #[error("the game is over ({result}, {0}) and is kept as played: start a new game for another position or PGN (POST /api/game)", result = .0.result().as_str())]
+    ReplaceAfterEnd(Ending),
     /// A variation during a game against the engine.
     #[error("a game against the computer stays one line: take moves back to play another")]
     OneLine,

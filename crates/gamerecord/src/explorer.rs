@@ -3,13 +3,15 @@
 //! first use (or when the server starts, off its async threads: 0.2 s),
 //! and what they say about a position in the form the page draws: each
 //! move with its games and a White/draw/Black bar, and the best-rated
-//! games through the position, any of which loads as a PGN ([`game_pgn`]).
+//! games through the position, any of which loads as a PGN ([`game_pgn`]);
+//! the games counted filtered, as lichess's, by rating and year
+//! ([`ExplorerQuery`]).
 
 use std::sync::OnceLock;
 
-use book::{Explorer, GameId};
+use book::{Explorer, ExplorerFilter, GameId};
 use chess::Position;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::GameError;
 
@@ -17,6 +19,38 @@ use crate::error::GameError;
 pub fn masters() -> &'static Explorer {
     static MASTERS: OnceLock<Explorer> = OnceLock::new();
     MASTERS.get_or_init(Explorer::masters)
+}
+
+/// `GET /api/explorer`'s query: the game, and the page's filters, each
+/// left out while open (every game counts).
+#[derive(Deserialize, Debug, Default, Clone)]
+pub struct ExplorerQuery {
+    /// The game's id.
+    pub game: String,
+    /// Only games whose players' mean rating is at least this.
+    #[serde(default)]
+    pub min_rating: Option<u16>,
+    /// At most this.
+    #[serde(default)]
+    pub max_rating: Option<u16>,
+    /// Only games played in this year or later.
+    #[serde(default)]
+    pub since: Option<u16>,
+    /// In this year or earlier.
+    #[serde(default)]
+    pub until: Option<u16>,
+}
+
+impl ExplorerQuery {
+    /// The games it asks for.
+    pub fn filter(&self) -> ExplorerFilter {
+        ExplorerFilter {
+            min_rating: self.min_rating,
+            max_rating: self.max_rating,
+            since: self.since,
+            until: self.until,
+        }
+    }
 }
 
 /// What the explorer says about one position.
@@ -28,6 +62,8 @@ pub struct ExplorerView {
     pub collection: usize,
     /// Plies from the start that are indexed (later positions have no moves).
     pub max_ply: usize,
+    /// Some games are left out by the filters.
+    pub filtered: bool,
     /// Games through the position that White won.
     pub white: u32,
     /// That were drawn.
@@ -94,9 +130,9 @@ pub fn game_pgn(id: GameId) -> Result<String, GameError> {
     })
 }
 
-/// The explorer's view of `pos`.
-pub fn view(explorer: &Explorer, pos: &Position) -> ExplorerView {
-    let found = explorer.explore(pos);
+/// The explorer's view of `pos`, counting the games `filter` admits.
+pub fn view(explorer: &Explorer, pos: &Position, filter: &ExplorerFilter) -> ExplorerView {
+    let found = explorer.explore_with(pos, filter);
     let (white, draws, black) = found.totals();
     let moves = found
         .moves
@@ -134,6 +170,7 @@ pub fn view(explorer: &Explorer, pos: &Position) -> ExplorerView {
         source: "masters",
         collection: explorer.game_count(),
         max_ply: explorer.max_ply(),
+        filtered: !filter.is_open(),
         white,
         draws,
         black,
@@ -148,7 +185,7 @@ mod tests {
 
     #[test]
     fn the_start_position_view_adds_up() {
-        let v = view(masters(), &Position::startpos());
+        let v = view(masters(), &Position::startpos(), &ExplorerFilter::default());
         assert_eq!(v.collection, masters().game_count());
         assert_eq!((v.white + v.draws + v.black) as usize, v.collection);
         let sum: u32 = v.moves.iter().map(|m| m.games).sum();
@@ -163,5 +200,29 @@ mod tests {
         assert!(missing
             .to_string()
             .starts_with(&format!("no master game {}", u32::MAX)));
+    }
+
+    #[test]
+    fn a_filter_counts_only_the_games_it_admits() {
+        let query: ExplorerQuery = serde_json::from_value(
+            serde_json::json!({"game": "g", "min_rating": 2600, "since": 2000}),
+        )
+        .expect("a query");
+        let filter = query.filter();
+        let all = view(masters(), &Position::startpos(), &ExplorerFilter::default());
+        let some = view(masters(), &Position::startpos(), &filter);
+        assert!(some.filtered && !all.filtered);
+        let total = |v: &ExplorerView| v.white + v.draws + v.black;
+        assert!(
+            total(&some) > 0 && total(&some) < total(&all),
+            "{} of {}",
+            total(&some),
+            total(&all)
+        );
+        for g in &some.top_games {
+            let rating =
+                (u32::from(g.white_elo.unwrap_or(0)) + u32::from(g.black_elo.unwrap_or(0))) / 2;
+            assert!(rating >= 2600 && g.year >= Some(2000), "{g:?}");
+        }
     }
 }

@@ -3,7 +3,8 @@
 //! ([`record`]), what a page is shown of it ([`view`]), how the players
 //! end it ([`game_end`]) or offer the engine a draw ([`draw_offer`]), its
 //! opening's name ([`opening`]), what the master games say about its
-//! positions ([`explorer`]) and what a book gives them ([`book_panel`]), the judgement of its moves
+//! positions ([`explorer`]) and what a book gives them ([`book_panel`]),
+//! what the endgame tables say of them ([`tablebase_panel`]), the judgement of its moves
 //! ([`judgement`]), the analysis pass's results and the view and lines
 //! made of them ([`review`]), and an engine side's settings as the page
 //! sends them ([`settings`]); the page's requests and what each does to
@@ -33,6 +34,7 @@ pub mod review;
 pub mod search_gate;
 pub mod search_report;
 pub mod settings;
+pub mod tablebase_panel;
 pub mod tree;
 pub mod view;
 

@@ -5,7 +5,7 @@
 //! game is not played into a newer one.
 
 use chess::{CastlingMode, Game, Move, Position};
-use matchcore::ending::Ending;
+use matchcore::ending::{Ending, Termination};
 use pgn::{GameResult, PgnGame, PgnReader};
 
 use crate::error::{Conflict, GameError, Invalid};
@@ -59,9 +59,13 @@ pub struct GameRecord {
     pub hide_eval: bool,
     /// A game against the engine: one line, no variations, until it ends.
     pub linear: bool,
-    /// How a game against the engine ended, fixed when it ended: studying
-    /// its record afterwards (variations promoted, moves deleted) neither
-    /// changes the result nor lets the game go on. Only a takeback reopens it.
+    /// How a played game ended, fixed the moment it ended: a game against
+    /// the engine that reached a result by the rules, or any game the
+    /// players ended (resignation, agreed draw, flag). From then on the
+    /// game is final: its main line and result stand as played, and no
+    /// request changes them (a move after its end, a takeback, deleting or
+    /// replacing its moves, a variation made the main line); it is studied
+    /// in variations (see [`Self::final_end`]).
     pub concluded: Option<Ending>,
     /// Which game this is: a new number for each new position or imported
     /// PGN, so that what was found about one game (the analysis pass) is
@@ -173,10 +177,27 @@ impl GameRecord {
         Ok(())
     }
 
-    /// Fixes the end of a game against the engine the moment it ends.
+    /// Fixes the end of a played game the moment it ends: a game against
+    /// the engine, or one the players ended.
     fn conclude(&mut self) {
-        if self.linear && self.concluded.is_none() {
+        if (self.linear || self.ending.is_some()) && self.concluded.is_none() {
             self.concluded = self.over();
+        }
+    }
+
+    /// The end of a finished played game, whose main line and result are
+    /// final (`None` while it goes on, and for a game of study: an
+    /// imported PGN, the analysis board's moves).
+    pub fn final_end(&self) -> Option<&Ending> {
+        self.concluded.as_ref()
+    }
+
+    /// Refuses a change of a final game's main line or result: `why`
+    /// makes the refusal from the game's end.
+    fn unless_final(&self, why: fn(Ending) -> Conflict) -> Result<(), GameError> {
+        match self.final_end() {
+            Some(end) => Err(why(end.clone()).into()),
+            None => Ok(()),
         }
     }
 
@@ -283,15 +304,28 @@ impl GameRecord {
         Ok(())
     }
 
+    /// Whether moves may be taken back: not in a final game (a takeback
+    /// belongs to a game in progress), and only where the line on view
+    /// has a move.
+    pub fn may_undo(&self) -> Result<(), GameError> {
+        self.unless_final(Conflict::TakebackAfterEnd)?;
+        if self.line_end(self.current) == ROOT {
+            return Err(Conflict::NothingToUndo.into());
+        }
+        Ok(())
+    }
+
+    /// The last node of the line through `id` (first children from it).
+    fn line_end(&self, id: NodeId) -> NodeId {
+        self.tree.first_children(id).last().unwrap_or(id)
+    }
+
     /// Takes back the last `plies` moves of the line on view (fewer when
-    /// it is shorter); the end of what is left goes on view. How many were taken back.
-    pub fn undo(&mut self, plies: usize) -> usize {
-        let mut end = self
-            .tree
-            .continuation(self.current)
-            .last()
-            .copied()
-            .unwrap_or(self.current);
+    /// it is shorter); the end of what is left goes on view. How many were
+    /// taken back; refused as [`Self::may_undo`] says.
+    pub fn undo(&mut self, plies: usize) -> Result<usize, GameError> {
+        self.may_undo()?;
+        let mut end = self.line_end(self.current);
         let mut n = 0;
         while n < plies {
             match self.tree.delete(end) {
@@ -302,12 +336,9 @@ impl GameRecord {
         }
         if n > 0 {
             self.current = end;
-            // A takeback reopens a game that had ended.
-            self.ending = None;
-            self.concluded = None;
             self.version += 1;
         }
-        n
+        Ok(n)
     }
 
     /// Moves the variation holding node `id` up one place, or with
@@ -316,11 +347,10 @@ impl GameRecord {
         if self.in_match() {
             return Err(Conflict::PromoteInMatch.into());
         }
-        self.tree.promote(id, to_main)?;
-        // The players' end belonged to the old main line.
-        if self.tree.is_mainline(id) {
-            self.ending = None;
+        if self.tree.promotion_changes_mainline(id, to_main)? {
+            self.unless_final(Conflict::PromoteAfterEnd)?;
         }
+        self.tree.promote(id, to_main)?;
         self.version += 1;
         Ok(())
     }
@@ -363,10 +393,20 @@ impl GameRecord {
     }
 
     /// Whether node `id` may be deleted, and why not (no such node, the
-    /// start): what [`Self::delete`] would refuse.
+    /// start, a move of a final game's main line): what [`Self::delete`]
+    /// would refuse.
     pub fn may_delete(&self, id: NodeId) -> Result<(), GameError> {
         self.tree.node(id)?.parent.ok_or(TreeError::Root)?;
+        if self.tree.is_mainline(id) {
+            self.unless_final(Conflict::DeleteAfterEnd)?;
+        }
         Ok(())
+    }
+
+    /// Whether the game may be replaced by another (a new position, an
+    /// imported PGN) under its id: not a final game, which stays as played.
+    pub fn may_replace(&self) -> Result<(), GameError> {
+        self.unless_final(Conflict::ReplaceAfterEnd)
     }
 
     /// The game without its moves (the start kept, and everything else):
@@ -390,15 +430,11 @@ impl GameRecord {
     /// Deletes node `id` and every move after it; its parent goes on view
     /// when the node on view was deleted.
     pub fn delete(&mut self, id: NodeId) -> Result<(), GameError> {
-        let on_main = self.tree.is_mainline(id);
+        self.may_delete(id)?;
         let deletes_current = self.tree.is_at_or_before(id, self.current);
         let parent = self.tree.delete(id)?;
         if deletes_current {
             self.current = parent;
-        }
-        if on_main {
-            // Like a takeback: the players' end went with the moves.
-            self.ending = None;
         }
         self.version += 1;
         Ok(())
@@ -532,12 +568,22 @@ impl GameRecord {
     }
 
     /// Makes an imported game a game against the engine again (restored
-    /// from the PGN a page kept after the server lost it): one line, the
-    /// evaluation hidden when `hide_eval`. Refused for a game that is over
-    /// or that has variations (a game against the engine has none).
+    /// from the PGN a page kept after its host lost it): one that goes on
+    /// continues as one line, the evaluation hidden when `hide_eval`; one
+    /// that had ended comes back ended and final, its end read from the
+    /// moves, or from the result and `Termination` tag the PGN recorded
+    /// (see [`Self::recorded_end`]). Refused for a game that goes on with
+    /// variations (a game against the engine has none until it ends).
     pub fn resume_against_engine(&mut self, hide_eval: bool) -> Result<(), GameError> {
-        if self.over().is_some() || self.recorded_result != GameResult::Unknown {
-            return Err(Invalid::ResumeOver.into());
+        if let Some(end) = self.recorded_end() {
+            if !matches!(end, Ending::Rules(_)) {
+                self.ending = Some(end.clone());
+            }
+            self.concluded = Some(end);
+            self.linear = true;
+            self.hide_eval = false;
+            self.version += 1;
+            return Ok(());
         }
         if self.tree.ids().count() != self.tree.mainline().len() + 1 {
             return Err(Invalid::ResumeVariations.into());
@@ -546,6 +592,38 @@ impl GameRecord {
         self.hide_eval = hide_eval;
         self.version += 1;
         Ok(())
+    }
+
+    /// How an imported game ended: by the rules at the end of its main
+    /// line, else as its recorded result says, a loss on time when its
+    /// `Termination` tag says "time forfeit" (as Kestrel and lichess write
+    /// it), a resignation or an agreed draw otherwise; `None` for `*`.
+    pub fn recorded_end(&self) -> Option<Ending> {
+        if let Some(outcome) = self
+            .tree
+            .game(self.tree.mainline_end())
+            .ok()
+            .and_then(|g| g.outcome())
+        {
+            return Some(Ending::Rules(outcome));
+        }
+        let termination = self
+            .tags
+            .iter()
+            .find(|(name, _)| name == "Termination")
+            .map(|(_, value)| value.to_ascii_lowercase());
+        let on_time = Termination::from_tag(termination.as_deref()) == Termination::TimeForfeit;
+        let loser = match self.recorded_result {
+            GameResult::Unknown => return None,
+            GameResult::Draw => return Some(Ending::DrawAgreed),
+            GameResult::WhiteWins => chess::Color::Black,
+            GameResult::BlackWins => chess::Color::White,
+        };
+        Some(if on_time {
+            Ending::TimeForfeit { loser, over: None }
+        } else {
+            Ending::Resigned { loser }
+        })
     }
 
     /// Records the mover's clock after node `id`'s move in a game against
@@ -609,11 +687,11 @@ pub const MAX_CLOCK_MS: u64 = 24 * 3_600_000;
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_played_game_keeps_its_end_while_its_record_is_studied() {
+    /// A game against the engine after `sans`, resigned by White.
+    fn resigned_after(sans: &[&str]) -> GameRecord {
         let mut r = GameRecord::new(Position::startpos());
         r.reset(Position::startpos(), false, true);
-        for san in ["e4", "e5"] {
+        for san in sans {
             let m = r.parse_move(san).expect("legal");
             r.play(m, None).expect("plays");
         }
@@ -621,23 +699,97 @@ mod tests {
             loser: chess::Color::White,
         })
         .expect("ends");
-        let d4 = Position::startpos().parse_san("d4").expect("legal");
-        let side = r.play_from(ROOT, d4, None).expect("a variation");
-        r.promote(side, true).expect("made the main line");
-        let over = r.over().expect("still over");
-        assert_eq!(
-            (over.result(), over.to_string()),
-            (GameResult::BlackWins, "White resigns".to_string())
-        );
-        assert!(!r.in_match(), "the game does not go on");
-        let nf6 = r.node_position(side).parse_san("Nf6").expect("legal");
+        r
+    }
+
+    /// The main line's SAN-free fingerprint and the result: what a
+    /// finished game keeps whatever is asked of it.
+    fn record_of(r: &GameRecord) -> (Vec<Move>, String, bool) {
+        let over = r.over().map_or(String::new(), |o| o.to_string());
+        (r.mainline_moves(), over, r.final_end().is_some())
+    }
+
+    #[test]
+    fn a_finished_game_is_final_and_studied_in_variations() {
+        use crate::error::ErrorKind;
+        let mut r = resigned_after(&["e4", "e5", "Nf3"]);
+        let kept = record_of(&r);
+        assert!(kept.2, "final once resigned");
+        let conflict = |e: GameError| {
+            assert_eq!(e.kind(), ErrorKind::Conflict, "{e}");
+            e.to_string()
+        };
+        // No takeback, however the line on view lies.
+        let words = conflict(r.undo(1).expect_err("no takeback"));
         assert!(
-            r.play_from(side, nf6, None).is_err(),
-            "nor from the new main line's end"
+            words.starts_with("the game is over (0-1, White resigns)"),
+            "{words}"
         );
-        // A takeback is the one way back into the game.
-        assert_eq!(r.undo(1), 1);
-        assert!(r.over().is_none());
+        // No move after its end, nor replacing or deleting its moves.
+        let end = r.tree.mainline_end();
+        let nc6 = r.parse_move_at(end, "Nc6").expect("legal there");
+        conflict(r.play_from(end, nc6, None).expect_err("after the end"));
+        let e5 = r.tree.mainline()[1];
+        conflict(r.delete(e5).expect_err("a move of the game"));
+        conflict(r.may_replace().expect_err("kept as played"));
+        // A variation is welcome, may be deleted and moved among
+        // variations, never made the main line.
+        let d4 = r.parse_move_at(ROOT, "d4").expect("legal");
+        let side = r.play_from(ROOT, d4, None).expect("a variation");
+        let c4 = r.parse_move_at(ROOT, "c4").expect("legal");
+        let third = r.play_from(ROOT, c4, None).expect("another");
+        conflict(r.promote(side, true).expect_err("not the main line"));
+        conflict(r.promote(side, false).expect_err("not first either"));
+        r.promote(third, false).expect("up among the variations");
+        r.current = side;
+        conflict(r.undo(1).expect_err("no takeback in a variation either"));
+        r.delete(side).expect("a variation goes");
+        r.annotate(e5, Some("a study"), Some(&[1]))
+            .expect("annotated");
+        assert_eq!(record_of(&r), kept, "the record stands");
+        assert!(!r.in_match(), "the game does not go on");
+        r.current = r.tree.mainline_end();
+        assert!(
+            r.search_target(SearchAt::default(), true).is_err(),
+            "no engine move after its end"
+        );
+    }
+
+    #[test]
+    fn a_mate_against_the_engine_is_final_whatever_is_played_after() {
+        // The steps: step back, a side line, its end, Undo.
+        let mut r = GameRecord::new(Position::startpos());
+        r.reset(Position::startpos(), false, true);
+        for san in ["f3", "e5", "g4", "Qh4#"] {
+            let m = r.parse_move(san).expect("legal");
+            r.play(m, None).expect("plays");
+        }
+        let kept = record_of(&r);
+        assert_eq!(kept.1, "Black mates");
+        let g4 = r.tree.mainline()[2];
+        let qe7 = r.parse_move_at(g4, "Qe7").expect("legal");
+        let side = r.play_from(g4, qe7, None).expect("a side line");
+        r.current = side;
+        assert!(r.undo(1).is_err(), "the side line's end: still no takeback");
+        r.current = r.tree.mainline_end();
+        assert!(r.undo(1).is_err());
+        assert!(r.delete(r.tree.mainline_end()).is_err());
+        assert!(r.promote(side, true).is_err());
+        assert_eq!(record_of(&r), kept);
+        assert_eq!(r.tree.node(g4).expect("live").children.len(), 2);
+    }
+
+    #[test]
+    fn a_study_is_not_final_and_is_edited_freely() {
+        let mut r = GameRecord::new(Position::startpos());
+        r.import_pgn("1. f3 e5 2. g4 Qh4# 0-1").expect("reads");
+        assert!(r.over().is_some() && r.final_end().is_none());
+        assert_eq!(r.undo(1).expect("an edit"), 1);
+        r.may_replace().expect("replaced at will");
+        let d4 = r.parse_move_at(ROOT, "d4").expect("legal");
+        let side = r.play_from(ROOT, d4, None).expect("a variation");
+        r.promote(side, true).expect("the main line");
+        assert_eq!(r.mainline_moves().len(), 1);
     }
 
     #[test]
@@ -677,18 +829,36 @@ mod tests {
     }
 
     #[test]
-    fn a_kept_game_goes_on_against_the_engine_only_when_it_can() {
+    fn a_kept_game_goes_on_against_the_engine_or_comes_back_final() {
         let mut r = GameRecord::new(Position::startpos());
         r.import_pgn("1. e4 {0.50s} e5 2. Nf3 *").expect("reads");
         r.resume_against_engine(true).expect("one line, not over");
         assert!(r.in_match() && r.eval_hidden());
 
-        let mut over = GameRecord::new(Position::startpos());
-        over.import_pgn("[Result \"0-1\"]\n\n1. e4 e5 0-1")
-            .expect("reads");
-        assert!(over.resume_against_engine(false).is_err(), "resigned");
-        over.import_pgn("1. f3 e5 2. g4 Qh4# 0-1").expect("reads");
-        assert!(over.resume_against_engine(false).is_err(), "mated");
+        // A finished game's kept PGN, as the export wrote it: final again.
+        let played = resigned_after(&["e4", "e5"]);
+        let mut back = GameRecord::new(Position::startpos());
+        back.import_pgn(&played.export_pgn()).expect("reads");
+        back.resume_against_engine(true).expect("ended, final");
+        assert_eq!(record_of(&back), record_of(&played));
+        assert!(!back.in_match() && !back.eval_hidden());
+        assert!(back.undo(1).is_err());
+        for (text, words) in [
+            ("1. f3 e5 2. g4 Qh4# 0-1", "Black mates"),
+            (
+                "[Termination \"Time forfeit\"]\n\n1. e4 e5 1-0",
+                "Black lost on time",
+            ),
+            ("1. e4 (1. d4) e5 1/2-1/2", "Draw agreed"),
+        ] {
+            let mut over = GameRecord::new(Position::startpos());
+            over.import_pgn(text).expect("reads");
+            over.resume_against_engine(false).expect("final");
+            assert_eq!(
+                over.final_end().map(ToString::to_string),
+                Some(words.into())
+            );
+        }
 
         let mut branched = GameRecord::new(Position::startpos());
         branched.import_pgn("1. e4 (1. d4 d5) e5 *").expect("reads");
@@ -707,7 +877,7 @@ mod tests {
         assert!(r.parse_move("e2e4").is_err());
         assert_eq!(r.mainline_moves().len(), 2);
         assert_eq!(r.version, 2);
-        assert_eq!(r.undo(5), 2);
+        assert_eq!(r.undo(5).expect("moves"), 2);
         assert_eq!(r.mainline_moves().len(), 0);
     }
 
@@ -809,7 +979,7 @@ mod tests {
     }
 
     #[test]
-    fn the_players_end_a_game_and_a_takeback_reopens_it() {
+    fn the_players_end_a_game_for_good() {
         let mut r = GameRecord::new(Position::startpos());
         let m = r.parse_move("e4").expect("move");
         r.play(m, None).expect("legal");
@@ -831,8 +1001,8 @@ mod tests {
             out.contains("[Black \"Kestrel (Elo 1500)\"]") && out.contains("1. e4 1-0"),
             "{out}"
         );
-        r.undo(1);
-        assert!(r.over().is_none());
+        assert!(r.undo(1).is_err(), "a resignation stands");
+        assert!(r.final_end().is_some());
     }
 
     #[test]
@@ -920,7 +1090,7 @@ mod tests {
         let c5 = r.parse_move("c5").expect("legal");
         assert!(r.play(c5, None).is_err(), "no variation during the game");
         assert!(r.promote(e4, true).is_err());
-        assert_eq!(r.undo(2), 2, "a takeback undoes moves");
+        assert_eq!(r.undo(2).expect("in play"), 2, "a takeback undoes moves");
         assert_eq!(r.mainline_moves().len(), 1);
         assert_eq!(r.current, e4);
         r.end(Ending::Resigned {

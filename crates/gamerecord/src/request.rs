@@ -226,11 +226,22 @@ pub struct UndoBody {
 }
 
 impl UndoBody {
-    /// Takes moves back; refused when there is none.
-    pub fn apply(&self, record: &mut GameRecord) -> Result<(), GameError> {
-        if record.undo(self.plies.unwrap_or(1)) == 0 {
+    /// Whether moves may be taken back, and why not, without changing the
+    /// game: what [`UndoBody::apply`] would refuse (a finished game, no
+    /// move on the line on view, a takeback of no moves).
+    pub fn check(&self, record: &GameRecord) -> Result<(), GameError> {
+        record.may_undo()?;
+        if self.plies == Some(0) {
             return Err(Conflict::NothingToUndo.into());
         }
+        Ok(())
+    }
+
+    /// Takes moves back (a host stops its search first: it may search a
+    /// position taken back).
+    pub fn apply(&self, record: &mut GameRecord) -> Result<(), GameError> {
+        self.check(record)?;
+        record.undo(self.plies.unwrap_or(1))?;
         Ok(())
     }
 }
@@ -316,8 +327,17 @@ impl PositionBody {
         start_position(self.fen.as_deref())
     }
 
+    /// Whether the game may start again from the position, and why not
+    /// (a bad FEN, a finished game, which stays as played), without
+    /// changing it.
+    pub fn check(&self, record: &GameRecord) -> Result<(), GameError> {
+        self.start()?;
+        record.may_replace()
+    }
+
     /// Starts the game again from the position.
     pub fn apply(&self, record: &mut GameRecord) -> Result<(), GameError> {
+        self.check(record)?;
         let start = self.start()?;
         record.reset(start, self.hide_eval, self.vs_engine || self.hide_eval);
         Ok(())
@@ -326,8 +346,10 @@ impl PositionBody {
 
 /// `POST /api/pgn` `{"game", "pgn", "vs_engine"?, "hide_eval"?}`: replaces
 /// the game with the first game of the text, a game to study; with
-/// `vs_engine` a game against the engine that goes on (as `/api/position`
-/// makes one), for a page restoring a game its host no longer has.
+/// `vs_engine` a game against the engine, for a page restoring a game its
+/// host no longer has: one that goes on goes on (as `/api/position` makes
+/// one), one that had ended comes back final. A finished game is not
+/// replaced.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct PgnBody {
@@ -347,6 +369,7 @@ impl PgnBody {
     /// `record` with the imported game in its place (the game itself is
     /// left as it was, for the host to swap in).
     pub fn imported(&self, record: &GameRecord) -> Result<GameRecord, GameError> {
+        record.may_replace()?;
         // The game's numbers go on; its moves, replaced, are not copied.
         let mut imported = record.without_moves();
         imported.import_pgn(&self.pgn)?;

@@ -722,7 +722,7 @@ mod tests {
             review.store(pass, i, eval(&game.positions[i], i), &record);
         }
         // A takeback: results of the moves left stay, the pass stops.
-        record.undo(2);
+        record.undo(2).expect("a study");
         assert_eq!(
             review.store(pass, 5, eval(&game.positions[5], 5), &record),
             Stored::GameChanged

@@ -190,8 +190,10 @@ pub struct OptionsAnswer {
     pub options: Vec<OptionView>,
     /// The engine plays at levels (`UCI_LimitStrength` and `UCI_Elo`).
     pub levels: bool,
-    /// Endgame tables are configured.
+    /// Endgame tables answer the page (the panel asks them only then).
     pub tablebase: bool,
+    /// The most pieces a position they hold may have (0: none).
+    pub tablebase_pieces: u32,
     /// The most search threads a game's engine may have.
     pub threads_max: usize,
     /// The largest table a game's engine may have, MiB.
@@ -209,6 +211,7 @@ impl OptionsAnswer {
             options,
             levels,
             tablebase,
+            tablebase_pieces: 0,
             threads_max,
             hash_max_mib,
         }

@@ -310,6 +310,35 @@ impl MoveTree {
         Ok(())
     }
 
+    /// Whether [`Self::promote`] would change the main line: `id` is off
+    /// it, and it is to become the main line or its variation is the
+    /// first alternative to a main-line move.
+    pub fn promotion_changes_mainline(&self, id: NodeId, to_main: bool) -> Result<bool, TreeError> {
+        if self.node(id)?.parent.is_none() {
+            return Err(TreeError::Root);
+        }
+        if self.is_mainline(id) {
+            return Ok(false);
+        }
+        if to_main {
+            return Ok(true);
+        }
+        let mut at = id;
+        while let Some(parent) = self.node(at)?.parent {
+            let i = self
+                .node(parent)?
+                .children
+                .iter()
+                .position(|&c| c == at)
+                .unwrap_or(0);
+            if i > 0 {
+                return Ok(i == 1 && self.is_mainline(parent));
+            }
+            at = parent;
+        }
+        Ok(false)
+    }
+
     /// Replaces the annotation of `id`'s move: the comment after it (none
     /// when `comment` is empty) and/or its NAGs; `None` keeps that part.
     /// Checking what may be written is the caller's business.

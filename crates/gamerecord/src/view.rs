@@ -70,6 +70,13 @@ pub struct StatusView {
     pub result: &'static str,
     /// Why it ended (`White mates`, `Draw by stalemate`...), empty while it goes on.
     pub reason: String,
+    /// The game is final: a played game that ended, whose main line and
+    /// result no request changes ([`GameRecord::final_end`]).
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    /// The side to move in the game (at the end of its main line), `w` or
+    /// `b`, whatever position is on view.
+    pub to_move: char,
 }
 
 /// One position of the tree and the move that reached it.
@@ -269,6 +276,12 @@ impl<Plies, Nodes> GameViewOf<Plies, Nodes> {
                     .as_ref()
                     .map_or(record.recorded_result.as_str(), |o| o.result().as_str()),
                 reason: over.map_or(String::new(), |o| o.to_string()),
+                is_final: record.final_end().is_some(),
+                to_move: record
+                    .tree
+                    .get(record.tree.mainline_end())
+                    .map_or(pos.turn(), |n| n.pos.turn())
+                    .char(),
             },
         }
     }

@@ -18,17 +18,19 @@ const S = {
   statsFen: null,      // the position the statistics line is about
   options: [],
   levels: false,
-  tablebase: false,    // the server has endgame tables (--syzygy-path): only then are they asked
+  tablebase: false,    // the backend has endgame tables (the 3-4-piece ones are compiled in): only then are they asked
+  tablebasePieces: 0,  // the most pieces they hold
   threadsMax: 1,       // the most search threads a game's engine may have (/api/options)
   hashMax: 16,         // its largest table, MiB
   pv: null,            // { fens, moves, idx } while stepping through an engine line
-  edit: null,          // { board, piece } in edit mode
+  edit: null,          // the board editor's position and tool (editor.js)
   events: null,
   match: null,         // a game against Kestrel: { human, engine, level, control, hideEval, fen (its start; null: the usual) } (match.js)
   matchFrom: null,     // the position the match dialog would start from (Play from here), null for the start
   clock: null,         // its clocks: { left: { w, b }, inc, running, since, plies (the main line they charged) }
   flagging: false,
   hideArrows: false,   // the engine's arrows turned off (keys.js, x)
+  savedVersion: null,  // the game's version when it was loaded or its PGN taken (pages.js, unsavedStudy)
 };
 
 // ---------- the backend ----------
@@ -207,6 +209,8 @@ function setGame(view) {
   if (sameGame && view.version < S.game.version) return;
   const grew = sameGame && view.nodes.length === S.game.nodes.length + 1;
   const ended = sameGame && !S.game.status.over && view.status.over;
+  // A message is about the game as it was: a change of the game clears it.
+  if (!sameGame || view.version !== S.game.version) showStatus('');
   S.game = view;
   gameChanged(view); // persist.js: kept for a reload
   indexTree(view); // variations.js
@@ -225,6 +229,18 @@ function setGame(view) {
     finishMatch(); // match.js: the record is for study now, never played on
     showGameOver();
   }
+  // What was hidden while the game went on (book, explorer, tables) shows.
+  if (ended) refreshPanels();
+}
+
+// The header: the game's state, whatever move is on view: its result and
+// why, or whose move it is in the game (against Kestrel, yours or its).
+function gameStateText() {
+  const st = S.game.status;
+  if (st.over) return `${st.result} — ${st.reason}`;
+  const side = st.to_move === 'w' ? 'White' : 'Black';
+  if (!S.match) return `${side} to move`;
+  return `${side} to move (${st.to_move === S.match.human ? 'you' : 'Kestrel'})`;
 }
 
 function render() {
@@ -232,8 +248,8 @@ function render() {
   renderMoves();
   renderReview(); // review.js: graph, ?! ? ?? marks
   renderOpening(); // opening.js
-  const st = S.game.status;
-  $('status').textContent = st.over ? `${st.result} — ${st.reason}` : `${S.game.turn === 'w' ? 'White' : 'Black'} to move`;
+  $('status').textContent = gameStateText();
+  renderCommands();
   // Lines, bar, arrows and statistics belong to one position: another one clears them.
   const fen = viewedFen();
   if ((S.linesFen && S.linesFen !== fen) || (S.statsFen && S.statsFen !== fen)) clearLines();
@@ -245,7 +261,17 @@ function render() {
   $('pause').textContent = S.paused ? 'Resume' : 'Pause';
 }
 
-function showStatus(text) { $('status').textContent = text; }
+// The message area under the board, always in view: an answer (a draw
+// declined), a refusal or an error. A change of the game clears it.
+function showStatus(text) { $('message').textContent = text; }
+
+// The board's commands as the game allows: Undo where a takeback or an
+// edit may be made (never in a finished game, whose moves stand as played).
+function renderCommands() {
+  const st = S.game.status;
+  $('undo').classList.toggle('hidden', st.final || (document.body.dataset.page === 'play' && !matchRunning()));
+  $('undo').textContent = S.match ? 'Takeback' : 'Undo';
+}
 
 // The move list is a tree (variations.js).
 const renderMoves = () => renderMoveTree();
@@ -568,19 +594,44 @@ function resultBar(white, draws, black) {
 
 const formatCount = (n) => n.toLocaleString('en-US');
 
+// The explorer's filters as a query string (lichess's: the players' mean
+// rating and the years; a year that is not four digits is left open), and
+// kept for the next visit.
+const XFILTER_KEY = 'kestrel-explorer-filter';
+function explorerQuery() {
+  const year = (id) => (/^\d{4}$/.test($(id).value.trim()) ? $(id).value.trim() : '');
+  const f = { min_rating: $('x-rating').value, since: year('x-since'), until: year('x-until') };
+  return Object.entries(f).filter(([, v]) => v).map(([k, v]) => `&${k}=${v}`).join('');
+}
+function initExplorerFilter() {
+  let saved = {};
+  try { saved = JSON.parse(localStorage.getItem(XFILTER_KEY) || '{}') || {}; } catch (e) { saved = {}; }
+  for (const id of ['x-rating', 'x-since', 'x-until']) {
+    if (typeof saved[id] === 'string') $(id).value = saved[id];
+    $(id).onchange = () => {
+      const now = {};
+      for (const k of ['x-rating', 'x-since', 'x-until']) now[k] = $(k).value;
+      try { localStorage.setItem(XFILTER_KEY, JSON.stringify(now)); } catch (e) { /* private mode: not kept */ }
+      refreshPanels();
+    };
+  }
+}
+
 // The master games' moves in the position on view, and their best-rated
-// games: a move plays it (on the analysis board, or when it is your move),
-// a game loads on the analysis board.
+// games, the filters applied: a move plays it (on the analysis board, or
+// when it is your move), a game loads on the analysis board.
 async function refreshExplorer() {
   const el = $('explorer');
   const fen = shownFen();
   let x;
   try {
-    x = await api('GET', `/api/explorer?game=${S.game.id}`);
+    x = await api('GET', `/api/explorer?game=${S.game.id}${explorerQuery()}`);
   } catch (e) { el.textContent = e.message; return; }
   if (shownFen() !== fen) return; // the view moved on meanwhile
   if (!x.moves.length) {
-    el.innerHTML = `<span class="small">No master game reached this position (their first ${x.max_ply / 2} moves are indexed).</span>`;
+    el.innerHTML = x.filtered
+      ? '<span class="small">No master game within the filters reached this position.</span>'
+      : `<span class="small">No master game reached this position (their first ${x.max_ply / 2} moves are indexed).</span>`;
     return;
   }
   const total = x.white + x.draws + x.black;
@@ -592,7 +643,7 @@ async function refreshExplorer() {
   const games = x.top_games.map((g) => `<tr class="xg" data-id="${g.id}" title="${escapeHtml(g.event)}: load this game">`
     + `<td>${player(g.white, g.white_elo)}<br>${player(g.black, g.black_elo)}</td>`
     + `<td class="num">${escapeHtml(g.result.replace('1/2-1/2', '½-½'))}</td><td class="num">${g.year || ''}</td><td>${escapeHtml(g.san)}</td></tr>`);
-  el.innerHTML = `<div class="small">Masters: ${formatCount(x.collection)} games</div>`
+  el.innerHTML = `<div class="small">Masters: ${formatCount(x.collection)} games${x.filtered ? `, ${formatCount(total)} here within the filters` : ''}</div>`
     + `<table class="xmoves"><tr><th>Move</th><th></th><th>Games</th><th>White / Draw / Black</th></tr>${rows.join('')}</table>`
     + (games.length ? `<h3 class="sub">Top games</h3><table class="xgames">${games.join('')}</table>` : '');
   for (const tr of el.querySelectorAll('tr.xm')) tr.onclick = () => { if (humanToMove()) sendMove(tr.dataset.uci); };
@@ -610,6 +661,7 @@ async function refreshPanels() {
   if (!S.game) return;
   $('fen').value = shownFen();
   // Book and tables are help too: hidden with the evaluation while you play.
+  $('xfilter').hidden = hideEval() || !$('showbook').checked;
   if (hideEval()) {
     $('explorer').innerHTML = '';
     $('book').innerHTML = '<span class="small">Hidden while you play.</span>';
@@ -639,80 +691,35 @@ async function refreshPanels() {
     $('book').innerHTML = '';
   }
   const pieces = parseFen(S.game.fen).board.filter(Boolean).length;
-  if (S.tablebase && !S.pv && pieces <= 7) {
-    try {
-      const t = await api('GET', `/api/tablebase?game=${S.game.id}`);
-      const words = { 2: 'win', 1: 'cursed win', 0: 'draw', '-1': 'blessed loss', '-2': 'loss' };
-      $('tb').textContent = t.found
-        ? `Tablebase: ${words[t.wdl]} for the side to move (DTZ ${t.dtz}); best ${t.moves.length ? t.moves[0].move.san : '-'}`
-        : `Tablebase: ${t.reason}`;
-    } catch (e) { $('tb').textContent = ''; }
-  } else {
-    $('tb').textContent = '';
-  }
+  if (S.tablebase && !S.pv && pieces <= S.tablebasePieces) refreshTablebase();
+  else { $('tb').innerHTML = ''; $('tb').dataset.fen = ''; }
 }
 
-// ---------- edit mode ----------
+// lichess's words for what a move leads to, from its mover's view.
+const TB_WORDS = { win: 'Win', 'cursed-win': 'Cursed win', draw: 'Draw', 'blessed-loss': 'Blessed loss', loss: 'Loss' };
 
-function startEdit() {
-  stopSearch();
-  setPage('editor'); // pages.js
-  const { board, turn, castling, ep } = parseFen(shownFen());
-  S.edit = { board, piece: 'P' };
-  $('edit-turn').value = turn;
-  for (const c of 'KQkq') $(`edit-${c}`).checked = castling.includes(c);
-  $('edit-ep').value = ep === '-' ? '' : ep;
-  $('edit-error').textContent = '';
-  $('editor').classList.remove('hidden');
-  buildPalette();
-  renderBoard();
-}
-
-function buildPalette() {
-  const pal = $('palette');
-  pal.innerHTML = '';
-  for (const p of [...'KQRBNPkqrbnp', 'x']) {
-    const d = document.createElement('div');
-    d.className = 'pc' + (S.edit.piece === p ? ' on' : '');
-    d.dataset.piece = p;
-    d.title = p === 'x' ? 'Remove pieces' : p;
-    if (p === 'x') d.textContent = '✕';
-    else { const img = document.createElement('img'); img.src = pieceImg(p); d.appendChild(img); }
-    d.onclick = () => { S.edit.piece = p; buildPalette(); };
-    pal.appendChild(d);
-  }
-}
-
-function editSquare(name) {
-  const i = sqIndex(name);
-  const p = S.edit.piece;
-  S.edit.board[i] = p === 'x' || S.edit.board[i] === p ? null : p;
-  renderBoard();
-}
-
-function editFen() {
-  let castling = [...'KQkq'].filter((c) => $(`edit-${c}`).checked).join('') || '-';
-  const ep = $('edit-ep').value.trim() || '-';
-  return `${boardToPlacement(S.edit.board)} ${$('edit-turn').value} ${castling} ${ep} 0 1`;
-}
-
-async function applyEdit() {
+// The tablebase panel, as lichess's: the position's value for the side to
+// move, then every legal move with its value and DTZ (mate, stalemate and
+// a zeroing move said so), win first and the shortest first; a click on a
+// move plays it where you may move.
+async function refreshTablebase() {
+  const el = $('tb');
+  const fen = shownFen();
+  let t;
   try {
-    const view = await post('/api/position', { fen: editFen() });
-    endEdit();
-    S.game = null;
-    setGame(view);
-    afterChange();
-  } catch (e) {
-    $('edit-error').textContent = e.message;
-  }
-}
-
-function endEdit() {
-  S.edit = null;
-  $('editor').classList.add('hidden');
-  setPage(S.match && !S.game.status.over ? 'play' : 'analysis');
-  render();
+    t = await api('GET', `/api/tablebase?game=${S.game.id}`);
+  } catch (e) { el.textContent = e.message; return; }
+  if (shownFen() !== fen) return; // the view moved on meanwhile
+  el.dataset.fen = fen;
+  if (!t.found) { el.innerHTML = `<span class="small">Tablebase: ${escapeHtml(t.reason)}</span>`; return; }
+  const dtz = (n) => (n ? `DTZ ${Math.abs(n)}` : '');
+  const note = (m) => (m.checkmate ? 'Checkmate' : m.stalemate ? 'Stalemate' : dtz(m.dtz) + (m.zeroing && m.dtz ? ' · zeroing' : ''));
+  const rows = t.moves.map((m) => `<tr class="tbm ${m.category}" data-uci="${escapeHtml(m.uci)}"><td>${escapeHtml(m.san)}</td>`
+    + `<td class="tbw">${TB_WORDS[m.category]}</td><td class="small">${note(m)}</td></tr>`);
+  el.innerHTML = `<h3 class="sub">Tablebase <span class="tbw ${t.category}">${TB_WORDS[t.category]}</span>`
+    + ` <span class="small">for the side to move${t.dtz ? ` (${dtz(t.dtz)})` : ''}</span></h3>`
+    + `<table class="tbmoves">${rows.join('')}</table>`;
+  for (const tr of el.querySelectorAll('tr.tbm')) tr.onclick = () => { if (humanToMove()) sendMove(tr.dataset.uci); };
 }
 
 // ---------- commands ----------
@@ -723,25 +730,33 @@ async function stopSearch() {
   try { await post('/api/stop', {}); } catch (e) { /* nothing runs */ }
 }
 
-async function loadFen(fen) {
-  endMatchMode();
-  try {
-    const view = await post('/api/position', { fen });
-    S.game = null; setGame(view); $('ioerror').textContent = ''; afterChange();
-  } catch (e) { $('ioerror').textContent = e.message; }
+// A FEN or a PGN loaded (or the start, for New game): a new game with
+// its own id and address, once the player agrees to leave the one on
+// view (pages.js); a bad one is refused with the rules' message and the
+// game on view stays.
+function loadFen(fen) {
+  return new Promise((done) => leaveGameThen(async () => { await openNew(fen, null); done(); }));
 }
 
-async function loadPgn(pgn) {
-  endMatchMode();
+function loadPgn(pgn) {
+  return new Promise((done) => leaveGameThen(async () => { await openNew(null, { path: '/api/pgn', body: { pgn } }); done(); }));
+}
+
+async function openNew(fen, then) {
+  let view;
   try {
-    const view = await post('/api/pgn', { pgn });
-    S.game = null; setGame(view); $('ioerror').textContent = ''; afterChange();
-  } catch (e) { $('ioerror').textContent = e.message; }
+    view = await freshGame(fen, then); // persist.js
+  } catch (e) { $('ioerror').textContent = e.message; return; }
+  await stopSearch();
+  endMatchMode();
+  $('ioerror').textContent = '';
+  await showGame(view);
 }
 
 // Undo: one move, or against an engine your move and its reply, so that
 // it is your move again.
 async function takeBack() {
+  if (S.game.status.final) { showStatus('The game is over and its moves stand as played: step back and play a move for a variation.'); return; }
   await stopSearch();
   const vsEngine = S.players.w !== S.players.b;
   const plies = vsEngine && S.players[S.game.turn] === 'human' && S.game.plies.length >= 2 ? 2 : 1;
@@ -763,17 +778,18 @@ function wire() {
   $('pvexit').onclick = () => { S.pv = null; render(); };
   $('undo').onclick = () => {
     // During a game against Kestrel a takeback is asked for first (pages.js).
-    if (S.match && !S.game.status.over) confirmThen('Take back your last move?', takeBack);
+    if (matchRunning()) confirmThen('Take back your last move?', takeBack);
     else takeBack();
   };
-  // A new game is a fresh analysis board (a game against Kestrel starts
-  // from "Play the computer").
-  $('newgame').onclick = async () => { await stopSearch(); await loadFen(undefined); setPage('analysis'); };
+  // A new game is a fresh analysis board under its own id (a game against
+  // Kestrel starts from "Play the computer"), asked first (pages.js).
+  // On /play it is a new game against Kestrel: its dialog first, the
+  // question at Start (match.js).
+  $('newgame').onclick = () => {
+    if (document.body.dataset.page === 'play') openMatchDialog();
+    else leaveGameThen(async () => { await openNew(null, null); setPage('analysis'); });
+  };
   $('editbtn').onclick = startEdit;
-  $('edit-cancel').onclick = endEdit;
-  $('edit-apply').onclick = applyEdit;
-  $('edit-clear').onclick = () => { S.edit.board = new Array(64).fill(null); for (const c of 'KQkq') $(`edit-${c}`).checked = false; renderBoard(); };
-  $('edit-start').onclick = () => { S.edit.board = parseFen('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1').board; for (const c of 'KQkq') $(`edit-${c}`).checked = true; $('edit-turn').value = 'w'; renderBoard(); };
   $('pause').onclick = () => {
     S.paused = !S.paused;
     render();
@@ -784,6 +800,7 @@ function wire() {
     if ($('analyse').checked) { renderLines(); refreshArrows(); restartAnalysis(); } else stopAnalysis();
   };
   $('showbook').onchange = refreshPanels;
+  initExplorerFilter();
   $('bookadd').onclick = async () => {
     try { const r = await post('/api/book/add', {}); $('bookmsg').textContent = `Added ${r.added} to ${r.book}.`; refreshPanels(); } catch (e) { $('bookmsg').textContent = e.message; }
   };
@@ -792,7 +809,8 @@ function wire() {
     if (ev.key === 'Enter') { ev.preventDefault(); loadFen($('fen').value.trim()); }
   });
   $('loadpgn').onclick = () => loadPgn($('pgn').value);
-  $('showpgn').onclick = async () => { $('pgn').value = (await backend.pgn(S.game.id)) || ''; };
+  $('showpgn').onclick = async () => { S.savedVersion = S.game.version; $('pgn').value = (await backend.pgn(S.game.id)) || ''; };
+  $('download').addEventListener('click', () => { S.savedVersion = S.game.version; });
   $('upload').onchange = async (ev) => {
     const file = ev.target.files[0];
     if (!file) return;
@@ -821,10 +839,12 @@ async function main() {
   wirePersist();
   wireEngineSettings();
   wireResize(); // resize.js
+  wireEditor(); // editor.js
   const [opts, opened] = await Promise.all([api('GET', '/api/options'), openGame()]);
   S.options = opts.options;
   S.levels = opts.levels;
   S.tablebase = !!opts.tablebase;
+  S.tablebasePieces = opts.tablebase_pieces || 0;
   S.threadsMax = opts.threads_max || 1;
   S.hashMax = opts.hash_max_mib || 16;
   buildSides();
@@ -832,10 +852,12 @@ async function main() {
   if (opened.view) {
     restorePage(opened.saved, true); // persist.js: a reload
     await attach(opened.view);
+    restoreView(opened.saved);
     restorePageFromUrl(); // pages.js: the page the address names
   } else {
     setPage(pageInUrl() === 'editor' ? 'analysis' : pageInUrl(), true);
-    showExpired(opened.expired);
+    await reopenKept(opened.expired); // persist.js
+    if (S.game) restorePageFromUrl();
   }
   document.body.dataset.readyMs = performance.now().toFixed(0);
   document.body.dataset.ready = '1';
@@ -844,6 +866,10 @@ async function main() {
 // Shows a game and listens to its engine; the engine's turn, analysis.
 async function attach(view) {
   if (S.events) S.events.close();
+  // Another game: the PGN box held the one before (a fresh game's moves
+  // are its own, a loaded one's were read already).
+  if (!S.game || S.game.id !== view.id) $('pgn').value = '';
+  S.savedVersion = view.version;
   S.game = null;
   setGame(view);
   S.events = backend.events(view.id);

@@ -23,7 +23,8 @@ function createBoard(Chessground) {
   BOARD.cg = Chessground($('board'), {
     coordinates: true,
     animation: { enabled: true, duration: 200 },
-    movable: { free: false, showDests: true, events: { after: (orig, dest) => tryMove(orig, dest) } },
+    // In the editor chessground moves any piece itself (editor.js hears the change).
+    movable: { free: false, showDests: true, events: { after: (orig, dest) => { if (!S.edit) tryMove(orig, dest); } } },
     premovable: { enabled: true, showDests: true, castle: true },
     draggable: { enabled: true, showGhost: true },
     drawable: {
@@ -32,8 +33,9 @@ function createBoard(Chessground) {
       // Your arrows stay with their position: set again when it comes back.
       onChange: (shapes) => { if (BOARD.key) BOARD.shapes.set(BOARD.key, shapes); },
     },
-    // The editor places the palette's piece where you click.
-    events: { select: (key) => { if (S.edit) editSquare(key); } },
+    // The editor puts the picked spare piece where you click, and follows
+    // every change of the board (editor.js).
+    events: { select: (key) => { if (S.edit) editSquare(key); }, change: () => editBoardChanged() },
   });
   // chessground keeps where the board is on screen and forgets it only on
   // a scroll or a resize; the page moves the board otherwise too (a clock
@@ -72,6 +74,13 @@ function renderBoard() {
   if (!cg || !S.game) return;
   const editing = !!S.edit;
   const fen = editing ? boardToPlacement(S.edit.board) + ' w - - 0 1' : shownFen();
+  if (editing) {
+    cg.set({ fen, orientation: S.flipped ? 'black' : 'white', lastMove: undefined, check: false, drawable: { enabled: false }, ...editBoardConfig() });
+    BOARD.key = null;
+    cg.setShapes([]);
+    refreshArrows();
+    return;
+  }
   let last = null;
   if (!editing && S.pv && S.pv.idx > 0) last = S.pv.moves[S.pv.idx - 1];
   else if (!editing && !S.pv && S.game.current !== 0) last = curNode();

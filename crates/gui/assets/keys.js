@@ -2,7 +2,7 @@
 // analysis board: arrows, Home and End step through the moves, `f` flips,
 // Space has the engine play a move, `l` turns analysis on and off, `x`
 // hides or shows the engine's arrows, `?` opens the list of keys (Esc
-// closes it). Keys are left alone while you type in a field, with Ctrl,
+// closes it). Keys are left alone while you type in a text field, with Ctrl,
 // Alt or Meta held (the browser's own shortcuts) and while another dialog
 // is open. Loaded before app.js, whose state (S) and commands it calls.
 'use strict';
@@ -25,8 +25,13 @@ const SHORTCUTS = [
 const WHEEL_MS = 90;
 const KEYS = { lastWheel: 0 };
 
+// A field that takes text has the keys; a checkbox, a radio button, a
+// select or a button clicked with the mouse does not (the arrows, Home,
+// End and f still step and flip, as on lichess).
+const TEXT_FIELD = 'textarea, [contenteditable], input:not([type="checkbox"]):not([type="radio"]):not([type="button"])'
+  + ':not([type="submit"]):not([type="file"]):not([type="range"]):not([type="color"])';
 function typing(target) {
-  return target instanceof Element && target.matches('input, textarea, select, [contenteditable]');
+  return target instanceof Element && target.matches(TEXT_FIELD);
 }
 
 function onKey(ev) {

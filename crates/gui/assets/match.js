@@ -34,6 +34,7 @@ function openMatchDialog(fen = null) {
   if (!level.options.length) {
     for (const c of levelChoices()) level.add(new Option(c.text, c.value));
   }
+  $('match-dialog').returnValue = ''; // Esc closes it with the last value otherwise
   $('match-dialog').showModal();
 }
 
@@ -64,7 +65,7 @@ function playFromHere() {
 // The result dialog's Rematch: the same level, clock and hiding, the
 // colours swapped (as lichess's rematch).
 function rematch() {
-  $('over-dialog').close();
+  if ($('over-dialog').open) $('over-dialog').close();
   const m = S.match;
   if (!m) { openMatchDialog(); return; }
   beginMatch({ human: m.engine, level: m.level, control: m.control, hideEval: m.hideEval, fen: m.fen });
@@ -73,14 +74,33 @@ function rematch() {
 // The result dialog's "Analyse this game": the analysis board with the
 // game, and the game review started (the evaluation is no longer hidden).
 function analyseThisGame() {
-  $('over-dialog').close();
+  if ($('over-dialog').open) $('over-dialog').close();
   setPage('analysis');
+  refreshPanels(); // app.js: nothing hidden or left of another game
   if (S.game.plies.length) startReview(); // review.js
 }
 
+// A game against Kestrel: a new game with its own id and address (the
+// game on view stays at its own: Back returns to it), from the start or
+// from the position "Play from here" was pressed on.
 async function beginMatch({ human, level, control, hideEval, fen = null }) {
   const engine = human === 'w' ? 'b' : 'w';
+  let view;
+  try {
+    // The server keeps a hidden evaluation to itself too (no game analysis
+    // until the end). One line until it ends: a takeback undoes moves, no variations.
+    view = await freshGame(fen, { path: '/api/position', body: { fen: fen || undefined, hide_eval: hideEval, vs_engine: true } });
+    const name = level === 'max' ? 'Kestrel' : `Kestrel (level ${level})`;
+    const you = $('match-name').value.trim() || 'You';
+    try { localStorage.setItem('kestrel-name', you); } catch (e) { /* storage off: asked again next time */ }
+    const tags = { White: human === 'w' ? you : name, Black: human === 'b' ? you : name,
+      Event: 'Kestrel GUI game against the computer', TimeControl: control ? `${control.base / 1000}+${control.inc / 1000}` : '-',
+      WhiteElo: engine === 'w' && level !== 'max' ? level : '', BlackElo: engine === 'b' && level !== 'max' ? level : '' };
+    view = await api('POST', '/api/tags', { game: view.id, tags });
+  } catch (e) { showStatus(e.message); return; }
   await stopSearch();
+  leaveEditor(); // editor.js: "Play from here" there
+  if (S.game) savePage(); // persist.js: the game left keeps its page part
   S.match = { human, engine, level, control, hideEval, fen };
   S.players[human] = 'human';
   S.players[engine] = 'engine';
@@ -90,25 +110,13 @@ async function beginMatch({ human, level, control, hideEval, fen = null }) {
   $('ioerror').textContent = '';
   if (S.match.hideEval) $('analyse').checked = false;
   setPage('play'); // pages.js
-  try {
-    // The server keeps a hidden evaluation to itself too (no game analysis until the end).
-    // One line until it ends: a takeback undoes moves, no variations.
-    // From the start, or from the position "Play from here" was pressed on.
-    const view = await post('/api/position', { fen: fen || undefined, hide_eval: S.match.hideEval, vs_engine: true });
-    const name = level === 'max' ? 'Kestrel' : `Kestrel (level ${level})`;
-    const you = $('match-name').value.trim() || 'You';
-    try { localStorage.setItem('kestrel-name', you); } catch (e) { /* storage off: asked again next time */ }
-    const tags = { White: human === 'w' ? you : name, Black: human === 'b' ? you : name,
-      Event: 'Kestrel GUI game against the computer', TimeControl: control ? `${control.base / 1000}+${control.inc / 1000}` : '-',
-      WhiteElo: engine === 'w' && level !== 'max' ? level : '', BlackElo: engine === 'b' && level !== 'max' ? level : '' };
-    await post('/api/tags', { tags });
-    S.clock = control ? { left: { w: control.base, b: control.base }, inc: control.inc, running: null, plies: 0, since: performance.now() } : null;
-    S.game = null;
-    setGame(view);
-    renderClocks();
-    afterChange();
-  } catch (e) { showStatus(e.message); }
+  S.clock = control ? { left: { w: control.base, b: control.base }, inc: control.inc, running: null, plies: 0, since: performance.now() } : null;
+  renderClocks();
+  await showGame(view); // persist.js
 }
+
+// Kestrel's name on its clock and in the header: its level, or full strength.
+const kestrelName = (level) => (level === 'max' ? 'Kestrel (full strength)' : `Kestrel ${level}`);
 
 // The players panel as S says: who plays each side, and Kestrel's level
 // in a game against it.
@@ -136,6 +144,7 @@ function finishMatch() {
   S.players.b = 'human';
   showPlayers();
   renderClocks();
+  refreshPanels(); // app.js: book, explorer and tables were hidden while it went on
 }
 
 // Leaves match mode (a position loaded; the players changed by hand, kept).
@@ -233,10 +242,13 @@ function renderClocks() {
   bottom.classList.toggle('hidden', !on);
   const playing = S.match && S.game && !S.game.status.over;
   for (const b of document.querySelectorAll('.match-only')) b.classList.toggle('hidden', !playing);
+  // After the game, on its page, what the result dialog offers stays at hand.
+  const ended = S.match && S.game && S.game.status.over;
+  for (const b of document.querySelectorAll('.over-only')) b.classList.toggle('hidden', !ended);
   if (!on) return;
   const show = (el, side) => {
     const ms = timeLeft(side);
-    const who = S.match && S.match.engine === side ? 'Kestrel' : 'You';
+    const who = S.match && S.match.engine === side ? kestrelName(S.match.level) : 'You';
     el.innerHTML = `<span>${side === 'w' ? 'White' : 'Black'} · ${who}</span><span class="time">${clockText(ms)}</span>`;
     el.dataset.side = side;
     el.dataset.ms = Math.round(ms);
@@ -313,7 +325,12 @@ function hideEval() {
 function wireMatch() {
   $('vsengine').onclick = () => openMatchDialog();
   $('playfrom').onclick = playFromHere;
-  $('match-dialog').addEventListener('close', () => { if ($('match-dialog').returnValue === 'start') startMatch(); });
+  // Started: the game on view is left once the player agrees (pages.js).
+  // Cancelled on /play with no game against Kestrel: the analysis board.
+  $('match-dialog').addEventListener('close', () => {
+    if ($('match-dialog').returnValue === 'start') leaveGameThen(startMatch);
+    else if (document.body.dataset.page === 'play' && !S.match) setPage('analysis', true);
+  });
   // Asked first, as lichess asks (pages.js).
   $('resign').onclick = () => confirmThen('Resign this game?', resign);
   $('offerdraw').onclick = () => confirmThen('Offer Kestrel a draw?', offerDraw);
@@ -321,5 +338,7 @@ function wireMatch() {
   $('over-again').onclick = () => { $('over-dialog').close(); openMatchDialog(); };
   $('over-rematch').onclick = rematch;
   $('over-analyse').onclick = analyseThisGame;
+  $('rematch').onclick = rematch;
+  $('analysegame').onclick = analyseThisGame;
   setInterval(tickClock, 100);
 }

@@ -33,15 +33,25 @@ function setPage(name, replace = false) {
 
 // Opens page `name` (from the header, the history, a reload): the editor
 // starts editing the position on view, the other pages leave the editor;
-// /play without a game against Kestrel is the analysis board.
+// /play without a game against Kestrel opens the new-game dialog there,
+// as lichess's Play does (cancelled, it is the analysis board).
 function openPage(name, replace = false) {
   if (name === 'editor') { if (!S.edit) startEdit(); return; }
   if (S.edit) endEdit();
-  setPage(name === 'play' && !S.match ? 'analysis' : name, replace);
+  setPage(name, replace);
+  if (name === 'play' && !S.match) openMatchDialog(); // match.js
 }
 
 // After a reload or an address typed in: the page the address names.
 const restorePageFromUrl = () => openPage(pageInUrl(), true);
+
+// The browser's Back and Forward: the page the address names, and its
+// game when that is another (each game has its own address: persist.js).
+async function followUrl() {
+  const id = gameInUrl();
+  if (id && S.game && id !== S.game.id) await openGameAt(id); // persist.js
+  restorePageFromUrl();
+}
 
 // ---------- confirmations ----------
 
@@ -59,10 +69,41 @@ function closeConfirm() {
   $('confirm-yes').onclick = null;
 }
 
+// A game against Kestrel in progress: what leaving it would throw away.
+const matchRunning = () => !!(S.match && S.game && !S.game.status.over);
+
+// Moves made on this page that no PGN was taken of yet (Show or Download
+// PGN): the game stays at its own address, but the player is asked before
+// the page leaves it.
+const unsavedStudy = () => !!(S.game && !S.game.status.final && S.game.nodes.length > 1
+  && S.game.version !== S.savedVersion);
+
+// Runs `action`, which leaves the game on view for another (New game, a
+// FEN or PGN loaded, a game against Kestrel started), once the player
+// agrees: a game against Kestrel in progress is resigned first, a study
+// with moves made here is left as it is (Back returns to it). Nothing a
+// player made goes in one click.
+function leaveGameThen(action) {
+  if (matchRunning()) {
+    confirmThen('A game against Kestrel is in progress: resign it and leave?', async () => {
+      await resign(); // match.js
+      if ($('over-dialog').open) $('over-dialog').close(); // the next game is on its way
+      await action();
+    });
+  } else if (unsavedStudy()) {
+    confirmThen('Leave this game? It stays at its address: Back returns to it.', action);
+  } else {
+    action();
+  }
+}
+
 function wirePages() {
   for (const a of document.querySelectorAll('#pages a')) {
     a.onclick = (ev) => { ev.preventDefault(); openPage(a.dataset.page); };
   }
   $('confirm-no').onclick = closeConfirm;
-  window.addEventListener('popstate', restorePageFromUrl);
+  window.addEventListener('popstate', followUrl);
+  // Closing the tab or leaving the site during a game against Kestrel asks
+  // first (the browser's own question); a reload comes back to the game.
+  window.addEventListener('beforeunload', (ev) => { if (matchRunning()) { ev.preventDefault(); ev.returnValue = ''; } });
 }

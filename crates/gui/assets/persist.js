@@ -16,10 +16,48 @@ const PERSIST = { timer: 0, version: null, expired: null };
 
 const gameInUrl = () => new URLSearchParams(location.search).get('game');
 
-function putGameInUrl(id) {
+// Names game `id` in the address: a new history entry when `push` (a
+// new game: Back returns to the one before), else in place.
+function putGameInUrl(id, push = false) {
   const u = new URL(location.href);
+  if (u.searchParams.get('game') === id) return;
   u.searchParams.set('game', id);
-  history.replaceState(null, '', u);
+  if (push) history.pushState(null, '', u);
+  else history.replaceState(null, '', u);
+}
+
+// Shows another game under its own address (a new one, or one Back
+// returns to): the page's part of the game left is kept first.
+async function showGame(view, push = true) {
+  if (S.game && S.game.id !== view.id) savePage();
+  putGameInUrl(view.id, push);
+  await attach(view); // app.js
+}
+
+// A new game under its own id (POST /api/game) from `fen` (or the usual
+// start), made a game against Kestrel or filled from a PGN by `then`, a
+// request sent for it ({ path, body }). The game on view is left as it is.
+async function freshGame(fen, then = null) {
+  const view = await api('POST', '/api/game', fen ? { fen } : {});
+  if (!then) return view;
+  return api('POST', then.path, { game: view.id, ...then.body });
+}
+
+// Goes to game `id` (the address's, after Back or Forward): the server's
+// game with the page's part this browser kept, or the expired dialog.
+async function openGameAt(id) {
+  let view;
+  try {
+    view = await api('GET', `/api/state?game=${encodeURIComponent(id)}`);
+  } catch (e) {
+    if (isMissingGame(e)) showExpired(id);
+    else showStatus(e.message);
+    return;
+  }
+  savePage();
+  adoptPage(readSaved(id));
+  await attach(view);
+  restoreView(readSaved(id));
 }
 
 // The server's answer for a game it does not have (api.rs, AppState::get).
@@ -39,13 +77,36 @@ function writeSaved(id, entry) {
   } catch (e) { /* storage off or full: this game is not kept */ }
 }
 
-// The page's part of the game; clocks as time left now.
+// The page's part of the game; clocks as time left now; the move on view
+// as the way to it from the start (which child at each step), so that a
+// game restored from its PGN, whose nodes are numbered anew, shows it too.
 function pageState() {
   const c = S.clock;
   return {
     players: { ...S.players }, flipped: S.flipped, match: S.match,
     clock: c ? { left: { w: timeLeft('w'), b: timeLeft('b') }, inc: c.inc, running: c.running } : null,
+    analyse: $('analyse').checked, unsaved: unsavedStudy(), onView: pathTo(S.game.current),
   };
+}
+
+// The child indices from the start to node `id`.
+function pathTo(id) {
+  const out = [];
+  for (let n = treeNode(id); n && n.parent != null; n = treeNode(n.parent)) {
+    out.unshift(treeNode(n.parent).children.indexOf(n.id));
+  }
+  return out;
+}
+
+// The node at the end of `path` in the game on view (as far as it goes).
+function nodeAt(path) {
+  let n = treeNode(0);
+  for (const i of path || []) {
+    const next = n && treeNode(n.children[i]);
+    if (!next) break;
+    n = next;
+  }
+  return n ? n.id : 0;
 }
 
 // Called with every view of the game: a changed game is saved a moment later.
@@ -91,6 +152,7 @@ function restorePage(saved, withMatch, chargeAway = true) {
   if (!page) return;
   Object.assign(S.players, page.players);
   S.flipped = !!page.flipped;
+  if (page.analyse != null) $('analyse').checked = page.analyse;
   if (withMatch && page.match) {
     S.match = page.match;
     const c = page.clock;
@@ -103,6 +165,30 @@ function restorePage(saved, withMatch, chargeAway = true) {
   }
   showPlayers();
   renderClocks();
+}
+
+// Another game's page part in place of this one's: none of this game's
+// match, clocks or engine players carries over.
+function adoptPage(saved) {
+  S.match = null;
+  S.clock = null;
+  S.players.w = 'human';
+  S.players.b = 'human';
+  S.flipped = false;
+  restorePage(saved, true);
+  showPlayers();
+  renderClocks();
+}
+
+// After the game is shown: the move that was on view (a game restored
+// from its PGN has the node on view at its end), and whether it had moves
+// no PGN was taken of.
+function restoreView(saved) {
+  const page = saved && saved.page;
+  if (!page || !S.game) return;
+  S.savedVersion = page.unsaved ? -1 : S.game.version;
+  const id = nodeAt(page.onView);
+  if (id !== S.game.current) gotoNode(id);
 }
 
 // The game the address names, or a new one (then named in the address).
@@ -138,9 +224,12 @@ function showExpired(id) {
 
 // A new game on the server, from the kept PGN when `restore`; the page
 // goes on with it. A game against the computer that was going on goes on
-// (same side, level, clocks and hidden evaluation); one that had ended, or
-// that the server will not take as one, comes back as a game to study.
-async function startAgain(restore) {
+// (same side, level, clocks and hidden evaluation); one that had ended
+// comes back ended and final; one the server will not take as either
+// comes back as a game to study. `reload`: the page was reloaded (the
+// static site's Worker lost its games), so the clock that ran was running
+// meanwhile, and the move on view comes back too.
+async function startAgain(restore, reload = false) {
   const old = PERSIST.expired;
   $('expired-error').textContent = '';
   try {
@@ -159,17 +248,31 @@ async function startAgain(restore) {
         view = await api('POST', '/api/pgn', body);
         endMatchMode();
       }
-      restorePage(old.saved, resumed, false);
+      restorePage(old.saved, resumed, reload);
       writeSaved(view.id, { ...old.saved, savedAt: Date.now() });
       try { localStorage.removeItem(SAVE_PREFIX + old.id); } catch (e) { /* storage off */ }
     } else {
       endMatchMode();
     }
     putGameInUrl(view.id);
-    $('expired-dialog').close();
+    if ($('expired-dialog').open) $('expired-dialog').close();
     PERSIST.expired = null;
     await attach(view);
-  } catch (e) { $('expired-error').textContent = e.message; }
+    if (restore) restoreView(old.saved);
+  } catch (e) {
+    if (reload) showExpired(old.id);
+    $('expired-error').textContent = e.message;
+  }
+}
+
+// A reload of a page whose host lost the game (the static site: its
+// Worker's games go with the page): the kept copy comes back at once,
+// as it was on screen; without a copy, the expired dialog.
+async function reopenKept(id) {
+  const saved = savedMoves(id);
+  if (!self.kestrelBackend || !saved) { showExpired(id); return; }
+  PERSIST.expired = { id, saved };
+  await startAgain(true, true);
 }
 
 function wirePersist() {

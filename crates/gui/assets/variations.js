@@ -265,6 +265,12 @@ function openNodeMenu(id, x, y) {
 function closeNodeMenu() { $('node-menu').classList.add('hidden'); }
 
 function wireTree() {
+  // The move on view stays in view when the list's box changes (the phone's
+  // engine strip appearing above it, a panel opened, the window resized).
+  new ResizeObserver(() => {
+    const cur = $('moves').querySelector('.cur');
+    if (cur) scrollListTo($('moves'), cur);
+  }).observe($('moves'));
   $('promote').onclick = () => promoteNode(S.game.current, false);
   $('mainline').onclick = () => promoteNode(S.game.current, true);
   $('delete').onclick = () => deleteNode(S.game.current);

@@ -19,6 +19,7 @@ use gamerecord::request::{
     StopBody, TagsBody, UndoBody,
 };
 use gamerecord::settings::OptionsAnswer;
+use gamerecord::tablebase_panel::{Probe, TablebasePanel};
 use gamerecord::view::{GameJson, MoveView};
 use gamerecord::GameError;
 use serde::{Deserialize, Serialize};
@@ -161,12 +162,14 @@ pub async fn delete(
     view(&state, &session)
 }
 
-/// Takes moves back.
+/// Takes moves back (stopping the engine: it may search a position taken
+/// back); refused, the search left running, for a finished game.
 pub async fn undo(
     State(state): Shared,
     ApiJson(body): ApiJson<UndoBody>,
 ) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
+    body.check(&session.record())?;
     session.cancel_search();
     change(&state, &session, 0, |record| body.apply(record))?;
     view(&state, &session)
@@ -196,13 +199,14 @@ pub async fn set_tags(
     view(&state, &session)
 }
 
-/// Starts the game again from a position.
+/// Starts the game again from a position (refused for a finished game,
+/// which stays as played).
 pub async fn set_position(
     State(state): Shared,
     ApiJson(body): ApiJson<PositionBody>,
 ) -> Result<Response, ApiError> {
     let session = state.get(&body.game)?;
-    body.start()?;
+    body.check(&session.record())?;
     session.cancel_search();
     session.engine().new_game();
     change(&state, &session, 0, |record| body.apply(record))?;
@@ -315,9 +319,15 @@ pub async fn options(State(state): Shared) -> Json<OptionsAnswer> {
     // The list is the engine's and cannot change while the program runs.
     static OPTIONS: std::sync::OnceLock<OptionsAnswer> = std::sync::OnceLock::new();
     let base = OPTIONS.get_or_init(|| OptionsAnswer::new(false, 1, 1));
+    use engine::Tablebase;
     Json(OptionsAnswer {
-        // The page asks the tables only when there are some.
-        tablebase: state.tables.is_some(),
+        // The 3- and 4-piece tables are compiled in; --syzygy-path adds more.
+        tablebase: true,
+        tablebase_pieces: state
+            .tables
+            .as_ref()
+            .map_or(0, |t| t.max_pieces())
+            .max(syzygy::embedded::EMBEDDED_PIECES),
         // What POST /api/engine takes on this machine and server.
         threads_max: crate::session::max_threads(),
         hash_max_mib: state.max_hash_mib(),
@@ -374,20 +384,22 @@ pub async fn book_moves(
     Ok(Json(panel))
 }
 
-/// `GET /api/explorer?game=ID`: what the master games say about the
+/// `GET /api/explorer?game=ID` (and `min_rating`, `max_rating`, `since`,
+/// `until`): what the master games the filters admit say about the
 /// position on view: each move with its games and results, and the
 /// best-rated games through it.
 pub async fn explorer(
     State(state): Shared,
-    ApiQuery(q): ApiQuery<GameQuery>,
+    ApiQuery(q): ApiQuery<gamerecord::explorer::ExplorerQuery>,
 ) -> Result<Json<gamerecord::explorer::ExplorerView>, ApiError> {
     let session = state.get(&q.game)?;
     not_hidden(&session.record(), "the explorer's statistics")?;
     let pos = session.record().position();
+    let filter = q.filter();
     // The first request may index the games (0.2 s): not on an
     // async thread.
     let view = tokio::task::spawn_blocking(move || {
-        gamerecord::explorer::view(gamerecord::explorer::masters(), &pos)
+        gamerecord::explorer::view(gamerecord::explorer::masters(), &pos, &filter)
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the master games could not be read: {e}")))?;
@@ -438,40 +450,32 @@ pub async fn book_add(
     Ok(Json(json!({"added": san, "book": book.name()})))
 }
 
-/// `GET /api/tablebase?game=ID`: what the Syzygy tables say about the position.
+/// `GET /api/tablebase?game=ID`: what the Syzygy tables say about the
+/// position on view and each of its moves (gamerecord's
+/// [`TablebasePanel`]): the tables of `--syzygy-path` where they hold it,
+/// else the 3- and 4-piece tables compiled into Kestrel.
 pub async fn tablebase(
     State(state): Shared,
     ApiQuery(q): ApiQuery<GameQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<TablebasePanel>, ApiError> {
     let session = state.get(&q.game)?;
     not_hidden(&session.record(), "the tables' verdict")?;
-    let tables = state.tables.clone().ok_or_else(|| {
-        ApiError::not_found("no tables: start kestrel gui with --syzygy-path DIR")
-    })?;
     let (pos, mode) = {
         let record = session.record();
         (record.position(), record.mode())
     };
-    let probe = tokio::task::spawn_blocking(move || {
-        use engine::Tablebase;
-        let wdl = tables.probe_wdl(&pos)?;
-        let dtz = tables.probe_dtz(&pos)?;
-        let moves = tables.probe_moves(&pos)?;
-        Some((wdl, dtz, moves))
+    let tables = state.tables.clone();
+    let panel = tokio::task::spawn_blocking(move || {
+        let probe = tables
+            .as_deref()
+            .and_then(|t| t.probe_all(&pos))
+            .or_else(|| syzygy::SyzygyTablebase::embedded().probe_all(&pos))
+            .map(Probe::from_parts);
+        TablebasePanel::of(&pos, mode, probe)
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the probe failed: {e}")))?;
-    let Some((wdl, dtz, moves)) = probe else {
-        return Ok(Json(json!({"found": false,
-            "reason": "the position is not in the tables (too many pieces, castling rights, or a missing table)"})));
-    };
-    let moves: Vec<Value> = moves
-        .iter()
-        .map(|v| json!({"move": MoveView::new(&pos, v.mv, mode), "wdl": v.wdl.as_i32(), "dtz": v.dtz}))
-        .collect();
-    Ok(Json(
-        json!({"found": true, "wdl": wdl.as_i32(), "dtz": dtz, "moves": moves}),
-    ))
+    Ok(Json(panel))
 }
 
 /// Starts the analysis pass over the game (409 while its evaluation is hidden).

@@ -16,7 +16,7 @@ pub const PAGES: [&str; 3] = ["play", "analysis", "editor"];
 /// each file). chessground.js is lichess's board (`@lichess-org/chessground`,
 /// GPL-3.0-or-later, vendored unchanged: assets/chessground/README.md),
 /// an ES module that app.js imports.
-pub const SCRIPTS: [(&str, &str); 14] = [
+pub const SCRIPTS: [(&str, &str); 15] = [
     ("app.js", include_str!("../assets/app.js")),
     ("match.js", include_str!("../assets/match.js")),
     ("review.js", include_str!("../assets/review.js")),
@@ -27,6 +27,7 @@ pub const SCRIPTS: [(&str, &str); 14] = [
     ("themes.js", include_str!("../assets/themes.js")),
     ("persist.js", include_str!("../assets/persist.js")),
     ("board.js", include_str!("../assets/board.js")),
+    ("editor.js", include_str!("../assets/editor.js")),
     ("resize.js", include_str!("../assets/resize.js")),
     ("pages.js", include_str!("../assets/pages.js")),
     (

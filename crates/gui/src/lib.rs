@@ -98,20 +98,63 @@ pub fn state(config: &Config) -> Result<Arc<AppState>, StartError> {
         None => BookSource::embedded(),
     };
     let tables = match &config.syzygy_path {
-        Some(path) => {
-            let (tables, problems) = syzygy::SyzygyTablebase::open(path)
-                .map_err(|e| StartError::Tables(e.to_string()))?;
-            for p in problems {
-                eprintln!("warning: Syzygy: {p}");
-            }
-            Some(Arc::new(tables))
-        }
-        None => None,
+        Some(path) => Some(open_tables(path).map_err(StartError::Tables)?),
+        None => default_tables(),
     };
     let budget = games_budget(config.games_memory_mib, engine::memory::available_mib())?;
     let state = AppState::with_budget(book, tables, budget)
         .keeping_games_used_within(config.games_idle.unwrap_or(session::KEEP_USED_WITHIN));
     Ok(Arc::new(state))
+}
+
+/// The variable that names the tables' directories when `--syzygy-path`
+/// is not given (as for `kestrel tb probe`).
+pub const TABLES_VARIABLE: &str = "KESTREL_SYZYGY_PATH";
+
+/// Where tables are looked for when neither `--syzygy-path` nor
+/// [`TABLES_VARIABLE`] names them: the first of these that holds some
+/// (`~` is the home directory). The 3- and 4-piece tables are compiled in
+/// whatever is found (`syzygy::embedded`).
+pub const STANDARD_TABLE_DIRS: [&str; 4] = [
+    "~/.local/share/syzygy",
+    "~/syzygy",
+    "/usr/local/share/syzygy",
+    "/usr/share/syzygy",
+];
+
+/// The tables in `path` (directories as in PATH), their problems printed
+/// as warnings; why none can be used.
+fn open_tables(path: &str) -> Result<Arc<syzygy::SyzygyTablebase>, String> {
+    let (tables, problems) = syzygy::SyzygyTablebase::open(path).map_err(|e| e.to_string())?;
+    for p in problems {
+        eprintln!("warning: Syzygy: {p}");
+    }
+    Ok(Arc::new(tables))
+}
+
+/// The tables [`TABLES_VARIABLE`] names, else those of the first of
+/// [`STANDARD_TABLE_DIRS`] that holds some; none (a warning) when what
+/// the variable names cannot be used.
+fn default_tables() -> Option<Arc<syzygy::SyzygyTablebase>> {
+    if let Ok(path) = std::env::var(TABLES_VARIABLE) {
+        return open_tables(&path)
+            .inspect_err(|e| {
+                eprintln!(
+                    "warning: {TABLES_VARIABLE}: {e}; using the compiled-in 3- and 4-piece tables"
+                );
+            })
+            .ok();
+    }
+    let home = std::env::var("HOME").unwrap_or_default();
+    STANDARD_TABLE_DIRS
+        .iter()
+        .map(|dir| match dir.strip_prefix('~') {
+            Some(rest) if !home.is_empty() => format!("{home}{rest}"),
+            Some(_) => String::new(),
+            None => dir.to_string(),
+        })
+        .filter(|dir| !dir.is_empty() && std::path::Path::new(dir).is_dir())
+        .find_map(|dir| open_tables(&dir).ok())
 }
 
 /// The memory for games in bytes: `asked` MiB, checked against one game's

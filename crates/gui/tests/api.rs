@@ -404,6 +404,35 @@ async fn the_explorer_shows_the_master_games_and_loads_one() {
     let (_, x) = api.get(&format!("/api/explorer?game={id}")).await;
     assert_eq!(x["moves"][0]["san"], "Nf3", "{x}");
     assert_eq!(x["moves"][0]["uci"], "g1f3", "{x}");
+    // Filtered as lichess's (issue 63): fewer games, each top game within
+    // the rating and the years; a bound that is not a number refused.
+    let games = |x: &Value| {
+        ["white", "draws", "black"]
+            .map(|k| x[k].as_u64().unwrap_or(0))
+            .iter()
+            .sum::<u64>()
+    };
+    let (status, f) = api
+        .get(&format!(
+            "/api/explorer?game={id}&min_rating=2600&since=2000&until=2025"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{f}");
+    assert_eq!(f["filtered"], true, "{f}");
+    assert!(
+        games(&f) > 0 && games(&f) < games(&x),
+        "{} of {}",
+        games(&f),
+        games(&x)
+    );
+    for g in f["top_games"].as_array().expect("top games") {
+        let mean =
+            (g["white_elo"].as_u64().unwrap_or(0) + g["black_elo"].as_u64().unwrap_or(0)) / 2;
+        let year = g["year"].as_u64().unwrap_or(0);
+        assert!(mean >= 2600 && (2000..=2025).contains(&year), "{g}");
+    }
+    let (status, body) = api.get(&format!("/api/explorer?game={id}&since=x")).await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
 
     // A top game loads as PGN, read back by the import.
     let game = &x["top_games"][0];
@@ -434,26 +463,64 @@ async fn the_explorer_shows_the_master_games_and_loads_one() {
     assert_refused(status, &body, StatusCode::BAD_REQUEST);
 }
 
+/// The tablebase panel (issue 63): without `--syzygy-path` the 3- and
+/// 4-piece tables compiled in answer, every legal move with its value and
+/// DTZ, win first and the shortest win first; with a path its tables come
+/// first; a position of more pieces is not found.
 #[tokio::test]
-async fn the_tables_answer_when_given() {
+async fn the_tables_answer_every_move_with_no_set_up() {
     let api = Api::new();
-    let id = api.new_game().await;
-    let (status, body) = api.get(&format!("/api/tablebase?game={id}")).await;
-    assert_refused(status, &body, StatusCode::NOT_FOUND);
-    // The page reads from the options whether to ask at all.
-    assert_eq!(api.get("/api/options").await.1["tablebase"], false);
+    let options = api.get("/api/options").await.1;
+    assert_eq!(
+        (&options["tablebase"], &options["tablebase_pieces"]),
+        (&json!(true), &json!(4))
+    );
+    // KR v KP, which the test folder has not got: the compiled-in tables.
+    let (_, s) = api
+        .post(
+            "/api/game",
+            json!({"fen": "8/8/8/8/8/1k6/1p6/1K2R3 w - - 0 1"}),
+        )
+        .await;
+    let id = s["id"].as_str().expect("id");
+    let (status, t) = api.get(&format!("/api/tablebase?game={id}")).await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    assert_eq!(
+        (&t["found"], &t["category"]),
+        (&json!(true), &json!("win")),
+        "{t}"
+    );
+    let moves = t["moves"].as_array().expect("moves");
+    assert_eq!(
+        moves.len(),
+        s["legal"].as_array().expect("legal").len(),
+        "{t}"
+    );
+    let rank = |m: &Value| match m["category"].as_str().unwrap_or("") {
+        "win" => 4,
+        "cursed-win" => 3,
+        "draw" => 2,
+        "blessed-loss" => 1,
+        _ => 0,
+    };
+    for pair in moves.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        assert!(
+            rank(a) > rank(b) || (rank(a) == rank(b) && a["dtz"].as_i64() <= b["dtz"].as_i64()),
+            "sorted: {a} before {b}"
+        );
+    }
+    assert!(moves[0]["san"].is_string() && moves[0]["dtz"].as_i64() > Some(0));
 
     let api = Api::with(BookSource::embedded(), Some(TABLES));
-    assert_eq!(api.get("/api/options").await.1["tablebase"], true);
     let (_, s) = api
         .post("/api/game", json!({"fen": "8/8/8/8/8/2k5/8/K6Q w - - 0 1"}))
         .await;
     let id = s["id"].as_str().expect("id");
     let (status, t) = api.get(&format!("/api/tablebase?game={id}")).await;
     assert_eq!(status, StatusCode::OK, "{t}");
-    assert_eq!(t["found"], true);
-    assert_eq!(t["wdl"], 2);
-    assert!(!t["moves"].as_array().expect("moves").is_empty());
+    assert_eq!((&t["found"], &t["category"]), (&json!(true), &json!("win")));
+    assert_eq!(t["moves"][0]["category"], "win");
     let (_, s) = api.post("/api/game", json!({})).await;
     let id = s["id"].as_str().expect("id");
     let (_, t) = api.get(&format!("/api/tablebase?game={id}")).await;
@@ -948,7 +1015,11 @@ async fn a_hidden_evaluation_is_not_sent_and_draws_are_weighed_by_the_server() {
     assert_eq!(v["state"]["eval_hidden"], false);
     let (status, body) = api.post("/api/draw", json!({"game": id})).await;
     assert_refused(status, &body, StatusCode::CONFLICT);
-    api.post("/api/position", json!({"game": id})).await;
+    // The drawn game is final: another position is another game.
+    let (status, body) = api.post("/api/position", json!({"game": id})).await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
+    let id = api.new_game().await;
+    let mut stream = served.events(&id).await;
     api.post(
         "/api/go",
         json!({"game": id, "settings": {"depth": 4}, "play": false}),
@@ -1064,12 +1135,12 @@ async fn players_end_games_name_themselves_and_the_engine_plays_to_a_clock() {
         let (status, body) = api.post("/api/end", bad).await;
         assert_refused(status, &body, StatusCode::UNPROCESSABLE_ENTITY);
     }
-    // A takeback reopens it.
-    let (status, v) = api.post("/api/undo", json!({"game": id})).await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    assert_eq!(v["status"]["over"], false);
+    // It is final: no takeback reopens it.
+    let (status, body) = api.post("/api/undo", json!({"game": id})).await;
+    assert_refused(status, &body, StatusCode::CONFLICT);
 
     // On a clock the engine is told both sides' times and plays.
+    let id = api.new_game().await;
     let clock = json!({"wtime_ms": 2000, "btime_ms": 2000, "winc_ms": 100, "binc_ms": 100});
     let (status, body) = api
         .post(
@@ -1299,15 +1370,277 @@ async fn moves_are_annotated_and_a_kept_game_against_the_engine_goes_on() {
         )
         .await;
     assert_refused(status, &reply, StatusCode::CONFLICT);
-    for pgn in ["1. e4 e5 (1... c5) 2. Nf3 *", "1. f3 e5 2. g4 Qh4# 0-1"] {
-        let (status, reply) = api
+    let (status, reply) = api
+        .post(
+            "/api/pgn",
+            json!({"game": id, "pgn": "1. e4 e5 (1... c5) 2. Nf3 *", "vs_engine": true}),
+        )
+        .await;
+    assert_refused(status, &reply, StatusCode::BAD_REQUEST);
+    // A finished game's kept PGN comes back final.
+    let (status, s) = api
+        .post(
+            "/api/pgn",
+            json!({"game": id, "pgn": "1. f3 e5 2. g4 Qh4# 0-1", "vs_engine": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(
+        (&s["status"]["final"], &s["status"]["reason"]),
+        (&json!(true), &json!("Black mates"))
+    );
+}
+
+// ---------- a finished game is final (issue 63) ----------
+
+/// A game against the engine, `1. e4 e5 2. Nf3`, that White resigned.
+async fn finished_game(api: &Api) -> (String, Value) {
+    let id = api.new_game().await;
+    api.post("/api/position", json!({"game": id, "vs_engine": true}))
+        .await;
+    for mv in ["e4", "e5", "Nf3"] {
+        let (status, v) = api.post("/api/move", json!({"game": id, "move": mv})).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let (status, v) = api
+        .post(
+            "/api/end",
+            json!({"game": id, "end": "resign", "side": "white"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["status"]["final"], true, "{v}");
+    (id, v)
+}
+
+/// What a finished game keeps whatever is asked: its main line's moves
+/// and its status (result, reason, final, the side to move in it).
+fn kept(v: &Value) -> Value {
+    let sans: Vec<Value> = v["plies"]
+        .as_array()
+        .expect("plies")
+        .iter()
+        .map(|p| p["san"].clone())
+        .collect();
+    json!({"plies": sans, "status": v["status"]})
+}
+
+/// Sends `path` with the body `make` writes from the finished game's id
+/// and view, expects `expected` (a 4xx with a message), and checks that
+/// the game's record is as it was. Returns the answer.
+async fn on_finished(
+    path: &str,
+    make: impl Fn(&str, &Value) -> Value,
+    expected: StatusCode,
+) -> Value {
+    let api = Api::new();
+    let (id, before) = finished_game(&api).await;
+    let (status, answer) = api.post(path, make(&id, &before)).await;
+    if expected.is_client_error() {
+        assert_refused(status, &answer, expected);
+    } else {
+        assert_eq!(status, expected, "{answer}");
+    }
+    let after = api.state(&id).await;
+    assert_eq!(kept(&after), kept(&before), "{path} changed the record");
+    let pgn = api.pgn(&id).await;
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    answer
+}
+
+/// The node of main-line move `i` (0: the first) of a view.
+fn ply_node(v: &Value, i: usize) -> Value {
+    v["plies"][i]["node"].clone()
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_a_move_after_its_end() {
+    let e = on_finished(
+        "/api/move",
+        |id, _| json!({"game": id, "move": "Nc6"}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+    assert!(
+        e["error"].as_str().expect("words").contains("variation"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn a_finished_game_takes_a_move_before_its_end_as_a_variation() {
+    let v = on_finished(
+        "/api/move",
+        |id, _| json!({"game": id, "move": "d4", "from": 0}),
+        StatusCode::OK,
+    )
+    .await;
+    assert_eq!(v["nodes"][0]["children"].as_array().map(Vec::len), Some(2));
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_a_takeback() {
+    let e = on_finished(
+        "/api/undo",
+        |id, _| json!({"game": id, "plies": 2}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+    assert!(
+        e["error"]
+            .as_str()
+            .expect("words")
+            .starts_with("the game is over (0-1, White resigns)"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_deleting_its_moves() {
+    on_finished(
+        "/api/delete",
+        |id, v| json!({"game": id, "node": ply_node(v, 1)}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_a_variation_as_its_main_line() {
+    let api = Api::new();
+    let (id, before) = finished_game(&api).await;
+    let (_, v) = api
+        .post("/api/move", json!({"game": id, "move": "d4", "from": 0}))
+        .await;
+    let side = v["current"].clone();
+    for main in [true, false] {
+        let (status, body) = api
             .post(
-                "/api/pgn",
-                json!({"game": id, "pgn": pgn, "vs_engine": true}),
+                "/api/promote",
+                json!({"game": id, "node": side, "main": main}),
             )
             .await;
-        assert_refused(status, &reply, StatusCode::BAD_REQUEST);
+        assert_refused(status, &body, StatusCode::CONFLICT);
     }
+    // The variation itself may go.
+    let (status, v) = api
+        .post("/api/delete", json!({"game": id, "node": side}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(kept(&api.state(&id).await), kept(&before));
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_a_new_position() {
+    on_finished(
+        "/api/position",
+        |id, _| json!({"game": id}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_an_imported_pgn() {
+    on_finished(
+        "/api/pgn",
+        |id, _| json!({"game": id, "pgn": "1. d4 d5 *"}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_another_end() {
+    on_finished(
+        "/api/end",
+        |id, _| json!({"game": id, "end": "draw"}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_an_engine_move_after_its_end() {
+    on_finished(
+        "/api/go",
+        |id, _| json!({"game": id, "settings": {"depth": 1}, "play": true}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_a_draw_offer() {
+    on_finished(
+        "/api/draw",
+        |id, _| json!({"game": id}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_takes_comments_and_clocks_but_keeps_its_record() {
+    on_finished(
+        "/api/annotate",
+        |id, v| json!({"game": id, "node": ply_node(v, 0), "comment": "studied", "nags": [1]}),
+        StatusCode::OK,
+    )
+    .await;
+    on_finished(
+        "/api/clock",
+        |id, v| json!({"game": id, "node": ply_node(v, 2), "ms": 1000}),
+        StatusCode::OK,
+    )
+    .await;
+    on_finished(
+        "/api/tags",
+        |id, _| json!({"game": id, "tags": {"Result": "1-0"}}),
+        StatusCode::BAD_REQUEST,
+    )
+    .await;
+    on_finished(
+        "/api/analysis/lines",
+        |id, _| json!({"game": id}),
+        StatusCode::CONFLICT,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_mated_game_against_the_engine_is_final_after_a_side_line() {
+    // The issue's steps: a mate, a step back, a side line, its end, Undo.
+    let api = Api::new();
+    let id = api.new_game().await;
+    api.post("/api/position", json!({"game": id, "vs_engine": true}))
+        .await;
+    let mut v = Value::Null;
+    for mv in ["f3", "e5", "g4", "Qh4#"] {
+        v = api
+            .post("/api/move", json!({"game": id, "move": mv}))
+            .await
+            .1;
+    }
+    let before = kept(&v);
+    assert_eq!(v["status"]["final"], true, "{v}");
+    let (status, side) = api
+        .post(
+            "/api/move",
+            json!({"game": id, "move": "Qe7", "from": ply_node(&v, 2)}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{side}");
+    for body in [json!({"game": id}), json!({"game": id, "plies": 2})] {
+        let (status, e) = api.post("/api/undo", body).await;
+        assert_refused(status, &e, StatusCode::CONFLICT);
+    }
+    let end = ply_node(&v, 3);
+    api.post("/api/goto", json!({"game": id, "node": end}))
+        .await;
+    let (status, e) = api.post("/api/undo", json!({"game": id})).await;
+    assert_refused(status, &e, StatusCode::CONFLICT);
+    assert_eq!(kept(&api.state(&id).await), before);
 }
 
 /// A game against the engine on the page's clock: each move's clock

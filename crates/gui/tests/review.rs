@@ -373,9 +373,10 @@ async fn a_hidden_evaluation_stays_hidden_until_the_game_ends() {
         .await;
     assert_eq!(v["hidden"], false);
     assert_eq!(api.finished(&id).await["analysed"], 2);
-    // A takeback reopens the game, and hides it again.
-    api.ok("/api/undo", json!({"game": id})).await;
-    assert_eq!(api.review(&id).await["hidden"], true);
+    // The game is final: no takeback reopens it and hides it again.
+    let (status, body) = api.post("/api/undo", json!({"game": id})).await;
+    refused(status, &body, StatusCode::CONFLICT);
+    assert_eq!(api.review(&id).await["hidden"], false);
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -1,9 +1,11 @@
 //! Chess clocks for the terminal game: under a time control (matchcore's,
 //! read in the terminal's minutes: `5+3` is five minutes each and three
 //! seconds added after each move), each side's time left, and the running
-//! side's time charged when it moves.
+//! side's time charged when it moves. As on lichess and in `kestrel gui`,
+//! a side's clock starts after its first move: each side's first move is
+//! free and earns no increment.
 
-use chess::Color;
+use chess::{Color, Game};
 use matchcore::time_control::TimeControl;
 use std::time::{Duration, Instant};
 
@@ -15,6 +17,8 @@ pub struct Clock {
     left: [Duration; 2],
     /// When the side to move's time started running.
     since: Instant,
+    /// Whether each side has made its first move (its clock runs from then on).
+    started: [bool; 2],
 }
 
 fn index(color: Color) -> usize {
@@ -22,19 +26,22 @@ fn index(color: Color) -> usize {
 }
 
 impl Clock {
-    /// Full time for both sides, the side to move's clock running.
+    /// Full time for both sides, neither clock running before its side's
+    /// first move.
     pub fn new(control: TimeControl) -> Clock {
         Clock {
             control,
             left: [control.base; 2],
             since: Instant::now(),
+            started: [false; 2],
         }
     }
 
-    /// The time `color` has left, counting the running side's time used.
+    /// The time `color` has left, counting the running side's time used
+    /// (the side to move's, once it has made its first move).
     pub fn left(&self, color: Color, to_move: Color) -> Duration {
         let left = self.left[index(color)];
-        if color == to_move {
+        if color == to_move && self.started[index(color)] {
             left.saturating_sub(self.since.elapsed())
         } else {
             left
@@ -47,9 +54,15 @@ impl Clock {
     }
 
     /// `mover` has moved: its time used is taken off and the increment
-    /// added; the other side's time starts. False (and nothing changed)
-    /// when its time had already run out.
+    /// added (its first move is free: nothing taken, nothing added); the
+    /// other side's time starts. False (and nothing changed) when its time
+    /// had already run out.
     pub fn moved(&mut self, mover: Color) -> bool {
+        if !self.started[index(mover)] {
+            self.started[index(mover)] = true;
+            self.since = Instant::now();
+            return true;
+        }
         let left = self.left(mover, mover);
         if left.is_zero() {
             return false;
@@ -59,9 +72,15 @@ impl Clock {
         true
     }
 
-    /// Restarts the running side's time from now (after a takeback or a
-    /// change of position, where the time spent meanwhile is not a move's).
-    pub fn restart_turn(&mut self) {
+    /// Follows `game` after a takeback, a move put back or a clock set
+    /// during a game: a side whose first move is not (or no longer) played
+    /// has its clock stopped, and the running side's time restarts from now
+    /// (the time spent meanwhile is not a move's).
+    pub fn follow(&mut self, game: &Game) {
+        let first = game.start().turn();
+        let plies = game.moves().len();
+        self.started[index(first)] = plies >= 1;
+        self.started[index(!first)] = plies >= 2;
         self.since = Instant::now();
     }
 
@@ -109,8 +128,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn first_moves_are_free_and_earn_no_increment() {
+        let mut clock = Clock::new(TimeControl::parse_minutes("1+2").expect("tc"));
+        let full = Duration::from_secs(60);
+        assert!(!clock.flagged(Color::White));
+        assert_eq!(clock.left(Color::White, Color::White), full, "not running");
+        assert!(clock.moved(Color::White));
+        assert!(clock.moved(Color::Black));
+        assert_eq!(
+            (
+                clock.left(Color::White, Color::Black),
+                clock.left(Color::Black, Color::White)
+            ),
+            (full, full),
+            "both first moves free, no increment"
+        );
+        // A takeback of both: neither clock runs again.
+        let mut game = Game::new(chess::Position::startpos());
+        clock.follow(&game);
+        assert_eq!(clock.left(Color::White, Color::White), full);
+        let e4 = game.position().parse_san("e4").expect("legal");
+        game.push(e4);
+        clock.follow(&game);
+        assert_eq!(clock.left(Color::Black, Color::Black), full);
+    }
+
+    #[test]
     fn moving_charges_the_mover_and_adds_the_increment() {
         let mut clock = Clock::new(TimeControl::parse_minutes("1+2").expect("tc"));
+        assert!(clock.moved(Color::White) && clock.moved(Color::Black));
         assert!(clock.moved(Color::White));
         let white = clock.left(Color::White, Color::Black);
         assert!(white > Duration::from_secs(61) && white <= Duration::from_secs(62));

@@ -388,7 +388,7 @@ impl<W: Write> Session<W> {
         if let Some(ending) = self.game_over() {
             writeln!(
                 self.out,
-                "The game is over: {} ({ending}). Type new, undo, save FILE or fen.",
+                "The game is over: {} ({ending}). Type new, save FILE or fen.",
                 ending.result()
             )?;
         }
@@ -836,11 +836,11 @@ impl<W: Write> Session<W> {
                 )
             }
             ClockSetting::Control(control) => {
-                let clock = Clock::new(control);
+                let mut clock = Clock::new(control);
+                clock.follow(&self.game);
                 let text = format!(
-                    "Clock {} for both sides, running for {}: {}",
+                    "Clock {} for both sides, each side's from its first move on: {}",
                     control.in_minutes(),
-                    turn.fold("White", "Black"),
                     clock.show(turn)
                 );
                 self.clock = Some(clock);
@@ -872,7 +872,24 @@ impl<W: Write> Session<W> {
         keys
     }
 
+    /// Refuses a takeback or a move put back in a finished game, whose
+    /// moves stand as played (as in `kestrel gui`); true when refused.
+    fn refuse_after_end(&mut self) -> io::Result<bool> {
+        let Some(ending) = self.game_over() else {
+            return Ok(false);
+        };
+        writeln!(
+            self.out,
+            "The game is over: {} ({ending}); its moves stand as played. Type new for another game, save FILE to keep it.",
+            ending.result()
+        )?;
+        Ok(true)
+    }
+
     fn undo(&mut self) -> io::Result<()> {
+        if self.refuse_after_end()? {
+            return Ok(());
+        }
         let Some(m) = self.game.pop() else {
             return writeln!(self.out, "Nothing to undo.");
         };
@@ -884,11 +901,9 @@ impl<W: Write> Session<W> {
                 self.redo.push(m);
             }
         }
-        // A takeback reopens a game ended by a resignation, agreement or flag.
-        self.ended = None;
         self.unsaved = true;
         if let Some(clock) = &mut self.clock {
-            clock.restart_turn();
+            clock.follow(&self.game);
         }
         self.show_board()
     }
@@ -896,6 +911,9 @@ impl<W: Write> Session<W> {
     /// One move forward again; against the engine, its reply too (as undo
     /// took both back).
     fn redo(&mut self) -> io::Result<()> {
+        if self.refuse_after_end()? {
+            return Ok(());
+        }
         match self.redo.pop() {
             Some(m) if self.game.position().is_legal(m) => {
                 self.game.push(m);
@@ -910,7 +928,7 @@ impl<W: Write> Session<W> {
                 }
                 self.unsaved = true;
                 if let Some(clock) = &mut self.clock {
-                    clock.restart_turn();
+                    clock.follow(&self.game);
                 }
                 self.show_board()
             }
@@ -1238,18 +1256,20 @@ mod tests {
             false,
             settings,
         );
-        // 0.001 minutes: 60 ms each, no increment; each line comes 100 ms late.
+        // 0.001 minutes: 60 ms each, no increment; each line comes 100 ms
+        // late. Both first moves are free: White's clock runs from 1... e5.
         let input = Slow {
-            lines: vec!["time 0.001+0", "e4", "e4", "history"].into_iter(),
+            lines: vec!["time 0.001+0", "e4", "e5", "Nf3", "undo", "history"].into_iter(),
             pause: std::time::Duration::from_millis(100),
         };
         session.run(input).unwrap();
         let out = String::from_utf8(out).unwrap();
         assert!(out.contains("0-1 (White lost on time)"), "{out}");
         assert!(
-            out.contains("Game over (0-1)> history\n(no moves yet)"),
-            "{out}"
+            out.contains("Game over (0-1)> undo\nThe game is over: 0-1 (White lost on time); its moves stand as played."),
+            "a finished game is final: {out}"
         );
+        assert!(out.contains("Game over (0-1)> history\n1. e4 e5"), "{out}");
     }
 
     #[test]

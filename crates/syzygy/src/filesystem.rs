@@ -52,15 +52,18 @@ impl Filesystem for CachingFilesystem {
     }
 }
 
-struct InMemory(Vec<u8>);
+/// A table's bytes in memory: read into a buffer, or compiled in
+/// (`embedded.rs`).
+pub(crate) struct InMemory<B>(pub B);
 
-impl RandomAccessFile for InMemory {
+impl<B: AsRef<[u8]> + Send + Sync> RandomAccessFile for InMemory<B> {
     fn read_at(&self, buf: &mut [u8], offset: u64, _hint: ReadHint) -> io::Result<usize> {
+        let bytes = self.0.as_ref();
         let start = usize::try_from(offset)
             .unwrap_or(usize::MAX)
-            .min(self.0.len());
-        let n = buf.len().min(self.0.len() - start);
-        buf[..n].copy_from_slice(&self.0[start..start + n]);
+            .min(bytes.len());
+        let n = buf.len().min(bytes.len() - start);
+        buf[..n].copy_from_slice(&bytes[start..start + n]);
         Ok(n)
     }
 }

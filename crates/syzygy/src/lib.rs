@@ -6,9 +6,10 @@
 //! partial set is reported clearly and the engine plays on without it.
 
 pub mod convert;
+pub mod embedded;
 mod filesystem;
 mod load;
 mod tables;
 
 pub use load::{split_path, OpenError, Problem};
-pub use tables::{MoveVerdict, SyzygyTablebase};
+pub use tables::{MoveVerdict, PositionProbe, SyzygyTablebase};

@@ -11,8 +11,14 @@ use shakmaty_syzygy::{SyzygyError, Tablebase as Tables};
 use types::{Tablebase, Wdl};
 
 use crate::convert::{from_shakmaty_move, to_shakmaty};
+use crate::embedded::{EmbeddedFilesystem, EMBEDDED, EMBEDDED_DIR, EMBEDDED_PIECES};
 use crate::filesystem::CachingFilesystem;
 use crate::load::{scan, split_path, OpenError, Problem};
+
+/// Everything the tables say of a position ([`SyzygyTablebase::probe_all`]):
+/// its value and DTZ for the side to move, and each legal move with its
+/// value and DTZ for the mover.
+pub type PositionProbe = (Wdl, Option<i32>, Vec<(Move, Wdl, i32)>);
 
 /// Syzygy tables (WDL and DTZ) from one or more directories.
 pub struct SyzygyTablebase {
@@ -75,6 +81,36 @@ impl SyzygyTablebase {
             },
             problems,
         ))
+    }
+
+    /// The 3- and 4-piece tables compiled into Kestrel (see
+    /// [`crate::embedded`]), opened once and shared.
+    pub fn embedded() -> &'static SyzygyTablebase {
+        static TABLES: std::sync::OnceLock<SyzygyTablebase> = std::sync::OnceLock::new();
+        TABLES.get_or_init(|| {
+            let mut tables = Tables::with_filesystem(Arc::new(EmbeddedFilesystem));
+            let (mut wdl_files, mut dtz_files) = (0, 0);
+            for (name, _) in EMBEDDED {
+                // Checked by this crate's tests: every compiled-in file adds.
+                if tables
+                    .add_file(std::path::Path::new(EMBEDDED_DIR).join(name))
+                    .is_ok()
+                {
+                    if name.ends_with(".rtbw") {
+                        wdl_files += 1;
+                    } else {
+                        dtz_files += 1;
+                    }
+                }
+            }
+            SyzygyTablebase {
+                tables,
+                max_pieces: EMBEDDED_PIECES,
+                wdl_files,
+                dtz_files,
+                failures: Mutex::new((Vec::new(), BTreeSet::new())),
+            }
+        })
     }
 
     /// How many WDL and DTZ files are in use.
@@ -168,6 +204,17 @@ impl SyzygyTablebase {
         // Best first: the best value, then the quickest win or slowest loss.
         out.sort_by_key(|v| (std::cmp::Reverse(v.wdl), v.dtz));
         Some(out)
+    }
+
+    /// Everything the tables say of `pos`: its value and DTZ for the side
+    /// to move, and every legal move with its value and DTZ from the
+    /// mover's view ([`Self::probe_moves`]); `None` when they do not hold
+    /// it. The DTZ is `None` where only the WDL table is there.
+    pub fn probe_all(&self, pos: &Position) -> Option<PositionProbe> {
+        let wdl = self.probe_wdl(pos)?;
+        let moves = self.probe_moves(pos)?;
+        let moves = moves.into_iter().map(|v| (v.mv, v.wdl, v.dtz)).collect();
+        Some((wdl, self.probe_dtz(pos), moves))
     }
 
     /// The move the tables recommend (shakmaty-syzygy's choice: keeps the

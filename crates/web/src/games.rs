@@ -33,6 +33,7 @@ use gamerecord::review::{self, PassGame, PositionEval, Review, Stored};
 use gamerecord::search_gate::{Begun, Purpose, SearchGate};
 use gamerecord::search_report::{SearchReport, SearchRun};
 use gamerecord::settings::{EngineSettings, OptionsAnswer};
+use gamerecord::tablebase_panel::{Probe, TablebasePanel};
 use gamerecord::view::{GameView, ScoreView};
 use gamerecord::{ErrorKind, GameError};
 use serde::de::DeserializeOwned;
@@ -162,6 +163,34 @@ fn refused(status: u16, message: impl Into<String>) -> Refusal {
     }
 }
 
+/// The explorer's filters from the query string (`min_rating`,
+/// `max_rating`, `since`, `until`: each a number, left out while open),
+/// as the server reads them (gamerecord's `ExplorerQuery`).
+fn explorer_filter(
+    param: &dyn Fn(&str) -> Option<String>,
+) -> Result<book::ExplorerFilter, Refusal> {
+    let number = |name: &str| -> Result<Option<u16>, Refusal> {
+        param(name)
+            .map(|v| {
+                v.parse::<u16>().map_err(|_| {
+                    refused(
+                        400,
+                        format!(
+                            "bad query string: ?{name}= takes a number from 0 to 65535, not '{v}'"
+                        ),
+                    )
+                })
+            })
+            .transpose()
+    };
+    Ok(book::ExplorerFilter {
+        min_rating: number("min_rating")?,
+        max_rating: number("max_rating")?,
+        since: number("since")?,
+        until: number("until")?,
+    })
+}
+
 /// The refusal for a game this page does not hold.
 fn no_game(id: &str) -> Refusal {
     refused(
@@ -239,6 +268,10 @@ struct DrawWait {
 pub struct Games {
     games: HashMap<String, Game>,
     made: u64,
+    /// Where this Worker's game ids start: a random number, so that a
+    /// game made after a reload never takes the id of one made before it
+    /// (the page keeps each game's copy by its id).
+    first_id: u64,
     book: OwnBook,
     /// The game and search the engine's Worker works for.
     engine: Option<(String, u64)>,
@@ -258,9 +291,16 @@ impl Default for Games {
 impl Games {
     /// No game yet; the embedded book for engine moves.
     pub fn new() -> Games {
+        Games::seeded(0)
+    }
+
+    /// As [`Games::new`], the games' ids counted from `seed` (a random
+    /// number in the Worker).
+    pub fn seeded(seed: u64) -> Games {
         Games {
             games: HashMap::new(),
             made: 0,
+            first_id: seed,
             book: OwnBook::whole(),
             engine: None,
             table_game: None,
@@ -361,7 +401,7 @@ impl Games {
                 let b: NewGame = parse(body)?;
                 let start = b.start()?;
                 self.made += 1;
-                let id = format!("{:016x}", self.made);
+                let id = format!("{:016x}", self.first_id.wrapping_add(self.made));
                 let game = Game {
                     record: GameRecord::dated(start, date),
                     gate: SearchGate::default(),
@@ -386,11 +426,12 @@ impl Games {
                 let id = game_param()?;
                 Ok(Answer::Text(self.game(&id)?.record.export_pgn()))
             }
-            ("GET", "/api/options") => Ok(Answer::Json(to_json(&OptionsAnswer::new(
-                false,
-                1,
-                MAX_HASH_MIB,
-            )))),
+            // The 3- and 4-piece tables are compiled into the module.
+            ("GET", "/api/options") => Ok(Answer::Json(to_json(&OptionsAnswer {
+                tablebase: true,
+                tablebase_pieces: syzygy::embedded::EMBEDDED_PIECES,
+                ..OptionsAnswer::new(false, 1, MAX_HASH_MIB)
+            }))),
             ("GET", "/api/opening") => {
                 let id = game_param()?;
                 let positions = self.game(&id)?.record.positions();
@@ -432,7 +473,9 @@ impl Games {
                 let pos = record.position();
                 // The first request indexes the games (once; no thread to
                 // do it beforehand).
-                let view = gamerecord::explorer::view(gamerecord::explorer::masters(), &pos);
+                let filter = explorer_filter(&param)?;
+                let view =
+                    gamerecord::explorer::view(gamerecord::explorer::masters(), &pos, &filter);
                 Ok(Answer::Json(to_json(&view)))
             }
             ("GET", "/api/explorer/game") => {
@@ -455,7 +498,20 @@ impl Games {
                 Ok(Answer::Json(to_json(&panel)))
             }
             ("POST", "/api/book/add") => Err(server_only("Adding moves to a book")),
-            ("GET", "/api/tablebase") => Err(server_only("Endgame tables")),
+            ("GET", "/api/tablebase") => {
+                let id = game_param()?;
+                let record = &self.game(&id)?.record;
+                not_hidden(record, "the tables' verdict")?;
+                let pos = record.position();
+                let probe = syzygy::SyzygyTablebase::embedded()
+                    .probe_all(&pos)
+                    .map(Probe::from_parts);
+                Ok(Answer::Json(to_json(&TablebasePanel::of(
+                    &pos,
+                    record.mode(),
+                    probe,
+                ))))
+            }
             ("POST", "/api/move") => {
                 let b: MoveBody = parse(body)?;
                 b.apply(&mut self.game(&b.game)?.record.clone())?;
@@ -492,7 +548,7 @@ impl Games {
             }
             ("POST", "/api/undo") => {
                 let b: UndoBody = parse(body)?;
-                self.game(&b.game)?;
+                b.check(&self.game(&b.game)?.record)?;
                 self.stop(&b.game, None, out);
                 b.apply(&mut self.game(&b.game)?.record)?;
                 self.view(&b.game)
@@ -512,8 +568,7 @@ impl Games {
             }
             ("POST", "/api/position") => {
                 let b: PositionBody = parse(body)?;
-                b.start()?;
-                self.game(&b.game)?;
+                b.check(&self.game(&b.game)?.record)?;
                 self.stop(&b.game, None, out);
                 let game = self.game(&b.game)?;
                 b.apply(&mut game.record)?;
@@ -1142,10 +1197,34 @@ mod tests {
             &format!("/api/explorer?game={id}"),
             Value::Null,
         );
-        let moves = explorer.json.expect("the explorer")["moves"]
+        let moves = explorer.json.as_ref().expect("the explorer")["moves"]
             .as_array()
             .map_or(0, Vec::len);
         assert!(moves > 0, "the master games' replies to 1. e4");
+        // The filters, as the server takes them: fewer games, never more.
+        let total = |v: &Value| {
+            ["white", "draws", "black"]
+                .iter()
+                .map(|k| v[k].as_u64().unwrap_or(0))
+                .sum::<u64>()
+        };
+        let all = total(explorer.json.as_ref().expect("the explorer"));
+        let (some, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}&min_rating=2600&since=2000&until=2020"),
+            Value::Null,
+        );
+        let some = some.json.expect("the filtered explorer");
+        assert_eq!(some["filtered"], true);
+        assert!(total(&some) > 0 && total(&some) < all, "{some}");
+        let (bad, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}&since=x"),
+            Value::Null,
+        );
+        assert_eq!(bad.status, 400);
         let (game, _) = request(&mut games, "GET", "/api/explorer/game?id=0", Value::Null);
         assert!(game.text.expect("a PGN").contains("[White "));
         let (none, _) = request(&mut games, "GET", "/api/explorer/game?id=x", Value::Null);
@@ -1154,8 +1233,31 @@ mod tests {
         let options = options.json.expect("options");
         assert_eq!(
             (options["tablebase"].as_bool(), options["levels"].as_bool()),
-            (Some(false), Some(true))
+            (Some(true), Some(true))
         );
+        // The compiled-in tables answer a 4-piece ending, every move listed.
+        let (game, _) = request(
+            &mut games,
+            "POST",
+            "/api/game",
+            json!({"fen": "8/8/8/8/8/1k6/1p6/1K2R3 w - - 0 1"}),
+        );
+        let tb_id = game.json.expect("a view")["id"]
+            .as_str()
+            .expect("id")
+            .to_string();
+        let (tb, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/tablebase?game={tb_id}"),
+            Value::Null,
+        );
+        let tb = tb.json.expect("the panel");
+        assert_eq!(
+            (&tb["found"], &tb["category"]),
+            (&json!(true), &json!("win"))
+        );
+        assert_eq!(tb["moves"].as_array().map(Vec::len), Some(12), "{tb}");
         let (opening, _) = request(
             &mut games,
             "GET",
@@ -1398,5 +1500,229 @@ mod tests {
             );
             assert_eq!(types(&out), ["analysis"]);
         }
+    }
+
+    // ---------- a finished game is final (issue 63), request by request ----------
+
+    /// A game against the engine, `1. e4 e5 2. Nf3`, that White resigned:
+    /// its id and view.
+    fn finished_game(games: &mut Games) -> (String, Value) {
+        let id = new_game(games);
+        request(
+            games,
+            "POST",
+            "/api/position",
+            json!({"game": id, "vs_engine": true}),
+        );
+        for mv in ["e4", "e5", "Nf3"] {
+            let (reply, _) = request(games, "POST", "/api/move", json!({"game": id, "move": mv}));
+            assert_eq!(reply.status, 200, "{:?}", reply.json);
+        }
+        let (reply, _) = request(
+            games,
+            "POST",
+            "/api/end",
+            json!({"game": id, "end": "resign", "side": "white"}),
+        );
+        let view = reply.json.expect("a view");
+        assert_eq!(view["status"]["final"], true, "{view}");
+        (id, view)
+    }
+
+    /// What a finished game keeps: its main line's moves and its status.
+    fn kept(v: &Value) -> Value {
+        let sans: Vec<Value> = v["plies"]
+            .as_array()
+            .expect("plies")
+            .iter()
+            .map(|p| p["san"].clone())
+            .collect();
+        json!({"plies": sans, "status": v["status"]})
+    }
+
+    /// Sends `path` with the body `make` writes from the finished game's
+    /// id and view, expects `status` (a refusal with a message for 4xx),
+    /// checks that the record is as it was, and returns the answer.
+    fn on_finished(path: &str, make: impl Fn(&str, &Value) -> Value, status: u16) -> Value {
+        let mut games = Games::new();
+        let (id, before) = finished_game(&mut games);
+        let (reply, _) = request(&mut games, "POST", path, make(&id, &before));
+        let answer = reply.json.unwrap_or(Value::Null);
+        assert_eq!(reply.status, status, "{path}: {answer}");
+        if status >= 400 {
+            assert!(
+                answer["error"].as_str().is_some_and(|m| !m.is_empty()),
+                "{answer}"
+            );
+        }
+        let (state, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/state?game={id}"),
+            Value::Null,
+        );
+        assert_eq!(kept(&state.json.expect("a view")), kept(&before), "{path}");
+        let (pgn, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/pgn?game={id}"),
+            Value::Null,
+        );
+        let text = pgn.text.expect("PGN");
+        assert!(text.contains("[Result \"0-1\"]"), "{text}");
+        answer
+    }
+
+    fn ply_node(v: &Value, i: usize) -> Value {
+        v["plies"][i]["node"].clone()
+    }
+
+    #[test]
+    fn a_finished_game_refuses_a_move_after_its_end() {
+        on_finished("/api/move", |id, _| json!({"game": id, "move": "Nc6"}), 409);
+    }
+
+    #[test]
+    fn a_finished_game_takes_a_move_before_its_end_as_a_variation() {
+        let v = on_finished(
+            "/api/move",
+            |id, _| json!({"game": id, "move": "d4", "from": 0}),
+            200,
+        );
+        assert_eq!(v["nodes"][0]["children"].as_array().map(Vec::len), Some(2));
+    }
+
+    #[test]
+    fn a_finished_game_refuses_a_takeback() {
+        let e = on_finished("/api/undo", |id, _| json!({"game": id, "plies": 2}), 409);
+        assert!(
+            e["error"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("the game is over (0-1, White resigns)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_finished_game_refuses_deleting_its_moves() {
+        on_finished(
+            "/api/delete",
+            |id, v| json!({"game": id, "node": ply_node(v, 1)}),
+            409,
+        );
+    }
+
+    #[test]
+    fn a_finished_game_refuses_a_variation_as_its_main_line() {
+        let mut games = Games::new();
+        let (id, before) = finished_game(&mut games);
+        let (reply, _) = request(
+            &mut games,
+            "POST",
+            "/api/move",
+            json!({"game": id, "move": "d4", "from": 0}),
+        );
+        let side = reply.json.expect("a view")["current"].clone();
+        for main in [true, false] {
+            let (reply, _) = request(
+                &mut games,
+                "POST",
+                "/api/promote",
+                json!({"game": id, "node": side, "main": main}),
+            );
+            assert_eq!(reply.status, 409, "{:?}", reply.json);
+        }
+        let (reply, _) = request(
+            &mut games,
+            "POST",
+            "/api/delete",
+            json!({"game": id, "node": side}),
+        );
+        assert_eq!(reply.status, 200, "the variation goes");
+        let (state, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/state?game={id}"),
+            Value::Null,
+        );
+        assert_eq!(kept(&state.json.expect("a view")), kept(&before));
+    }
+
+    #[test]
+    fn a_finished_game_refuses_a_new_position() {
+        on_finished("/api/position", |id, _| json!({"game": id}), 409);
+    }
+
+    #[test]
+    fn a_finished_game_refuses_an_imported_pgn() {
+        on_finished(
+            "/api/pgn",
+            |id, _| json!({"game": id, "pgn": "1. d4 d5 *"}),
+            409,
+        );
+    }
+
+    #[test]
+    fn a_finished_game_refuses_another_end() {
+        on_finished("/api/end", |id, _| json!({"game": id, "end": "draw"}), 409);
+    }
+
+    #[test]
+    fn a_finished_game_refuses_an_engine_move_after_its_end() {
+        on_finished(
+            "/api/go",
+            |id, _| json!({"game": id, "settings": {"depth": 1}, "play": true}),
+            409,
+        );
+    }
+
+    #[test]
+    fn a_finished_game_refuses_a_draw_offer() {
+        on_finished("/api/draw", |id, _| json!({"game": id}), 409);
+    }
+
+    #[test]
+    fn a_finished_game_takes_comments_and_clocks_but_keeps_its_record() {
+        on_finished(
+            "/api/annotate",
+            |id, v| json!({"game": id, "node": ply_node(v, 0), "comment": "studied"}),
+            200,
+        );
+        on_finished(
+            "/api/clock",
+            |id, v| json!({"game": id, "node": ply_node(v, 2), "ms": 1000}),
+            200,
+        );
+        on_finished(
+            "/api/tags",
+            |id, _| json!({"game": id, "tags": {"Result": "1-0"}}),
+            400,
+        );
+        on_finished("/api/analysis/lines", |id, _| json!({"game": id}), 409);
+    }
+
+    #[test]
+    fn a_finished_games_kept_pgn_comes_back_final() {
+        let mut games = Games::new();
+        let (id, before) = finished_game(&mut games);
+        let (pgn, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/pgn?game={id}"),
+            Value::Null,
+        );
+        // The Worker's games go with a reload: the page restores its copy.
+        let fresh = new_game(&mut games);
+        let (reply, _) = request(
+            &mut games,
+            "POST",
+            "/api/pgn",
+            json!({"game": fresh, "pgn": pgn.text.expect("PGN"), "vs_engine": true}),
+        );
+        assert_eq!(reply.status, 200, "{:?}", reply.json);
+        assert_eq!(kept(&reply.json.expect("a view")), kept(&before));
+        let (undo, _) = request(&mut games, "POST", "/api/undo", json!({"game": fresh}));
+        assert_eq!(undo.status, 409);
     }
 }

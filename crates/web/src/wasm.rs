@@ -162,9 +162,11 @@ pub extern "C" fn kestrel_game(len: usize) {
     ensure_host();
     let text = input_text(len);
     let output = match serde_json::from_str::<Input>(&text) {
-        Ok(input) => {
-            GAMES.with_borrow_mut(|games| games.get_or_insert_with(Games::new).handle(input))
-        }
+        Ok(input) => GAMES.with_borrow_mut(|games| {
+            games
+                .get_or_insert_with(|| Games::seeded(host_seed()))
+                .handle(input)
+        }),
         // The game Worker's own messages: a bad one is a bug there.
         Err(_) => crate::games::Output::default(),
     };
