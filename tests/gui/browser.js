@@ -72,9 +72,17 @@ function installBoardProbe() {
       });
     },
     arrows: (brush) => window.cgProbe.shapes().filter((s) => s.from !== s.to && (!brush || s.brush === brush)),
-    // Where a square is on screen, from the board's box and its side.
+    // Where a square is on screen, from the board's box and its side; a
+    // board scrolled partly out of view (a tall panel beside it, a field
+    // below it that took the focus) is brought back first, as a player
+    // would scroll to it.
     centre(sq) {
-      const b = document.querySelector('#board cg-board').getBoundingClientRect();
+      const board = document.querySelector('#board cg-board');
+      let b = board.getBoundingClientRect();
+      if (b.top < 0 || b.bottom > window.innerHeight) {
+        board.scrollIntoView({ block: 'nearest' });
+        b = board.getBoundingClientRect();
+      }
       const black = window.cgProbe.orientation() === 'black';
       const file = sq.charCodeAt(0) - 97, rank = Number(sq[1]) - 1;
       const col = black ? 7 - file : file, row = black ? rank : 7 - rank;

@@ -426,6 +426,9 @@ async function main() {
   await page.click('#over-close');
 
   // A game lost on the clock (6 seconds, a time control only the test offers).
+  // The play screen keeps only the game's controls (issue 63): a new game
+  // against the computer starts from the analysis board's button.
+  await page.click('#pages a[data-page="analysis"]');
   await page.click('#vsengine');
   await page.check('#match-dialog input[name="colour"][value="w"]');
   await page.$eval('#match-time', (el) => { el.add(new Option('0.1+0', '0.1+0')); el.value = '0.1+0'; });
@@ -438,9 +441,13 @@ async function main() {
   if (shots) await page.screenshot({ path: path.join(shots, 'gui-game-over.png') });
   await page.click('#over-close');
 
-  // A top game of the explorer loads on the analysis board.
+  // A top game of the explorer loads on the analysis board (the explorer
+  // is a panel of the analysis board, not of the play screen).
+  await page.click('#pages a[data-page="analysis"]');
   await page.click('#newgame');
-  await page.waitForSelector('#explorer tr.xg');
+  // The table of the new game's position, not the one it had before.
+  await page.waitForFunction(() => S.game.plies.length === 0 && document.getElementById('explorer').dataset.fen === S.game.fen
+    && document.querySelector('#explorer tr.xg'));
   const event = (await page.$eval('#explorer tr.xg', (tr) => tr.title)).replace(/: load this game$/, '');
   await page.click('#explorer tr.xg');
   await page.waitForFunction(() => S.game.plies.length > 10 && document.body.dataset.page === 'analysis');

@@ -620,14 +620,18 @@ function initExplorerFilter() {
 // The master games' moves in the position on view, and their best-rated
 // games, the filters applied: a move plays it (on the analysis board, or
 // when it is your move), a game loads on the analysis board.
+let explorerAsked = 0;
 async function refreshExplorer() {
   const el = $('explorer');
   const fen = shownFen();
+  // Answers can come back out of order (a filter changed while the last
+  // position's answer was on its way): only the latest request's is shown.
+  const asked = ++explorerAsked;
   let x;
   try {
     x = await api('GET', `/api/explorer?game=${S.game.id}${explorerQuery()}`);
-  } catch (e) { el.textContent = e.message; return; }
-  if (shownFen() !== fen) return; // the view moved on meanwhile
+  } catch (e) { if (asked === explorerAsked) el.textContent = e.message; return; }
+  if (asked !== explorerAsked || shownFen() !== fen) return; // the view moved on meanwhile
   if (!x.moves.length) {
     el.innerHTML = x.filtered
       ? '<span class="small">No master game within the filters reached this position.</span>'
@@ -643,6 +647,7 @@ async function refreshExplorer() {
   const games = x.top_games.map((g) => `<tr class="xg" data-id="${g.id}" title="${escapeHtml(g.event)}: load this game">`
     + `<td>${player(g.white, g.white_elo)}<br>${player(g.black, g.black_elo)}</td>`
     + `<td class="num">${escapeHtml(g.result.replace('1/2-1/2', '½-½'))}</td><td class="num">${g.year || ''}</td><td>${escapeHtml(g.san)}</td></tr>`);
+  el.dataset.fen = fen; // what the table is of (a test waits on it)
   el.innerHTML = `<div class="small">Masters: ${formatCount(x.collection)} games${x.filtered ? `, ${formatCount(total)} here within the filters` : ''}</div>`
     + `<table class="xmoves"><tr><th>Move</th><th></th><th>Games</th><th>White / Draw / Black</th></tr>${rows.join('')}</table>`
     + (games.length ? `<h3 class="sub">Top games</h3><table class="xgames">${games.join('')}</table>` : '');
