@@ -33,16 +33,13 @@ pub fn missing_browser() -> Option<String> {
 
 /// Runs `script` (in tests/gui) against `url`, with `env` added to its
 /// environment, and returns what it printed; fails the test when it
-/// fails. With KESTREL_GUI_SHOTS=DIR the script is given DIR for its
-/// screenshots.
+/// fails. With KESTREL_GUI_SHOTS=DIR in the environment (the scripts
+/// inherit it) the scripts save their screenshots in DIR; it is not passed
+/// as an argument, which the scenario scripts read as scenario names.
 pub fn run_gui_script(script: &str, url: &str, env: &[(&str, &Path)]) -> String {
-    let shots = std::env::var("KESTREL_GUI_SHOTS").ok();
     let mut node = Command::new("node");
     node.arg(Path::new(GUI_DIR).join(script)).arg(url);
     node.envs(env.iter().copied());
-    if let Some(dir) = &shots {
-        node.arg(dir);
-    }
     let out = node.output().expect("node runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     println!("{text}");

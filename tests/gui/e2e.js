@@ -10,7 +10,7 @@ const {
 } = require('./browser');
 
 const url = process.argv[2];
-const shots = process.argv[3];
+const shots = process.env.KESTREL_GUI_SHOTS; // a folder for the screenshots, when set
 
 async function setSide(page, side, player, depth, book) {
   const box = `#side-${side}`;

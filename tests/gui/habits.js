@@ -12,7 +12,7 @@ const {
 } = require('./browser');
 
 const url = process.argv[2];
-const shots = process.argv[3];
+const shots = process.env.KESTREL_GUI_SHOTS; // a folder for the screenshots, when set
 
 const RUY = '[Event "Keys"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *\n';
 

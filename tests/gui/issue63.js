@@ -470,6 +470,9 @@ const SCENARIOS = {
     check(all > rated && rated > recent && recent > 0, `1. e4: ${all} master games, ${rated} at 2600+, ${recent} at 2600+ since 2000`);
     const ratings = await page.$$eval('#explorer tr.xg td:first-child', (tds) => tds.map((td) => [...td.querySelectorAll('.small')].map((s) => Number(s.textContent))));
     check(ratings.every((r) => r.length === 2 && (r[0] + r[1]) / 2 >= 2600), `the top games are rated 2600+ on average: ${JSON.stringify(ratings.slice(0, 3))}`);
+    if (process.env.KESTREL_GUI_SHOTS) {
+      await page.locator('#book-panel').screenshot({ path: `${process.env.KESTREL_GUI_SHOTS}/gui-explorer-filtered.png` });
+    }
     await page.fill('#x-since', '2090');
     await page.press('#x-since', 'Tab');
     await page.waitForFunction(() => /No master game within the filters/.test(document.getElementById('explorer').textContent));
