@@ -6,22 +6,28 @@
 use peak_alloc::PeakAlloc;
 use pgn::{Blocks, PgnErrorKind, PgnReader, ReadOptions, MAX_GAME_BYTES, MAX_VARIATION_DEPTH};
 use std::io::{self, BufReader, Cursor, Read};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// The system allocator, counting the bytes live and their peak.
 #[global_allocator]
 static ALLOCATOR: PeakAlloc = PeakAlloc;
 
-/// One case at a time, so that the peak is the case's own.
+/// One test at a time, so that a measured peak is its case's own: the
+/// counter is process-wide, and a test allocating beside it (building its
+/// input, or reading unmeasured) would inflate it.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-/// Runs `f`, giving its result, the peak bytes allocated above what was
-/// live before it, and its time.
-fn measured<T>(f: impl FnOnce() -> T) -> (T, usize, Duration) {
-    let _one = ONE_AT_A_TIME
+/// Held for the whole of every test in this file.
+fn alone() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
         .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Runs `f`, giving its result, the peak bytes allocated above what was
+/// live before it, and its time. The caller holds `alone()`.
+fn measured<T>(f: impl FnOnce() -> T) -> (T, usize, Duration) {
     let before = ALLOCATOR.current_usage();
     ALLOCATOR.reset_peak_usage();
     let start = Instant::now();
@@ -59,6 +65,7 @@ fn nested(levels: usize) -> Vec<u8> {
 
 #[test]
 fn a_million_nested_variations_are_refused_not_a_stack_overflow() {
+    let _alone = alone();
     let text = nested(1_000_000);
     let (items, peak, _) = measured(|| kinds(&text[..], ReadOptions::default()));
     assert_eq!(
@@ -75,6 +82,7 @@ fn a_million_nested_variations_are_refused_not_a_stack_overflow() {
 
 #[test]
 fn nesting_up_to_the_bound_is_read() {
+    let _alone = alone();
     let items = kinds(&nested(MAX_VARIATION_DEPTH)[..], ReadOptions::default());
     assert_eq!(items, [Ok(2), Ok(2)]);
     let items = kinds(&nested(MAX_VARIATION_DEPTH + 1)[..], ReadOptions::default());
@@ -86,6 +94,7 @@ fn nesting_up_to_the_bound_is_read() {
 
 #[test]
 fn a_gigabyte_of_spaces_or_line_ends_is_read_in_bounded_memory() {
+    let _alone = alone();
     for byte in [b' ', b'\n'] {
         let (items, peak, _) =
             measured(|| kinds(io::repeat(byte).take(GIB), ReadOptions::default()));
@@ -96,6 +105,7 @@ fn a_gigabyte_of_spaces_or_line_ends_is_read_in_bounded_memory() {
 
 #[test]
 fn a_gigabyte_of_nul_bytes_is_one_game_too_long() {
+    let _alone = alone();
     let (items, peak, _) = measured(|| kinds(io::repeat(0).take(GIB), ReadOptions::default()));
     assert_eq!(items, [Err(PgnErrorKind::TooLong(MAX_GAME_BYTES))]);
     assert!(peak < READER_BOUND, "peak {peak} bytes");
@@ -111,6 +121,7 @@ fn huge(head: &'static [u8], fill: u8, tail: &'static [u8]) -> impl Read {
 
 #[test]
 fn huge_tags_comments_and_tokens_are_skipped_in_bounded_memory() {
+    let _alone = alone();
     let cases: [(&[u8], u8, &[u8]); 4] = [
         (b"[Event \"", b'a', b"\"]\n\n1. e4 *"),
         (b"[Event \"a\"]\n\n1. e4 {", b'x', b"} e5 *"),
@@ -137,6 +148,7 @@ fn huge_tags_comments_and_tokens_are_skipped_in_bounded_memory() {
 #[cfg(feature = "gzip")]
 #[test]
 fn a_gzip_bomb_is_read_in_bounded_memory() {
+    let _alone = alone();
     use std::io::Write;
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     let zeros = vec![0u8; MIB];
@@ -172,6 +184,7 @@ fn through_blocks(input: impl Read) -> usize {
 
 #[test]
 fn blocks_stay_bounded_and_linear_on_huge_lines() {
+    let _alone = alone();
     // A gigabyte of spaces: no game, bounded memory.
     let (games, peak, _) = measured(|| through_blocks(io::repeat(b' ').take(GIB)));
     assert_eq!(games, 0);
@@ -201,6 +214,7 @@ const ERROR_LINE_BOUND: usize = 600;
 /// move of 16 MiB made a 16 MiB error, and `pgn stats` printed it whole).
 #[test]
 fn errors_quote_a_short_excerpt_of_a_huge_token() {
+    let _alone = alone();
     let long = |c: char| c.to_string().repeat(MIB);
     let cases = [
         // A malformed move, an illegal one and binary junk.
@@ -253,6 +267,7 @@ fn errors_quote_a_short_excerpt_of_a_huge_token() {
 /// time now, so the reader holds the text and one game.
 #[test]
 fn games_without_tags_or_moves_are_read_one_at_a_time() {
+    let _alone = alone();
     for unit in [&b"1. e4 *\n"[..], b"*\n"] {
         let text = unit.repeat(2 * MIB / unit.len());
         let games = 2 * MIB / unit.len();
