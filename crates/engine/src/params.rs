@@ -157,7 +157,7 @@ search_params! {
         history: "HistoryHeuristic" = true, "Order quiet moves by how often they cut off (butterfly and continuation history).";
         capture_history: "CaptureHistory" = false, "Order captures by how often each (piece, destination, piece taken) cut off, and let that move a capture's static-exchange bar between the good and the bad ones.";
         continuation_ply4: "ContinuationHistory4" = true, "Continuation history also pairs a quiet move with the side's own move before last (four plies back).";
-        correction: "CorrectionHistory" = false, "Correct the static evaluation by what searches found in positions that share its structures (pawns, each side's pieces, minor and major pieces, the last two moves).";
+        correction: "CorrectionHistory" = true, "Correct the static evaluation by what searches found in positions that share its structures (pawns, each side's pieces, minor and major pieces, the last two moves).";
         lmr: "LateMoveReductions" = true, "Search late, quiet moves to a reduced depth first.";
         rfp: "ReverseFutilityPruning" = true, "Cut when the static evaluation beats beta by a depth-dependent margin.";
         sacrifice_search: "SacrificeSearch" = false, "Never cut by reverse futility pruning where the opponent's last move gave material away within three squares of our king and threatens mate in one: such a sacrifice is searched, not judged by the static evaluation, which cannot see the attack it makes.";
