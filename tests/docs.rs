@@ -1,9 +1,9 @@
 //! The README and the book in `docs/` kept true: relative links, images and
 //! `#anchors` resolve, every image and chapter is shown or listed, every
 //! `kestrel X` the text names is a sub-command whose `--help` runs, the
-//! commands of the blocks marked `<!-- check -->` run, and `.ci/run` runs the
-//! README's test command. (The layout chapter has its own test,
-//! `docs_layout.rs`.)
+//! commands of the blocks marked `<!-- check -->` run, `.ci/run` runs the
+//! README's test command, and the code the search tour quotes is the code.
+//! (The layout chapter has its own test, `docs_layout.rs`.)
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -737,6 +737,111 @@ fn every_subcommand_named_has_help() {
         checked.len()
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The chapter whose ```` ```rust ```` blocks quote the source.
+const TOUR: &str = "docs/how-kestrel-searches.md";
+
+/// The line inside a quote that stands for source lines left out.
+const ELISION: &str = "// ...";
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries {
+        let p = e.expect("the directory lists").path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// Lines trimmed, blank ones dropped: a quote may be re-indented.
+fn code_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether `quote` (trimmed lines, [`ELISION`] between the parts) is in
+/// `source`: each part a run of consecutive lines, the parts in order.
+fn quote_found(quote: &[String], source: &[String]) -> bool {
+    let parts: Vec<&[String]> = quote
+        .split(|l| l == ELISION)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let mut from = 0;
+    for part in parts {
+        let Some(at) = (from..=source.len().saturating_sub(part.len()))
+            .find(|&i| source.get(i..i + part.len()) == Some(part))
+        else {
+            return false;
+        };
+        from = at + part.len();
+    }
+    true
+}
+
+/// The tour's quotes are found in some source file of the workspace (the
+/// engine's files may move between folders; the lines must not change
+/// unseen).
+#[test]
+fn the_tour_quotes_the_code() {
+    let tour = parse(&root().join(TOUR));
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    for e in fs::read_dir(root().join("crates")).expect("crates/ lists") {
+        rust_files(&e.expect("crates/ lists").path().join("src"), &mut files);
+    }
+    let sources: Vec<Vec<String>> = files
+        .iter()
+        .map(|f| code_lines(&fs::read_to_string(f).expect("a source file reads")))
+        .collect();
+    let mut quotes = 0;
+    let mut problems = Vec::new();
+    for block in tour.blocks.iter().filter(|b| b.info == "rust") {
+        quotes += 1;
+        let quote = code_lines(&block.lines.join("\n"));
+        if !sources.iter().any(|s| quote_found(&quote, s)) {
+            problems.push(format!(
+                "{TOUR}:{}: these lines are in no source file as quoted:\n{}",
+                block.line,
+                quote.join("\n")
+            ));
+        }
+    }
+    assert!(
+        quotes >= 20,
+        "only {quotes} quotes in {TOUR}: is the parser broken?"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+#[test]
+fn quotes_match_line_for_line_and_in_order() {
+    let lines = |t: &str| code_lines(t);
+    let source = lines("fn a() {\n    let x = 1;\n\n    let y = 2;\n    x + y\n}\n");
+    assert!(quote_found(&lines("let x = 1;\n  let y = 2;"), &source));
+    assert!(quote_found(&lines("fn a() {\n// ...\nx + y"), &source));
+    assert!(
+        !quote_found(&lines("let x = 1;\nx + y"), &source),
+        "a gap needs `// ...`"
+    );
+    assert!(
+        !quote_found(&lines("x + y\n// ...\nlet x = 1;"), &source),
+        "order"
+    );
+    assert!(
+        !quote_found(&lines("let x = 2;"), &source),
+        "a changed line"
+    );
+    assert!(!quote_found(&lines("x + y\n}\n}"), &source), "past the end");
 }
 
 #[test]
