@@ -162,6 +162,7 @@ search_params! {
         rfp: "ReverseFutilityPruning" = true, "Cut when the static evaluation beats beta by a depth-dependent margin.";
         sacrifice_search: "SacrificeSearch" = false, "Never cut by reverse futility pruning where the opponent's last move gave material away within three squares of our king and threatens mate in one: such a sacrifice is searched, not judged by the static evaluation, which cannot see the attack it makes.";
         futility: "FutilityPruning" = true, "Skip quiet moves near the horizon when the evaluation is far below alpha.";
+        history_pruning: "HistoryPruning" = false, "Skip a quiet move near the horizon whose history (butterfly and continuation) is below -HistoryPruneMargin per ply of depth: moves that keep failing here are not searched.";
         lmp: "LateMovePruning" = true, "Stop trying quiet moves near the horizon after a move-count limit.";
         see_pruning: "SEEPruning" = true, "Skip moves that lose too much material (static exchange) near the horizon.";
         razoring: "Razoring" = true, "Drop to quiescence when the evaluation is hopeless near the horizon.";
@@ -170,6 +171,7 @@ search_params! {
         double_extension: "DoubleExtensions" = false, "Singular extension: two plies when every alternative is worse by DoubleExtMargin more (not at PV nodes, at most DoubleExtLimit on a line).";
         negative_extension: "NegativeExtensions" = false, "Singular extension: a hash move that is not singular but whose score beats beta (or is no better than the alternatives and alpha) is searched one or two plies shallower.";
         tt_pv: "TtPv" = false, "Remember in the table which positions were on a principal variation; such nodes are reduced one ply less and never cut by reverse futility pruning.";
+        lmr_research_depth: "LmrResearchDepth" = false, "When a reduced search fails high, search the move again one ply deeper if it beat the best score by far (LmrDeeperMargin plus two per ply), one ply shallower if it barely did.";
         cutoff_count: "CutoffCount" = false, "Reduce a late move one ply more when more than CutoffCountLimit of this node's earlier moves were refuted at once by a cut-off of the child.";
         probcut: "ProbCut" = false, "Cut when a good capture's reduced search beats beta by a margin (the full search would almost surely fail high too).";
         iir: "InternalIterativeReduction" = true, "Reduce depth at nodes that have no hash move.";
@@ -220,6 +222,9 @@ crate::tunable::tunables! {
     singular_margin: "SingularMargin" = 16, 4..=64, step 2.0, "Singular extension: the margin below the hash score, in eighths of a centipawn per ply of depth.";
     double_ext_margin: "DoubleExtMargin" = 25, 0..=100, step 4.0, "Double extensions: how far below the singular bar (centipawns) the alternatives must stay.";
     double_ext_limit: "DoubleExtLimit" = 10, 1..=30, step 1.0, "Double extensions: the most on one line from the root.";
+    history_prune_depth: "HistoryPruneDepth" = 5, 1..=10, step 0.5, "History pruning: the deepest depth at which it prunes.";
+    history_prune_margin: "HistoryPruneMargin" = 3000, 500..=12000, step 300.0, "History pruning: a quiet move is skipped when its history is below minus this per ply of depth.";
+    lmr_deeper_margin: "LmrDeeperMargin" = 40, 0..=150, step 5.0, "LmrResearchDepth: how far (centipawns, plus two per ply) a reduced search must beat the best score to be searched again a ply deeper.";
     cutoff_count_limit: "CutoffCountLimit" = 3, 1..=10, step 0.5, "Cutoff counts: refuted earlier moves beyond which a late move is reduced one ply more.";
     lmr_min_depth: "LmrMinDepth" = 3, 1..=8, step 0.5, "Late move reductions: the shallowest depth at which a move is reduced.";
     lmr_base: "LmrBase" = 78, 0..=200, step 8.0, "Late move reductions: the table's constant, in hundredths of a ply.";

@@ -1109,6 +1109,15 @@ impl Worker {
                         self.stats.lmp_prunes += 1;
                         continue;
                     }
+                    if s.config.params.history_pruning
+                        && !in_check
+                        && depth <= tuned::history_prune_depth()
+                        && self.history.quiet_score(us, m, piece_to(pos, m), prev)
+                            < -tuned::history_prune_margin() * depth
+                    {
+                        self.stats.history_prunes += 1;
+                        continue;
+                    }
                     if s.config.params.futility
                         && !in_check
                         && depth <= tuned::futility_depth()
@@ -1248,17 +1257,28 @@ impl Worker {
                     true,
                 );
                 if v > alpha && r > 0 {
-                    self.stats.lmr_researches += 1;
-                    v = -self.search(
-                        s,
-                        &child,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        false,
-                        !cut_node,
-                    );
+                    // A move that beat the best score by far is searched a
+                    // ply deeper, one that barely did a ply shallower, and
+                    // not again if that is no deeper than it was.
+                    let mut research_depth = new_depth;
+                    if s.config.params.lmr_research_depth {
+                        research_depth +=
+                            i32::from(v > best + tuned::lmr_deeper_margin() + 2 * new_depth)
+                                - i32::from(v < best + new_depth);
+                    }
+                    if research_depth > new_depth - r {
+                        self.stats.lmr_researches += 1;
+                        v = -self.search(
+                            s,
+                            &child,
+                            -alpha - 1,
+                            -alpha,
+                            research_depth,
+                            ply + 1,
+                            false,
+                            !cut_node,
+                        );
+                    }
                 }
                 if pv_node && v > alpha && v < beta {
                     v = -self.search(s, &child, -beta, -alpha, new_depth, ply + 1, true, false);

@@ -27,6 +27,8 @@ pub struct SearchStats {
     pub lmp_prunes: u64,
     /// Moves skipped by SEE pruning.
     pub see_prunes: u64,
+    /// Quiet moves skipped by history pruning.
+    pub history_prunes: u64,
     /// Reduced searches.
     pub lmr_searches: u64,
     /// Reduced searches that failed high and were searched again.
@@ -57,6 +59,7 @@ impl AddAssign for SearchStats {
         self.futility_prunes += o.futility_prunes;
         self.lmp_prunes += o.lmp_prunes;
         self.see_prunes += o.see_prunes;
+        self.history_prunes += o.history_prunes;
         self.lmr_searches += o.lmr_searches;
         self.lmr_researches += o.lmr_researches;
         self.check_extensions += o.check_extensions;
@@ -98,6 +101,9 @@ impl fmt::Display for SearchStats {
             self.probcuts,
             self.tb_hits
         )?;
+        if self.history_prunes > 0 {
+            write!(f, " histprune {}", self.history_prunes)?;
+        }
         if self.book_hits > 0 {
             write!(f, " bookhits {}", self.book_hits)?;
         }
