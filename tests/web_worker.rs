@@ -192,6 +192,23 @@ fn the_static_site_explains_moves() {
     assert!(text.contains("explain done"), "{text}");
 }
 
+/// A reload of the static site restores exactly what was on screen
+/// (issue 63): tests/gui/issue63.js's `reload` scenario, whose game the
+/// game Worker loses with the page and the browser's copy gives back, the
+/// same game under the same id (against `kestrel gui`, tests/gui_browser.rs
+/// runs it with the other scenarios).
+#[test]
+fn the_static_site_restores_a_game_after_a_reload() {
+    if let Some(why) = missing_tool() {
+        common::tools::missing(&why);
+        return;
+    }
+    let (server, url) = serve(false);
+    let text = common::browser::run_gui_scenarios("issue63.js", &url, &["reload"], &[]);
+    drop(server);
+    assert!(text.contains("passed: reload"), "{text}");
+}
+
 /// The GUI without a server: tests/gui/static_site.js (analysis, the
 /// panels that need the server, no console error or failed request), then
 /// a whole 3+2 game against Kestrel at level 1600 through the page

@@ -125,6 +125,55 @@ const SCENARIOS = {
     await context.close();
   },
 
+  // 2. A reload restores exactly what was on screen, on either host (the
+  // static site's Worker loses its games with the page: the browser's
+  // copy gives them back): a game against Kestrel on a clock reloaded the
+  // moment a move is made goes on under its own id, its players and clocks
+  // as they were; after the end, a side line and the move on view in it
+  // come back with the result, final.
+  async reload(browser) {
+    const { context, page } = await open(browser, DESKTOP, `${new URL(url).origin}/play`);
+    await page.waitForSelector('#match-dialog[open]');
+    await page.check('#match-dialog input[name="colour"][value="w"]');
+    await page.selectOption('#match-level', await page.$eval('#match-level', (el) => el.options[el.options.length > 1 ? 1 : 0].value));
+    await page.selectOption('#match-time', '5+3');
+    await startMatchGame(page);
+    await playAndWait(page, 'e2', 'e4');
+    const id = await gameId(page);
+    await moveWhenOffered(page, 'g1', 'f3');
+    await page.waitForFunction(() => S.game.plies.length >= 3);
+    const sans = await page.evaluate(() => S.game.plies.slice(0, 3).map((p) => p.san).join(' '));
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    const back = await page.evaluate(() => S.game && {
+      id: S.game.id, sans: S.game.plies.slice(0, 3).map((p) => p.san).join(' '), players: `${S.players.w}/${S.players.b}`,
+      clock: !!S.clock, match: !!S.match, over: S.game.status.over, url: new URLSearchParams(location.search).get('game'),
+    });
+    check(back && back.id === id && back.url === id && back.sans === sans,
+      `reloaded the moment 2. Nf3 was made: the same game ${id} (${JSON.stringify(back)})`);
+    check(back.players === 'human/engine' && back.clock && back.match && !back.over, 'still against Kestrel, on the clock');
+    await waitPlies(page, 4);
+    await resignAndClose(page);
+    // A side line from 1... (a finished game is studied in variations), viewed.
+    await page.click('#first');
+    await page.click('#forward');
+    await page.waitForFunction(() => S.game.current === S.game.plies[0].node);
+    await moveWhenOffered(page, 'd7', 'd5');
+    await page.waitForFunction(() => S.game.nodes.some((n) => !n.main));
+    const shown = () => page.evaluate(() => ({
+      sans: S.game.plies.map((p) => p.san).join(' '), status: document.getElementById('status').textContent,
+      final: S.game.status.final, nodes: S.game.nodes.length, onView: pathTo(S.game.current).join('.'), id: S.game.id,
+    }));
+    const before = await shown();
+    check(before.final && before.onView === '0.1', `resigned, a side line on view: ${JSON.stringify(before)}`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    const after = await page.evaluate(() => S.game !== null).then((has) => (has ? shown() : null));
+    check(JSON.stringify(after) === JSON.stringify(before), `and so after a reload (${JSON.stringify(after)})`);
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
   // 2. New game does not throw a running game away in one click, and a
   // new game has its own id (Back returns to the one before).
   async newgame(browser) {

@@ -191,6 +191,9 @@ pub enum Invalid {
         /// The number asked for.
         asked: usize,
     },
+    /// A kept game ([`crate::saved::SavedGame`]) that does not read as one.
+    #[error("the kept copy of this game cannot be read back: {0}")]
+    BadSavedGame(&'static str),
     /// A table size out of range.
     #[error("hash_mib must be from 1 to {max}, not {asked}")]
     HashRange {

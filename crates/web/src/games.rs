@@ -30,6 +30,7 @@ use gamerecord::request::{
     StopBody, TagsBody, UndoBody,
 };
 use gamerecord::review::{self, PassGame, PositionEval, Review, Stored};
+use gamerecord::saved::SavedGame;
 use gamerecord::search_gate::{Begun, Purpose, SearchGate};
 use gamerecord::search_report::{SearchReport, SearchRun};
 use gamerecord::settings::{EngineSettings, OptionsAnswer};
@@ -90,6 +91,18 @@ pub struct Output {
     pub events: Vec<EventOut>,
     /// Orders for the engine's Worker, in order.
     pub orders: Vec<Order>,
+    /// The games changed, each as the page keeps it to give it back after
+    /// a reload (`POST /api/restore`): this Worker's games go with the page.
+    pub saved: Vec<SavedOut>,
+}
+
+/// A changed game's copy for the page to keep.
+#[derive(Serialize, Debug)]
+pub struct SavedOut {
+    /// The game.
+    pub game: String,
+    /// Its copy (gamerecord's `SavedGame`); `null` when it cannot be kept.
+    pub data: Value,
 }
 
 /// The answer to one request: a status and JSON, or text (a PGN).
@@ -191,6 +204,22 @@ fn explorer_filter(
     })
 }
 
+/// `POST /api/restore`'s body: a game the page kept, under its id.
+#[derive(Deserialize)]
+struct RestoreBody {
+    game: String,
+    saved: SavedGame,
+}
+
+/// A game id as this Worker makes them (16 hex digits), or near enough
+/// to be one: the page's copy names it.
+fn valid_id(id: &str) -> bool {
+    (1..=32).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 /// The refusal for a game this page does not hold.
 fn no_game(id: &str) -> Refusal {
     refused(
@@ -232,6 +261,23 @@ struct Game {
     review: Review,
     /// The review's pass while it runs.
     pass: Option<PassRun>,
+    /// The copy the page was last given ([`Output::saved`]), as JSON text.
+    kept: Option<String>,
+}
+
+impl Game {
+    fn new(record: GameRecord) -> Game {
+        Game {
+            record,
+            gate: SearchGate::default(),
+            run: None,
+            last_best: None,
+            draw: None,
+            review: Review::default(),
+            pass: None,
+            kept: None,
+        }
+    }
 }
 
 /// The whole-game review's pass as the game Worker runs it: each position
@@ -320,6 +366,11 @@ impl Games {
                 date,
             } => {
                 let body = body.unwrap_or(Value::Null);
+                // The game a request may change: named in its body, or
+                // made by it (its reply's id).
+                let named = (method != "GET")
+                    .then(|| body.get("game").and_then(Value::as_str).map(str::to_string))
+                    .flatten();
                 let reply = match self.request(id, &method, &path, body, &date, &mut out) {
                     Ok(Answer::Json(json)) => Some(Reply {
                         id,
@@ -341,11 +392,24 @@ impl Games {
                         text: None,
                     }),
                 };
+                let made = reply
+                    .as_ref()
+                    .filter(|r| r.status == 200 && method == "POST" && path == "/api/game")
+                    .and_then(|r| r.json.as_ref()?.get("id")?.as_str().map(str::to_string));
                 out.replies.extend(reply);
+                for game in named.iter().chain(&made) {
+                    self.keep(game, &mut out);
+                }
             }
             Input::Report { line } => {
                 if let Ok(tagged) = serde_json::from_str::<Tagged>(&line) {
+                    // Only a search's last word plays a move or ends a game.
+                    let last = matches!(tagged.report, SearchReport::Best { .. });
+                    let game = tagged.game.clone();
                     self.report(tagged, &mut out);
+                    if last {
+                        self.keep(&game, &mut out);
+                    }
                 }
             }
             Input::Replaced { game, search } => {
@@ -357,15 +421,33 @@ impl Games {
                 let report = SearchReport::Best { best, time_ms: 0 };
                 self.report(
                     Tagged {
-                        game,
+                        game: game.clone(),
                         search,
                         report,
                     },
                     &mut out,
                 );
+                self.keep(&game, &mut out);
             }
         }
         out
+    }
+
+    /// Game `id`'s copy for the page when it changed since the last one.
+    fn keep(&mut self, id: &str, out: &mut Output) {
+        let Some(game) = self.games.get_mut(id) else {
+            return;
+        };
+        let data = game.record.save().map_or(Value::Null, |s| to_json(&s));
+        let text = data.to_string();
+        if game.kept.as_deref() == Some(text.as_str()) {
+            return;
+        }
+        game.kept = Some(text);
+        out.saved.push(SavedOut {
+            game: id.to_string(),
+            data,
+        });
     }
 
     fn game(&mut self, id: &str) -> Result<&mut Game, Refusal> {
@@ -402,17 +484,28 @@ impl Games {
                 let start = b.start()?;
                 self.made += 1;
                 let id = format!("{:016x}", self.first_id.wrapping_add(self.made));
-                let game = Game {
-                    record: GameRecord::dated(start, date),
-                    gate: SearchGate::default(),
-                    run: None,
-                    last_best: None,
-                    draw: None,
-                    review: Review::default(),
-                    pass: None,
-                };
-                self.games.insert(id.clone(), game);
+                self.games
+                    .insert(id.clone(), Game::new(GameRecord::dated(start, date)));
                 self.view(&id)
+            }
+            ("POST", "/api/restore") => {
+                let b: RestoreBody = parse(body)?;
+                if !valid_id(&b.game) {
+                    return Err(refused(
+                        400,
+                        format!("'{}' is not a game id: 1 to 32 of 0-9 and a-f", b.game),
+                    ));
+                }
+                if self.games.contains_key(&b.game) {
+                    return Err(refused(
+                        409,
+                        format!("game '{}' is open already: it is not restored over", b.game),
+                    ));
+                }
+                let mut game = Game::new(GameRecord::restore(&b.saved)?);
+                game.kept = Some(to_json(&b.saved).to_string());
+                self.games.insert(b.game.clone(), game);
+                self.view(&b.game)
             }
             ("GET", "/api/state") => self.view(&game_param()?),
             ("GET", "/api/legal") => {
@@ -1129,6 +1222,110 @@ mod tests {
         assert_eq!(reply.status, 200);
         let view = reply.json.expect("a view");
         view["id"].as_str().expect("an id").to_string()
+    }
+
+    /// A game changed goes out as a copy to keep, once per change; given
+    /// back after a reload (a fresh Worker) it is the same game under the
+    /// same id: moves, variation, comment, end, the node on view.
+    #[test]
+    fn a_kept_game_comes_back_after_a_reload_as_it_was() {
+        let mut games = Games::seeded(5);
+        let id = new_game(&mut games);
+        let (_, out) = request(
+            &mut games,
+            "POST",
+            "/api/position",
+            json!({"game": id, "vs_engine": true}),
+        );
+        assert_eq!(out.saved.len(), 1, "the new position is kept");
+        let mut copy = Value::Null;
+        for mv in ["e4", "e5", "Nf3"] {
+            let (reply, out) = request(
+                &mut games,
+                "POST",
+                "/api/move",
+                json!({"game": id, "move": mv}),
+            );
+            assert_eq!(reply.status, 200);
+            assert_eq!(out.saved.len(), 1, "each move changes the copy");
+            assert_eq!(out.saved[0].game, id);
+            copy = out.saved[0].data.clone();
+        }
+        let (_, out) = request(
+            &mut games,
+            "GET",
+            &format!("/api/state?game={id}"),
+            Value::Null,
+        );
+        assert!(out.saved.is_empty(), "a look changes nothing");
+        let (_, out) = request(
+            &mut games,
+            "POST",
+            "/api/end",
+            json!({"game": id, "end": "resign", "side": "black"}),
+        );
+        copy = out.saved.first().map_or(copy, |s| s.data.clone());
+        let (before, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/state?game={id}"),
+            Value::Null,
+        );
+        let pgn = |games: &mut Games| {
+            request(games, "GET", &format!("/api/pgn?game={id}"), Value::Null)
+                .0
+                .text
+        };
+        let before_pgn = pgn(&mut games);
+
+        // The page reloaded: a fresh Worker, which has not got the game
+        // until the page gives its copy back.
+        let mut fresh = Games::seeded(9);
+        let (missing, _) = request(
+            &mut fresh,
+            "GET",
+            &format!("/api/state?game={id}"),
+            Value::Null,
+        );
+        assert_eq!(missing.status, 404);
+        let (back, out) = request(
+            &mut fresh,
+            "POST",
+            "/api/restore",
+            json!({"game": id, "saved": copy}),
+        );
+        assert_eq!(back.status, 200, "{:?}", back.json);
+        assert!(out.saved.is_empty(), "the copy given back is the one kept");
+        assert_eq!(
+            back.json, before.json,
+            "the same view, id and version included"
+        );
+        assert_eq!(pgn(&mut fresh), before_pgn);
+        let (undo, _) = request(&mut fresh, "POST", "/api/undo", json!({"game": id}));
+        assert_eq!(undo.status, 409, "still final");
+        let (again, _) = request(
+            &mut fresh,
+            "POST",
+            "/api/restore",
+            json!({"game": id, "saved": copy}),
+        );
+        assert_eq!(again.status, 409, "no game restored over an open one");
+        let (bad, _) = request(
+            &mut fresh,
+            "POST",
+            "/api/restore",
+            json!({"game": "../x", "saved": copy}),
+        );
+        assert_eq!(bad.status, 400);
+        let mut broken = copy.clone();
+        broken["current"] = json!([0, 0, 0, 0, 0, 0]);
+        let (bad, _) = request(
+            &mut fresh,
+            "POST",
+            "/api/restore",
+            json!({"game": "abc", "saved": broken}),
+        );
+        assert_eq!(bad.status, 400, "{:?}", bad.json);
     }
 
     #[test]
