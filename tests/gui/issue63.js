@@ -493,7 +493,7 @@ const SCENARIOS = {
 
   // 10. The explorer filters the master games by rating and years, as
   // lichess's does: fewer games within the filters, none past them, the
-  // filters kept over a reload; positions are indexed to ply 40.
+  // filters kept over a reload; positions are indexed to ply 60.
   async explorer(browser) {
     const { context, page } = await open(browser);
     await move(page, 'e2', 'e4');
@@ -531,6 +531,87 @@ const SCENARIOS = {
     await page.waitForSelector('body[data-ready="1"]');
     const kept = await page.evaluate(() => [document.getElementById('x-rating').value, document.getElementById('x-since').value]);
     check(kept[0] === '2600' && kept[1] === '2000', `the filters are kept over a reload: ${kept}`);
+    await context.close();
+  },
+
+  // 9. SyzygyPath set in the page (the engine settings, on `kestrel gui`)
+  // feeds the tablebase panel too, not only --syzygy-path: directories
+  // without tables are refused with the reason, the test folder's tables
+  // taken, the panel answers from them, and the path stays over a reload.
+  async syzygy(browser) {
+    const { context, page } = await open(browser);
+    const tables = require('path').join(__dirname, '..', 'data', 'syzygy');
+    await page.click('#engine-gear');
+    check(await page.isVisible('#syzygy-path'), 'the engine settings have SyzygyPath');
+    await page.fill('#syzygy-path', '/no/such/tables');
+    await page.click('#syzygy-set');
+    await page.waitForFunction(() => /^SyzygyPath /.test(document.getElementById('engine-error').textContent));
+    check(true, `a folder without tables is refused: ${await page.textContent('#engine-error')}`);
+    await page.fill('#syzygy-path', tables);
+    await page.click('#syzygy-set');
+    await page.waitForFunction(() => /Syzygy tables of .*up to 4 pieces/.test(document.getElementById('message').textContent));
+    const options = await request(page, 'GET', '/api/options');
+    check(options.data.syzygy_path === tables, `the server's tables are now those of ${options.data.syzygy_path}`);
+    await page.fill('#fen', '8/8/8/8/8/2k5/8/K6Q w - - 0 1');
+    await page.press('#fen', 'Enter');
+    await page.waitForFunction(() => document.querySelectorAll('#tb tr.tbm').length > 0, null, { timeout: 10000 });
+    check(true, `the tablebase panel answers KQ v K (${await page.$eval('#tb tr.tbm', (tr) => tr.textContent)})`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    check(await page.inputValue('#syzygy-path') === tables, 'kept over a reload');
+    await request(page, 'POST', '/api/syzygy', { path: '' });
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
+  // 10. The explorer's second collection, one's own PGN files: `kestrel
+  // gui --explorer FILE` (tests/gui_browser.rs starts the server with
+  // tests/data/famous_games.pgn), or on the static site the same file
+  // chosen in the page and indexed in the game Worker. "My games" names
+  // the file, its moves and games are its own, the year filter counts only
+  // its games since 1900, a top game loads; on a phone (390x844), each
+  // control a finger's width. KESTREL_GUI_SHOTS: the phone's screenshot.
+  async mygames(browser) {
+    const { context, page } = await open(browser, PHONE, `${new URL(url).origin}/analysis`);
+    const file = require('path').join(__dirname, '..', 'data', 'famous_games.pgn');
+    await page.tap('#morebtn');
+    if (await page.evaluate(() => S.ownGamesUpload && !S.ownGames)) {
+      check(await page.isVisible('#x-own'), 'the static site offers a file of your own');
+      await page.setInputFiles('#x-file', file);
+      await page.waitForFunction(() => !!S.ownGames, null, { timeout: 30000 });
+    }
+    const own = await page.evaluate(() => S.ownGames);
+    check(own && own.games === 3 && own.files[0] === 'famous_games.pgn', `your games: ${JSON.stringify(own)}`);
+    await page.$eval('#book-panel', (el) => el.scrollIntoView());
+    await page.selectOption('#x-db', 'mine');
+    await page.waitForFunction(() => document.getElementById('explorer').dataset.source === 'mine'
+      && document.querySelectorAll('#explorer tr.xm').length > 0);
+    const shown = await page.evaluate(() => ({
+      head: document.querySelector('#explorer .small').textContent,
+      option: document.querySelector('#x-db').selectedOptions[0].textContent,
+      moves: [...document.querySelectorAll('#explorer tr.xm td:first-child')].map((t) => t.textContent),
+      games: [...document.querySelectorAll('#explorer tr.xg')].length,
+    }));
+    check(shown.head.startsWith('My games (famous_games.pgn): 3 games') && shown.option.startsWith('My games (famous_games.pgn')
+      && shown.moves.join() === 'e4' && shown.games === 3, `My games explored: ${JSON.stringify(shown)}`);
+    await page.fill('#x-since', '1900');
+    await page.press('#x-since', 'Tab');
+    await page.waitForFunction(() => /2 here within the filters/.test(document.querySelector('#explorer .small').textContent));
+    check(true, 'since 1900: the two games of 1997 and 2014');
+    const small = await page.evaluate(() => [...document.querySelectorAll('#xfilter select, #xfilter input:not([type=file]), #xfilter .filebtn')]
+      .filter((el) => el.getClientRects().length).map((el) => el.getBoundingClientRect())
+      .filter((r) => r.width < 44 || r.height < 44).length);
+    check(small === 0, `the explorer's controls are a finger's width on the phone (${small} smaller)`);
+    if (process.env.KESTREL_GUI_SHOTS) {
+      await page.$eval('#book-panel', (el) => el.scrollIntoView());
+      await page.screenshot({ path: `${process.env.KESTREL_GUI_SHOTS}/gui-explorer-mygames-phone.png` });
+    }
+    await page.tap('#explorer tr.xg');
+    await page.waitForFunction(() => S.game.plies.length > 20, null, { timeout: 10000 });
+    check(true, `a game of yours loads (${await page.evaluate(() => S.game.plies.length)} plies)`);
+    await page.fill('#x-since', '');
+    await page.press('#x-since', 'Tab');
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
     await context.close();
   },
 

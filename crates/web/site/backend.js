@@ -170,8 +170,8 @@ self.kestrelBackend = (() => {
     events(id) {
       return new GameEvents(id);
     },
-    async explorerGame(id) {
-      const r = await send('GET', `/api/explorer/game?id=${encodeURIComponent(id)}`);
+    async explorerGame(id, db = 'masters') {
+      const r = await send('GET', `/api/explorer/game?id=${encodeURIComponent(id)}&db=${db}`);
       if (r.status !== 200) throw new Error((r.json && r.json.error) || `HTTP ${r.status}`);
       return r.text;
     },

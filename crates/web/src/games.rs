@@ -21,6 +21,7 @@ use chess::Position;
 use engine::Score;
 use gamerecord::book_panel::BookPanel;
 use gamerecord::draw_offer::{DrawAnswer, DrawProbe};
+use gamerecord::explorer::{self, Database, OwnGames};
 use gamerecord::page_event::PageEvent;
 use gamerecord::record::GameRecord;
 use gamerecord::record::SearchTarget;
@@ -204,6 +205,16 @@ fn explorer_filter(
     })
 }
 
+/// `POST /api/explorer/own`'s body: a PGN file the player chose, read by
+/// the page.
+#[derive(Deserialize)]
+struct OwnGamesBody {
+    /// Its name.
+    name: String,
+    /// Its text.
+    text: String,
+}
+
 /// `POST /api/restore`'s body: a game the page kept, under its id.
 #[derive(Deserialize)]
 struct RestoreBody {
@@ -326,6 +337,8 @@ pub struct Games {
     /// a position or an import) clears it first.
     table_game: Option<String>,
     hash_mib: usize,
+    /// The player's own games for the explorer (a file chosen in the page).
+    own: Option<OwnGames>,
 }
 
 impl Default for Games {
@@ -351,6 +364,7 @@ impl Games {
             engine: None,
             table_game: None,
             hash_mib: DEFAULT_HASH_MIB,
+            own: None,
         }
     }
 
@@ -523,6 +537,8 @@ impl Games {
             ("GET", "/api/options") => Ok(Answer::Json(to_json(&OptionsAnswer {
                 tablebase: true,
                 tablebase_pieces: syzygy::embedded::EMBEDDED_PIECES,
+                own_games: self.own.as_ref().map(OwnGames::view),
+                own_games_upload: true,
                 ..OptionsAnswer::new(false, 1, MAX_HASH_MIB)
             }))),
             ("GET", "/api/opening") => {
@@ -561,15 +577,17 @@ impl Games {
             }
             ("GET", "/api/explorer") => {
                 let id = game_param()?;
-                let record = &self.game(&id)?.record;
+                let db = Database::named(param("db").as_deref())?;
+                let filter = explorer_filter(&param)?;
+                let record = &self.games.get(&id).ok_or_else(|| no_game(&id))?.record;
                 not_hidden(record, "the explorer's statistics")?;
                 let pos = record.position();
-                // The first request indexes the games (once; no thread to
-                // do it beforehand).
-                let filter = explorer_filter(&param)?;
-                let view =
-                    gamerecord::explorer::view(gamerecord::explorer::masters(), &pos, &filter);
-                Ok(Answer::Json(to_json(&view)))
+                // The first request indexes the master games (once; no
+                // thread to do it beforehand).
+                let explorer = explorer::collection(db, self.own.as_ref())?;
+                Ok(Answer::Json(to_json(&explorer::view(
+                    explorer, db, &pos, &filter,
+                ))))
             }
             ("GET", "/api/explorer/game") => {
                 let number = param("id").unwrap_or_default();
@@ -579,7 +597,19 @@ impl Games {
                         format!("bad query string: ?id= takes a game's number, not '{number}'"),
                     )
                 })?;
-                Ok(Answer::Text(gamerecord::explorer::game_pgn(id)?))
+                let db = Database::named(param("db").as_deref())?;
+                Ok(Answer::Text(explorer::collection_pgn(
+                    db,
+                    self.own.as_ref(),
+                    id,
+                )?))
+            }
+            ("POST", "/api/explorer/own") => {
+                let b: OwnGamesBody = parse(body)?;
+                let own = OwnGames::index(vec![b.name], b.text.len() as u64, b.text.as_bytes())?;
+                let view = own.view();
+                self.own = Some(own);
+                Ok(Answer::Json(to_json(&view)))
             }
             ("GET", "/api/book") => {
                 let id = game_param()?;
@@ -1222,6 +1252,78 @@ mod tests {
         assert_eq!(reply.status, 200);
         let view = reply.json.expect("a view");
         view["id"].as_str().expect("an id").to_string()
+    }
+
+    /// A PGN file chosen in the page is the explorer's second collection,
+    /// with the filters; none given, too large or nothing to explore are
+    /// refused saying what to do.
+    #[test]
+    fn the_players_own_games_are_explored_from_a_chosen_file() {
+        let mut games = Games::new();
+        let id = new_game(&mut games);
+        let (none, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}&db=mine"),
+            Value::Null,
+        );
+        assert_eq!(none.status, 404);
+        let pgn = "[White \"Me\"]\n[Black \"You\"]\n[Date \"2024.01.01\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n";
+        let (own, _) = request(
+            &mut games,
+            "POST",
+            "/api/explorer/own",
+            json!({"name": "mine.pgn", "text": pgn}),
+        );
+        assert_eq!(own.status, 200, "{:?}", own.json);
+        assert_eq!(own.json.as_ref().unwrap()["games"], 2);
+        let (options, _) = request(&mut games, "GET", "/api/options", Value::Null);
+        let options = options.json.expect("options");
+        assert_eq!(options["own_games"]["files"][0], "mine.pgn");
+        assert_eq!(options["own_games_upload"], true);
+        let (x, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}&db=mine&since=2024"),
+            Value::Null,
+        );
+        let x = x.json.expect("a view");
+        assert_eq!(
+            (
+                x["source"].as_str(),
+                x["white"].as_u64(),
+                x["black"].as_u64()
+            ),
+            (Some("mine"), Some(1), Some(0))
+        );
+        let (masters, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}"),
+            Value::Null,
+        );
+        assert_eq!(masters.json.expect("masters")["source"], "masters");
+        let (game, _) = request(
+            &mut games,
+            "GET",
+            "/api/explorer/game?id=1&db=mine",
+            Value::Null,
+        );
+        assert!(game.text.expect("PGN").contains("1. d4 d5"));
+        let (bad, _) = request(
+            &mut games,
+            "POST",
+            "/api/explorer/own",
+            json!({"name": "x.pgn", "text": "[Result \"*\"]\n\n1. e4 *\n"}),
+        );
+        assert_eq!(bad.status, 400);
+        let (db, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}&db=other"),
+            Value::Null,
+        );
+        assert_eq!(db.status, 400);
     }
 
     /// A game changed goes out as a copy to keep, once per change; given
