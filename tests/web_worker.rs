@@ -212,7 +212,8 @@ fn the_static_site_restores_a_game_and_explores_a_chosen_file() {
 }
 
 /// The GUI without a server: tests/gui/static_site.js (analysis, the
-/// panels that need the server, no console error or failed request), then
+/// panels that need the server, the games' copies kept for a reload
+/// bounded, no console error or failed request), then
 /// a whole 3+2 game against Kestrel at level 1600 through the page
 /// (tests/gui/clock_game.js, as against `kestrel gui`), its PGN read by
 /// python-chess. Served plainly (not cross-origin isolated), so every
