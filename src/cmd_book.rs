@@ -348,7 +348,7 @@ fn explorer(pgn: &[PathBuf], options: &ExplorerOptions) -> Result<Explorer> {
         summary.games,
         explorer.max_ply(),
         start.elapsed().as_secs_f64(),
-        explorer.heap_bytes() as f64 / (1 << 20) as f64,
+        explorer.heap_bytes() as f64 / f64::from(1 << 20),
         skipped(summary.bad_games, "unreadable"),
         skipped(summary.set_up, "from a set-up position"),
         skipped(summary.unfinished, "unfinished"),

@@ -64,9 +64,9 @@ impl SavedEnd {
             SavedEnd::Rules => {
                 let end = record.tree.mainline_end();
                 let outcome = record.tree.game(end)?.outcome();
-                Ending::Rules(outcome.ok_or_else(|| {
-                    Invalid::BadSavedGame("it ends by the rules, but its last move ends nothing")
-                })?)
+                Ending::Rules(outcome.ok_or(Invalid::BadSavedGame(
+                    "it ends by the rules, but its last move ends nothing",
+                ))?)
             }
             SavedEnd::Resigned { loser } => Ending::Resigned {
                 loser: loser.into(),
@@ -252,7 +252,7 @@ mod tests {
         r.goto(second).expect("goto");
         let m = r.parse_move("d4").expect("legal");
         let side = r.play(m, None).expect("a variation");
-        r.annotate(side, Some("the centre".into()), Some(&[1]))
+        r.annotate(side, Some("the centre"), Some(&[1]))
             .expect("annotates");
         let back = round_trip(&r);
         assert_eq!(back.final_end(), r.final_end());
