@@ -334,29 +334,21 @@ fn position(fen: Option<&str>, moves: Option<&str>) -> Result<Position> {
 /// The master games shipped with Kestrel, or the games of `pgn` (files read
 /// one after the other, each a regular file or standard input).
 fn explorer(pgn: &[PathBuf], options: &ExplorerOptions) -> Result<Explorer> {
-    use std::io::Read;
     let start = std::time::Instant::now();
     let (explorer, summary) = if pgn.is_empty() {
         Explorer::masters_with(*options)
     } else {
-        let mut reader: Box<dyn std::io::BufRead + Send> = Box::new(std::io::empty());
-        for path in pgn {
-            let file =
-                pgn::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-            // A blank line between files, so that one's last line never
-            // runs into the next one's first tag.
-            reader = Box::new(reader.chain(&b"\n\n"[..]).chain(file));
-        }
-        Explorer::from_pgn(reader, *options)
+        Explorer::from_files(pgn, *options)?
     };
     for e in &summary.errors {
         eprintln!("warning: {e}");
     }
     eprintln!(
-        "{} games indexed to ply {} in {:.2} s{}{}{}{}{}",
+        "{} games indexed to ply {} in {:.2} s ({:.1} MiB){}{}{}{}{}",
         summary.games,
         explorer.max_ply(),
         start.elapsed().as_secs_f64(),
+        explorer.heap_bytes() as f64 / f64::from(1 << 20),
         skipped(summary.bad_games, "unreadable"),
         skipped(summary.set_up, "from a set-up position"),
         skipped(summary.unfinished, "unfinished"),

@@ -32,6 +32,12 @@ pub struct GuiArgs {
     /// tables). The 3- and 4-piece tables are compiled in whatever is given.
     #[arg(long, value_name = "DIR")]
     syzygy_path: Option<String>,
+    /// Your own PGN files (plain or compressed), indexed for the
+    /// explorer's second collection, "My games", beside the master games
+    /// (as `kestrel book explore --pgn` indexes them): their first 60 plies,
+    /// at most 64 MiB on disk together and 100,000 games.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    explorer: Vec<PathBuf>,
     /// Memory for open games, MiB (each holds an engine with a 16 MiB
     /// table, about 18 MiB a game): past it the server drops games left
     /// idle for --games-idle, those no page shows first, then the least
@@ -52,6 +58,7 @@ pub fn run(args: GuiArgs) -> Result<()> {
         port: args.port,
         book: args.book,
         syzygy_path: args.syzygy_path,
+        explorer: args.explorer,
         games_memory_mib: args.games_memory,
         games_idle: args.games_idle.map(std::time::Duration::from_secs),
     };

@@ -164,7 +164,7 @@ fn book_explore_shows_the_masters_and_a_collection_of_ones_own() {
         .sum();
     assert_eq!(sum, total, "{out}");
     assert!(
-        stderr(&o).contains("games indexed to ply 40"),
+        stderr(&o).contains("games indexed to ply 60"),
         "{}",
         stderr(&o)
     );

@@ -122,12 +122,17 @@ fn the_gui_explains_moves_in_chromium() {
 /// on a checkbox or a select, the header saying the game's state and the
 /// message area in view, no stale panel after "Analyse this game", the
 /// editor, the phone's layout, the whole first line, the tablebase's
-/// every move with no set-up, the explorer's rating and year filters, and
+/// every move with no set-up, the explorer's rating and year filters and
+/// one's own games as its second collection, a reload that restores the
+/// game, and
 /// /play, its header link, Kestrel's level on its clock and the 1366x768
 /// play page without a scroll.
+/// The server has tests/data/famous_games.pgn as the player's own games
+/// (`--explorer`), the explorer's "My games".
 #[test]
 fn the_issue_63_items_stay_fixed_in_chromium() {
-    browser_scenario("issue63.js", &[], "issue 63 done");
+    let own = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/famous_games.pgn");
+    browser_scenario("issue63.js", &["--explorer", own], "issue 63 done");
 }
 
 /// A whole game against Kestrel at level 1600 on a 3+2 clock, played

@@ -192,8 +192,28 @@ fn the_static_site_explains_moves() {
     assert!(text.contains("explain done"), "{text}");
 }
 
+/// A reload of the static site restores exactly what was on screen
+/// (issue 63): tests/gui/issue63.js's `reload` scenario, whose game the
+/// game Worker loses with the page and the browser's copy gives back, the
+/// same game under the same id; and `mygames`, a PGN file chosen in the
+/// page, indexed in the game Worker, as the explorer's "My games" (against
+/// `kestrel gui`, tests/gui_browser.rs runs both with the other scenarios).
+#[test]
+fn the_static_site_restores_a_game_and_explores_a_chosen_file() {
+    if let Some(why) = missing_tool() {
+        common::tools::missing(&why);
+        return;
+    }
+    let (server, url) = serve(false);
+    let text = common::browser::run_gui_scenarios("issue63.js", &url, &["reload", "mygames"], &[]);
+    drop(server);
+    assert!(text.contains("passed: reload"), "{text}");
+    assert!(text.contains("passed: mygames"), "{text}");
+}
+
 /// The GUI without a server: tests/gui/static_site.js (analysis, the
-/// panels that need the server, no console error or failed request), then
+/// panels that need the server, the games' copies kept for a reload
+/// bounded, no console error or failed request), then
 /// a whole 3+2 game against Kestrel at level 1600 through the page
 /// (tests/gui/clock_game.js, as against `kestrel gui`), its PGN read by
 /// python-chess. Served plainly (not cross-origin isolated), so every

@@ -37,8 +37,21 @@ pub fn missing_browser() -> Option<String> {
 /// inherit it) the scripts save their screenshots in DIR; it is not passed
 /// as an argument, which the scenario scripts read as scenario names.
 pub fn run_gui_script(script: &str, url: &str, env: &[(&str, &Path)]) -> String {
+    run_gui_scenarios(script, url, &[], env)
+}
+
+/// As [`run_gui_script`], only the named scenarios of the script (its
+/// arguments after the URL; all of them when none is named).
+pub fn run_gui_scenarios(
+    script: &str,
+    url: &str,
+    scenarios: &[&str],
+    env: &[(&str, &Path)],
+) -> String {
     let mut node = Command::new("node");
-    node.arg(Path::new(GUI_DIR).join(script)).arg(url);
+    node.arg(Path::new(GUI_DIR).join(script))
+        .arg(url)
+        .args(scenarios);
     node.envs(env.iter().copied());
     let out = node.output().expect("node runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();

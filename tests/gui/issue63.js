@@ -125,6 +125,55 @@ const SCENARIOS = {
     await context.close();
   },
 
+  // 2. A reload restores exactly what was on screen, on either host (the
+  // static site's Worker loses its games with the page: the browser's
+  // copy gives them back): a game against Kestrel on a clock reloaded the
+  // moment a move is made goes on under its own id, its players and clocks
+  // as they were; after the end, a side line and the move on view in it
+  // come back with the result, final.
+  async reload(browser) {
+    const { context, page } = await open(browser, DESKTOP, `${new URL(url).origin}/play`);
+    await page.waitForSelector('#match-dialog[open]');
+    await page.check('#match-dialog input[name="colour"][value="w"]');
+    await page.selectOption('#match-level', await page.$eval('#match-level', (el) => el.options[el.options.length > 1 ? 1 : 0].value));
+    await page.selectOption('#match-time', '5+3');
+    await startMatchGame(page);
+    await playAndWait(page, 'e2', 'e4');
+    const id = await gameId(page);
+    await moveWhenOffered(page, 'g1', 'f3');
+    await page.waitForFunction(() => S.game.plies.length >= 3);
+    const sans = await page.evaluate(() => S.game.plies.slice(0, 3).map((p) => p.san).join(' '));
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    const back = await page.evaluate(() => S.game && {
+      id: S.game.id, sans: S.game.plies.slice(0, 3).map((p) => p.san).join(' '), players: `${S.players.w}/${S.players.b}`,
+      clock: !!S.clock, match: !!S.match, over: S.game.status.over, url: new URLSearchParams(location.search).get('game'),
+    });
+    check(back && back.id === id && back.url === id && back.sans === sans,
+      `reloaded the moment 2. Nf3 was made: the same game ${id} (${JSON.stringify(back)})`);
+    check(back.players === 'human/engine' && back.clock && back.match && !back.over, 'still against Kestrel, on the clock');
+    await waitPlies(page, 4);
+    await resignAndClose(page);
+    // A side line from 1... (a finished game is studied in variations), viewed.
+    await page.click('#first');
+    await page.click('#forward');
+    await page.waitForFunction(() => S.game.current === S.game.plies[0].node);
+    await moveWhenOffered(page, 'd7', 'd5');
+    await page.waitForFunction(() => S.game.nodes.some((n) => !n.main));
+    const shown = () => page.evaluate(() => ({
+      sans: S.game.plies.map((p) => p.san).join(' '), status: document.getElementById('status').textContent,
+      final: S.game.status.final, nodes: S.game.nodes.length, onView: pathTo(S.game.current).join('.'), id: S.game.id,
+    }));
+    const before = await shown();
+    check(before.final && before.onView === '0.1', `resigned, a side line on view: ${JSON.stringify(before)}`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    const after = await page.evaluate(() => S.game !== null).then((has) => (has ? shown() : null));
+    check(JSON.stringify(after) === JSON.stringify(before), `and so after a reload (${JSON.stringify(after)})`);
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
   // 2. New game does not throw a running game away in one click, and a
   // new game has its own id (Back returns to the one before).
   async newgame(browser) {
@@ -444,7 +493,7 @@ const SCENARIOS = {
 
   // 10. The explorer filters the master games by rating and years, as
   // lichess's does: fewer games within the filters, none past them, the
-  // filters kept over a reload; positions are indexed to ply 40.
+  // filters kept over a reload; positions are indexed to ply 60.
   async explorer(browser) {
     const { context, page } = await open(browser);
     await move(page, 'e2', 'e4');
@@ -482,6 +531,87 @@ const SCENARIOS = {
     await page.waitForSelector('body[data-ready="1"]');
     const kept = await page.evaluate(() => [document.getElementById('x-rating').value, document.getElementById('x-since').value]);
     check(kept[0] === '2600' && kept[1] === '2000', `the filters are kept over a reload: ${kept}`);
+    await context.close();
+  },
+
+  // 9. SyzygyPath set in the page (the engine settings, on `kestrel gui`)
+  // feeds the tablebase panel too, not only --syzygy-path: directories
+  // without tables are refused with the reason, the test folder's tables
+  // taken, the panel answers from them, and the path stays over a reload.
+  async syzygy(browser) {
+    const { context, page } = await open(browser);
+    const tables = require('path').join(__dirname, '..', 'data', 'syzygy');
+    await page.click('#engine-gear');
+    check(await page.isVisible('#syzygy-path'), 'the engine settings have SyzygyPath');
+    await page.fill('#syzygy-path', '/no/such/tables');
+    await page.click('#syzygy-set');
+    await page.waitForFunction(() => /^SyzygyPath /.test(document.getElementById('engine-error').textContent));
+    check(true, `a folder without tables is refused: ${await page.textContent('#engine-error')}`);
+    await page.fill('#syzygy-path', tables);
+    await page.click('#syzygy-set');
+    await page.waitForFunction(() => /Syzygy tables of .*up to 4 pieces/.test(document.getElementById('message').textContent));
+    const options = await request(page, 'GET', '/api/options');
+    check(options.data.syzygy_path === tables, `the server's tables are now those of ${options.data.syzygy_path}`);
+    await page.fill('#fen', '8/8/8/8/8/2k5/8/K6Q w - - 0 1');
+    await page.press('#fen', 'Enter');
+    await page.waitForFunction(() => document.querySelectorAll('#tb tr.tbm').length > 0, null, { timeout: 10000 });
+    check(true, `the tablebase panel answers KQ v K (${await page.$eval('#tb tr.tbm', (tr) => tr.textContent)})`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    check(await page.inputValue('#syzygy-path') === tables, 'kept over a reload');
+    await request(page, 'POST', '/api/syzygy', { path: '' });
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
+    await context.close();
+  },
+
+  // 10. The explorer's second collection, one's own PGN files: `kestrel
+  // gui --explorer FILE` (tests/gui_browser.rs starts the server with
+  // tests/data/famous_games.pgn), or on the static site the same file
+  // chosen in the page and indexed in the game Worker. "My games" names
+  // the file, its moves and games are its own, the year filter counts only
+  // its games since 1900, a top game loads; on a phone (390x844), each
+  // control a finger's width. KESTREL_GUI_SHOTS: the phone's screenshot.
+  async mygames(browser) {
+    const { context, page } = await open(browser, PHONE, `${new URL(url).origin}/analysis`);
+    const file = require('path').join(__dirname, '..', 'data', 'famous_games.pgn');
+    await page.tap('#morebtn');
+    if (await page.evaluate(() => S.ownGamesUpload && !S.ownGames)) {
+      check(await page.isVisible('#x-own'), 'the static site offers a file of your own');
+      await page.setInputFiles('#x-file', file);
+      await page.waitForFunction(() => !!S.ownGames, null, { timeout: 30000 });
+    }
+    const own = await page.evaluate(() => S.ownGames);
+    check(own && own.games === 3 && own.files[0] === 'famous_games.pgn', `your games: ${JSON.stringify(own)}`);
+    await page.$eval('#book-panel', (el) => el.scrollIntoView());
+    await page.selectOption('#x-db', 'mine');
+    await page.waitForFunction(() => document.getElementById('explorer').dataset.source === 'mine'
+      && document.querySelectorAll('#explorer tr.xm').length > 0);
+    const shown = await page.evaluate(() => ({
+      head: document.querySelector('#explorer .small').textContent,
+      option: document.querySelector('#x-db').selectedOptions[0].textContent,
+      moves: [...document.querySelectorAll('#explorer tr.xm td:first-child')].map((t) => t.textContent),
+      games: [...document.querySelectorAll('#explorer tr.xg')].length,
+    }));
+    check(shown.head.startsWith('My games (famous_games.pgn): 3 games') && shown.option.startsWith('My games (famous_games.pgn')
+      && shown.moves.join() === 'e4' && shown.games === 3, `My games explored: ${JSON.stringify(shown)}`);
+    await page.fill('#x-since', '1900');
+    await page.press('#x-since', 'Tab');
+    await page.waitForFunction(() => /2 here within the filters/.test(document.querySelector('#explorer .small').textContent));
+    check(true, 'since 1900: the two games of 1997 and 2014');
+    const small = await page.evaluate(() => [...document.querySelectorAll('#xfilter select, #xfilter input:not([type=file]), #xfilter .filebtn')]
+      .filter((el) => el.getClientRects().length).map((el) => el.getBoundingClientRect())
+      .filter((r) => r.width < 44 || r.height < 44).length);
+    check(small === 0, `the explorer's controls are a finger's width on the phone (${small} smaller)`);
+    if (process.env.KESTREL_GUI_SHOTS) {
+      await page.$eval('#book-panel', (el) => el.scrollIntoView());
+      await page.screenshot({ path: `${process.env.KESTREL_GUI_SHOTS}/gui-explorer-mygames-phone.png` });
+    }
+    await page.tap('#explorer tr.xg');
+    await page.waitForFunction(() => S.game.plies.length > 20, null, { timeout: 10000 });
+    check(true, `a game of yours loads (${await page.evaluate(() => S.game.plies.length)} plies)`);
+    await page.fill('#x-since', '');
+    await page.press('#x-since', 'Tab');
+    check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
     await context.close();
   },
 

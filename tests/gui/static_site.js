@@ -6,7 +6,9 @@
 // back to, with the lines of the first position gone), analysis turned
 // off; the game review; the opening explorer; the book panel (the embedded
 // book; adding to it needs the server, and its button says so); the
-// game's PGN; no console error, script error or failed request all along.
+// game's PGN; the games' copies kept for a reload bounded (30, the oldest
+// dropped and the page saying so); no console error, script error or
+// failed request all along.
 // Run by
 // tests/web_worker.rs (with tests/gui/clock_game.js for a whole game
 // against Kestrel). Usage: node static_site.js URL. Prints `static site done`.
@@ -74,6 +76,21 @@ async function main() {
   await page.click('#explorer tr.xg');
   await page.waitForFunction(() => S.game.plies.length > 10, null, { timeout: 10000 });
   check(await page.evaluate(() => S.game.plies.length > 10), `a master game from the explorer loaded (${await page.evaluate(() => S.game.plies.length)} plies)`);
+
+  // The games' copies kept for a reload are bounded (backend.js): 30
+  // games at most, the oldest dropped first and the page told so.
+  const kept = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('kestrel-worker-game:')).length);
+  const loaded = await page.evaluate(() => S.game.id);
+  await page.evaluate(async () => {
+    for (let i = 0; i < 31; i++) {
+      const g = (await backend.request('POST', '/api/game', {})).data;
+      await backend.request('POST', '/api/move', { game: g.id, move: 'e4' });
+    }
+  });
+  const message = await page.textContent('#message');
+  check(await kept() === 30 && /oldest game.*made room/.test(message),
+    `31 more games: ${await kept()} copies kept, the oldest dropped and said so (${message})`);
+  check(await page.evaluate((id) => localStorage.getItem(`kestrel-worker-game:${id}`) === null, loaded), 'the game on view before them was the one dropped');
 
   check(page.errors.length === 0, `no script errors ${page.errors.join('; ')}`);
   check(page.problems.length === 0, `no console error or failed request ${page.problems.join('; ')}`);

@@ -32,12 +32,17 @@ pub struct ExplorerOptions {
     pub max_errors_kept: usize,
 }
 
+/// How many plies from the start an explorer indexes unless told
+/// otherwise: move 30, well past where master games leave known theory
+/// (issue 63: the master games' index is 16.2 MiB at 60 plies, 12.8 MiB at
+/// 40; docs/gui.md, "Explorer").
+pub const DEFAULT_EXPLORER_PLIES: usize = 60;
+
 impl Default for ExplorerOptions {
-    /// The first 40 plies (move 20, past where master games leave known
-    /// theory) of up to a million games.
+    /// The first [`DEFAULT_EXPLORER_PLIES`] plies of up to a million games.
     fn default() -> ExplorerOptions {
         ExplorerOptions {
-            max_ply: 40,
+            max_ply: DEFAULT_EXPLORER_PLIES,
             max_games: 1_000_000,
             max_errors_kept: 20,
         }
@@ -273,10 +278,52 @@ impl Explorer {
         (explorer, summary)
     }
 
+    /// Indexes the games of PGN files read one after the other (each a
+    /// regular file, compressed or not, or `-` for standard input: see
+    /// [`pgn::open`]), as [`Explorer::from_pgn`]; a file that cannot be
+    /// opened is refused with its error.
+    pub fn from_files(
+        paths: &[std::path::PathBuf],
+        options: ExplorerOptions,
+    ) -> std::io::Result<(Explorer, ExplorerSummary)> {
+        use std::io::Read;
+        let mut reader: Box<dyn BufRead + Send> = Box::new(std::io::empty());
+        for path in paths {
+            let file = pgn::open(path)?;
+            // A blank line between files, so that one's last line never
+            // runs into the next one's first tag.
+            reader = Box::new(reader.chain(&b"\n\n"[..]).chain(file));
+        }
+        Ok(Explorer::from_pgn(reader, options))
+    }
+
+    /// The memory the index holds, in bytes: its records, the games' moves
+    /// and their facts (names, event, date) with their allocations.
+    pub fn heap_bytes(&self) -> usize {
+        let text = |s: &str| s.len();
+        let facts: usize = self
+            .games
+            .iter()
+            .map(|g| {
+                text(&g.event)
+                    + text(&g.site)
+                    + text(&g.date)
+                    + text(&g.round)
+                    + text(&g.white)
+                    + text(&g.black)
+                    + g.eco.as_deref().map_or(0, text)
+            })
+            .sum();
+        self.records.capacity() * std::mem::size_of::<Occurrence>()
+            + self.moves.capacity() * std::mem::size_of::<Move>()
+            + self.games.capacity() * std::mem::size_of::<ExplorerGame>()
+            + facts
+    }
+
     /// The master games shipped with Kestrel (`crates/book/data/masters.pgn.zst`:
     /// 12,841 games, 12,825 of them finished with a move played; sources
     /// and licences in that folder's README), indexed to the default ply
-    /// limit: about 0.2 s.
+    /// limit (0.6 to 0.8 s at 60 plies on a loaded 2-core machine).
     pub fn masters() -> Explorer {
         Explorer::masters_with(ExplorerOptions::default()).0
     }

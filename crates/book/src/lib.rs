@@ -36,7 +36,7 @@ pub use embedded::{DEFAULT_BOOK, MASTERS_PGN};
 pub use error::{BookError, BookProblem, Location};
 pub use explorer::{
     Explored, ExploredMove, Explorer, ExplorerFilter, ExplorerGame, ExplorerOptions,
-    ExplorerSummary, GameId, TopGame,
+    ExplorerSummary, GameId, TopGame, DEFAULT_EXPLORER_PLIES,
 };
 pub use format::{
     read_book, read_book_file, record_in_text_book, Format, ParseFormatError, MAX_BOOK_FILE_LEN,

@@ -37,6 +37,17 @@ pub enum GameError {
     /// The move tree refused it.
     #[error(transparent)]
     Tree(#[from] TreeError),
+    /// A game of the player's own the explorer has not got.
+    #[error("no game {id} among your games: they are {count} (numbered from 0)")]
+    NoOwnGame {
+        /// The number asked for.
+        id: book::GameId,
+        /// How many they are.
+        count: usize,
+    },
+    /// The player's own games asked for where none were given.
+    #[error("no games of your own to explore: start kestrel gui with --explorer FILE.pgn, or, in the page without a server, choose a PGN file in the explorer")]
+    NoOwnGames,
     /// A master game the explorer's collection has not got.
     #[error("no master game {id}: the collection has {count} (numbered from 0)")]
     NoMasterGame {
@@ -54,9 +65,10 @@ impl GameError {
         match self {
             GameError::Invalid(_) => ErrorKind::Invalid,
             GameError::Conflict(_) => ErrorKind::Conflict,
-            GameError::Tree(TreeError::NoNode(_)) | GameError::NoMasterGame { .. } => {
-                ErrorKind::Missing
-            }
+            GameError::Tree(TreeError::NoNode(_))
+            | GameError::NoMasterGame { .. }
+            | GameError::NoOwnGame { .. }
+            | GameError::NoOwnGames => ErrorKind::Missing,
             GameError::Tree(TreeError::Illegal | TreeError::Root | TreeError::NullMove) => {
                 ErrorKind::Invalid
             }
@@ -191,6 +203,36 @@ pub enum Invalid {
         /// The number asked for.
         asked: usize,
     },
+    /// Own games for the explorer larger than it takes.
+    #[error("your PGN is {} MB; the explorer indexes at most {} MB of your games: keep the games you want to explore (by year, by player) in a smaller file", .bytes.div_ceil(1_000_000), .max / 1_000_000)]
+    OwnGamesTooLarge {
+        /// Their size.
+        bytes: u64,
+        /// The most it takes.
+        max: u64,
+    },
+    /// More own games than the explorer indexes.
+    #[error("your PGN holds more than {max} games, the most the explorer indexes: keep the games you want to explore in a smaller file")]
+    OwnGamesTooMany {
+        /// The most it indexes.
+        max: usize,
+    },
+    /// Own games of which none can be explored.
+    #[error("no game in your PGN can be explored ({unreadable} unreadable, {set_up} from a set-up position, {unfinished} unfinished or without a move): the explorer takes finished games from the start position")]
+    OwnGamesNone {
+        /// Games that could not be read.
+        unreadable: usize,
+        /// Games from a set-up position.
+        set_up: usize,
+        /// Games without a result or a move.
+        unfinished: usize,
+    },
+    /// A collection the explorer has not got.
+    #[error("?db= takes masters or mine, not '{0}'")]
+    NoDatabase(String),
+    /// A kept game ([`crate::saved::SavedGame`]) that does not read as one.
+    #[error("the kept copy of this game cannot be read back: {0}")]
+    BadSavedGame(&'static str),
     /// A table size out of range.
     #[error("hash_mib must be from 1 to {max}, not {asked}")]
     HashRange {

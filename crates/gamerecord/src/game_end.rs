@@ -6,7 +6,7 @@
 
 use chess::Color;
 use matchcore::ending::Ending;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{GameError, Invalid};
 
@@ -23,13 +23,22 @@ pub enum PlayersEnd {
 }
 
 /// A side, as a request names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     /// White.
     White,
     /// Black.
     Black,
+}
+
+impl From<Color> for Side {
+    fn from(colour: Color) -> Side {
+        match colour {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
 }
 
 impl From<Side> for Color {

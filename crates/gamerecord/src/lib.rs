@@ -12,7 +12,8 @@
 //! ([`search_report`]), which of their events the page hears
 //! ([`search_gate`]) and those events themselves ([`page_event`]); and
 //! what a game costs in memory, for a host that keeps a budget
-//! ([`memory`]). A refusal is a [`GameError`].
+//! ([`memory`]); a game kept whole by a host that cannot keep it itself
+//! and read back the same ([`saved`]). A refusal is a [`GameError`].
 //!
 //! Pure logic: no server, no threads, no I/O (natively, a new game reads
 //! the date: see [`record::GameRecord::dated`]), so that the GUI's server
@@ -31,6 +32,7 @@ pub mod page_event;
 pub mod record;
 pub mod request;
 pub mod review;
+pub mod saved;
 pub mod search_gate;
 pub mod search_report;
 pub mod settings;

@@ -660,13 +660,22 @@ impl GameRecord {
     /// as lichess writes it) and the engine's thinking time after each
     /// engine move.
     pub fn export_pgn(&self) -> String {
+        self.pgn_text(true)
+    }
+
+    /// The game as PGN, the engine's thinking times written after its
+    /// moves when `times` (a copy kept to be read back keeps them apart:
+    /// [`crate::saved`]).
+    pub(crate) fn pgn_text(&self, times: bool) -> String {
         let mut out = PgnGame::new(self.start());
         for (name, value) in &self.tags {
             out.set_tag(name, value);
         }
-        out.moves = self
-            .tree
-            .to_pgn_moves(&|node| node.time_ms.map(|ms| format!("{:.2}s", ms as f64 / 1000.0)));
+        out.moves = self.tree.to_pgn_moves(&|node| {
+            node.time_ms
+                .filter(|_| times)
+                .map(|ms| format!("{:.2}s", ms as f64 / 1000.0))
+        });
         out.result = self.over().map_or(self.recorded_result, |o| o.result());
         out.set_tag("Result", out.result.as_str());
         if let Some(termination) = self.ending.as_ref().and_then(|e| e.termination().tag()) {

@@ -198,6 +198,18 @@ pub struct OptionsAnswer {
     pub threads_max: usize,
     /// The largest table a game's engine may have, MiB.
     pub hash_max_mib: usize,
+    /// The player's own games the explorer has (`None`: none yet).
+    pub own_games: Option<crate::explorer::OwnGamesView>,
+    /// The page may give its own games (a file chosen in the page:
+    /// `POST /api/explorer/own`), up to `own_games_max_bytes`.
+    pub own_games_upload: bool,
+    /// The largest own games the host indexes, bytes.
+    pub own_games_max_bytes: u64,
+    /// `SyzygyPath` as the page set it (`None`: the host's own tables).
+    pub syzygy_path: Option<String>,
+    /// The page may set `SyzygyPath` (`POST /api/syzygy`): a host with
+    /// files of its own.
+    pub syzygy_settable: bool,
 }
 
 impl OptionsAnswer {
@@ -214,6 +226,11 @@ impl OptionsAnswer {
             tablebase_pieces: 0,
             threads_max,
             hash_max_mib,
+            own_games: None,
+            own_games_upload: false,
+            own_games_max_bytes: crate::explorer::MAX_OWN_BYTES,
+            syzygy_path: None,
+            syzygy_settable: false,
         }
     }
 }

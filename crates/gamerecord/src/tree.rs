@@ -427,6 +427,53 @@ impl MoveTree {
         }
     }
 
+    /// Every node but the root in the order PGN writes them (and
+    /// [`MoveTree::from_pgn`] makes them): a move, then its alternatives'
+    /// lines, then the next move. A tree read back from its own PGN has
+    /// the same order, so a node's place in it names the node in both.
+    pub fn pgn_order(&self) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        self.order_from(ROOT, &mut out);
+        out
+    }
+
+    fn order_from(&self, from: NodeId, out: &mut Vec<NodeId>) {
+        let mut at = from;
+        while let Some(children) = self.get(at).map(|n| &n.children) {
+            let Some((&first, others)) = children.split_first() else {
+                break;
+            };
+            out.push(first);
+            for &v in others {
+                out.push(v);
+                self.order_from(v, out);
+            }
+            at = first;
+        }
+    }
+
+    /// The way from the root to `id`: which child at each step (0 for the
+    /// line's own move), as the page names a node in a game read anew.
+    pub fn child_path(&self, id: NodeId) -> Result<Vec<usize>, TreeError> {
+        let mut out = Vec::new();
+        for n in self.path(id)? {
+            let parent = self.node(n)?.parent.unwrap_or(ROOT);
+            let i = self.node(parent)?.children.iter().position(|&c| c == n);
+            out.push(i.unwrap_or(0));
+        }
+        Ok(out)
+    }
+
+    /// The node at the end of `path` ([`MoveTree::child_path`]), if the
+    /// tree has it.
+    pub fn at_child_path(&self, path: &[usize]) -> Option<NodeId> {
+        let mut at = ROOT;
+        for &i in path {
+            at = *self.get(at)?.children.get(i)?;
+        }
+        Some(at)
+    }
+
     /// The moves of the tree as PGN writes them: the main line, each
     /// move carrying its alternatives as variations, and after its own
     /// comments one of the node's facts: its clock (`[%clk 0:02:58]`)

@@ -61,9 +61,10 @@ const backend = self.kestrelBackend || {
   events(id) {
     return new EventSource(`/api/events?game=${encodeURIComponent(id)}`);
   },
-  // Game `id` of the explorer's master games as PGN text; throws what went wrong.
-  async explorerGame(id) {
-    const res = await fetch(`/api/explorer/game?id=${encodeURIComponent(id)}`);
+  // Game `id` of the explorer's collection `db` (masters, mine) as PGN
+  // text; throws what went wrong.
+  async explorerGame(id, db = 'masters') {
+    const res = await fetch(`/api/explorer/game?id=${encodeURIComponent(id)}&db=${db}`);
     if (!res.ok) throw new Error((await res.json().catch(() => ({}))).error || `HTTP ${res.status}`);
     return res.text();
   },
@@ -600,17 +601,54 @@ const formatCount = (n) => n.toLocaleString('en-US');
 const XFILTER_KEY = 'kestrel-explorer-filter';
 function explorerQuery() {
   const year = (id) => (/^\d{4}$/.test($(id).value.trim()) ? $(id).value.trim() : '');
-  const f = { min_rating: $('x-rating').value, since: year('x-since'), until: year('x-until') };
+  const f = { db: explorerDb(), min_rating: $('x-rating').value, since: year('x-since'), until: year('x-until') };
   return Object.entries(f).filter(([, v]) => v).map(([k, v]) => `&${k}=${v}`).join('');
 }
+// The collection explored: the master games, or the player's own when the
+// host has them (`kestrel gui --explorer FILE...`, or a file chosen here).
+const explorerDb = () => (S.ownGames && $('x-db').value === 'mine' ? 'mine' : 'masters');
+
+// "Masters" / "My games (files)": the choice shown once there are own
+// games; the file button where the host takes a file from the page.
+function showOwnGames(own) {
+  S.ownGames = own || null;
+  $('xdb').hidden = !S.ownGames;
+  if (S.ownGames) {
+    const names = S.ownGames.files.join(', ');
+    $('x-db').options[1].textContent = `My games (${names.length > 40 ? `${names.slice(0, 39)}…` : names})`;
+    $('x-db').title = `Masters, or your ${formatCount(S.ownGames.games)} games of ${names}`;
+  }
+}
+
+// A PGN file chosen in the page (the static site): its size checked here
+// first (the host's limit), read, and indexed by the backend.
+async function loadOwnGames(file) {
+  if (file.size > S.ownGamesMaxBytes) {
+    showStatus(`${file.name} is ${Math.ceil(file.size / 1e6)} MB; the explorer indexes at most ${Math.floor(S.ownGamesMaxBytes / 1e6)} MB of your games: keep the games you want to explore (by year, by player) in a smaller file`);
+    return;
+  }
+  $('explorer').textContent = `Indexing ${file.name}…`;
+  try {
+    const own = await api('POST', '/api/explorer/own', { name: file.name, text: await file.text() });
+    showOwnGames(own);
+    $('x-db').value = 'mine';
+    $('x-db').onchange();
+    showStatus(`${file.name}: ${formatCount(own.games)} games indexed${own.left_out ? `, ${formatCount(own.left_out)} left out (unreadable, unfinished or from a set-up position)` : ''}.`);
+  } catch (e) {
+    showStatus(e.message);
+    refreshPanels();
+  }
+}
+
 function initExplorerFilter() {
   let saved = {};
   try { saved = JSON.parse(localStorage.getItem(XFILTER_KEY) || '{}') || {}; } catch (e) { saved = {}; }
-  for (const id of ['x-rating', 'x-since', 'x-until']) {
+  $('x-file').onchange = () => { const f = $('x-file').files[0]; $('x-file').value = ''; if (f) loadOwnGames(f); };
+  for (const id of ['x-db', 'x-rating', 'x-since', 'x-until']) {
     if (typeof saved[id] === 'string') $(id).value = saved[id];
     $(id).onchange = () => {
       const now = {};
-      for (const k of ['x-rating', 'x-since', 'x-until']) now[k] = $(k).value;
+      for (const k of ['x-db', 'x-rating', 'x-since', 'x-until']) now[k] = $(k).value;
       try { localStorage.setItem(XFILTER_KEY, JSON.stringify(now)); } catch (e) { /* private mode: not kept */ }
       refreshPanels();
     };
@@ -632,10 +670,12 @@ async function refreshExplorer() {
     x = await api('GET', `/api/explorer?game=${S.game.id}${explorerQuery()}`);
   } catch (e) { if (asked === explorerAsked) el.textContent = e.message; return; }
   if (asked !== explorerAsked || shownFen() !== fen) return; // the view moved on meanwhile
+  const mine = x.source === 'mine';
   if (!x.moves.length) {
+    const which = mine ? 'game of yours' : 'master game';
     el.innerHTML = x.filtered
-      ? '<span class="small">No master game within the filters reached this position.</span>'
-      : `<span class="small">No master game reached this position (their first ${x.max_ply / 2} moves are indexed).</span>`;
+      ? `<span class="small">No ${which} within the filters reached this position.</span>`
+      : `<span class="small">No ${which} reached this position (their first ${x.max_ply / 2} moves are indexed).</span>`;
     return;
   }
   const total = x.white + x.draws + x.black;
@@ -648,14 +688,16 @@ async function refreshExplorer() {
     + `<td>${player(g.white, g.white_elo)}<br>${player(g.black, g.black_elo)}</td>`
     + `<td class="num">${escapeHtml(g.result.replace('1/2-1/2', '½-½'))}</td><td class="num">${g.year || ''}</td><td>${escapeHtml(g.san)}</td></tr>`);
   el.dataset.fen = fen; // what the table is of (a test waits on it)
-  el.innerHTML = `<div class="small">Masters: ${formatCount(x.collection)} games${x.filtered ? `, ${formatCount(total)} here within the filters` : ''}</div>`
+  const named = mine ? `My games (${escapeHtml(S.ownGames.files.join(', '))})` : 'Masters';
+  el.dataset.source = x.source;
+  el.innerHTML = `<div class="small">${named}: ${formatCount(x.collection)} games${x.filtered ? `, ${formatCount(total)} here within the filters` : ''}</div>`
     + `<table class="xmoves"><tr><th>Move</th><th></th><th>Games</th><th>White / Draw / Black</th></tr>${rows.join('')}</table>`
     + (games.length ? `<h3 class="sub">Top games</h3><table class="xgames">${games.join('')}</table>` : '');
   for (const tr of el.querySelectorAll('tr.xm')) tr.onclick = () => { if (humanToMove()) sendMove(tr.dataset.uci); };
   for (const tr of el.querySelectorAll('tr.xg')) {
     tr.onclick = async () => {
       try {
-        await loadPgn(await backend.explorerGame(tr.dataset.id));
+        await loadPgn(await backend.explorerGame(tr.dataset.id, x.source));
         setPage('analysis');
       } catch (e) { el.textContent = e.message; }
     };
@@ -850,10 +892,16 @@ async function main() {
   S.levels = opts.levels;
   S.tablebase = !!opts.tablebase;
   S.tablebasePieces = opts.tablebase_pieces || 0;
+  // The explorer's second collection: the player's own games.
+  S.ownGamesUpload = !!opts.own_games_upload;
+  S.ownGamesMaxBytes = opts.own_games_max_bytes || 0;
+  $('x-own').hidden = !S.ownGamesUpload;
+  showOwnGames(opts.own_games);
   S.threadsMax = opts.threads_max || 1;
   S.hashMax = opts.hash_max_mib || 16;
   buildSides();
   buildEngineSettings(); // engine_settings.js
+  wireSyzygyPath(opts); // engine_settings.js
   if (opened.view) {
     restorePage(opened.saved, true); // persist.js: a reload
     await attach(opened.view);

@@ -57,6 +57,39 @@ function buildEngineSettings() {
   };
 }
 
+// The UCI option SyzygyPath, where the host reads files of its own
+// (`kestrel gui`): sent at once (POST /api/syzygy), it gives the tables to
+// the tablebase panel and to the engine's next searches; kept in
+// localStorage and sent again when the page opens on a server that has
+// not got it (it restarted).
+const SYZYGY_KEY = 'kestrel-syzygy-path';
+async function setSyzygyPath(path, quiet = false) {
+  $('engine-error').textContent = '';
+  try {
+    const r = await api('POST', '/api/syzygy', { path });
+    S.tablebasePieces = r.pieces;
+    $('syzygy-path').value = r.path || '';
+    try { localStorage.setItem(SYZYGY_KEY, r.path || ''); } catch (e) { /* private mode: not kept */ }
+    if (!quiet) showStatus(r.path ? `Syzygy tables of ${r.path}: up to ${r.pieces} pieces.` : `The server's own tables: up to ${r.pieces} pieces.`);
+    refreshPanels();
+  } catch (e) {
+    $('engine-error').textContent = e.message;
+  }
+}
+
+function wireSyzygyPath(opts) {
+  $('syzygy-row').hidden = !opts.syzygy_settable;
+  if (!opts.syzygy_settable) return;
+  $('syzygy-path').value = opts.syzygy_path || '';
+  $('syzygy-set').onclick = () => setSyzygyPath($('syzygy-path').value.trim());
+  $('syzygy-path').addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') { ev.preventDefault(); setSyzygyPath($('syzygy-path').value.trim()); }
+  });
+  let kept = null;
+  try { kept = localStorage.getItem(SYZYGY_KEY); } catch (e) { kept = null; }
+  if (kept && kept !== (opts.syzygy_path || '')) setSyzygyPath(kept, true);
+}
+
 function setOptionInput(el, value) {
   if (el.type === 'checkbox') el.checked = !!value;
   else el.value = String(value);

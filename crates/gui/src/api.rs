@@ -324,13 +324,15 @@ pub async fn options(State(state): Shared) -> Json<OptionsAnswer> {
         // The 3- and 4-piece tables are compiled in; --syzygy-path adds more.
         tablebase: true,
         tablebase_pieces: state
-            .tables
-            .as_ref()
+            .tables()
             .map_or(0, |t| t.max_pieces())
             .max(syzygy::embedded::EMBEDDED_PIECES),
+        syzygy_path: state.tables_path(),
+        syzygy_settable: true,
         // What POST /api/engine takes on this machine and server.
         threads_max: crate::session::max_threads(),
         hash_max_mib: state.max_hash_mib(),
+        own_games: state.own_games.as_ref().map(|o| o.view()),
         ..base.clone()
     })
 }
@@ -384,42 +386,54 @@ pub async fn book_moves(
     Ok(Json(panel))
 }
 
-/// `GET /api/explorer?game=ID` (and `min_rating`, `max_rating`, `since`,
-/// `until`): what the master games the filters admit say about the
-/// position on view: each move with its games and results, and the
-/// best-rated games through it.
+/// `GET /api/explorer?game=ID` (and `db`: `masters` or `mine`, the
+/// player's own games of `--explorer`; `min_rating`, `max_rating`,
+/// `since`, `until`): what the games of the collection the filters admit
+/// say about the position on view: each move with its games and results,
+/// and the best-rated games through it.
 pub async fn explorer(
     State(state): Shared,
     ApiQuery(q): ApiQuery<gamerecord::explorer::ExplorerQuery>,
 ) -> Result<Json<gamerecord::explorer::ExplorerView>, ApiError> {
+    let db = q.database()?;
     let session = state.get(&q.game)?;
     not_hidden(&session.record(), "the explorer's statistics")?;
     let pos = session.record().position();
     let filter = q.filter();
-    // The first request may index the games (0.2 s): not on an
+    // The first request may index the master games (under a second): not on an
     // async thread.
     let view = tokio::task::spawn_blocking(move || {
-        gamerecord::explorer::view(gamerecord::explorer::masters(), &pos, &filter)
+        let explorer = gamerecord::explorer::collection(db, state.own_games.as_deref())?;
+        Ok::<_, gamerecord::GameError>(gamerecord::explorer::view(explorer, db, &pos, &filter))
     })
     .await
-    .map_err(|e| ApiError::conflict(format!("the master games could not be read: {e}")))?;
+    .map_err(|e| ApiError::conflict(format!("the games could not be read: {e}")))??;
     Ok(Json(view))
 }
 
-/// `?id=N`: a game of the explorer's collection.
+/// `?id=N` (and `db`): a game of the explorer's collection.
 #[derive(Deserialize)]
 pub struct ExplorerGameQuery {
     /// The game's number, as `GET /api/explorer` lists it.
     pub id: book::GameId,
+    /// The collection: `masters` (the default) or `mine`.
+    #[serde(default)]
+    pub db: Option<String>,
 }
 
-/// `GET /api/explorer/game?id=N`: game N of the master games as PGN (the
-/// page loads it on the analysis board).
-pub async fn explorer_game(ApiQuery(q): ApiQuery<ExplorerGameQuery>) -> Result<Response, ApiError> {
+/// `GET /api/explorer/game?id=N` (and `db`): game N of the collection as
+/// PGN (the page loads it on the analysis board).
+pub async fn explorer_game(
+    State(state): Shared,
+    ApiQuery(q): ApiQuery<ExplorerGameQuery>,
+) -> Result<Response, ApiError> {
     let id = q.id;
-    let text = tokio::task::spawn_blocking(move || gamerecord::explorer::game_pgn(id))
-        .await
-        .map_err(|e| ApiError::conflict(format!("the master games could not be read: {e}")))??;
+    let db = gamerecord::explorer::Database::named(q.db.as_deref())?;
+    let text = tokio::task::spawn_blocking(move || {
+        gamerecord::explorer::collection_pgn(db, state.own_games.as_deref(), id)
+    })
+    .await
+    .map_err(|e| ApiError::conflict(format!("the games could not be read: {e}")))??;
     Ok((
         [(
             header::CONTENT_TYPE,
@@ -450,6 +464,48 @@ pub async fn book_add(
     Ok(Json(json!({"added": san, "book": book.name()})))
 }
 
+/// `POST /api/syzygy` `{"path"}`: the engine option `SyzygyPath` as the
+/// page sets it: the tables of those directories (separated as in PATH)
+/// answer the tablebase panel and every game's engine from its next
+/// search on; an empty path goes back to the tables the server started
+/// with. Answers `{"path", "pieces"}`; 400, the tables left as they were,
+/// for directories that hold none.
+pub async fn syzygy_path(
+    State(state): Shared,
+    ApiJson(body): ApiJson<SyzygyBody>,
+) -> Result<Json<Value>, ApiError> {
+    let path = body.path.trim().to_string();
+    if path.is_empty() {
+        state.set_tables(None, None);
+    } else {
+        let opened = {
+            let path = path.clone();
+            tokio::task::spawn_blocking(move || syzygy::SyzygyTablebase::open(&path))
+        };
+        let (tables, _problems) = opened
+            .await
+            .map_err(|e| ApiError::conflict(format!("the tables could not be opened: {e}")))?
+            .map_err(|e| ApiError::bad_request(format!("SyzygyPath {path}: {e}")))?;
+        state.set_tables(Some(path), Some(Arc::new(tables)));
+    }
+    use engine::Tablebase;
+    let pieces = state
+        .tables()
+        .map_or(0, |t| t.max_pieces())
+        .max(syzygy::embedded::EMBEDDED_PIECES);
+    Ok(Json(
+        json!({ "path": state.tables_path(), "pieces": pieces }),
+    ))
+}
+
+/// `POST /api/syzygy`'s body.
+#[derive(Deserialize)]
+pub struct SyzygyBody {
+    /// `SyzygyPath`: directories separated as in PATH; empty for the
+    /// server's own tables.
+    pub path: String,
+}
+
 /// `GET /api/tablebase?game=ID`: what the Syzygy tables say about the
 /// position on view and each of its moves (gamerecord's
 /// [`TablebasePanel`]): the tables of `--syzygy-path` where they hold it,
@@ -464,7 +520,7 @@ pub async fn tablebase(
         let record = session.record();
         (record.position(), record.mode())
     };
-    let tables = state.tables.clone();
+    let tables = state.tables();
     let panel = tokio::task::spawn_blocking(move || {
         let probe = tables
             .as_deref()

@@ -56,6 +56,8 @@ pub struct Config {
     pub book: Option<PathBuf>,
     /// Syzygy table directories.
     pub syzygy_path: Option<String>,
+    /// The player's own PGN files: the explorer's second collection.
+    pub explorer: Vec<PathBuf>,
     /// The memory all games together may hold, MiB (`None`: the default,
     /// [`session::DEFAULT_BUDGET_MIB`] or half the memory available, if less).
     pub games_memory_mib: Option<usize>,
@@ -73,6 +75,9 @@ pub enum StartError {
     /// The tables cannot be used.
     #[error("cannot use the Syzygy tables: {0}")]
     Tables(String),
+    /// The player's own games cannot be explored.
+    #[error("--explorer: {0}")]
+    Explorer(String),
     /// The memory for games is too small for one game, or more than the machine has.
     #[error("--games-memory {mib}: {why}")]
     Memory {
@@ -101,10 +106,45 @@ pub fn state(config: &Config) -> Result<Arc<AppState>, StartError> {
         Some(path) => Some(open_tables(path).map_err(StartError::Tables)?),
         None => default_tables(),
     };
+    let own = if config.explorer.is_empty() {
+        None
+    } else {
+        Some(Arc::new(
+            own_games(&config.explorer).map_err(StartError::Explorer)?,
+        ))
+    };
     let budget = games_budget(config.games_memory_mib, engine::memory::available_mib())?;
     let state = AppState::with_budget(book, tables, budget)
-        .keeping_games_used_within(config.games_idle.unwrap_or(session::KEEP_USED_WITHIN));
+        .keeping_games_used_within(config.games_idle.unwrap_or(session::KEEP_USED_WITHIN))
+        .with_own_games(own);
     Ok(Arc::new(state))
+}
+
+/// The player's own PGN files indexed for the explorer (`--explorer`), as
+/// `kestrel book explore --pgn` indexes them; refused, saying what to do,
+/// past the size checked before reading (gamerecord's `MAX_OWN_BYTES`, the
+/// files on disk together) or the games' limit, or with nothing to explore.
+pub fn own_games(paths: &[PathBuf]) -> Result<gamerecord::explorer::OwnGames, String> {
+    let mut bytes = 0u64;
+    for path in paths {
+        let meta =
+            std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        bytes += meta.len();
+    }
+    gamerecord::explorer::own_size(bytes).map_err(|e| e.to_string())?;
+    let (explorer, summary) =
+        book::Explorer::from_files(paths, gamerecord::explorer::own_options())
+            .map_err(|e| e.to_string())?;
+    let files = paths
+        .iter()
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
+    gamerecord::explorer::OwnGames::checked(files, explorer, summary).map_err(|e| e.to_string())
 }
 
 /// The variable that names the tables' directories when `--syzygy-path`
@@ -238,6 +278,7 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/explorer", get(api::explorer))
         .route("/api/explorer/game", get(api::explorer_game))
         .route("/api/tablebase", get(api::tablebase))
+        .route("/api/syzygy", post(api::syzygy_path))
         .route("/api/analysis", get(api::review).post(api::start_review))
         .route("/api/analysis/cancel", post(api::cancel_review))
         .route("/api/analysis/lines", post(api::review_lines))

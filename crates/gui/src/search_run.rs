@@ -76,6 +76,7 @@ pub fn start(state: &AppState, session: &Arc<Session>, go: &GoBody) -> Result<Go
         session.stop_search(None);
         return Err(e.into());
     }
+    state.update_tables(session, &mut engine);
     let weak = Arc::downgrade(session);
     let started = Instant::now();
     let reporting = run.clone();

@@ -85,6 +85,9 @@ pub struct Session {
     last_used: Mutex<Instant>,
     /// The engine's threads and table size ([`Session::set_resources`]).
     resources: Mutex<Resources>,
+    /// The tables its engine has: [`AppState`]'s tables as they were at
+    /// this number of changes (`SyzygyPath` set in the page).
+    tables_seen: AtomicUsize,
     /// The budget its size counts in.
     budget: Arc<Budget>,
     /// Its size as last counted, and whether it counts (a session dropped
@@ -204,6 +207,7 @@ impl Session {
             review_start: Mutex::new(()),
             last_used: Mutex::new(Instant::now()),
             resources: Mutex::new(resources),
+            tables_seen: AtomicUsize::new(0),
             budget,
             counted: Mutex::new(Counted {
                 bytes: 0,
@@ -541,13 +545,28 @@ impl Session {
     }
 }
 
+/// The endgame tables the server uses, and how they were set.
+struct Tables {
+    /// `SyzygyPath` as the page set it.
+    path: Option<String>,
+    /// The tables in use.
+    tables: Option<Arc<SyzygyTablebase>>,
+    /// How many times the page set them.
+    changes: usize,
+    /// The tables the server started with.
+    start: Option<Arc<SyzygyTablebase>>,
+}
+
 /// Everything the handlers share.
 pub struct AppState {
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     /// The opening book.
     pub book: RwLock<BookSource>,
-    /// The endgame tables, when `--syzygy-path` was given.
-    pub tables: Option<Arc<SyzygyTablebase>>,
+    /// The endgame tables (`--syzygy-path`, the variable, a standard
+    /// place, or `SyzygyPath` as the page set it: [`AppState::set_tables`]).
+    tables: RwLock<Tables>,
+    /// The player's own games for the explorer (`--explorer`).
+    pub own_games: Option<Arc<gamerecord::explorer::OwnGames>>,
     rng: Mutex<rand::rngs::SmallRng>,
     budget: Arc<Budget>,
     keep_used_within: Duration,
@@ -569,11 +588,66 @@ impl AppState {
         AppState {
             sessions: Mutex::new(HashMap::new()),
             book: RwLock::new(book),
-            tables,
+            tables: RwLock::new(Tables {
+                path: None,
+                tables: tables.clone(),
+                changes: 0,
+                start: tables,
+            }),
+            own_games: None,
             rng: Mutex::new(rand::rngs::SmallRng::from_os_rng()),
             budget: Budget::new(budget),
             keep_used_within: KEEP_USED_WITHIN,
         }
+    }
+
+    /// The endgame tables in use (none: the compiled-in 3- and 4-piece
+    /// tables answer alone).
+    pub fn tables(&self) -> Option<Arc<SyzygyTablebase>> {
+        self.tables
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .tables
+            .clone()
+    }
+
+    /// The directories `SyzygyPath` names, as the page set it (`None`: the
+    /// tables the server started with).
+    pub fn tables_path(&self) -> Option<String> {
+        self.tables
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .path
+            .clone()
+    }
+
+    /// The tables of `SyzygyPath` as the page set it (`None`: those the
+    /// server started with again), for the tablebase panel and every
+    /// game's engine from its next search on.
+    pub fn set_tables(&self, path: Option<String>, tables: Option<Arc<SyzygyTablebase>>) {
+        let mut t = self.tables.write().unwrap_or_else(PoisonError::into_inner);
+        t.tables = if path.is_some() {
+            tables
+        } else {
+            t.start.clone()
+        };
+        t.path = path;
+        t.changes += 1;
+    }
+
+    /// Gives `session`'s engine the tables in use, when they changed
+    /// since it was given them (call it with the engine free to change).
+    pub fn update_tables(&self, session: &Session, engine: &mut Engine) {
+        let t = self.tables.read().unwrap_or_else(PoisonError::into_inner);
+        if session.tables_seen.swap(t.changes, Ordering::SeqCst) != t.changes {
+            engine.set_tablebase(t.tables.clone().map(|t| t as Arc<dyn engine::Tablebase>));
+        }
+    }
+
+    /// The same state with the player's own games for the explorer.
+    pub fn with_own_games(mut self, own: Option<Arc<gamerecord::explorer::OwnGames>>) -> AppState {
+        self.own_games = own;
+        self
     }
 
     /// The same state, never dropping a game used within `within` to make
@@ -602,12 +676,17 @@ impl AppState {
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             format!("{:016x}", rng.random::<u64>())
         };
+        let (tables, changes) = {
+            let t = self.tables.read().unwrap_or_else(PoisonError::into_inner);
+            (t.tables.clone(), t.changes)
+        };
         let session = Arc::new(Session::try_new(
             id.clone(),
             start,
-            self.tables.clone(),
+            tables,
             self.budget.clone(),
         )?);
+        session.tables_seen.store(changes, Ordering::SeqCst);
         session.recount();
         self.sessions().insert(id, session.clone());
         drop(room);

@@ -527,6 +527,106 @@ async fn the_tables_answer_every_move_with_no_set_up() {
     assert_eq!(t["found"], false);
 }
 
+/// `SyzygyPath` set in the page (issue 63): its tables are the server's
+/// from then on, for the tablebase panel (and the engines' next searches),
+/// `/api/options` says so; directories without tables are refused, the
+/// tables left as they were; an empty path goes back to the server's own.
+#[tokio::test]
+async fn syzygy_path_set_in_the_page_feeds_the_tablebase_panel() {
+    let api = Api::new();
+    let options = api.get("/api/options").await.1;
+    assert_eq!(
+        (&options["syzygy_path"], &options["syzygy_settable"]),
+        (&Value::Null, &json!(true))
+    );
+    let (status, r) = api.post("/api/syzygy", json!({"path": TABLES})).await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    assert_eq!((&r["path"], &r["pieces"]), (&json!(TABLES), &json!(4)));
+    assert_eq!(
+        api.get("/api/options").await.1["syzygy_path"],
+        json!(TABLES)
+    );
+    let (_, s) = api
+        .post("/api/game", json!({"fen": "8/8/8/8/8/2k5/8/K6Q w - - 0 1"}))
+        .await;
+    let id = s["id"].as_str().expect("id");
+    let (status, t) = api.get(&format!("/api/tablebase?game={id}")).await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    assert_eq!((&t["found"], &t["category"]), (&json!(true), &json!("win")));
+    let empty = std::env::temp_dir();
+    let (status, r) = api
+        .post(
+            "/api/syzygy",
+            json!({"path": format!("{}/no-such-tables-{}", empty.display(), std::process::id())}),
+        )
+        .await;
+    assert_refused(status, &r, StatusCode::BAD_REQUEST);
+    assert!(
+        r["error"].as_str().unwrap_or("").starts_with("SyzygyPath "),
+        "{r}"
+    );
+    assert_eq!(
+        api.get("/api/options").await.1["syzygy_path"],
+        json!(TABLES),
+        "kept as they were"
+    );
+    let (status, r) = api.post("/api/syzygy", json!({"path": ""})).await;
+    assert_eq!((status, &r["path"]), (StatusCode::OK, &Value::Null));
+}
+
+/// The player's own games (`--explorer`): "mine" beside the masters in
+/// the options and the explorer, a game of theirs as PGN; none given is
+/// a 404 that says how to give them.
+#[tokio::test]
+async fn own_games_are_the_explorers_second_collection() {
+    let api = Api::new();
+    let id = api.new_game().await;
+    let (status, body) = api.get(&format!("/api/explorer?game={id}&db=mine")).await;
+    assert_refused(status, &body, StatusCode::NOT_FOUND);
+    assert!(
+        body["error"].as_str().unwrap_or("").contains("--explorer"),
+        "{body}"
+    );
+    let own = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/famous_games.pgn"
+    );
+    let games = gui::own_games(&[std::path::PathBuf::from(own)]).expect("indexed");
+    let state = AppState::new(BookSource::embedded(), None).with_own_games(Some(Arc::new(games)));
+    let api = Api {
+        router: gui::router(Arc::new(state), access(PORT)),
+    };
+    let options = api.get("/api/options").await.1;
+    assert_eq!(options["own_games"]["files"], json!(["famous_games.pgn"]));
+    assert_eq!(options["own_games"]["games"], json!(3));
+    let id = api.new_game().await;
+    let (status, x) = api
+        .get(&format!("/api/explorer?game={id}&db=mine&since=1900"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{x}");
+    assert_eq!(
+        (&x["source"], &x["collection"], &x["white"]),
+        (&json!("mine"), &json!(3), &json!(2))
+    );
+    let (status, body) = api
+        .get(&format!("/api/explorer?game={id}&db=lichess"))
+        .await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST);
+    let (status, text) = api
+        .send(
+            Request::get("/api/explorer/game?id=2&db=mine")
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(text.contains("Anderssen"), "{text}");
+    let missing = gui::own_games(&[std::path::PathBuf::from("/no/such/file.pgn")])
+        .err()
+        .expect("no file");
+    assert!(missing.contains("cannot read"), "{missing}");
+}
+
 /// Waits until the game has `plies` moves.
 async fn wait_for_plies(api: &Api, id: &str, plies: usize) -> Value {
     let deadline = Instant::now() + Duration::from_secs(30);

@@ -10,7 +10,9 @@
 //
 // Messages to the page: { reply: { id, status, json | text } },
 // { event: { game, data } } (data: the event as kestrel gui's stream sends
-// it), { failed: why } when the module cannot load.
+// it), { saved: [{ game, data }] } (the changed games' copies, which the
+// page keeps and gives back after a reload: POST /api/restore),
+// { failed: why } when the module cannot load.
 //
 // Stopping a search: where the page is cross-origin isolated, through a
 // SharedArrayBuffer the engine reads every 1024 nodes (as kestrel.js does;
@@ -56,6 +58,9 @@ function give(input) {
   output = '';
   game.kestrel_game(bytes.length);
   const out = JSON.parse(output);
+  // The changed games' copies first: the page keeps one before it reads
+  // the reply that shows the change, so a reload right after it loses nothing.
+  if (out.saved.length > 0) postMessage({ saved: out.saved });
   for (const reply of out.replies) postMessage({ reply });
   for (const event of out.events) postMessage({ event });
   for (const order of out.orders) carryOut(order);

@@ -21,6 +21,7 @@ use chess::Position;
 use engine::Score;
 use gamerecord::book_panel::BookPanel;
 use gamerecord::draw_offer::{DrawAnswer, DrawProbe};
+use gamerecord::explorer::{self, Database, OwnGames};
 use gamerecord::page_event::PageEvent;
 use gamerecord::record::GameRecord;
 use gamerecord::record::SearchTarget;
@@ -30,6 +31,7 @@ use gamerecord::request::{
     StopBody, TagsBody, UndoBody,
 };
 use gamerecord::review::{self, PassGame, PositionEval, Review, Stored};
+use gamerecord::saved::SavedGame;
 use gamerecord::search_gate::{Begun, Purpose, SearchGate};
 use gamerecord::search_report::{SearchReport, SearchRun};
 use gamerecord::settings::{EngineSettings, OptionsAnswer};
@@ -90,6 +92,18 @@ pub struct Output {
     pub events: Vec<EventOut>,
     /// Orders for the engine's Worker, in order.
     pub orders: Vec<Order>,
+    /// The games changed, each as the page keeps it to give it back after
+    /// a reload (`POST /api/restore`): this Worker's games go with the page.
+    pub saved: Vec<SavedOut>,
+}
+
+/// A changed game's copy for the page to keep.
+#[derive(Serialize, Debug)]
+pub struct SavedOut {
+    /// The game.
+    pub game: String,
+    /// Its copy (gamerecord's `SavedGame`); `null` when it cannot be kept.
+    pub data: Value,
 }
 
 /// The answer to one request: a status and JSON, or text (a PGN).
@@ -191,6 +205,32 @@ fn explorer_filter(
     })
 }
 
+/// `POST /api/explorer/own`'s body: a PGN file the player chose, read by
+/// the page.
+#[derive(Deserialize)]
+struct OwnGamesBody {
+    /// Its name.
+    name: String,
+    /// Its text.
+    text: String,
+}
+
+/// `POST /api/restore`'s body: a game the page kept, under its id.
+#[derive(Deserialize)]
+struct RestoreBody {
+    game: String,
+    saved: SavedGame,
+}
+
+/// A game id as this Worker makes them (16 hex digits), or near enough
+/// to be one: the page's copy names it.
+fn valid_id(id: &str) -> bool {
+    (1..=32).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 /// The refusal for a game this page does not hold.
 fn no_game(id: &str) -> Refusal {
     refused(
@@ -232,6 +272,23 @@ struct Game {
     review: Review,
     /// The review's pass while it runs.
     pass: Option<PassRun>,
+    /// The copy the page was last given ([`Output::saved`]), as JSON text.
+    kept: Option<String>,
+}
+
+impl Game {
+    fn new(record: GameRecord) -> Game {
+        Game {
+            record,
+            gate: SearchGate::default(),
+            run: None,
+            last_best: None,
+            draw: None,
+            review: Review::default(),
+            pass: None,
+            kept: None,
+        }
+    }
 }
 
 /// The whole-game review's pass as the game Worker runs it: each position
@@ -280,6 +337,8 @@ pub struct Games {
     /// a position or an import) clears it first.
     table_game: Option<String>,
     hash_mib: usize,
+    /// The player's own games for the explorer (a file chosen in the page).
+    own: Option<OwnGames>,
 }
 
 impl Default for Games {
@@ -305,6 +364,7 @@ impl Games {
             engine: None,
             table_game: None,
             hash_mib: DEFAULT_HASH_MIB,
+            own: None,
         }
     }
 
@@ -320,6 +380,11 @@ impl Games {
                 date,
             } => {
                 let body = body.unwrap_or(Value::Null);
+                // The game a request may change: named in its body, or
+                // made by it (its reply's id).
+                let named = (method != "GET")
+                    .then(|| body.get("game").and_then(Value::as_str).map(str::to_string))
+                    .flatten();
                 let reply = match self.request(id, &method, &path, body, &date, &mut out) {
                     Ok(Answer::Json(json)) => Some(Reply {
                         id,
@@ -341,11 +406,24 @@ impl Games {
                         text: None,
                     }),
                 };
+                let made = reply
+                    .as_ref()
+                    .filter(|r| r.status == 200 && method == "POST" && path == "/api/game")
+                    .and_then(|r| r.json.as_ref()?.get("id")?.as_str().map(str::to_string));
                 out.replies.extend(reply);
+                for game in named.iter().chain(&made) {
+                    self.keep(game, &mut out);
+                }
             }
             Input::Report { line } => {
                 if let Ok(tagged) = serde_json::from_str::<Tagged>(&line) {
+                    // Only a search's last word plays a move or ends a game.
+                    let last = matches!(tagged.report, SearchReport::Best { .. });
+                    let game = tagged.game.clone();
                     self.report(tagged, &mut out);
+                    if last {
+                        self.keep(&game, &mut out);
+                    }
                 }
             }
             Input::Replaced { game, search } => {
@@ -357,15 +435,33 @@ impl Games {
                 let report = SearchReport::Best { best, time_ms: 0 };
                 self.report(
                     Tagged {
-                        game,
+                        game: game.clone(),
                         search,
                         report,
                     },
                     &mut out,
                 );
+                self.keep(&game, &mut out);
             }
         }
         out
+    }
+
+    /// Game `id`'s copy for the page when it changed since the last one.
+    fn keep(&mut self, id: &str, out: &mut Output) {
+        let Some(game) = self.games.get_mut(id) else {
+            return;
+        };
+        let data = game.record.save().map_or(Value::Null, |s| to_json(&s));
+        let text = data.to_string();
+        if game.kept.as_deref() == Some(text.as_str()) {
+            return;
+        }
+        game.kept = Some(text);
+        out.saved.push(SavedOut {
+            game: id.to_string(),
+            data,
+        });
     }
 
     fn game(&mut self, id: &str) -> Result<&mut Game, Refusal> {
@@ -402,17 +498,28 @@ impl Games {
                 let start = b.start()?;
                 self.made += 1;
                 let id = format!("{:016x}", self.first_id.wrapping_add(self.made));
-                let game = Game {
-                    record: GameRecord::dated(start, date),
-                    gate: SearchGate::default(),
-                    run: None,
-                    last_best: None,
-                    draw: None,
-                    review: Review::default(),
-                    pass: None,
-                };
-                self.games.insert(id.clone(), game);
+                self.games
+                    .insert(id.clone(), Game::new(GameRecord::dated(start, date)));
                 self.view(&id)
+            }
+            ("POST", "/api/restore") => {
+                let b: RestoreBody = parse(body)?;
+                if !valid_id(&b.game) {
+                    return Err(refused(
+                        400,
+                        format!("'{}' is not a game id: 1 to 32 of 0-9 and a-f", b.game),
+                    ));
+                }
+                if self.games.contains_key(&b.game) {
+                    return Err(refused(
+                        409,
+                        format!("game '{}' is open already: it is not restored over", b.game),
+                    ));
+                }
+                let mut game = Game::new(GameRecord::restore(&b.saved)?);
+                game.kept = Some(to_json(&b.saved).to_string());
+                self.games.insert(b.game.clone(), game);
+                self.view(&b.game)
             }
             ("GET", "/api/state") => self.view(&game_param()?),
             ("GET", "/api/legal") => {
@@ -430,6 +537,8 @@ impl Games {
             ("GET", "/api/options") => Ok(Answer::Json(to_json(&OptionsAnswer {
                 tablebase: true,
                 tablebase_pieces: syzygy::embedded::EMBEDDED_PIECES,
+                own_games: self.own.as_ref().map(OwnGames::view),
+                own_games_upload: true,
                 ..OptionsAnswer::new(false, 1, MAX_HASH_MIB)
             }))),
             ("GET", "/api/opening") => {
@@ -468,15 +577,17 @@ impl Games {
             }
             ("GET", "/api/explorer") => {
                 let id = game_param()?;
-                let record = &self.game(&id)?.record;
+                let db = Database::named(param("db").as_deref())?;
+                let filter = explorer_filter(&param)?;
+                let record = &self.games.get(&id).ok_or_else(|| no_game(&id))?.record;
                 not_hidden(record, "the explorer's statistics")?;
                 let pos = record.position();
-                // The first request indexes the games (once; no thread to
-                // do it beforehand).
-                let filter = explorer_filter(&param)?;
-                let view =
-                    gamerecord::explorer::view(gamerecord::explorer::masters(), &pos, &filter);
-                Ok(Answer::Json(to_json(&view)))
+                // The first request indexes the master games (once; no
+                // thread to do it beforehand).
+                let explorer = explorer::collection(db, self.own.as_ref())?;
+                Ok(Answer::Json(to_json(&explorer::view(
+                    explorer, db, &pos, &filter,
+                ))))
             }
             ("GET", "/api/explorer/game") => {
                 let number = param("id").unwrap_or_default();
@@ -486,7 +597,19 @@ impl Games {
                         format!("bad query string: ?id= takes a game's number, not '{number}'"),
                     )
                 })?;
-                Ok(Answer::Text(gamerecord::explorer::game_pgn(id)?))
+                let db = Database::named(param("db").as_deref())?;
+                Ok(Answer::Text(explorer::collection_pgn(
+                    db,
+                    self.own.as_ref(),
+                    id,
+                )?))
+            }
+            ("POST", "/api/explorer/own") => {
+                let b: OwnGamesBody = parse(body)?;
+                let own = OwnGames::index(vec![b.name], b.text.len() as u64, b.text.as_bytes())?;
+                let view = own.view();
+                self.own = Some(own);
+                Ok(Answer::Json(to_json(&view)))
             }
             ("GET", "/api/book") => {
                 let id = game_param()?;
@@ -1129,6 +1252,182 @@ mod tests {
         assert_eq!(reply.status, 200);
         let view = reply.json.expect("a view");
         view["id"].as_str().expect("an id").to_string()
+    }
+
+    /// A PGN file chosen in the page is the explorer's second collection,
+    /// with the filters; none given, too large or nothing to explore are
+    /// refused saying what to do.
+    #[test]
+    fn the_players_own_games_are_explored_from_a_chosen_file() {
+        let mut games = Games::new();
+        let id = new_game(&mut games);
+        let (none, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}&db=mine"),
+            Value::Null,
+        );
+        assert_eq!(none.status, 404);
+        let pgn = "[White \"Me\"]\n[Black \"You\"]\n[Date \"2024.01.01\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n";
+        let (own, _) = request(
+            &mut games,
+            "POST",
+            "/api/explorer/own",
+            json!({"name": "mine.pgn", "text": pgn}),
+        );
+        assert_eq!(own.status, 200, "{:?}", own.json);
+        assert_eq!(own.json.as_ref().unwrap()["games"], 2);
+        let (options, _) = request(&mut games, "GET", "/api/options", Value::Null);
+        let options = options.json.expect("options");
+        assert_eq!(options["own_games"]["files"][0], "mine.pgn");
+        assert_eq!(options["own_games_upload"], true);
+        let (x, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}&db=mine&since=2024"),
+            Value::Null,
+        );
+        let x = x.json.expect("a view");
+        assert_eq!(
+            (
+                x["source"].as_str(),
+                x["white"].as_u64(),
+                x["black"].as_u64()
+            ),
+            (Some("mine"), Some(1), Some(0))
+        );
+        let (masters, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}"),
+            Value::Null,
+        );
+        assert_eq!(masters.json.expect("masters")["source"], "masters");
+        let (game, _) = request(
+            &mut games,
+            "GET",
+            "/api/explorer/game?id=1&db=mine",
+            Value::Null,
+        );
+        assert!(game.text.expect("PGN").contains("1. d4 d5"));
+        let (bad, _) = request(
+            &mut games,
+            "POST",
+            "/api/explorer/own",
+            json!({"name": "x.pgn", "text": "[Result \"*\"]\n\n1. e4 *\n"}),
+        );
+        assert_eq!(bad.status, 400);
+        let (db, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/explorer?game={id}&db=other"),
+            Value::Null,
+        );
+        assert_eq!(db.status, 400);
+    }
+
+    /// A game changed goes out as a copy to keep, once per change; given
+    /// back after a reload (a fresh Worker) it is the same game under the
+    /// same id: moves, variation, comment, end, the node on view.
+    #[test]
+    fn a_kept_game_comes_back_after_a_reload_as_it_was() {
+        let mut games = Games::seeded(5);
+        let id = new_game(&mut games);
+        let (_, out) = request(
+            &mut games,
+            "POST",
+            "/api/position",
+            json!({"game": id, "vs_engine": true}),
+        );
+        assert_eq!(out.saved.len(), 1, "the new position is kept");
+        let mut copy = Value::Null;
+        for mv in ["e4", "e5", "Nf3"] {
+            let (reply, out) = request(
+                &mut games,
+                "POST",
+                "/api/move",
+                json!({"game": id, "move": mv}),
+            );
+            assert_eq!(reply.status, 200);
+            assert_eq!(out.saved.len(), 1, "each move changes the copy");
+            assert_eq!(out.saved[0].game, id);
+            copy = out.saved[0].data.clone();
+        }
+        let (_, out) = request(
+            &mut games,
+            "GET",
+            &format!("/api/state?game={id}"),
+            Value::Null,
+        );
+        assert!(out.saved.is_empty(), "a look changes nothing");
+        let (_, out) = request(
+            &mut games,
+            "POST",
+            "/api/end",
+            json!({"game": id, "end": "resign", "side": "black"}),
+        );
+        copy = out.saved.first().map_or(copy, |s| s.data.clone());
+        let (before, _) = request(
+            &mut games,
+            "GET",
+            &format!("/api/state?game={id}"),
+            Value::Null,
+        );
+        let pgn = |games: &mut Games| {
+            request(games, "GET", &format!("/api/pgn?game={id}"), Value::Null)
+                .0
+                .text
+        };
+        let before_pgn = pgn(&mut games);
+
+        // The page reloaded: a fresh Worker, which has not got the game
+        // until the page gives its copy back.
+        let mut fresh = Games::seeded(9);
+        let (missing, _) = request(
+            &mut fresh,
+            "GET",
+            &format!("/api/state?game={id}"),
+            Value::Null,
+        );
+        assert_eq!(missing.status, 404);
+        let (back, out) = request(
+            &mut fresh,
+            "POST",
+            "/api/restore",
+            json!({"game": id, "saved": copy}),
+        );
+        assert_eq!(back.status, 200, "{:?}", back.json);
+        assert!(out.saved.is_empty(), "the copy given back is the one kept");
+        assert_eq!(
+            back.json, before.json,
+            "the same view, id and version included"
+        );
+        assert_eq!(pgn(&mut fresh), before_pgn);
+        let (undo, _) = request(&mut fresh, "POST", "/api/undo", json!({"game": id}));
+        assert_eq!(undo.status, 409, "still final");
+        let (again, _) = request(
+            &mut fresh,
+            "POST",
+            "/api/restore",
+            json!({"game": id, "saved": copy}),
+        );
+        assert_eq!(again.status, 409, "no game restored over an open one");
+        let (bad, _) = request(
+            &mut fresh,
+            "POST",
+            "/api/restore",
+            json!({"game": "../x", "saved": copy}),
+        );
+        assert_eq!(bad.status, 400);
+        let mut broken = copy.clone();
+        broken["current"] = json!([0, 0, 0, 0, 0, 0]);
+        let (bad, _) = request(
+            &mut fresh,
+            "POST",
+            "/api/restore",
+            json!({"game": "abc", "saved": broken}),
+        );
+        assert_eq!(bad.status, 400, "{:?}", bad.json);
     }
 
     #[test]
