@@ -24,7 +24,7 @@ use trainingdata::store::{self, ShardOrigin, Store};
 use trainingdata::PositionFilter;
 use trainingdata::RecordWriter;
 use trainingdata::SkipCounts;
-use trainingdata::{bullet, viriformat};
+use trainingdata::{bullet, games_file};
 
 use crate::shard_history;
 
@@ -275,7 +275,7 @@ fn convert(
                 vec![input.clone()]
             };
             for shard in shards {
-                for game in viriformat::open_games(&shard)? {
+                for game in games_file::open_games(&shard)? {
                     let game = game?;
                     counts.games += 1;
                     counts.positions += game.moves.len() as u64;

@@ -32,11 +32,6 @@ pub struct Position {
 }
 
 impl Position {
-    /// The standard starting position.
-    pub fn startpos() -> Position {
-        Position::from_fen(crate::fen::STARTPOS).expect("the start position is valid")
-    }
-
     /// A board with no pieces, White to move, no rights: the seed of FEN parsing.
     pub(crate) fn empty() -> Position {
         Position {

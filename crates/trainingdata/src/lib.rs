@@ -30,6 +30,7 @@
 pub mod bullet;
 pub mod compact;
 pub mod filter;
+pub mod games_file;
 mod record;
 pub mod source;
 pub mod store;

@@ -31,6 +31,7 @@ use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::compact;
+use crate::games_file;
 use crate::viriformat::{self, Game, GameReader};
 
 /// The zstd level shards are sealed with (the measurements behind it are in
@@ -861,7 +862,7 @@ pub fn verify(store: &Store, deep: bool) -> Result<Verified, StoreError> {
         if deep {
             let (mut games, mut positions) = (0u64, 0u64);
             let mut readable = true;
-            match viriformat::open_games(&path) {
+            match games_file::open_games(&path) {
                 Ok(reader) => {
                     for game in reader {
                         match game {
@@ -978,7 +979,7 @@ mod tests {
             store.manifest().unwrap().shards,
             std::slice::from_ref(&entry)
         );
-        let games: Vec<Game> = viriformat::open_games(store.shard_dir().join(&entry.file))
+        let games: Vec<Game> = games_file::open_games(store.shard_dir().join(&entry.file))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
