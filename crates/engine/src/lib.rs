@@ -9,11 +9,13 @@
 //! here, plus the modules other crates build on: [`eval`] (the evaluators,
 //! their weights and the network, for the tuner and trainer), [`params`]
 //! (switches and tunables, for ablation and SPSA), [`score`], [`strength`]
-//! (the levels), [`see`] (static exchange, which move explanations use too),
-//! [`bench`], [`memory`] and [`host`] (what a host without
-//! clock or threads, WebAssembly in a browser, gives the engine instead). The search itself (tree search,
-//! move ordering, histories, transposition table, time management, threads)
-//! is private to this crate.
+//! (the levels), [`see`] (static exchange, which move explanations use
+//! too), [`soft_nodes`] (a search stopped after the first iteration past a
+//! node count: self-play, genfens, the arena), [`bench`], [`memory`] and
+//! [`host`] (what a host without clock or threads, WebAssembly in a
+//! browser, gives the engine instead). The search itself (`search/`: tree
+//! search, move ordering, histories, transposition table, time management,
+//! threads) is private to this crate.
 
 pub mod bench;
 pub(crate) mod book_hint;
@@ -29,6 +31,7 @@ pub(crate) mod option_error;
 pub mod params;
 pub mod score;
 pub(crate) mod search;
+pub mod soft_nodes;
 pub(crate) mod stats;
 pub mod strength;
 pub(crate) mod tunable;
