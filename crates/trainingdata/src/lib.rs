@@ -34,6 +34,7 @@ pub mod games_file;
 mod record;
 pub mod source;
 pub mod store;
+pub mod store_history;
 pub mod viriformat;
 
 pub use filter::{PositionFilter, Skip, SkipCounts};

@@ -162,6 +162,13 @@ pub enum StoreError {
     /// A shard's games do not read back.
     #[error(transparent)]
     Games(#[from] viriformat::GameReadError),
+    /// The folder named as a store has no manifest (a mistyped path would
+    /// otherwise become an empty new store).
+    #[error("{} has no {MANIFEST}: not a self-play store", root.display())]
+    NotAStore {
+        /// The folder.
+        root: PathBuf,
+    },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
@@ -248,6 +255,17 @@ impl Store {
             fs::create_dir_all(&dir).map_err(io_err(&dir))?;
         }
         Ok(store)
+    }
+
+    /// The store at `root`, refused when it has no manifest: for the
+    /// commands that read or change a store made before (a mistyped path
+    /// would otherwise become an empty new store).
+    pub fn open_existing(root: impl Into<PathBuf>) -> Result<Store, StoreError> {
+        let root = root.into();
+        if !root.join(MANIFEST).exists() {
+            return Err(StoreError::NotAStore { root });
+        }
+        Store::open(root)
     }
 
     /// The store's folder.
