@@ -147,7 +147,7 @@ impl Position {
     /// Plies since the last capture or pawn move.
     #[inline(always)]
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove_clock as u32
+        u32::from(self.halfmove_clock)
     }
 
     /// The move number, starting at 1 and counting up after each Black move.
@@ -333,7 +333,7 @@ impl Position {
             for file in File::ALL {
                 let c = self
                     .piece_at(Square::from_coords(file, *rank))
-                    .map_or(' ', |p| p.char());
+                    .map_or(' ', Piece::char);
                 s.push_str(" | ");
                 s.push(c);
             }

@@ -202,8 +202,7 @@ impl fmt::Display for NetError {
             }
             NetError::BadHiddenSize { found } => write!(
                 f,
-                "hidden size {found}: must be a positive multiple of 32, at most {}",
-                MAX_HIDDEN
+                "hidden size {found}: must be a positive multiple of 32, at most {MAX_HIDDEN}"
             ),
             NetError::BadOutputBuckets { found } => write!(
                 f,
@@ -220,9 +219,7 @@ impl fmt::Display for NetError {
             ),
             NetError::WrongQuantisation { qa, qb } => write!(
                 f,
-                "quantisation QA={qa} QB={qb}; this build needs QA={} and QB from 1 to {}",
-                QA,
-                MAX_QB
+                "quantisation QA={qa} QB={qb}; this build needs QA={QA} and QB from 1 to {MAX_QB}"
             ),
             NetError::BadScale { found } => {
                 write!(f, "output scale {found}: must be 1 to 10000")
