@@ -11,7 +11,6 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use datagen::data_stats::DataStats;
 use datagen::dataset::write_text;
-use datagen::genfens::{BOOK_PLIES, STARTPOS_PLIES};
 use datagen::selfplay::{self, generate, DatagenConfig};
 use datagen::shuffle::DEFAULT_MAX_IN_MEMORY;
 use matchcore::adjudication::{DrawRule, ResignRule};
@@ -19,14 +18,13 @@ use matchcore::ending::Ending;
 use matchcore::game_loop::{Adjudication, CapVerdict, GameRules};
 use matchcore::progress;
 use matchcore::random_openings::OpeningSource;
+use protocol::genfens::{BOOK_PLIES, STARTPOS_PLIES};
 use trainingdata::source::{self, DataFormat, ReadCounts};
 use trainingdata::store::{self, ShardOrigin, Store};
 use trainingdata::PositionFilter;
 use trainingdata::RecordWriter;
 use trainingdata::SkipCounts;
-use trainingdata::{bullet, viriformat};
-
-use crate::shard_history;
+use trainingdata::{bullet, games_file, store_history};
 
 /// `kestrel datagen [OPTIONS] -o FILE` plays self-play games; its
 /// subcommands work on the files it writes.
@@ -275,7 +273,7 @@ fn convert(
                 vec![input.clone()]
             };
             for shard in shards {
-                for game in viriformat::open_games(&shard)? {
+                for game in games_file::open_games(&shard)? {
                     let game = game?;
                     counts.games += 1;
                     counts.positions += game.moves.len() as u64;
@@ -541,7 +539,7 @@ pub fn run(command: DatagenCommand) -> Result<()> {
         Some(DatagenTool::Adopt { from, store }) => {
             let taken = Store::open(&store)?
                 .lock()?
-                .adopt(&existing_store(&from)?)?;
+                .adopt(&Store::open_existing(&from)?)?;
             let positions: u64 = taken.iter().map(|s| s.positions).sum();
             for s in &taken {
                 println!(
@@ -913,7 +911,7 @@ fn build_name() -> String {
 }
 
 fn verify_store(root: &Path, deep: bool) -> Result<()> {
-    let store = existing_store(root)?;
+    let store = Store::open_existing(root)?;
     let v = store::verify(&store, deep)?;
     println!(
         "{} shards, {} games, {} positions, {} bytes ({:.2} bytes a position); {} retired",
@@ -951,63 +949,22 @@ fn verify_store(root: &Path, deep: bool) -> Result<()> {
     Ok(())
 }
 
-/// The store at `root`, refused when it has no manifest (a mistyped path
-/// would otherwise become an empty new store).
-fn existing_store(root: &Path) -> Result<Store> {
-    if !root.join(store::MANIFEST).exists() {
-        bail!(
-            "{} has no {}: not a self-play store",
-            root.display(),
-            store::MANIFEST
-        );
-    }
-    Ok(Store::open(root)?)
-}
-
 /// `datagen retire`: the oldest shards out of the tree, once git holds them.
 fn retire(root: &Path, keep_mb: f64, dry_run: bool) -> Result<()> {
     if !(keep_mb.is_finite() && keep_mb >= 0.0) {
         bail!("--keep-mb {keep_mb}: give the megabytes to keep, a number of 0 or more");
     }
     let keep_bytes = (keep_mb * 1e6).round() as u64;
-    let store = existing_store(root)?.lock()?;
-    let manifest = store.manifest()?;
-    let chosen: Vec<&store::ShardEntry> = manifest
-        .oldest_beyond(keep_bytes)
-        .into_iter()
-        .map(|i| &manifest.shards[i])
-        .collect();
-    let present: u64 = manifest
-        .shards
-        .iter()
-        .filter(|s| s.retired.is_none())
-        .map(|s| s.bytes)
-        .sum();
-    let going: u64 = chosen.iter().map(|s| s.bytes).sum();
-    if chosen.is_empty() {
+    let store = Store::open_existing(root)?.lock()?;
+    let plan = store_history::plan_retire(&store, keep_bytes)?;
+    let Some(commit) = &plan.commit else {
         println!(
             "nothing to retire: the shards in the tree take {:.2} MB, within {keep_mb} MB",
-            present as f64 / 1e6
+            plan.present_bytes as f64 / 1e6
         );
         return Ok(());
-    }
-    let commit = shard_history::head(root)?;
-    let shard_dir = store.shard_dir();
-    let mut uncommitted = Vec::new();
-    for shard in &chosen {
-        if !shard_history::holds_unchanged(&shard_dir, &commit, &shard.file)? {
-            uncommitted.push(shard.file.as_str());
-        }
-    }
-    if !uncommitted.is_empty() {
-        bail!(
-            "{} of the shards to retire are not committed as they are at HEAD ({}): commit them first (`git add {}` and `git commit`), or they would be lost",
-            uncommitted.len(),
-            uncommitted.join(", "),
-            root.display()
-        );
-    }
-    for shard in &chosen {
+    };
+    for shard in &plan.shards {
         println!(
             "{} {}: {} games, {} positions, {} bytes",
             if dry_run { "would retire" } else { "retired" },
@@ -1017,20 +974,18 @@ fn retire(root: &Path, keep_mb: f64, dry_run: bool) -> Result<()> {
             shard.bytes
         );
     }
-    let positions: u64 = chosen.iter().map(|s| s.positions).sum();
+    let positions: u64 = plan.shards.iter().map(|s| s.positions).sum();
     let summary = format!(
         "{} shards ({positions} positions, {:.2} MB) kept in git at {commit}; {:.2} MB left in the tree",
-        chosen.len(),
-        going as f64 / 1e6,
-        (present - going) as f64 / 1e6
+        plan.shards.len(),
+        plan.going_bytes as f64 / 1e6,
+        (plan.present_bytes - plan.going_bytes) as f64 / 1e6
     );
     if dry_run {
         println!("dry run: {summary}");
         return Ok(());
     }
-    let files: Vec<String> = chosen.iter().map(|s| s.file.clone()).collect();
-    let note = format!("{} {commit}", pgn::today().replace('.', "-"));
-    store.retire(&files, &note)?;
+    store_history::retire(&store, &plan, &pgn::today().replace('.', "-"))?;
     println!("{summary}");
     println!(
         "commit it: git add -A {} && git commit (`kestrel datagen restore DIR` brings them back)",
@@ -1041,36 +996,17 @@ fn retire(root: &Path, keep_mb: f64, dry_run: bool) -> Result<()> {
 
 /// `datagen restore`: the retired shards from git history into `to`.
 fn restore(root: &Path, to: &Path) -> Result<()> {
-    let store = existing_store(root)?;
-    let manifest = store.manifest()?;
+    let store = Store::open_existing(root)?;
     let target = Store::open(to)?.lock()?;
-    let shard_dir = store.shard_dir();
-    let (mut restored, mut there) = (0u64, 0u64);
-    let mut positions = 0u64;
-    for shard in manifest.shards.iter().filter(|s| s.retired.is_some()) {
-        let note = shard.retired.as_deref().unwrap_or_default();
-        let Some(commit) = shard_history::commit_of_note(note) else {
-            bail!(
-                "{}: its retired note '{note}' names no commit to restore it from",
-                shard.file
-            );
-        };
-        let took = target
-            .receive(shard, |out| {
-                shard_history::write_from_history(&shard_dir, commit, &shard.file, out)
-            })
-            .with_context(|| format!("{} as restored from {commit}", shard.file))?;
-        if !took {
-            there += 1;
-            continue;
-        }
-        restored += 1;
-        positions += shard.positions;
+    let done = store_history::restore(&store, &target, |shard, commit| {
         println!("restored {} from {commit}", shard.file);
-    }
+    })?;
     println!(
-        "{restored} shards, {positions} positions restored into {} ({there} were there already)",
+        "{} shards, {} positions restored into {} ({} were there already)",
+        done.shards,
+        done.positions,
         to.display(),
+        done.there_already
     );
     Ok(())
 }

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use chess::{Color, Position};
 use clap::Args;
-use engine::eval::pair::Pair;
-use engine::eval::trace::Coefficients;
-use engine::eval::weights::{locate, Group, Weights, COUNT, TERMS};
+use engine::eval::hce::pair::Pair;
+use engine::eval::hce::trace::Coefficients;
+use engine::eval::hce::weights::{locate, Group, Weights, COUNT, TERMS};
 use engine::eval::{evaluate_traced, EvalKind};
 
 /// Options of `kestrel eval`.
@@ -114,8 +114,8 @@ pub fn run(args: EvalArgs) -> Result<()> {
         out,
         "\nPhase {}/{} (middlegame share {:.0}%), endgame scale {}/128, mop-up {} cp",
         report.phase,
-        engine::eval::MAX_PHASE,
-        100.0 * f64::from(report.phase) / f64::from(engine::eval::MAX_PHASE),
+        engine::eval::hce::MAX_PHASE,
+        100.0 * f64::from(report.phase) / f64::from(engine::eval::hce::MAX_PHASE),
         report.scale,
         report.mop_up
     )?;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use arena::pairs::{ArenaConfig, MoveLimit};
 use clap::{Args, ValueEnum};
-use engine::eval::weights::Weights;
+use engine::eval::hce::weights::Weights;
 use matchcore::game_loop::{CapVerdict, GameRules};
 use matchcore::{openings, progress};
 use tune::ga::{self, GaConfig, Mode};
@@ -134,7 +134,7 @@ pub fn run(args: GaArgs) -> Result<()> {
     };
     let terms = ga::terms(&names)?;
     let start = if args.from_seed {
-        engine::eval::seed::seed_weights()
+        engine::eval::hce::seed::seed_weights()
     } else if let Some(path) = &args.init {
         Weights::load(path).with_context(|| format!("--init {}", path.display()))?
     } else {

@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use datagen::dataset::{from_pgn, read_text, write_text, LabelledPosition};
-use engine::eval::weights::Weights;
+use engine::eval::hce::weights::Weights;
 use matchcore::progress;
 use tune::texel::{tune, TexelConfig, TexelData};
 
@@ -100,7 +100,7 @@ pub fn run(command: TuneCommand) -> Result<()> {
 /// `kestrel tune seed`: the seed weights to a file, as `EvalFile`,
 /// `tune texel --init` and `tune ga` read them.
 fn write_seed(out: &std::path::Path) -> Result<()> {
-    engine::output::write(out, engine::eval::seed::seed_weights().to_text())
+    engine::output::write(out, engine::eval::hce::seed::seed_weights().to_text())
         .with_context(|| format!("cannot write the seed weights to {}", out.display()))?;
     eprintln!("seed weights written to {}", out.display());
     Ok(())
@@ -111,7 +111,7 @@ fn texel(args: TexelArgs) -> Result<()> {
         bail!("give training positions with --data FILE or games with --pgn FILE");
     }
     let start = if args.from_seed {
-        engine::eval::seed::seed_weights()
+        engine::eval::hce::seed::seed_weights()
     } else if let Some(path) = &args.init {
         Weights::load(path)?
     } else {

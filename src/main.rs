@@ -28,7 +28,6 @@ mod cmd_spsa;
 mod cmd_tb;
 mod cmd_train;
 mod cmd_tune;
-mod shard_history;
 
 /// Kestrel: a chess engine and toolkit. Without a command it speaks UCI.
 #[derive(Parser)]

@@ -140,8 +140,8 @@ fn tune_seed_writes_weights_that_load() {
     let path = dir.join("seed.txt");
     let out = kestrel(&["tune", "seed", "--out", &path.display().to_string()]);
     assert!(out.status.success(), "{}", common::stderr(&out));
-    let loaded = engine::eval::weights::Weights::load(&path).expect("the seed weights load");
-    assert_eq!(loaded, engine::eval::seed::seed_weights());
+    let loaded = engine::eval::hce::weights::Weights::load(&path).expect("the seed weights load");
+    assert_eq!(loaded, engine::eval::hce::seed::seed_weights());
     // An unwritable place is an error message, not a panic.
     let out = kestrel(&["tune", "seed", "--out", "/nonexistent/dir/seed.txt"]);
     assert!(!out.status.success());

@@ -1,7 +1,8 @@
 //! The layout chapter (`docs/layout.md`) kept true: its table lists every
 //! workspace crate (no more) with its directory and its `description`, and
 //! its arrows are the dependencies between workspace crates that `cargo
-//! metadata` reports, drawn from each crate to crates below it.
+//! metadata` reports, drawn from each crate to crates below it; and each row
+//! of its "Where is X" table names a file that holds the name it gives.
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -313,4 +314,36 @@ fn the_arrows_are_the_dependencies() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn where_is_x_names_files_that_hold_their_items() {
+    let text = std::fs::read_to_string(root().join("docs/layout.md")).expect("docs/layout.md");
+    let mut rows = 0;
+    let mut wrong = Vec::new();
+    for line in section(&text, "Where is X") {
+        let cells: Vec<&str> = line.trim().trim_matches('|').split(" | ").collect();
+        let [what, file, item] = cells[..] else {
+            continue;
+        };
+        if !file.trim().starts_with('`') {
+            continue; // the header and its rule
+        }
+        rows += 1;
+        let (file, item) = (unquote(file), unquote(item));
+        match std::fs::read_to_string(root().join(&file)) {
+            Ok(code) if code.contains(&item) => {}
+            Ok(_) => wrong.push(format!("{what}: {file} has no `{item}`")),
+            Err(e) => wrong.push(format!("{what}: {file}: {e}")),
+        }
+    }
+    assert!(
+        rows >= 30,
+        "the table has {rows} rows; it answers about 30 questions"
+    );
+    assert!(
+        wrong.is_empty(),
+        "docs/layout.md's Where is X:\n{}",
+        wrong.join("\n")
+    );
 }

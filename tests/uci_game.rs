@@ -3,7 +3,6 @@
 //! search, pondering with `ponderhit` and with `stop`, and bad input mixed in.
 
 use chess::{CastlingMode, Game, Position};
-use std::time::Duration;
 
 mod common;
 
@@ -106,7 +105,16 @@ fn stop_ends_an_infinite_search_and_pondering_works() {
     e.until("uciok", 10);
     e.send("position startpos moves e2e4");
     e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(300));
+    // Depth 6 done: an infinite search that were to answer by itself would
+    // have had its chance (waited for, not slept on).
+    let searched = e.until_line(
+        |l| l.starts_with("info depth 6 ") || l.starts_with("bestmove"),
+        10,
+    );
+    assert!(
+        !searched.iter().any(|l| l.starts_with("bestmove")),
+        "infinite search must not answer by itself"
+    );
     e.send("isready");
     let lines = e.until("readyok", 5);
     assert!(
@@ -131,7 +139,8 @@ fn stop_ends_an_infinite_search_and_pondering_works() {
     // Ponder, then the opponent plays the expected move: ponderhit.
     e.send("position startpos moves e2e4 e7e5");
     e.send("go ponder wtime 2000 btime 2000");
-    std::thread::sleep(Duration::from_millis(200));
+    // The ponder search is under way once it reports its first iteration.
+    e.until("info depth", 10);
     e.send("ponderhit");
     let (best, _) = e.bestmove(5);
     let mut pos = Position::startpos();
@@ -145,7 +154,7 @@ fn stop_ends_an_infinite_search_and_pondering_works() {
 
     // Ponder, then the opponent plays something else: stop, and a new search.
     e.send("go ponder wtime 2000 btime 2000");
-    std::thread::sleep(Duration::from_millis(100));
+    e.until("info depth", 10);
     e.send("stop");
     e.bestmove(5);
     e.send("position startpos moves e2e4 e7e5 g1f3");

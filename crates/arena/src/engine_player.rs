@@ -13,7 +13,7 @@ use matchcore::engine_process::EngineError;
 use matchcore::player::{MoveRequest, Player, Reply, Thought};
 use matchcore::search_limits::SearchLimits;
 
-use crate::soft_nodes;
+use engine::soft_nodes;
 
 /// How an [`EnginePlayer`] bounds each search.
 #[derive(Clone, Copy, Debug, PartialEq)]

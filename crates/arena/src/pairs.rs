@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use chess::{Game, Position};
-use engine::eval::weights::Weights;
+use engine::eval::hce::weights::Weights;
 use engine::{Engine, SearchParams};
 use matchcore::adjudication::{DrawRule, ResignRule};
 use matchcore::ending::Ending;

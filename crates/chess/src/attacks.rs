@@ -63,6 +63,8 @@ const DIRECTIONS: [(i8, i8); 8] = [
 ];
 
 /// (between, line) for every pair of squares.
+// Evaluated by the compiler into a static (`GEOMETRY`), never on a stack.
+#[allow(clippy::large_stack_arrays)]
 const fn geometry() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
     let mut between = [[Bitboard::EMPTY; 64]; 64];
     let mut line = [[Bitboard::EMPTY; 64]; 64];

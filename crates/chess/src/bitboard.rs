@@ -277,12 +277,12 @@ mod tests {
     #[test]
     fn iteration_and_counting() {
         let b = Bitboard(0b1010_0001);
-        let squares: Vec<usize> = b.into_iter().map(|s| s.index()).collect();
-        assert_eq!(b.into_iter().next_back().map(|s| s.index()), Some(7));
+        let squares: Vec<usize> = b.into_iter().map(Square::index).collect();
+        assert_eq!(b.into_iter().next_back().map(Square::index), Some(7));
         assert_eq!(squares, vec![0, 5, 7]);
         assert_eq!(b.count(), 3);
         assert!(b.more_than_one());
-        assert_eq!(Bitboard(8).single().map(|s| s.index()), Some(3));
+        assert_eq!(Bitboard(8).single().map(Square::index), Some(3));
         assert_eq!(b.single(), None);
         assert_eq!(
             squares

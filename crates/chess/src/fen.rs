@@ -137,6 +137,11 @@ fn parse_board(board: &str) -> Result<Position, FenError> {
 }
 
 impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(STARTPOS).expect("the start position is valid")
+    }
+
     /// Parses and validates a FEN (X-FEN and Shredder-FEN castling fields are
     /// understood). The halfmove clock and fullmove number may be omitted.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {

@@ -151,7 +151,7 @@ mod tests {
     /// tree of tricky positions: the answer before the move equals the
     /// check state after it.
     fn agree_below(pos: &Position, depth: u32, checked: &mut u64) {
-        for m in pos.legal_moves().iter() {
+        for m in &pos.legal_moves() {
             let mut child = *pos;
             child.play_unchecked(*m);
             assert_eq!(pos.gives_check(*m), child.in_check(), "{} {m:?}", pos.fen());

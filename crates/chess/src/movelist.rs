@@ -148,16 +148,16 @@ impl MoveSink for MoveCounter {
 
     #[inline(always)]
     fn push_targets(&mut self, _: Square, targets: Bitboard) {
-        self.0 += targets.count() as u64;
+        self.0 += u64::from(targets.count());
     }
 
     #[inline(always)]
     fn push_pawn_moves(&mut self, targets: Bitboard, _: i8) {
-        self.0 += targets.count() as u64;
+        self.0 += u64::from(targets.count());
     }
 
     #[inline(always)]
     fn push_promotions(&mut self, targets: Bitboard, _: i8) {
-        self.0 += 4 * targets.count() as u64;
+        self.0 += 4 * u64::from(targets.count());
     }
 }

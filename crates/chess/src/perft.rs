@@ -18,7 +18,7 @@ pub fn perft_copy_make(pos: &Position, depth: u32) -> u64 {
         1 => pos.count_legal_moves(),
         _ => {
             let mut nodes = 0;
-            for &m in pos.legal_moves().iter() {
+            for &m in &pos.legal_moves() {
                 let mut child = *pos;
                 child.play_unchecked(m);
                 nodes += perft_copy_make(&child, depth - 1);
@@ -35,7 +35,7 @@ pub fn perft_make_unmake(pos: &mut Position, depth: u32) -> u64 {
         1 => pos.count_legal_moves(),
         _ => {
             let mut nodes = 0;
-            for &m in pos.legal_moves().iter() {
+            for &m in &pos.legal_moves() {
                 let undo = pos.play_unchecked(m);
                 nodes += perft_make_unmake(pos, depth - 1);
                 pos.undo(m, undo);

@@ -32,11 +32,6 @@ pub struct Position {
 }
 
 impl Position {
-    /// The standard starting position.
-    pub fn startpos() -> Position {
-        Position::from_fen(crate::fen::STARTPOS).expect("the start position is valid")
-    }
-
     /// A board with no pieces, White to move, no rights: the seed of FEN parsing.
     pub(crate) fn empty() -> Position {
         Position {
@@ -152,7 +147,7 @@ impl Position {
     /// Plies since the last capture or pawn move.
     #[inline(always)]
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove_clock as u32
+        u32::from(self.halfmove_clock)
     }
 
     /// The move number, starting at 1 and counting up after each Black move.
@@ -338,7 +333,7 @@ impl Position {
             for file in File::ALL {
                 let c = self
                     .piece_at(Square::from_coords(file, *rank))
-                    .map_or(' ', |p| p.char());
+                    .map_or(' ', Piece::char);
                 s.push_str(" | ");
                 s.push(c);
             }

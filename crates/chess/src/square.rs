@@ -233,7 +233,7 @@ mod tests {
         for sq in Square::ALL {
             assert_eq!(sq.to_string().parse::<Square>(), Ok(sq));
         }
-        assert_eq!("e4".parse::<Square>().map(|s| s.index()), Ok(28));
+        assert_eq!("e4".parse::<Square>().map(Square::index), Ok(28));
         assert!("i1".parse::<Square>().is_err());
         assert!("a9".parse::<Square>().is_err());
         assert!("a".parse::<Square>().is_err());

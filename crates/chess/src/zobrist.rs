@@ -8,7 +8,7 @@ use crate::{CastlingRights, Color, File, Piece, Square};
 /// white pawn, black knight, ..., white king.
 #[inline(always)]
 pub(crate) fn piece(piece: Piece, sq: Square) -> u64 {
-    let kind = 2 * piece.role.index() + (piece.color == Color::White) as usize;
+    let kind = 2 * piece.role.index() + usize::from(piece.color == Color::White);
     POLYGLOT_RANDOM[64 * kind + sq.index()]
 }
 

@@ -84,7 +84,7 @@ fn mangled_input_never_panics() {
                 b[i] = c;
                 if let Ok(p) = Position::from_fen(&String::from_utf8_lossy(&b)) {
                     // Whatever parses must be playable.
-                    for &m in p.legal_moves().iter() {
+                    for &m in &p.legal_moves() {
                         // SAN is written in the position before the move.
                         let _ = p.san(m);
                         let mut q = p;

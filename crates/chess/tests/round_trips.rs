@@ -17,7 +17,7 @@ fn fen_san_uci_and_make_unmake_round_trips() {
         assert_eq!(parsed, pos, "FEN round trip changed the position: {fen}");
         assert_eq!(parsed.fen(), fen);
 
-        for &m in pos.legal_moves().iter() {
+        for &m in &pos.legal_moves() {
             let san = pos.san(m);
             assert_eq!(pos.parse_san(&san), Ok(m), "SAN {san} in {fen}");
             for mode in [CastlingMode::Standard, CastlingMode::Chess960] {

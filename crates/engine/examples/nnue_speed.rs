@@ -2,12 +2,14 @@
 //! update (copy the parent's accumulator and apply a move), and the output
 //! layer, each timed over the positions of random games. Reports wall time
 //! and, because shared machines make wall time unreliable, CPU time
-//! (`/proc/self/stat`, Linux; 10 ms resolution, so runs are long enough).
+//! (the process's, through the `cpu-time` crate, as the ablation measures it).
 //!
 //! `cargo run --release -p engine --example nnue_speed -- NET.nnue`
 
 use std::hint::black_box;
 use std::time::Instant;
+
+use cpu_time::ProcessTime;
 
 use chess::{Move, Position};
 use engine::eval::nnue::{evaluate, Accumulator, Network};
@@ -38,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut parent = Accumulator::default();
     let mut child = Accumulator::default();
 
-    let (t, c) = (Instant::now(), cpu_seconds());
+    let (t, c) = (Instant::now(), ProcessTime::now());
     for _ in 0..rounds {
         for (pos, _) in &steps {
             parent.refresh(&net, pos);
@@ -47,7 +49,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     report("refresh", n, t, c);
 
-    let (t, c) = (Instant::now(), cpu_seconds());
+    let (t, c) = (Instant::now(), ProcessTime::now());
     for _ in 0..rounds {
         for (pos, m) in &steps {
             child.update_from(&net, &parent, pos, *m);
@@ -56,7 +58,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     report("update_from (copy and update)", n, t, c);
 
-    let (t, c) = (Instant::now(), cpu_seconds());
+    let (t, c) = (Instant::now(), ProcessTime::now());
     let mut sum = 0i64;
     for _ in 0..rounds {
         for (pos, _) in &steps {
@@ -69,29 +71,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-fn report(name: &str, n: f64, wall: Instant, cpu0: f64) {
-    let cpu = cpu_seconds() - cpu0;
+fn report(name: &str, n: f64, wall: Instant, cpu0: ProcessTime) {
+    let cpu = cpu0.elapsed().as_secs_f64();
     println!(
         "{name:<24} {:>7.1} ns wall {:>7.1} ns CPU",
         wall.elapsed().as_secs_f64() * 1e9 / n,
         cpu * 1e9 / n
     );
-}
-
-/// CPU time used by this process so far, seconds (0 without /proc).
-fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    let Some(rest) = stat.rsplit(')').next() else {
-        return 0.0;
-    };
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    (ticks(11) + ticks(12)) / 100.0
 }

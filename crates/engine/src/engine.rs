@@ -1,7 +1,7 @@
 //! The engine as the protocols see it: options, new game, and searches that
 //! run in the background (so `stop`, `ponderhit` and `isready` are answered
 //! while it thinks) or that the caller waits for. Either way the search runs
-//! on the engine's own threads ([`crate::pool`]), started with the engine
+//! on the engine's own threads ([`crate::search::pool`]), started with the engine
 //! and when `Threads` changes, not per search.
 
 use std::sync::atomic::Ordering;
@@ -11,23 +11,23 @@ use std::time::Duration;
 use chess::Position;
 
 use crate::book_hint::BookHint;
+use crate::eval::hce::weights::Weights;
 use crate::eval::nnue::Network;
-use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
 use crate::events::{Reporter, SearchResult};
 use crate::limits::Limits;
 use crate::option::{find_option, EngineOption, OptionKind, OptionValue};
 use crate::option_error::{OptionError, StartError};
 use crate::params::{ParamError, ParamInfo, ParamKind, SearchParams};
-use crate::pool::{panic_message, Answer, Outcome, Panic, Pool, Search};
-use crate::shared::{SearchConfig, Shared};
+use crate::search::pool::{panic_message, Answer, Outcome, Panic, Pool, Search};
+use crate::search::shared::{SearchConfig, Shared};
+use crate::search::tablebase::Tablebase;
+use crate::search::timeman::budget;
+use crate::search::tt::TranspositionTable;
 use crate::strength::{Level, Rng, DEFAULT_ELO, MAX_ELO, MIN_ELO};
-use crate::tablebase::Tablebase;
-use crate::timeman::budget;
-use crate::tt::TranspositionTable;
 
 const DEFAULT_HASH_MIB: usize = 16;
-const MAX_HASH_MIB: i64 = crate::tt::MAX_MIB as i64;
+const MAX_HASH_MIB: i64 = crate::search::tt::MAX_MIB as i64;
 const MAX_THREADS: i64 = 256;
 const DEFAULT_OVERHEAD_MS: u64 = 30;
 
@@ -102,7 +102,7 @@ impl Engine {
             limit_strength: false,
             elo: DEFAULT_ELO,
             analyse_mode: false,
-            bound_lines_after: crate::shared::BOUND_LINES_AFTER,
+            bound_lines_after: crate::search::shared::BOUND_LINES_AFTER,
             rng: Rng::from_time(),
         })
     }
@@ -317,7 +317,7 @@ impl Engine {
         if !(path.is_empty() || path == "<default>") {
             // A device, a FIFO (whose open would wait for ever) or a
             // directory is refused before it is opened.
-            let max = crate::eval::nnue::MAX_FILE_LEN.max(crate::eval::weights::MAX_FILE_LEN);
+            let max = crate::eval::nnue::MAX_FILE_LEN.max(crate::eval::hce::weights::MAX_FILE_LEN);
             if let Err(e) = types::file::check_regular(std::path::Path::new(path), Some(max)) {
                 return Err(ParamError::BadValue {
                     name: "EvalFile",
@@ -462,7 +462,7 @@ impl Engine {
         history: &[u64],
         limits: Limits,
         reporter: Reporter,
-    ) -> (Arc<Shared>, Option<crate::timeman::TimeBudget>) {
+    ) -> (Arc<Shared>, Option<crate::search::timeman::TimeBudget>) {
         let budget = budget(
             &limits,
             root.turn() == chess::Color::White,

@@ -9,38 +9,31 @@
 //! here, plus the modules other crates build on: [`eval`] (the evaluators,
 //! their weights and the network, for the tuner and trainer), [`params`]
 //! (switches and tunables, for ablation and SPSA), [`score`], [`strength`]
-//! (the levels), [`see`] (static exchange, which move explanations use too),
-//! [`bench`], [`memory`] and [`host`] (what a host without
-//! clock or threads, WebAssembly in a browser, gives the engine instead). The search itself (tree search,
-//! move ordering, histories, transposition table, time management, threads)
-//! is private to this crate.
+//! (the levels), [`see`] (static exchange, which move explanations use
+//! too), [`soft_nodes`] (a search stopped after the first iteration past a
+//! node count: self-play, genfens, the arena), [`bench`], [`memory`] and
+//! [`host`] (what a host without clock or threads, WebAssembly in a
+//! browser, gives the engine instead). The search itself (`search/`: tree
+//! search, move ordering, histories, transposition table, time management,
+//! threads) is private to this crate.
 
 pub mod bench;
 pub(crate) mod book_hint;
-pub(crate) mod correction;
 pub(crate) mod draw_offer;
 pub(crate) mod engine;
 pub mod eval;
 pub(crate) mod events;
-pub(crate) mod history;
 pub mod host;
 pub(crate) mod limits;
-pub(crate) mod mate_line;
 pub mod memory;
-pub(crate) mod movepick;
 pub(crate) mod option;
 pub(crate) mod option_error;
 pub mod params;
-mod pool;
 pub mod score;
 pub(crate) mod search;
-pub mod see;
-pub(crate) mod shared;
+pub mod soft_nodes;
 pub(crate) mod stats;
 pub mod strength;
-pub(crate) mod tablebase;
-pub(crate) mod timeman;
-pub(crate) mod tt;
 pub(crate) mod tunable;
 
 pub use book_hint::BookHint;
@@ -54,8 +47,9 @@ pub use option::{find_option, EngineOption, OptionKind, OptionValue};
 pub use option_error::{OptionError, StartError};
 pub use params::{ParamError, SearchParams};
 pub use score::{user_score, Score, Value};
+pub use search::see;
+pub use search::tablebase::{Tablebase, Wdl};
 pub use stats::SearchStats;
-pub use tablebase::{Tablebase, Wdl};
 pub use types::bool_value;
 pub use types::file;
 pub use types::lines;

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::params::ParamError;
-use crate::tt::TableSizeError;
+use crate::search::tt::TableSizeError;
 
 /// Why an option was not set. The engine is left as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]

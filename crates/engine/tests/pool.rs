@@ -7,6 +7,7 @@
 //! hanging the engine, which searches again afterwards.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -35,6 +36,14 @@ fn best_move(seen: &Seen) -> Option<SearchResult> {
         SearchEvent::BestMove(r) => Some(r.clone()),
         _ => None,
     })
+}
+
+/// Whether the search has reported an iteration of `depth` or deeper.
+fn reached_depth(seen: &Seen, depth: i32) -> bool {
+    seen.lock()
+        .unwrap()
+        .iter()
+        .any(|e| matches!(e, SearchEvent::Iteration(i) if i.depth >= depth))
 }
 
 /// Waits (a few seconds at most) until `done` holds.
@@ -133,7 +142,7 @@ fn infinite_and_pondering_searches_wait_for_stop_or_ponderhit() {
         };
         engine.go(pos, Vec::new(), limits, reporter);
         // Depth 2 is done in a moment; the answer still waits.
-        std::thread::sleep(Duration::from_millis(100));
+        assert!(eventually(|| reached_depth(&seen, 2)));
         assert!(engine.is_searching());
         assert!(best_move(&seen).is_none());
         if ponder {
@@ -162,7 +171,8 @@ fn a_new_go_stops_the_search_in_progress() {
         },
         first,
     );
-    std::thread::sleep(Duration::from_millis(20));
+    // The first search is under way (it has reported an iteration).
+    assert!(eventually(|| reached_depth(&first_seen, 1)));
     let (second, second_seen) = recorder();
     engine.go(pos, Vec::new(), Limits::depth(5), second);
     engine.wait();
@@ -230,7 +240,10 @@ fn a_panic_in_the_main_search_thread_does_not_hang_the_engine() {
 }
 
 /// Tables that know nothing, and that panic when a helper thread asks them.
-struct HelperPanics;
+struct HelperPanics {
+    /// Set by the helper just before it panics.
+    panicked: Arc<AtomicBool>,
+}
 
 impl Tablebase for HelperPanics {
     fn max_pieces(&self) -> u32 {
@@ -239,10 +252,10 @@ impl Tablebase for HelperPanics {
 
     fn probe_wdl(&self, _: &Position) -> Option<Wdl> {
         let name = std::thread::current().name().map(str::to_string);
-        assert!(
-            !name.is_some_and(|n| n.starts_with("kestrel-search-") && n != "kestrel-search-0"),
-            "a helper fails"
-        );
+        if name.is_some_and(|n| n.starts_with("kestrel-search-") && n != "kestrel-search-0") {
+            self.panicked.store(true, Ordering::SeqCst);
+            panic!("a helper fails");
+        }
         None
     }
 
@@ -257,16 +270,19 @@ fn a_panic_in_a_helper_thread_does_not_hang_the_engine() {
     let pos = Position::from_fen("4k3/3p4/8/8/8/8/3PP3/4K3 w - - 0 1").unwrap();
     let mut engine = Engine::new();
     engine.set_option("Threads", "2").unwrap();
-    engine.set_tablebase(Some(Arc::new(HelperPanics)));
+    let panicked = Arc::new(AtomicBool::new(false));
+    engine.set_tablebase(Some(Arc::new(HelperPanics {
+        panicked: panicked.clone(),
+    })));
     let (reporter, seen) = recorder();
-    // Long enough for the helper to be at work (a fixed depth here is
-    // done before a helper is woken).
+    // Infinite, so that the helper gets to work (a fixed depth here is
+    // done before a helper is woken); stopped once it has panicked.
     let limits = Limits {
         infinite: true,
         ..Limits::default()
     };
     engine.go(pos, Vec::new(), limits, reporter);
-    std::thread::sleep(Duration::from_millis(200));
+    assert!(eventually(|| panicked.load(Ordering::SeqCst)));
     engine.stop();
     engine.wait();
     assert!(

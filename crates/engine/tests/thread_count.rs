@@ -6,6 +6,7 @@
 
 #![cfg(target_os = "linux")]
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -86,8 +87,16 @@ fn engines_start_their_threads_once_and_take_them_along_when_dropped() {
                     infinite: true,
                     ..Limits::default()
                 };
-                engine.go(pos, Vec::new(), limits, Arc::new(|_| {}));
-                std::thread::sleep(Duration::from_millis(1));
+                // Dropped once the search is under way (it has reported).
+                let started = Arc::new(AtomicBool::new(false));
+                let seen = started.clone();
+                let reporter = Arc::new(move |_| seen.store(true, Ordering::SeqCst));
+                engine.go(pos, Vec::new(), limits, reporter);
+                let deadline = Instant::now() + Duration::from_secs(10);
+                while !started.load(Ordering::SeqCst) && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                assert!(started.load(Ordering::SeqCst), "the search never reported");
             }
         }
     }

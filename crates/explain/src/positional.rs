@@ -5,9 +5,9 @@
 //! d-pawn isolated", "weakens the king: the h-file opens").
 
 use chess::{Bitboard, Color, File, Move, MoveKind, Position, Role, Square};
-use engine::eval::masks::{attack_span, front_span, passed_span, ADJACENT_FILES};
-use engine::eval::trace::Coefficients;
-use engine::eval::weights::{self, Weights};
+use engine::eval::hce::masks::{attack_span, front_span, passed_span, ADJACENT_FILES};
+use engine::eval::hce::trace::Coefficients;
+use engine::eval::hce::weights::{self, Weights};
 use engine::eval::{evaluate_traced, EvalKind, Report};
 
 use crate::words::side;

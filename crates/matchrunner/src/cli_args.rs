@@ -7,8 +7,9 @@
 use crate::engine_spec::{EngineSpec, Protocol};
 use crate::move_comments::MoveDetail;
 use crate::report::OutputFormat;
+use crate::results::SprtSpec;
 use crate::run_log::{Level, LogSpec};
-use crate::schedule::Colours;
+use crate::schedule::{Colours, TournamentKind};
 use chess::CastlingMode;
 use matchcore::adjudication::{FastchessDraw, FastchessResign};
 use matchcore::openings::{OpeningFormat, OpeningOrder, OpeningsSpec};
@@ -41,51 +42,6 @@ fn bad(option: &str, message: impl Into<String>) -> ArgsError {
     ArgsError::Bad {
         option: option.to_string(),
         message: message.into(),
-    }
-}
-
-/// How games are paired among the engines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TournamentKind {
-    /// Everyone plays everyone.
-    RoundRobin,
-    /// The first engine plays each of the others.
-    Gauntlet,
-}
-
-/// SPRT settings (`-sprt`).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct SprtSpec {
-    /// Elo under H0.
-    pub elo0: f64,
-    /// Elo under H1.
-    pub elo1: f64,
-    /// False positive rate.
-    pub alpha: f64,
-    /// False negative rate.
-    pub beta: f64,
-    /// How elo0 and elo1 are read (`model=normalized|logistic|bayesian`,
-    /// fastchess's models; normalized by default).
-    #[serde(default, with = "model_name")]
-    pub model: elo::SprtModel,
-}
-
-/// `SprtModel` as its fastchess name in JSON.
-mod model_name {
-    use elo::SprtModel;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    // serde's `with` passes a reference.
-    #[allow(clippy::trivially_copy_pass_by_ref)]
-    pub fn serialize<S: Serializer>(m: &SprtModel, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(m.name())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<SprtModel, D::Error> {
-        let name = String::deserialize(d)?;
-        SprtModel::from_name(&name)
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown SPRT model '{name}'")))
     }
 }
 

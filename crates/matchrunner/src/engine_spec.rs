@@ -8,6 +8,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+/// How long an engine may take to start and to answer a ping.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -79,8 +79,8 @@ pub fn rating_history(results: &RunResults, step: usize) -> Vec<RatingLine> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli_args::TournamentKind;
     use crate::results::GameEntry;
+    use crate::schedule::TournamentKind;
 
     fn game(number: usize, white: &str, black: &str, result: &str) -> GameEntry {
         crate::results::test_game(number, (number - 1) / 2, white, black, result)

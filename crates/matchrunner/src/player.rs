@@ -9,10 +9,6 @@ use matchcore::engine_process::{EngineError, IoLog, NamedLog};
 use matchcore::player::Player;
 use regex::Regex;
 use std::sync::Arc;
-use std::time::Duration;
-
-/// How long an engine may take to start and to answer a ping.
-pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Starts `spec`'s engine and does its protocol's handshake; `watch` are
 /// the output lines a UCI engine's moves keep for the PGN (`-pgnout

@@ -601,7 +601,7 @@ mod tests {
             .collect();
         let r = RunResults::compute(
             vec!["A".into(), "B".into()],
-            crate::cli_args::TournamentKind::RoundRobin,
+            crate::schedule::TournamentKind::RoundRobin,
             None,
             games,
             Vec::new(),
@@ -662,7 +662,7 @@ mod tests {
             "{}",
             elo_line(&all)
         );
-        let spec = crate::cli_args::SprtSpec {
+        let spec = crate::results::SprtSpec {
             elo0: 0.0,
             elo1: 10.0,
             alpha: 0.05,

@@ -2,11 +2,46 @@
 //! the JSON file holds, and what shards are merged from), and the statistics
 //! computed from them with `elo`.
 
-use crate::cli_args::{SprtSpec, TournamentKind};
+use crate::schedule::TournamentKind;
 use elo::{Estimate, Pentanomial, PlayerResult, Sprt, SprtDecision, WdlCounts};
 use matchcore::ending::Termination;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// SPRT settings (`-sprt`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SprtSpec {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+    /// How elo0 and elo1 are read (`model=normalized|logistic|bayesian`,
+    /// fastchess's models; normalized by default).
+    #[serde(default, with = "model_name")]
+    pub model: elo::SprtModel,
+}
+
+/// `SprtModel` as its fastchess name in JSON.
+mod model_name {
+    use elo::SprtModel;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    // serde's `with` passes a reference.
+    #[allow(clippy::trivially_copy_pass_by_ref)]
+    pub fn serialize<S: Serializer>(m: &SprtModel, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(m.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<SprtModel, D::Error> {
+        let name = String::deserialize(d)?;
+        SprtModel::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown SPRT model '{name}'")))
+    }
+}
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -171,8 +171,8 @@ pub fn read_played(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli_args::TournamentKind;
     use crate::schedule::schedule;
+    use crate::schedule::TournamentKind;
     use matchcore::ending::Termination;
 
     fn names() -> Vec<String> {

@@ -9,7 +9,15 @@
 //! throughout; `-reverse` swaps every game's colours (fastchess's
 //! `RoundRobin::createMatch` and `TournamentSchedulerBase::next`).
 
-use crate::cli_args::TournamentKind;
+/// How games are paired among the engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TournamentKind {
+    /// Everyone plays everyone.
+    RoundRobin,
+    /// The first engine plays each of the others.
+    Gauntlet,
+}
 
 /// One game to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

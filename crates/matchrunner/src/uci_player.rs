@@ -1,8 +1,7 @@
 //! The UCI side of a match: `uci`/`uciok`, options, `isready`, `position`
 //! and `go` with the runner's clocks, `info` lines for the PGN comments.
 
-use crate::engine_spec::EngineSpec;
-use crate::player::HANDSHAKE_TIMEOUT;
+use crate::engine_spec::{EngineSpec, HANDSHAKE_TIMEOUT};
 use crate::variant;
 use chess::{CastlingMode, Color, Position};
 use matchcore::engine_process::{EngineError, EngineProcess, NamedLog};

@@ -2,8 +2,7 @@
 //! told each move; on its turn it gets `time`/`otim` and `go`, and after it
 //! moves, `force` again, so that the runner alone decides when it thinks.
 
-use crate::engine_spec::EngineSpec;
-use crate::player::HANDSHAKE_TIMEOUT;
+use crate::engine_spec::{EngineSpec, HANDSHAKE_TIMEOUT};
 use chess::{CastlingMode, Color, Move, Position, Square};
 use matchcore::engine_process::{EngineError, EngineProcess, NamedLog};
 use matchcore::player::{MoveRequest, Player, Reply, Score, Thought};

@@ -191,14 +191,14 @@ impl Uci {
 
     /// OpenBench's `genfens N seed S book <None|FILE> [extra]`: N random
     /// openings as `info string genfens <FEN>` lines, checked by this
-    /// session's engine (`datagen::genfens`).
+    /// session's engine (`crate::genfens`).
     #[cfg(feature = "genfens")]
     fn genfens(&mut self, words: &[&str]) {
         self.engine.stop();
         self.engine.wait();
         let out = self.out.clone();
-        let result = datagen::genfens::GenfensRequest::parse(words).and_then(|request| {
-            datagen::genfens::generate(&request, Some(&mut self.engine), |fen| {
+        let result = crate::genfens::GenfensRequest::parse(words).and_then(|request| {
+            crate::genfens::generate(&request, Some(&mut self.engine), |fen| {
                 send(&out, &format!("info string genfens {fen}"));
             })
         });

@@ -17,7 +17,7 @@ use crate::input::{InputLine, TOO_LONG};
 use crate::output::{send, SharedOut};
 use crate::tablebases::Tablebases;
 use crate::uci::ENGINE_NAME;
-use crate::xboard_level::{Level, TimeControl};
+use crate::xboard_level::{Level, XboardLimits};
 use book::OwnBook;
 use chess::{CastlingMode, Color, Game, Move, Outcome, Position};
 use engine::{Engine, Limits, SearchEvent, SearchResult};
@@ -72,7 +72,7 @@ pub struct Xboard {
     force: bool,
     /// The side the engine plays when not in force mode.
     engine_side: Color,
-    tc: TimeControl,
+    tc: XboardLimits,
     post: bool,
     ponder: bool,
     analyzing: bool,
@@ -119,7 +119,7 @@ impl Xboard {
             chess960: false,
             force: false,
             engine_side: Color::Black,
-            tc: TimeControl::default(),
+            tc: XboardLimits::default(),
             post: false,
             ponder: false,
             analyzing: false,

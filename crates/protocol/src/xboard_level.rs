@@ -91,9 +91,11 @@ fn parse_number(text: &str, what: &str) -> Result<f64, LevelError> {
     }
 }
 
-/// How long the engine may think: the current xboard settings.
+/// How long the engine may think: the current xboard settings (`level`,
+/// `st`, `sd`, `nps`, `time`, `otim`). Not a game clock: matchcore's
+/// `TimeControl` is that.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TimeControl {
+pub struct XboardLimits {
     /// The clock control (`level`), if any.
     pub level: Option<Level>,
     /// Fixed seconds per move (`st`), in milliseconds; overrides `level`.
@@ -108,7 +110,7 @@ pub struct TimeControl {
     pub other_clock_ms: Option<u64>,
 }
 
-impl TimeControl {
+impl XboardLimits {
     /// The limits of a search for a game move by the side `white` (to move),
     /// `moves_made` moves into the game.
     pub fn limits(&self, white: bool, moves_made: u32) -> Limits {
@@ -218,7 +220,7 @@ mod tests {
 
     #[test]
     fn limits_from_clocks() {
-        let tc = TimeControl {
+        let tc = XboardLimits {
             level: Some(Level {
                 moves_per_period: 0,
                 base_ms: 60_000,
@@ -226,26 +228,26 @@ mod tests {
             }),
             my_clock_ms: Some(12_000),
             other_clock_ms: Some(34_000),
-            ..TimeControl::default()
+            ..XboardLimits::default()
         };
         let l = tc.limits(false, 10);
         assert_eq!(
             (l.wtime, l.btime, l.binc, l.movestogo),
             (Some(34_000), Some(12_000), Some(500), None)
         );
-        let st = TimeControl {
+        let st = XboardLimits {
             move_time_ms: Some(2_000),
             ..tc
         };
         assert_eq!(st.limits(true, 0).movetime, Some(2_000));
-        let nps = TimeControl {
+        let nps = XboardLimits {
             nps: Some(10_000),
             ..st
         };
         assert_eq!(nps.limits(true, 0).nodes, Some(20_000));
-        let sd = TimeControl {
+        let sd = XboardLimits {
             depth: Some(3),
-            ..TimeControl::default()
+            ..XboardLimits::default()
         };
         assert_eq!(
             (sd.limits(true, 0).depth, sd.limits(true, 0).movetime),

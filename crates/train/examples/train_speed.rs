@@ -5,10 +5,12 @@
 //! `cargo run --release -p train --example train_speed -- SHARD.bin [HIDDEN] [BATCH] [THREADS]`
 //!
 //! On a shared machine wall time says little, so each phase also reports
-//! positions per CPU-second (the process's user + system time from
-//! `/proc/self/stat`, Linux only): what one idle core would do.
+//! positions per CPU-second (the process's user + system time, through
+//! the `cpu-time` crate): what one idle core would do.
 
 use std::time::Instant;
+
+use cpu_time::ProcessTime;
 
 use engine::eval::nnue::{Activation, InputBuckets};
 use rayon::prelude::*;
@@ -32,8 +34,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n = records.len();
     let net = FloatNet::new(hidden, Activation::SCReLU, 1, InputBuckets::NONE, 1);
     let per_s = |t: Instant| n as f64 / t.elapsed().as_secs_f64();
-    let cpu_rate = |c0: f64| {
-        let used = cpu_seconds() - c0;
+    let cpu_rate = |c0: ProcessTime| {
+        let used = c0.elapsed().as_secs_f64();
         if used > 0.0 {
             format!("{:>10.0} pos/CPU-s", n as f64 / used)
         } else {
@@ -41,7 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
 
-    let (t, c0) = (Instant::now(), cpu_seconds());
+    let (t, c0) = (Instant::now(), ProcessTime::now());
     let decoded: usize = records
         .par_iter()
         .map(|r| Sample::from_record(r, 0.3, 400.0, &InputBuckets::NONE).len)
@@ -53,7 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         decoded as f64 / n as f64
     );
 
-    let (t, c0) = (Instant::now(), cpu_seconds());
+    let (t, c0) = (Instant::now(), ProcessTime::now());
     let loss: f64 = records
         .par_chunks(4096)
         .map(|c| {
@@ -78,7 +80,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let params = net.params.len();
     let mut grads = vec![vec![0.0f32; params]; threads];
     let mut scratch = vec![Scratch::new(hidden); threads];
-    let (t, c0) = (Instant::now(), cpu_seconds());
+    let (t, c0) = (Instant::now(), ProcessTime::now());
     for b in records.chunks(batch) {
         let per = b.len().div_ceil(threads);
         b.par_chunks(per)
@@ -105,7 +107,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut adam = AdamW::new(params, 0.01);
     let mut p = net.params.clone();
     let steps = n.div_ceil(batch);
-    let (t, c0) = (Instant::now(), cpu_seconds());
+    let (t, c0) = (Instant::now(), ProcessTime::now());
     for _ in 0..steps {
         adam.step(&mut p, &grads[0], 0.001, net.clip_of(0));
     }
@@ -116,25 +118,4 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         t.elapsed().as_secs_f64() * 1000.0 / steps as f64
     );
     Ok(())
-}
-
-/// CPU time used by this process so far (user + system), seconds; 0 where
-/// `/proc/self/stat` cannot be read.
-fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    // Fields after the command name (which is in parentheses): utime and
-    // stime are the 12th and 13th, in clock ticks (100 per second).
-    let Some(rest) = stat.rsplit(')').next() else {
-        return 0.0;
-    };
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    (ticks(11) + ticks(12)) / 100.0
 }

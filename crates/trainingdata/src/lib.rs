@@ -30,9 +30,11 @@
 pub mod bullet;
 pub mod compact;
 pub mod filter;
+pub mod games_file;
 mod record;
 pub mod source;
 pub mod store;
+pub mod store_history;
 pub mod viriformat;
 
 pub use filter::{PositionFilter, Skip, SkipCounts};

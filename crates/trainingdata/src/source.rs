@@ -8,8 +8,9 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use crate::bullet::{self, ChessBoardError, TextError, CHESSBOARD_SIZE};
+use crate::games_file;
 use crate::store::{Store, StoreError};
-use crate::viriformat::{self, GameReadError};
+use crate::viriformat::GameReadError;
 use crate::{PositionFilter, ReadError, RecordReader, SkipCounts, TrainingRecord};
 
 /// The longest text line read: a FEN with its score and result is under
@@ -72,7 +73,7 @@ impl DataFormat {
             .file_name()
             .map(|n| n.to_string_lossy().to_lowercase())
             .unwrap_or_default();
-        if path.is_dir() || viriformat::is_viriformat(path) {
+        if path.is_dir() || games_file::is_viriformat(path) {
             DataFormat::Viriformat
         } else if name.ends_with(".bullet") {
             DataFormat::Bullet
@@ -196,7 +197,7 @@ fn read_into(
             }
         }
         DataFormat::Viriformat => {
-            for game in viriformat::open_games(path)? {
+            for game in games_file::open_games(path)? {
                 let game = game?;
                 counts.games += 1;
                 for (pos, m, score) in game.positions() {

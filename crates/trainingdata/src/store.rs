@@ -31,6 +31,7 @@ use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::compact;
+use crate::games_file;
 use crate::viriformat::{self, Game, GameReader};
 
 /// The zstd level shards are sealed with (the measurements behind it are in
@@ -161,6 +162,13 @@ pub enum StoreError {
     /// A shard's games do not read back.
     #[error(transparent)]
     Games(#[from] viriformat::GameReadError),
+    /// The folder named as a store has no manifest (a mistyped path would
+    /// otherwise become an empty new store).
+    #[error("{} has no {MANIFEST}: not a self-play store", root.display())]
+    NotAStore {
+        /// The folder.
+        root: PathBuf,
+    },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
@@ -247,6 +255,17 @@ impl Store {
             fs::create_dir_all(&dir).map_err(io_err(&dir))?;
         }
         Ok(store)
+    }
+
+    /// The store at `root`, refused when it has no manifest: for the
+    /// commands that read or change a store made before (a mistyped path
+    /// would otherwise become an empty new store).
+    pub fn open_existing(root: impl Into<PathBuf>) -> Result<Store, StoreError> {
+        let root = root.into();
+        if !root.join(MANIFEST).exists() {
+            return Err(StoreError::NotAStore { root });
+        }
+        Store::open(root)
     }
 
     /// The store's folder.
@@ -861,7 +880,7 @@ pub fn verify(store: &Store, deep: bool) -> Result<Verified, StoreError> {
         if deep {
             let (mut games, mut positions) = (0u64, 0u64);
             let mut readable = true;
-            match viriformat::open_games(&path) {
+            match games_file::open_games(&path) {
                 Ok(reader) => {
                     for game in reader {
                         match game {
@@ -978,7 +997,7 @@ mod tests {
             store.manifest().unwrap().shards,
             std::slice::from_ref(&entry)
         );
-        let games: Vec<Game> = viriformat::open_games(store.shard_dir().join(&entry.file))
+        let games: Vec<Game> = games_file::open_games(store.shard_dir().join(&entry.file))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();

@@ -186,7 +186,7 @@ fn games_and_bullet_readers_refuse_devices() {
     use trainingdata::source::{read_positions, DataFormat};
     use trainingdata::PositionFilter;
     let dev = std::path::Path::new("/dev/zero");
-    let err = trainingdata::viriformat::open_games(dev)
+    let err = trainingdata::games_file::open_games(dev)
         .err()
         .expect("refused");
     assert!(err.to_string().contains("character device"), "{err}");

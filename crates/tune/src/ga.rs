@@ -10,8 +10,8 @@
 use std::sync::Arc;
 
 use chess::Position;
-use engine::eval::pair::{pair, Pair};
-use engine::eval::weights::{Term, Weights, TERMS};
+use engine::eval::hce::pair::{pair, Pair};
+use engine::eval::hce::weights::{Term, Weights, TERMS};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -336,7 +336,7 @@ pub fn elo_chart(generations: &[Generation], title: &str) -> LineChart {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::eval::weights::PIECE_VALUE;
+    use engine::eval::hce::weights::PIECE_VALUE;
 
     fn tiny(mode: Mode) -> GaConfig {
         let quick = ArenaConfig {

@@ -23,7 +23,7 @@ use matchcore::engine_process::EngineProcess;
 use matchcore::game_loop::GameRules;
 use matchcore::openings::Opening;
 use matchcore::worker_pool::WorkerPool;
-use matchrunner::engine_spec::EngineSpec;
+use matchrunner::engine_spec::{EngineSpec, HANDSHAKE_TIMEOUT};
 use matchrunner::game_play::play_game;
 use matchrunner::move_comments::MoveDetail;
 use matchrunner::player;
@@ -375,7 +375,7 @@ pub fn check_options(engine: &EngineSpec, params: &[SpsaParam]) -> Result<(), Sp
     };
     let mut process = EngineProcess::spawn(engine.command()).map_err(|e| err(e.to_string()))?;
     process.send("uci").map_err(|e| err(e.to_string()))?;
-    let deadline = Instant::now() + player::HANDSHAKE_TIMEOUT;
+    let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
     let mut offered = Vec::new();
     process
         .recv_until(deadline, |line| {

@@ -7,9 +7,10 @@
 
 use rayon::prelude::*;
 
-use engine::eval::trace::Coefficients;
-use engine::eval::weights::{Weights, COUNT};
-use engine::eval::{evaluate_traced, pair::pair, EvalKind, MAX_PHASE};
+use engine::eval::hce::trace::Coefficients;
+use engine::eval::hce::weights::{Weights, COUNT};
+use engine::eval::hce::{pair::pair, MAX_PHASE};
+use engine::eval::{evaluate_traced, EvalKind};
 
 use datagen::LabelledPosition;
 

@@ -55,6 +55,7 @@ pub struct Tagged {
 /// even when the order cannot be searched (then with no move). Natively
 /// the search runs in the background; in the browser it returns when the
 /// search is over.
+#[allow(clippy::semicolon_if_nothing_returned)]
 pub fn run(engine: &mut Engine, order: &SearchOrder, emit: Arc<dyn Fn(String) + Send + Sync>) {
     let tag = |report: SearchReport| {
         let tagged = Tagged {

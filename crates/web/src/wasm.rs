@@ -11,7 +11,6 @@
 //! the milliseconds of a monotonic clock, `poll()` what came for the
 //! running search (bit 0: `stop`, bit 1: `ponderhit`), `pause(ms)` waits at
 //! most so long, `random()` 32 random bits.
-#![allow(unsafe_code)]
 
 use std::cell::RefCell;
 use std::io::Write;
@@ -59,6 +58,7 @@ fn input_text(len: usize) -> String {
 }
 
 /// Writes `text` and a line end to the page.
+#[allow(unsafe_code)]
 fn emit_line(text: &str) {
     let line = format!("{text}\n");
     // SAFETY: the import reads `len` bytes at `ptr`, which `line` holds for the call.
@@ -74,6 +74,7 @@ impl Write for Output {
         Ok(bytes.len())
     }
 
+    #[allow(unsafe_code)]
     fn flush(&mut self) -> std::io::Result<()> {
         if !self.0.is_empty() {
             // SAFETY: the import reads `len` bytes at `ptr`, which the
@@ -85,12 +86,14 @@ impl Write for Output {
     }
 }
 
+#[allow(unsafe_code)]
 fn host_now() -> Duration {
     // SAFETY: the imports take and give plain numbers.
     let ms = unsafe { now() };
     Duration::from_secs_f64(ms.max(0.0) / 1000.0)
 }
 
+#[allow(unsafe_code)]
 fn host_poll() -> Interrupt {
     // SAFETY: as above.
     let bits = unsafe { poll() };
@@ -100,11 +103,13 @@ fn host_poll() -> Interrupt {
     }
 }
 
+#[allow(unsafe_code)]
 fn host_pause(duration: Duration) {
     // SAFETY: as above.
     unsafe { pause(duration.as_secs_f64() * 1000.0) }
 }
 
+#[allow(unsafe_code)]
 fn host_seed() -> u64 {
     // SAFETY: as above.
     let (high, low) = unsafe { (random(), random()) };
@@ -112,6 +117,8 @@ fn host_seed() -> u64 {
 }
 
 /// The buffer for the next command line, `len` bytes long.
+// SAFETY: exported under its own name, which nothing else in the module uses.
+#[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn kestrel_input(len: usize) -> *mut u8 {
     INPUT.with_borrow_mut(|input| {
@@ -123,6 +130,8 @@ pub extern "C" fn kestrel_input(len: usize) -> *mut u8 {
 
 /// Handles the command line written to the buffer (`kestrel_input`). The
 /// first call starts the session; a search is answered before this returns.
+// SAFETY: exported under its own name, which nothing else in the module uses.
+#[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn kestrel_command(len: usize) {
     let line = input_text(len);
@@ -140,6 +149,8 @@ pub extern "C" fn kestrel_command(len: usize) {
 /// reports are written one a line, the last a `best` one, before this
 /// returns. An order that does not read is answered by nothing: the game's
 /// Worker only sends orders it wrote.
+// SAFETY: exported under its own name, which nothing else in the module uses.
+#[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn kestrel_search(len: usize) {
     let Ok(order) = serde_json::from_str::<SearchOrder>(&input_text(len)) else {
@@ -156,6 +167,8 @@ pub extern "C" fn kestrel_search(len: usize) {
 
 /// Gives the page's games the input in the buffer (an `Input` as JSON)
 /// and writes what follows (an `Output`) as one line.
+// SAFETY: exported under its own name, which nothing else in the module uses.
+#[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn kestrel_game(len: usize) {
     // No engine searches here, but the engine's clock is the host's too.
@@ -178,6 +191,8 @@ pub extern "C" fn kestrel_game(len: usize) {
 ///
 /// # Safety
 /// `dest` points to `len` writable bytes (getrandom's contract).
+// SAFETY: the name getrandom links to (its custom backend), defined once.
+#[allow(unsafe_code)]
 #[no_mangle]
 unsafe extern "Rust" fn __getrandom_v03_custom(
     dest: *mut u8,

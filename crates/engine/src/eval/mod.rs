@@ -1,52 +1,36 @@
 //! The evaluation: a static score of a position, side to move's view.
 //!
-//! Two evaluators share one set of named weights (`weights.rs`, data in
-//! `weights.txt`, tuned by `kestrel tune texel`): `Full` (material and
+//! Two hand-crafted evaluators (`hce/`) share one set of named weights
+//! (`hce/weights.rs`, data in `hce/weights.txt`, tuned by `kestrel tune
+//! texel`): `Full` (material and
 //! piece-square tables, mobility, coverage, threats, pawn structure, passed
 //! pawns, king safety, piece placement, endgame scaling and mop-up) and
 //! `Simple` (material and mobility). Every term is a middlegame/endgame pair
-//! blended by the game phase. A trace (`trace.rs`) sees each term counted,
+//! blended by the game phase. A trace (`hce/trace.rs`) sees each term counted,
 //! which is how the tuner learns and `kestrel eval` explains a score.
 //! A third evaluator, `NNUE`, is a trained network (`nnue/`) whose
 //! accumulators the search updates as it makes and takes back moves.
 
-pub mod endgame;
-pub mod full;
-pub mod king;
-pub mod masks;
-pub mod material_sums;
+pub mod hce;
 pub mod nnue;
-pub mod pair;
-pub mod passed;
-pub mod pawns;
 pub mod piece_delta;
 pub mod ply_stack;
-pub mod seed;
-pub mod simple;
-pub mod terms;
-pub mod threats;
-pub mod trace;
-pub mod weights;
 
 use std::sync::Arc;
 
 use chess::{Color, Move, Position, Role};
 
 use crate::score::Value;
-use material_sums::MaterialStack;
-use pair::Pair;
-use pawns::PawnTable;
-use terms::Terms;
-use trace::{NoTrace, Trace};
-use weights::Weights;
+use hce::material_sums::MaterialStack;
+use hce::pair::Pair;
+use hce::pawns::PawnTable;
+use hce::terms::Terms;
+use hce::trace::{NoTrace, Trace};
+use hce::weights::Weights;
+use hce::{endgame, full, simple};
 
 /// A single value per role for exchange arithmetic (king: effectively infinite).
 pub const SEE_VALUES: [Value; 6] = [100, 320, 330, 500, 950, 20_000];
-
-/// Phase weight of each role: knights and bishops 1, rooks 2, queens 4.
-pub const PHASE_WEIGHTS: [i32; 6] = [0, 1, 1, 2, 4, 0];
-/// The phase with all pieces on the board.
-pub const MAX_PHASE: i32 = 24;
 
 /// Which evaluator the engine uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -292,7 +276,7 @@ impl Evaluator {
         if let Some(sum) = material {
             assert_eq!(
                 sum,
-                material_sums::count(&self.weights, pos),
+                hce::material_sums::count(&self.weights, pos),
                 "{}",
                 pos.fen()
             );

@@ -2,8 +2,9 @@
 //! positions, the trace adding up to the score, and each term's direction
 //! on positions built for it.
 
-use super::trace::Coefficients;
-use super::weights::*;
+use super::hce::pawns;
+use super::hce::trace::Coefficients;
+use super::hce::weights::*;
 use super::*;
 
 /// The same position with colours swapped (board mirrored top to bottom).

@@ -2,7 +2,7 @@
 //! promotes, the material kept (or the line mating).
 
 use chess::{Bitboard, MoveKind, Role};
-use engine::eval::masks::passed_span;
+use engine::eval::hce::masks::passed_span;
 
 use crate::board::placed;
 use crate::motif::Motif;

@@ -14,9 +14,6 @@ use chess::{Color, Piece, Square};
 
 use super::KingView;
 
-/// Inputs per perspective and king bucket: 2 colours x 6 roles x 64 squares.
-pub const INPUTS: usize = 768;
-
 /// The input index of `piece` on `sq` from `perspective`'s side, in a net
 /// with one king bucket and no mirroring.
 #[inline(always)]
@@ -27,6 +24,7 @@ pub fn feature_index(perspective: Color, piece: Piece, sq: Square) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::nnue::INPUTS;
     use chess::Role;
 
     #[test]

@@ -35,6 +35,20 @@ use std::fmt;
 
 use super::{InputBuckets, InputBucketsError};
 
+/// Quantisation of the feature layer: a float weight `w` is stored as
+/// `round(w * QA)`, and the activation clips at `QA` (float 1.0).
+pub const QA: i32 = 255;
+/// The usual quantisation of the output layer's weights. A file may use
+/// another (`MAX_QB` at most): a net whose output weights are small keeps
+/// more of their precision with a larger QB (see docs/nnue.md).
+pub const QB: i32 = 64;
+/// The largest output-layer quantisation a file may use: the output sum
+/// (in QA*QA*QB units, 32 bits) then still holds outputs up to ±64, i.e.
+/// ±25 600 cp at scale 400.
+pub const MAX_QB: i32 = 512;
+/// The largest hidden size an [`super::Accumulator`] holds.
+pub const MAX_HIDDEN: usize = 1024;
+
 /// The first eight bytes of every network file.
 pub const MAGIC: [u8; 8] = *b"KESTNNUE";
 /// The newest format version this code reads and writes (it reads every
@@ -188,8 +202,7 @@ impl fmt::Display for NetError {
             }
             NetError::BadHiddenSize { found } => write!(
                 f,
-                "hidden size {found}: must be a positive multiple of 32, at most {}",
-                super::MAX_HIDDEN
+                "hidden size {found}: must be a positive multiple of 32, at most {MAX_HIDDEN}"
             ),
             NetError::BadOutputBuckets { found } => write!(
                 f,
@@ -206,9 +219,7 @@ impl fmt::Display for NetError {
             ),
             NetError::WrongQuantisation { qa, qb } => write!(
                 f,
-                "quantisation QA={qa} QB={qb}; this build needs QA={} and QB from 1 to {}",
-                super::QA,
-                super::MAX_QB
+                "quantisation QA={qa} QB={qb}; this build needs QA={QA} and QB from 1 to {MAX_QB}"
             ),
             NetError::BadScale { found } => {
                 write!(f, "output scale {found}: must be 1 to 10000")

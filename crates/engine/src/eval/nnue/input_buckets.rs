@@ -20,8 +20,6 @@ use std::fmt;
 
 use chess::{Color, Piece, Square};
 
-use super::INPUTS;
-
 /// The most king buckets a layout may have.
 pub const MAX_INPUT_BUCKETS: usize = 16;
 
@@ -86,6 +84,10 @@ impl fmt::Display for InputBucketsError {
 }
 
 impl std::error::Error for InputBucketsError {}
+
+/// Inputs per perspective and king bucket: 2 colours x 6 roles x 64 squares
+/// (the layout [`KingView::feature`] numbers; `features.rs` says why).
+pub const INPUTS: usize = 768;
 
 /// One perspective's choice of weights: the first row of its bucket and
 /// the file flip (0, or 7 when mirrored) applied to every square.

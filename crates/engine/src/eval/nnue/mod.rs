@@ -36,12 +36,13 @@ mod stack;
 
 pub use accumulator::Accumulator;
 pub use embedded::{embedded_network, EMBEDDED_NET, EMBEDDED_NET_SOURCE};
-pub use features::{feature_index, INPUTS};
+pub use features::feature_index;
 pub use format::{
     fnv1a64, header_len, Header, NetError, FORMAT_VERSION, HEADER_LEN, MAGIC, MAX_BUCKETS,
+    MAX_HIDDEN, MAX_QB, QA, QB,
 };
-pub use input_buckets::{InputBuckets, InputBucketsError, KingView, MAX_INPUT_BUCKETS};
-pub use network::{Activation, Network, MAX_FILE_LEN, MAX_HIDDEN, MAX_QB, QA, QB};
+pub use input_buckets::{InputBuckets, InputBucketsError, KingView, INPUTS, MAX_INPUT_BUCKETS};
+pub use network::{Activation, Network, MAX_FILE_LEN};
 pub use output::{evaluate, evaluate_position, output_bucket};
 pub use stack::AccumulatorStack;
 

@@ -6,23 +6,10 @@ use std::path::Path;
 use chess::{Color, Square};
 
 use super::format::{
-    fnv1a64, header_len, payload_len, version_for, Header, FLAG_MIRROR, FORMAT_VERSION, MAX_BUCKETS,
+    fnv1a64, header_len, payload_len, version_for, Header, FLAG_MIRROR, FORMAT_VERSION,
+    MAX_BUCKETS, MAX_HIDDEN, MAX_QB, QA,
 };
 use super::{InputBuckets, KingView, NetError, HIDDEN_ALIGN, INPUTS, MAX_INPUT_BUCKETS};
-
-/// Quantisation of the feature layer: a float weight `w` is stored as
-/// `round(w * QA)`, and the activation clips at `QA` (float 1.0).
-pub const QA: i32 = 255;
-/// The usual quantisation of the output layer's weights. A file may use
-/// another (`MAX_QB` at most): a net whose output weights are small keeps
-/// more of their precision with a larger QB (see docs/nnue.md).
-pub const QB: i32 = 64;
-/// The largest output-layer quantisation a file may use: the output sum
-/// (in QA*QA*QB units, 32 bits) then still holds outputs up to ±64, i.e.
-/// ±25 600 cp at scale 400.
-pub const MAX_QB: i32 = 512;
-/// The largest hidden size an [`super::Accumulator`] holds.
-pub const MAX_HIDDEN: usize = 1024;
 
 /// The longest network file: the version 3 header and the payload of a
 /// network of [`MAX_HIDDEN`] neurons, [`MAX_BUCKETS`] output buckets and
@@ -402,7 +389,7 @@ fn check_hidden(hidden: u64) -> Result<usize, NetError> {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::super::format::HEADER_LEN;
+    use super::super::format::{HEADER_LEN, QB};
     use super::*;
     use crate::strength::Rng;
 

@@ -141,7 +141,7 @@ pub fn safe_from_pawns(pos: &Position, us: Color, sq: Square) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::trace::Coefficients;
+    use crate::eval::hce::trace::Coefficients;
 
     fn coefficients(fen: &str) -> Coefficients {
         let pos = Position::from_fen(fen).unwrap();

@@ -10,10 +10,10 @@
 use arrayvec::ArrayVec;
 use chess::{GenType, Move, MoveKind, MoveSink, Position, Role, MAX_MOVES};
 
+use super::history::{piece_to, History, PrevMoves};
+use super::see::see_ge;
 use crate::eval::SEE_VALUES;
-use crate::history::{piece_to, History, PrevMoves};
 use crate::params::tuned;
-use crate::see::see_ge;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {

@@ -13,12 +13,11 @@ use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
 use chess::Position;
-use engine::Engine;
+use engine::{soft_nodes, Engine};
 use matchcore::openings::OpeningsError;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
-use arena::soft_nodes;
 use matchcore::random_openings::OpeningSource;
 
 /// Random plies after the start position.

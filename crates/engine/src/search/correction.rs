@@ -9,7 +9,7 @@
 
 use chess::{Bitboard, Color, Position, Role};
 
-use crate::history::PrevMoves;
+use super::history::PrevMoves;
 use crate::params::tuned;
 use crate::score::{Value, TB_WIN_BOUND};
 
@@ -21,7 +21,7 @@ const GRAIN: i32 = 256;
 /// The tables a position reads: pawns, White's pieces, Black's pieces,
 /// minor pieces, major pieces, the last two moves.
 const TABLES: usize = 6;
-/// (piece, destination) pairs of a move, and none ([`crate::history::PieceTo`]).
+/// (piece, destination) pairs of a move, and none ([`super::history::PieceTo`]).
 const PIECE_TO: usize = 12 * 64 + 1;
 
 /// The corrections: five keyed tables, each one half per side to move,

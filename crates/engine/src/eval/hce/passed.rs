@@ -3,7 +3,7 @@
 
 use chess::{Color, Position, Role, Square};
 
-use super::full::Attacks;
+use super::attacks::Attacks;
 use super::masks::front_span;
 use super::terms::Terms;
 use super::trace::Trace;

@@ -5,9 +5,9 @@
 use chess::{Color, Move, Piece, Position, Role};
 
 use super::pair::Pair;
-use super::piece_delta::PieceDelta;
-use super::ply_stack::PlyStack;
 use super::weights::{Weights, PIECE_VALUE, PSQT};
+use crate::eval::piece_delta::PieceDelta;
+use crate::eval::ply_stack::PlyStack;
 
 /// What one piece on one square is worth to White (its value and its
 /// piece-square entry; negative for Black's pieces).

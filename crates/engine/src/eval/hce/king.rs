@@ -5,7 +5,7 @@
 use chess::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use chess::{Color, Position, Role};
 
-use super::full::Attacks;
+use super::attacks::Attacks;
 use super::terms::Terms;
 use super::trace::Trace;
 use super::weights::*;

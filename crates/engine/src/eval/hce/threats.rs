@@ -4,7 +4,7 @@
 
 use chess::{Color, Position, Role};
 
-use super::full::Attacks;
+use super::attacks::Attacks;
 use super::pawns::pawn_attacks;
 use super::terms::Terms;
 use super::trace::Trace;

@@ -9,18 +9,18 @@ use std::time::Duration;
 
 use chess::Position;
 
+use super::tablebase::{rank_root_moves, RootTbMove, Tablebase};
+use super::timeman::TimeBudget;
+use super::tt::TranspositionTable;
 use crate::book_hint::BookHint;
+use crate::eval::hce::weights::Weights;
 use crate::eval::nnue::Network;
-use crate::eval::weights::Weights;
 use crate::eval::EvalKind;
 use crate::events::Reporter;
 use crate::host::Stopwatch;
 use crate::limits::Limits;
 use crate::params::SearchParams;
 use crate::strength::Level;
-use crate::tablebase::{rank_root_moves, RootTbMove, Tablebase};
-use crate::timeman::TimeBudget;
-use crate::tt::TranspositionTable;
 
 /// How long a search runs before it reports lines that fail high or low
 /// at the root, as Stockfish does: a short search shows only its

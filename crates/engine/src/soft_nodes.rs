@@ -13,8 +13,8 @@
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
+use crate::{Engine, Limits, SearchEvent, SearchResult};
 use chess::Position;
-use engine::{Engine, Limits, SearchEvent, SearchResult};
 
 /// The hard limit as a multiple of the soft one.
 const HARD_FACTOR: u64 = 20;
@@ -31,7 +31,7 @@ pub fn search(
     let (events_tx, events) = mpsc::channel::<SearchEvent>();
     let (resume, resume_rx) = mpsc::channel::<()>();
     let resume_rx = Mutex::new(resume_rx);
-    let reporter: engine::Reporter = Arc::new(move |event| {
+    let reporter: crate::Reporter = Arc::new(move |event| {
         let blocks = matches!(&event, SearchEvent::Iteration(info)
             if info.bound.is_exact() && info.multipv == 1 && info.nodes >= soft_nodes);
         // The receiver only goes away once the best move has arrived.
@@ -80,7 +80,7 @@ pub fn no_move() -> SearchResult {
         depth: 0,
         pv: Vec::new(),
         nodes: 0,
-        stats: engine::SearchStats::default(),
+        stats: crate::SearchStats::default(),
         time: std::time::Duration::ZERO,
     }
 }

@@ -11,8 +11,8 @@
 
 use chess::{Move, Position};
 
+use super::tt::{Bound, TranspositionTable};
 use crate::score::{from_tt, is_mate, mate_in, mated_in, Value, MATE};
-use crate::tt::{Bound, TranspositionTable};
 
 /// Extends `pv`, a line from `root` whose score (from the root's side to
 /// move) is `score`, until it ends in the mate the score announces, with
@@ -74,8 +74,8 @@ fn proven_step(pos: &Position, left: usize, tt: &TranspositionTable) -> Option<M
 
 #[cfg(test)]
 mod tests {
+    use super::super::tt::TtEntry;
     use super::*;
-    use crate::tt::TtEntry;
     use chess::CastlingMode;
 
     fn store(tt: &TranspositionTable, pos: &Position, score: Value, bound: Bound) {

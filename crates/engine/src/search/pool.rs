@@ -30,13 +30,13 @@ use std::time::Duration;
 
 use chess::{Move, Position};
 
+use super::shared::{SearchConfig, Shared};
+use super::timeman::{TimeBudget, TimeManager};
+use super::worker::{RootMove, Worker};
 use crate::events::{SearchEvent, SearchResult};
 use crate::score::Value;
-use crate::search::{RootMove, Worker};
-use crate::shared::{SearchConfig, Shared};
 use crate::stats::SearchStats;
 use crate::strength::{Rng, MIN_DEPTH};
-use crate::timeman::{TimeBudget, TimeManager};
 
 /// Stack size of every search thread.
 pub const SEARCH_STACK: usize = 64 << 20;
