@@ -231,7 +231,7 @@ crate::tunable::tunables! {
     lmr_divisor: "LmrDivisor" = 219, 100..=500, step 12.0, "Late move reductions: the divisor of ln(depth) * ln(move number), in hundredths.";
     lmr_cut_node: "LmrCutNode" = 0, 0..=3, step 0.5, "Late move reductions: plies added at a node expected to fail high (a cut node).";
     lmr_history_divisor: "LmrHistoryDivisor" = 8289, 2048..=32768, step 512.0, "Late move reductions: one ply less per this much history score.";
-    correction_max: "CorrectionMax" = 64, 8..=200, step 6.0, "Correction history: the largest correction (centipawns).";
+    correction_max: "CorrectionMax" = 64, 8..=127, step 6.0, "Correction history: the largest correction (centipawns).";
     correction_weight_max: "CorrectionWeightMax" = 16, 2..=64, step 2.0, "Correction history: the most weight (of 256) one search result gets.";
     qs_delta_margin: "QsDeltaMargin" = 214, 0..=600, step 20.0, "Quiescence delta pruning: the margin over the captured piece (centipawns).";
     aspiration_depth: "AspirationDepth" = 4, 1..=10, step 0.5, "Aspiration windows: the shallowest depth searched in a window around the last score.";
