@@ -10,8 +10,8 @@
 
 use crate::attacks::pawn_attacks;
 use crate::{
-    zobrist, Bitboard, CastlingMode, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece,
-    Position, Role, Square,
+    position::StructureKeys, zobrist, Bitboard, CastlingMode, CastlingRights, CastlingSide, Color,
+    Move, MoveKind, Piece, Position, Role, Square,
 };
 use std::fmt;
 
@@ -23,7 +23,7 @@ pub struct Undo {
     ep_square: Option<Square>,
     halfmove_clock: u16,
     key: u64,
-    pawn_key: u64,
+    structure: StructureKeys,
     checkers: Bitboard,
 }
 
@@ -71,7 +71,7 @@ impl Position {
             ep_square: self.ep_square,
             halfmove_clock: self.halfmove_clock,
             key: self.key,
-            pawn_key: self.pawn_key,
+            structure: self.structure,
             checkers: self.checkers,
         }
     }
@@ -126,6 +126,10 @@ impl Position {
                 ^ zobrist::piece(piece, king_to)
                 ^ zobrist::piece(rook, to)
                 ^ zobrist::piece(rook, rook_to);
+            self.structure.toggle(piece, from);
+            self.structure.toggle(piece, king_to);
+            self.structure.toggle(rook, to);
+            self.structure.toggle(rook, rook_to);
         } else {
             let captured_sq = if m.kind() == MoveKind::EnPassant {
                 Square::new(to.index() as u8 ^ 8)
@@ -135,9 +139,7 @@ impl Position {
             if let Some(captured) = self.board[captured_sq.index()] {
                 self.remove(captured, captured_sq);
                 key ^= zobrist::piece(captured, captured_sq);
-                if captured.role == Role::Pawn {
-                    self.pawn_key ^= zobrist::piece(captured, captured_sq);
-                }
+                self.structure.toggle(captured, captured_sq);
                 self.halfmove_clock = 0;
                 undo.captured = Some(captured);
             }
@@ -146,16 +148,16 @@ impl Position {
                 self.remove(piece, from);
                 self.put(promoted, to);
                 key ^= zobrist::piece(piece, from) ^ zobrist::piece(promoted, to);
-                self.pawn_key ^= zobrist::piece(piece, from);
+                self.structure.toggle(piece, from);
+                self.structure.toggle(promoted, to);
             } else {
                 self.shift(piece, from, to);
                 key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+                self.structure.toggle(piece, from);
+                self.structure.toggle(piece, to);
             }
             if piece.role == Role::Pawn {
                 self.halfmove_clock = 0;
-                if m.promotion_role().is_none() {
-                    self.pawn_key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
-                }
                 if from.index() ^ to.index() == 16 {
                     // Double push: an en-passant square only if an enemy pawn can take.
                     let passed = Square::new((from.index() as u8 + to.index() as u8) / 2);
@@ -225,7 +227,7 @@ impl Position {
         self.ep_square = undo.ep_square;
         self.halfmove_clock = undo.halfmove_clock;
         self.key = undo.key;
-        self.pawn_key = undo.pawn_key;
+        self.structure = undo.structure;
         self.checkers = undo.checkers;
     }
 

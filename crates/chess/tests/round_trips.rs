@@ -5,7 +5,7 @@
 
 mod common;
 
-use chess::{CastlingMode, Position};
+use chess::{CastlingMode, Color, Position};
 use common::random_positions;
 
 #[test]
@@ -32,10 +32,19 @@ fn fen_san_uci_and_make_unmake_round_trips() {
                 fresh.key(),
                 "incremental key after {san} in {fen}"
             );
+            let structure = |p: &Position| {
+                [
+                    p.pawn_key(),
+                    p.non_pawn_key(Color::White),
+                    p.non_pawn_key(Color::Black),
+                    p.minor_key(),
+                    p.major_key(),
+                ]
+            };
             assert_eq!(
-                after.pawn_key(),
-                fresh.pawn_key(),
-                "pawn key after {san} in {fen}"
+                structure(&after),
+                structure(&fresh),
+                "pawn, non-pawn, minor and major keys after {san} in {fen}"
             );
             assert_eq!(
                 after.checkers(),

@@ -174,6 +174,7 @@ impl Worker {
             if s.config.params.tt && excluded.is_null() {
                 s.tt.prefetch(key);
             }
+            self.prefetch_correction(s, pos, ply);
             Some(self.evaluator.evaluate(pos))
         };
         let tt_entry = if s.config.params.tt && excluded.is_null() {

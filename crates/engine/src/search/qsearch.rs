@@ -70,6 +70,7 @@ impl Worker {
             if s.config.params.tt {
                 s.tt.prefetch(key);
             }
+            self.prefetch_correction(s, pos, ply);
             Some(self.evaluator.evaluate(pos))
         };
         let tt_entry = if s.config.params.tt {

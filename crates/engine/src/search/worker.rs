@@ -372,6 +372,15 @@ impl Worker {
         self.pv_len[ply] = child_len + 1;
     }
 
+    /// Starts loading the correction entries that [`Self::corrected`] will
+    /// read for `pos` (call it before computing the static evaluation).
+    #[inline]
+    pub(super) fn prefetch_correction(&self, s: &Shared, pos: &Position, ply: usize) {
+        if s.config.params.correction {
+            self.correction.prefetch(pos, self.previous_moves(s, ply));
+        }
+    }
+
     /// The static evaluation `raw` of `pos` as the search uses it: corrected
     /// by the correction history when it is on (not in check: no evaluation).
     #[inline]
