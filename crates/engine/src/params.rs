@@ -156,6 +156,7 @@ search_params! {
         countermoves: "Countermoves" = true, "Try the quiet move that last refuted the opponent's previous move.";
         history: "HistoryHeuristic" = true, "Order quiet moves by how often they cut off (butterfly and continuation history).";
         capture_history: "CaptureHistory" = false, "Order captures by how often each (piece, destination, piece taken) cut off, and let that move a capture's static-exchange bar between the good and the bad ones.";
+        threat_history: "ThreatHistory" = false, "Split the butterfly history by whether the opponent attacks the move's from and to squares: moving a piece out of an attack, or into one, learns apart from the same move elsewhere.";
         continuation_ply4: "ContinuationHistory4" = true, "Continuation history also pairs a quiet move with the side's own move before last (four plies back).";
         correction: "CorrectionHistory" = true, "Correct the static evaluation by what searches found in positions that share its structures (pawns, each side's pieces, minor and major pieces, the last two moves).";
         lmr: "LateMoveReductions" = true, "Search late, quiet moves to a reduced depth first.";

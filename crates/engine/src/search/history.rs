@@ -1,12 +1,13 @@
 //! Move-ordering memory, all in one place: killer moves per ply, the
-//! countermove to each previous move, butterfly history (from-to by colour),
+//! countermove to each previous move, butterfly history (from-to by colour,
+//! and by whether the opponent attacks the from and the to square),
 //! continuation history (this move after the move one, two and four
 //! plies earlier) and capture history (the moving piece, its destination
 //! and what it takes). Moves that caused cut-offs get bonuses, the moves of
 //! their kind tried before them maluses, with "gravity" keeping values
 //! bounded.
 
-use chess::{Color, Move, Piece, Position};
+use chess::{Bitboard, Color, Move, Piece, Position};
 
 use crate::params::tuned;
 use crate::score::MAX_PLY;
@@ -106,7 +107,7 @@ fn capture_index(pos: &Position, m: Move) -> usize {
 impl Default for History {
     fn default() -> History {
         History {
-            butterfly: vec![0; 2 * FROM_TO],
+            butterfly: vec![0; 2 * BUTTERFLY],
             continuation: vec![0; PIECE_TO * PIECE_TO],
             capture: vec![0; CAPTURES],
             countermoves: vec![Move::NULL; PIECE_TO],
@@ -161,10 +162,19 @@ impl History {
         self.countermoves[prev.index()]
     }
 
-    /// Ordering score of a quiet move: butterfly plus continuation history.
+    /// Ordering score of a quiet move: butterfly plus continuation history
+    /// (`threats`: the squares the opponent attacks, or none when the
+    /// butterfly table is not split by them).
     #[inline]
-    pub fn quiet_score(&self, color: Color, m: Move, pt: PieceTo, prev: PrevMoves) -> i32 {
-        self.quiet_rows(color, prev).score(m, pt)
+    pub fn quiet_score(
+        &self,
+        color: Color,
+        m: Move,
+        pt: PieceTo,
+        prev: PrevMoves,
+        threats: Bitboard,
+    ) -> i32 {
+        self.quiet_rows(color, prev, threats).score(m, pt)
     }
 
     /// Capture history's score of the noisy move `m` (a capture or a
@@ -193,12 +203,14 @@ impl History {
         }
     }
 
-    /// The rows that score the quiet moves of `color` after `prev`, looked
-    /// up once for all the moves of a node.
+    /// The rows that score the quiet moves of `color` after `prev` with the
+    /// opponent attacking `threats`, looked up once for all the moves of a
+    /// node.
     #[inline]
-    pub fn quiet_rows(&self, color: Color, prev: PrevMoves) -> QuietRows<'_> {
+    pub fn quiet_rows(&self, color: Color, prev: PrevMoves, threats: Bitboard) -> QuietRows<'_> {
         QuietRows {
-            butterfly: &self.butterfly[color.index() * FROM_TO..][..FROM_TO],
+            butterfly: &self.butterfly[color.index() * BUTTERFLY..][..BUTTERFLY],
+            threats,
             // Row 0 (no earlier move) is never updated and stays zero.
             continuation: prev
                 .all()
@@ -216,6 +228,7 @@ impl History {
         best: Move,
         tried: &[Move],
         prev: PrevMoves,
+        threats: Bitboard,
         use_countermove: bool,
     ) {
         let color = pos.turn();
@@ -231,7 +244,10 @@ impl History {
         for &m in tried.iter().chain(std::iter::once(&best)) {
             let delta = if m == best { b } else { -penalty };
             let pt = piece_to(pos, m);
-            gravity(&mut self.butterfly[butterfly_index(color, m)], delta);
+            gravity(
+                &mut self.butterfly[color.index() * BUTTERFLY + butterfly_entry(m, threats)],
+                delta,
+            );
             for p in prev.all() {
                 if p != PieceTo::NONE {
                     gravity(
@@ -248,8 +264,11 @@ impl History {
 /// ([`History::quiet_rows`]).
 #[derive(Clone, Copy)]
 pub struct QuietRows<'a> {
-    /// The side to move's butterfly table, by from and to square.
+    /// The side to move's butterfly table, by threats to the from and to
+    /// square and by the squares.
     butterfly: &'a [i16],
+    /// The squares the opponent attacks (none: one quarter of the table).
+    threats: Bitboard,
     /// The continuation row of each earlier move, by piece and destination.
     continuation: [&'a [i16]; 3],
 }
@@ -258,7 +277,7 @@ impl QuietRows<'_> {
     /// The ordering score of the quiet move `m` (`pt`: its piece and destination).
     #[inline]
     pub fn score(&self, m: Move, pt: PieceTo) -> i32 {
-        i32::from(self.butterfly[from_to(m)])
+        i32::from(self.butterfly[butterfly_entry(m, self.threats)])
             + self
                 .continuation
                 .iter()
@@ -270,15 +289,30 @@ impl QuietRows<'_> {
 /// Entries of one side's butterfly table: one per from and to square.
 const FROM_TO: usize = 64 * 64;
 
-/// A move's entry in its side's butterfly table.
+/// Entries of one side's butterfly table: a from-to table for each of
+/// (from square attacked by the opponent or not) × (to square attacked or
+/// not). A quiet move out of an attack or into one is another move than the
+/// same from-to elsewhere: Ethereal's, Berserk's and Stockfish's split.
+const BUTTERFLY: usize = 4 * FROM_TO;
+
+/// A move's entry in its side's butterfly table, the opponent attacking
+/// `threats`.
 #[inline]
-fn from_to(m: Move) -> usize {
-    m.from().index() * 64 + m.to().index()
+fn butterfly_entry(m: Move, threats: Bitboard) -> usize {
+    let from_attacked = usize::from(threats.contains(m.from()));
+    let to_attacked = usize::from(threats.contains(m.to()));
+    (from_attacked * 2 + to_attacked) * FROM_TO + m.from().index() * 64 + m.to().index()
 }
 
+/// The squares the opponent of the side to move attacks, which split the
+/// butterfly history when `split` (`ThreatHistory`); none otherwise.
 #[inline]
-fn butterfly_index(color: Color, m: Move) -> usize {
-    color.index() * FROM_TO + from_to(m)
+pub fn threats(pos: &Position, split: bool) -> Bitboard {
+    if split {
+        pos.attacked_squares(!pos.turn(), pos.occupied())
+    } else {
+        Bitboard::EMPTY
+    }
 }
 
 /// The (piece, destination) of a legal move in `pos` (before it is played).
@@ -311,8 +345,10 @@ mod tests {
         };
         let (cut, tried) = (mv("g1f3"), mv("a2a3"));
         let mut h = History::default();
-        h.update_quiets(&pos, 3, 6, cut, &[tried], prev, true);
-        let only = |p: PrevMoves| h.quiet_score(Color::White, cut, piece_to(&pos, cut), p);
+        h.update_quiets(&pos, 3, 6, cut, &[tried], prev, Bitboard::EMPTY, true);
+        let only = |p: PrevMoves| {
+            h.quiet_score(Color::White, cut, piece_to(&pos, cut), p, Bitboard::EMPTY)
+        };
         // The butterfly part is shared; each earlier move adds its own pair.
         let butterfly = only(PrevMoves::NONE);
         assert!(butterfly > 0);
@@ -332,7 +368,34 @@ mod tests {
         ] {
             assert!(only(alone) > butterfly, "{alone:?}");
         }
-        assert!(h.quiet_score(Color::White, tried, piece_to(&pos, tried), prev) < 0);
+        assert!(
+            h.quiet_score(
+                Color::White,
+                tried,
+                piece_to(&pos, tried),
+                prev,
+                Bitboard::EMPTY
+            ) < 0
+        );
         assert_eq!(h.countermove(prev.ply1), cut);
+    }
+
+    #[test]
+    fn a_move_out_of_an_attack_learns_apart_from_the_same_move_elsewhere() {
+        let pos = Position::startpos();
+        let m = pos.parse_uci_move("g1f3", CastlingMode::Standard).unwrap();
+        let pt = piece_to(&pos, m);
+        let from_attacked = Bitboard::from_square(m.from());
+        let to_attacked = Bitboard::from_square(m.to());
+        let mut h = History::default();
+        h.update_quiets(&pos, 3, 6, m, &[], PrevMoves::NONE, from_attacked, false);
+        let score = |threats| h.quiet_score(Color::White, m, pt, PrevMoves::NONE, threats);
+        assert!(score(from_attacked) > 0);
+        assert_eq!(score(Bitboard::EMPTY), 0);
+        assert_eq!(score(to_attacked), 0);
+        assert_eq!(score(from_attacked | to_attacked), 0);
+        // Threats elsewhere on the board do not move the entry.
+        let elsewhere = Bitboard::from_square("e4".parse().unwrap());
+        assert_eq!(score(from_attacked | elsewhere), score(from_attacked));
     }
 }

@@ -8,7 +8,7 @@
 //! left to the full search).
 
 use arrayvec::ArrayVec;
-use chess::{GenType, Move, MoveKind, MoveSink, Position, Role, MAX_MOVES};
+use chess::{Bitboard, GenType, Move, MoveKind, MoveSink, Position, Role, MAX_MOVES};
 
 use super::history::{piece_to, History, PrevMoves};
 use super::see::see_ge;
@@ -65,6 +65,10 @@ pub struct OrderingContext {
     pub countermove: Move,
     /// The earlier moves (continuation history).
     pub prev: PrevMoves,
+    /// The squares the opponent attacks, which split the butterfly history
+    /// (`ThreatHistory`; none when it is off, or where no quiet move is
+    /// scored).
+    pub threats: Bitboard,
     /// Order quiet moves by history (off: generation order).
     pub use_history: bool,
     /// Order captures by capture history too, and let it move a capture's
@@ -183,7 +187,7 @@ impl MovePicker {
     /// Quiet moves by history, with direct checks first (so that late move
     /// pruning, which drops the quiet moves after a count, keeps them).
     fn score_quiets(&mut self, pos: &Position, history: &History) {
-        let rows = history.quiet_rows(pos.turn(), self.ctx.prev);
+        let rows = history.quiet_rows(pos.turn(), self.ctx.prev, self.ctx.threats);
         let checks = pos.check_squares();
         for entry in &mut self.moves.0 {
             let m = entry.mv;
@@ -202,7 +206,7 @@ impl MovePicker {
     }
 
     fn score_evasions(&mut self, pos: &Position, history: &History) {
-        let rows = history.quiet_rows(pos.turn(), self.ctx.prev);
+        let rows = history.quiet_rows(pos.turn(), self.ctx.prev, self.ctx.threats);
         for entry in &mut self.moves.0 {
             let m = entry.mv;
             entry.score = if is_noisy(pos, m) {
@@ -414,6 +418,7 @@ mod tests {
             prev: PrevMoves::NONE,
             use_history: true,
             use_capture_history: false,
+            threats: Bitboard::EMPTY,
         };
         let history = History::default();
         let mut picker = MovePicker::new(&pos, parse(tt), ctx, true);
@@ -473,6 +478,7 @@ mod tests {
             prev: PrevMoves::NONE,
             use_history: true,
             use_capture_history: false,
+            threats: Bitboard::EMPTY,
         };
         let history = History::default();
         let tt = pos.parse_uci_move("b7a8n", CastlingMode::Standard).unwrap();
@@ -502,6 +508,7 @@ mod check_order_tests {
             prev: PrevMoves::NONE,
             use_history: true,
             use_capture_history: false,
+            threats: Bitboard::EMPTY,
         };
         let history = History::default();
         let mut picker = MovePicker::new(&pos, Move::NULL, ctx, true);

@@ -9,9 +9,9 @@
 
 use std::sync::atomic::Ordering;
 
-use chess::{Move, Position};
+use chess::{Bitboard, Move, Position};
 
-use super::history::piece_to;
+use super::history::{piece_to, threats};
 use super::movepick::{is_noisy, MovePicker, OrderingContext};
 use super::see::see_ge;
 use super::shared::Shared;
@@ -353,6 +353,7 @@ impl Worker {
 
         // Step 9. The move loop.
         let prev = self.previous_moves(s, ply);
+        let threats = threats(pos, s.config.params.threat_history);
         let ctx = OrderingContext {
             killers: if s.config.params.killers {
                 self.history.killers(ply)
@@ -367,6 +368,7 @@ impl Worker {
             prev,
             use_history: s.config.params.history,
             use_capture_history: s.config.params.capture_history,
+            threats,
         };
         let mut picker = MovePicker::new(pos, tt_move, ctx, s.config.params.see_ordering);
         let mut best = -INFINITE;
@@ -424,7 +426,9 @@ impl Worker {
                     if s.config.params.history_pruning
                         && !in_check
                         && depth <= tuned::history_prune_depth()
-                        && self.history.quiet_score(us, m, piece_to(pos, m), prev)
+                        && self
+                            .history
+                            .quiet_score(us, m, piece_to(pos, m), prev, threats)
                             < -tuned::history_prune_margin() * depth
                     {
                         self.stats.history_prunes += 1;
@@ -550,10 +554,13 @@ impl Worker {
                         r += 1;
                     }
                     if s.config.params.history {
-                        r -= self
-                            .history
-                            .quiet_score(us, m, self.stack[ply].piece_to, prev)
-                            / tuned::lmr_history_divisor();
+                        r -= self.history.quiet_score(
+                            us,
+                            m,
+                            self.stack[ply].piece_to,
+                            prev,
+                            threats,
+                        ) / tuned::lmr_history_divisor();
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                     self.stats.lmr_searches += u64::from(r > 0);
@@ -674,6 +681,7 @@ impl Worker {
                     best_move,
                     &quiets[..quiet_count],
                     prev,
+                    threats,
                     s.config.params.countermoves,
                 );
             }
@@ -747,6 +755,7 @@ impl Worker {
             prev: self.previous_moves(s, ply),
             use_history: s.config.params.history,
             use_capture_history: s.config.params.capture_history,
+            threats: Bitboard::EMPTY,
         };
         let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx, false);
         while let Some(m) = picker.next(pos, &self.history) {

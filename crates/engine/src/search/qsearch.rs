@@ -5,8 +5,9 @@
 
 use std::sync::atomic::Ordering;
 
-use chess::{Move, Position};
+use chess::{Bitboard, Move, Position};
 
+use super::history::threats;
 use super::movepick::{is_noisy, MovePicker, OrderingContext};
 use super::see::{captured_value, see_ge};
 use super::shared::Shared;
@@ -140,6 +141,12 @@ impl Worker {
             prev: self.previous_moves(s, ply),
             use_history: s.config.params.history,
             use_capture_history: s.config.params.capture_history,
+            // Only evasions are scored by quiet history here.
+            threats: if in_check {
+                threats(pos, s.config.params.threat_history)
+            } else {
+                Bitboard::EMPTY
+            },
         };
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
         let mut picker = MovePicker::new_qsearch(pos, tt_move, ctx, with_checks);
