@@ -174,6 +174,7 @@ search_params! {
         tt_pv: "TtPv" = false, "Remember in the table which positions were on a principal variation; such nodes are reduced one ply less and never cut by reverse futility pruning.";
         lmr_research_depth: "LmrResearchDepth" = false, "When a reduced search fails high, search the move again one ply deeper if it beat the best score by far (LmrDeeperMargin plus two per ply), one ply shallower if it barely did.";
         cutoff_count: "CutoffCount" = false, "Reduce a late move one ply more when more than CutoffCountLimit of this node's earlier moves were refuted at once by a cut-off of the child.";
+        fail_high_blend: "FailHighBlend" = false, "A node that fails high returns (score x depth + beta) / (depth + 1) rather than the score: a refutation's margin over beta is less sure than its sign, the less so the shallower the search.";
         probcut: "ProbCut" = false, "Cut when a good capture's reduced search beats beta by a margin (the full search would almost surely fail high too).";
         iir: "InternalIterativeReduction" = true, "Reduce depth at nodes that have no hash move.";
         mate_distance_pruning: "MateDistancePruning" = true, "Cut when even a mate here could not beat a shorter mate found already.";

@@ -693,6 +693,16 @@ impl Worker {
                     &captures[..capture_count],
                 );
             }
+            // A fail-high's score is a bound found by a search that stopped
+            // at the first refutation: drawn towards beta, the less the
+            // deeper the search (Stockfish's blend), it still fails high.
+            if s.config.params.fail_high_blend
+                && best.abs() < TB_WIN_BOUND
+                && alpha.abs() < TB_WIN_BOUND
+                && beta.abs() < TB_WIN_BOUND
+            {
+                best = (best * depth + beta) / (depth + 1);
+            }
         }
         let bound = if best >= beta {
             Bound::Lower
