@@ -24,6 +24,18 @@ pub enum ErrorKind {
     Missing,
 }
 
+impl ErrorKind {
+    /// The HTTP status every host answers a refusal of this kind with (the
+    /// page without a server answers as `kestrel gui` does).
+    pub fn status(self) -> u16 {
+        match self {
+            ErrorKind::Invalid => 400,
+            ErrorKind::Conflict => 409,
+            ErrorKind::Missing => 404,
+        }
+    }
+}
+
 /// Why a request about a game was refused; the message is the one the
 /// page shows.
 #[derive(Clone, Debug, Error)]

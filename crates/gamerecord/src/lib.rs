@@ -8,7 +8,10 @@
 //! ([`judgement`]), the analysis pass's results and the view and lines
 //! made of them ([`review`]), and an engine side's settings as the page
 //! sends them ([`settings`]); the page's requests and what each does to
-//! the game ([`request`]), the searches it asks for and what they report
+//! the game ([`request`]), the one order in which every host makes the
+//! changes among them ([`change`]) and the words and statuses it refuses
+//! with ([`refusal`]), the review pass's steps a host drives
+//! ([`review_pass`]), the searches it asks for and what they report
 //! ([`search_report`]), which of their events the page hears
 //! ([`search_gate`]) and those events themselves ([`page_event`]); and
 //! what a game costs in memory, for a host that keeps a budget
@@ -21,6 +24,7 @@
 //! WebAssembly) answer the page alike.
 
 pub mod book_panel;
+pub mod change;
 pub mod draw_offer;
 pub mod error;
 pub mod explorer;
@@ -30,8 +34,10 @@ pub mod memory;
 pub mod opening;
 pub mod page_event;
 pub mod record;
+pub mod refusal;
 pub mod request;
 pub mod review;
+pub mod review_pass;
 pub mod saved;
 pub mod search_gate;
 pub mod search_report;

@@ -166,11 +166,18 @@ impl GameRecord {
         self.linear && self.over().is_none()
     }
 
+    /// Whether the players may end the game, and why not (it is over
+    /// already), without ending it: what [`GameRecord::end`] would refuse.
+    pub fn may_end(&self) -> Result<(), GameError> {
+        match self.over() {
+            Some(over) => Err(Conflict::EndAfterEnd(over).into()),
+            None => Ok(()),
+        }
+    }
+
     /// Ends the game by the players' word; refused when it is over already.
     pub fn end(&mut self, end: Ending) -> Result<(), GameError> {
-        if let Some(over) = self.over() {
-            return Err(Conflict::EndAfterEnd(over).into());
-        }
+        self.may_end()?;
         self.ending = Some(end);
         self.conclude();
         self.version += 1;

@@ -260,6 +260,14 @@ pub struct EndBody {
 }
 
 impl EndBody {
+    /// Whether the game may end so, and why not (an end that needs a side
+    /// without one, a game over already), without ending it: what
+    /// [`EndBody::apply`] would refuse.
+    pub fn check(&self, record: &GameRecord) -> Result<(), GameError> {
+        self.end.ending(self.side)?;
+        record.may_end()
+    }
+
     /// Ends the game by resignation, agreement or the page's clock.
     pub fn apply(&self, record: &mut GameRecord) -> Result<(), GameError> {
         record.end(self.end.ending(self.side)?)
