@@ -21,6 +21,7 @@ use chess::Position;
 use engine::Engine;
 use gamerecord::memory::{line_copy_bytes, view_json_bound};
 use gamerecord::record::GameRecord;
+use gamerecord::refusal::Refusal;
 use gamerecord::tree::ROOT;
 use gamerecord::view::GameJson;
 use rand::{Rng, SeedableRng};
@@ -806,9 +807,10 @@ impl AppState {
     /// The session `id`.
     pub fn get(&self, id: &str) -> Result<Arc<Session>, ApiError> {
         let session = self.sessions().get(id).cloned().ok_or_else(|| {
-            ApiError::not_found(format!(
-                "no game '{id}' (the server restarted, or dropped the game to make room for others): start a new one"
-            ))
+            Refusal::no_game(
+                id,
+                "the server restarted, or dropped the game to make room for others",
+            )
         })?;
         *session
             .last_used

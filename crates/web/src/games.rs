@@ -20,24 +20,24 @@ use book::OwnBook;
 use chess::Position;
 use engine::Score;
 use gamerecord::book_panel::BookPanel;
+use gamerecord::change::{Change, GameHost};
 use gamerecord::draw_offer::{DrawAnswer, DrawProbe};
 use gamerecord::explorer::{self, Database, OwnGames};
 use gamerecord::page_event::PageEvent;
 use gamerecord::record::GameRecord;
 use gamerecord::record::SearchTarget;
+use gamerecord::refusal::Refusal;
 use gamerecord::request::{
-    not_hidden, AnnotateBody, ClockBody, DeleteBody, EndBody, EngineBody, GameBody, GoBody,
-    GotoBody, LinesBody, MoveBody, NewGame, PgnBody, PositionBody, PromoteBody, ReviewBody,
-    StopBody, TagsBody, UndoBody,
+    not_hidden, EngineBody, GameBody, GoBody, NewGame, ReviewBody, StopBody,
 };
-use gamerecord::review::{self, PassGame, PositionEval, Review, Stored};
+use gamerecord::review::{self, PositionEval, Review};
+use gamerecord::review_pass::{ReviewPass, Step};
 use gamerecord::saved::SavedGame;
 use gamerecord::search_gate::{Begun, Purpose, SearchGate};
 use gamerecord::search_report::{SearchReport, SearchRun};
 use gamerecord::settings::{EngineSettings, OptionsAnswer};
 use gamerecord::tablebase_panel::{Probe, TablebasePanel};
 use gamerecord::view::{GameView, ScoreView};
-use gamerecord::{ErrorKind, GameError};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -148,33 +148,8 @@ pub enum Order {
     Stop,
 }
 
-/// Why a request is refused: a status and the message the page shows.
-#[derive(Debug)]
-struct Refusal {
-    status: u16,
-    message: String,
-}
-
-impl From<GameError> for Refusal {
-    /// The game's refusal with the server's status for it.
-    fn from(e: GameError) -> Refusal {
-        let status = match e.kind() {
-            ErrorKind::Invalid => 400,
-            ErrorKind::Conflict => 409,
-            ErrorKind::Missing => 404,
-        };
-        Refusal {
-            status,
-            message: e.to_string(),
-        }
-    }
-}
-
 fn refused(status: u16, message: impl Into<String>) -> Refusal {
-    Refusal {
-        status,
-        message: message.into(),
-    }
+    Refusal::new(status, message)
 }
 
 /// The explorer's filters from the query string (`min_rating`,
@@ -233,11 +208,9 @@ fn valid_id(id: &str) -> bool {
 
 /// The refusal for a game this page does not hold.
 fn no_game(id: &str) -> Refusal {
-    refused(
-        404,
-        format!(
-            "no game '{id}' (a page without a server keeps its games while it is open): start a new one"
-        ),
+    Refusal::no_game(
+        id,
+        "a page without a server keeps its games while it is open",
     )
 }
 
@@ -291,17 +264,13 @@ impl Game {
     }
 }
 
-/// The whole-game review's pass as the game Worker runs it: each position
-/// of the main line in order, one search at a time, yielding to every
-/// search the page asks for and searching that position again after it
-/// (as the server's `review_run.rs` does with its thread).
+/// The whole-game review's pass as the game Worker drives it: gamerecord's
+/// [`ReviewPass`] steps, one search at a time, yielding to every search
+/// the page asks for and searching that position again after it (as the
+/// server's `review_run.rs` does with its thread).
 struct PassRun {
-    /// The pass's number in the game's [`Review`].
-    pass: u64,
-    /// The positions it searches, the start first.
-    positions: Vec<Position>,
-    /// How each is searched.
-    settings: EngineSettings,
+    /// The pass's steps.
+    steps: ReviewPass,
     /// Its search running now and the position it searches.
     search: Option<(u64, usize)>,
     /// That search's last line: its score (the view of the side to move),
@@ -484,14 +453,13 @@ impl Games {
                 .find(|(k, _)| k == name)
                 .map(|(_, v)| v.into_owned())
         };
-        let game_param = || {
-            param("game").ok_or_else(|| {
-                refused(
-                    400,
-                    "the request names no game: add ?game=ID (the id that POST /api/game returned)",
-                )
-            })
-        };
+        let game_param = || param("game").ok_or_else(Refusal::no_game_named);
+        if method == "POST" && Change::ROUTES.contains(&route) {
+            let change = Change::parse(route, body)
+                .ok_or_else(Refusal::no_such_request)?
+                .map_err(Refusal::bad_json)?;
+            return self.change(&change, out);
+        }
         match (method, route) {
             ("POST", "/api/game") => {
                 let b: NewGame = parse(body)?;
@@ -569,12 +537,6 @@ impl Games {
                 let b: ReviewBody = parse(body)?;
                 self.start_pass(&b, out)
             }
-            ("POST", "/api/analysis/lines") => {
-                let b: LinesBody = parse(body)?;
-                let game = self.game(&b.game)?;
-                review::add_best_lines(&game.review, &mut game.record, b.ply)?;
-                self.view(&b.game)
-            }
             ("GET", "/api/explorer") => {
                 let id = game_param()?;
                 let db = Database::named(param("db").as_deref())?;
@@ -635,77 +597,6 @@ impl Games {
                     probe,
                 ))))
             }
-            ("POST", "/api/move") => {
-                let b: MoveBody = parse(body)?;
-                b.apply(&mut self.game(&b.game)?.record.clone())?;
-                self.stop(&b.game, None, out);
-                b.apply(&mut self.game(&b.game)?.record)?;
-                self.view(&b.game)
-            }
-            ("POST", "/api/goto") => {
-                let b: GotoBody = parse(body)?;
-                b.apply(&mut self.game(&b.game)?.record)?;
-                self.view(&b.game)
-            }
-            ("POST", "/api/promote") => {
-                let b: PromoteBody = parse(body)?;
-                b.apply(&mut self.game(&b.game)?.record)?;
-                self.view(&b.game)
-            }
-            ("POST", "/api/annotate") => {
-                let b: AnnotateBody = parse(body)?;
-                b.apply(&mut self.game(&b.game)?.record)?;
-                self.view(&b.game)
-            }
-            ("POST", "/api/clock") => {
-                let b: ClockBody = parse(body)?;
-                b.apply(&mut self.game(&b.game)?.record)?;
-                self.view(&b.game)
-            }
-            ("POST", "/api/delete") => {
-                let b: DeleteBody = parse(body)?;
-                b.apply(&mut self.game(&b.game)?.record.clone())?;
-                self.stop(&b.game, None, out);
-                b.apply(&mut self.game(&b.game)?.record)?;
-                self.view(&b.game)
-            }
-            ("POST", "/api/undo") => {
-                let b: UndoBody = parse(body)?;
-                b.check(&self.game(&b.game)?.record)?;
-                self.stop(&b.game, None, out);
-                b.apply(&mut self.game(&b.game)?.record)?;
-                self.view(&b.game)
-            }
-            ("POST", "/api/end") => {
-                let b: EndBody = parse(body)?;
-                b.end.ending(b.side)?;
-                self.game(&b.game)?;
-                self.stop(&b.game, None, out);
-                b.apply(&mut self.game(&b.game)?.record)?;
-                self.view(&b.game)
-            }
-            ("POST", "/api/tags") => {
-                let b: TagsBody = parse(body)?;
-                b.apply(&mut self.game(&b.game)?.record)?;
-                self.view(&b.game)
-            }
-            ("POST", "/api/position") => {
-                let b: PositionBody = parse(body)?;
-                b.check(&self.game(&b.game)?.record)?;
-                self.stop(&b.game, None, out);
-                let game = self.game(&b.game)?;
-                b.apply(&mut game.record)?;
-                self.forget_table(&b.game);
-                self.view(&b.game)
-            }
-            ("POST", "/api/pgn") => {
-                let b: PgnBody = parse(body)?;
-                let imported = b.imported(&self.game(&b.game)?.record)?;
-                self.stop(&b.game, None, out);
-                self.game(&b.game)?.record = imported;
-                self.forget_table(&b.game);
-                self.view(&b.game)
-            }
             ("POST", "/api/go") => {
                 let b: GoBody = parse(body)?;
                 self.go(&b, out)
@@ -733,15 +624,23 @@ impl Games {
                 let b: GameBody = parse(body)?;
                 self.offer_draw(id, &b.game, out)
             }
-            _ => Err(refused(404, "no such page or API request")),
+            _ => Err(Refusal::no_such_request()),
         }
     }
 
-    /// Game `id` started again: its next search starts from a clear table.
-    fn forget_table(&mut self, id: &str) {
-        if self.table_game.as_deref() == Some(id) {
-            self.table_game = None;
-        }
+    /// Makes `change` to the game it names, as every host makes it
+    /// (gamerecord's [`Change::make`]), and answers with its view.
+    fn change(&mut self, change: &Change, out: &mut Output) -> Result<Answer, Refusal> {
+        let id = change.game();
+        let game = self.games.get_mut(id).ok_or_else(|| no_game(id))?;
+        change.make(&mut WorkerHost {
+            id,
+            game,
+            engine: &self.engine,
+            table_game: &mut self.table_game,
+            out,
+        })?;
+        self.view(id)
     }
 
     fn view(&mut self, id: &str) -> Result<Answer, Refusal> {
@@ -756,17 +655,7 @@ impl Games {
         let Some(game) = self.games.get(id) else {
             return false;
         };
-        let stopped = game.gate.stop(only, |search| {
-            push_event(out, id, &PageEvent::Stopped { search });
-        });
-        let searching = self
-            .engine
-            .as_ref()
-            .is_some_and(|(g, s)| g == id && game.run.as_ref().is_some_and(|r| r.search == *s));
-        if stopped && searching {
-            out.orders.push(Order::Stop);
-        }
-        stopped
+        stop_search(game, id, self.engine.as_ref(), only, out)
     }
 
     /// `POST /api/go`: as the server starts a search (crates/gui's
@@ -885,21 +774,13 @@ impl Games {
     /// analysis stops (it would hold the engine for good), never an engine
     /// player's move.
     fn start_pass(&mut self, b: &ReviewBody, out: &mut Output) -> Result<Answer, Refusal> {
-        let limit = b.limit().checked()?;
-        let pass_game = PassGame::of(&self.game(&b.game)?.record)?;
+        let mut steps = ReviewPass::new(&self.game(&b.game)?.record, b.limit())?;
         self.end_pass(&b.game, None, out);
         self.stop(&b.game, Some(Purpose::Analysis), out);
         let game = self.game(&b.game)?;
-        let pass = game.review.begin(&pass_game, limit);
+        steps.begin(&mut game.review);
         game.pass = Some(PassRun {
-            pass,
-            positions: pass_game.positions,
-            settings: EngineSettings {
-                movetime_ms: limit.movetime_ms,
-                depth: limit.depth,
-                own_book: Some(false),
-                ..EngineSettings::default()
-            },
+            steps,
             search: None,
             line: None,
         });
@@ -931,9 +812,10 @@ impl Games {
         }
     }
 
-    /// The next step of game `id`'s pass: nothing while a search runs (its
-    /// own, the page's or another game's), else the next position not yet
-    /// searched (a position without a move is judged at once), or the end.
+    /// The next step of game `id`'s pass (gamerecord's
+    /// [`ReviewPass::next`]): nothing while a search runs (its own, the
+    /// page's or another game's), else the next position's search, or the
+    /// pass's progress shown, or its end.
     fn advance_pass(&mut self, id: &str, out: &mut Output) {
         loop {
             let engine_busy = self.engine.is_some();
@@ -946,43 +828,43 @@ impl Games {
             if run.search.is_some() || engine_busy || game.gate.serving_page() {
                 return;
             }
-            let next = (0..run.positions.len()).find(|&i| !game.review.searched(i));
-            let Some(i) = next else {
-                let pass = run.pass;
-                game.pass = None;
-                game.review.finish(pass);
-                push_analysis(game, id, out);
-                return;
-            };
-            let pos = run.positions[i];
-            if pos.legal_moves().is_empty() {
-                let pass = run.pass;
-                let stored = game
-                    .review
-                    .store(pass, i, PositionEval::terminal(&pos), &game.record);
-                push_analysis(game, id, out);
-                if stored != Stored::Kept {
+            match run.steps.next(&mut game.review, &game.record) {
+                Step::Show { goes_on } => {
+                    if !goes_on {
+                        game.pass = None;
+                    }
+                    push_analysis(game, id, out);
+                    if !goes_on {
+                        return;
+                    }
+                }
+                Step::End => {
                     game.pass = None;
                     return;
                 }
-                continue;
+                Step::Search {
+                    index,
+                    root,
+                    history,
+                } => {
+                    let settings = run.steps.settings();
+                    let (Begun::New(search) | Begun::Kept(search)) =
+                        game.gate.begin(None, None, |_, _| {});
+                    run.search = Some((search, index));
+                    run.line = None;
+                    let target = SearchTarget {
+                        node: 0,
+                        root: *root,
+                        history,
+                        version: game.record.version,
+                        mode: game.record.mode(),
+                        hidden: false,
+                    };
+                    let run = SearchRun::new(search, Purpose::Analysis, target);
+                    self.order(id, run, &settings, out);
+                    return;
+                }
             }
-            let history: Vec<u64> = run.positions[..i].iter().map(Position::key).collect();
-            let settings = run.settings.clone();
-            let (Begun::New(search) | Begun::Kept(search)) = game.gate.begin(None, None, |_, _| {});
-            run.search = Some((search, i));
-            run.line = None;
-            let target = SearchTarget {
-                node: 0,
-                root: pos,
-                history,
-                version: game.record.version,
-                mode: game.record.mode(),
-                hidden: false,
-            };
-            let run = SearchRun::new(search, Purpose::Analysis, target);
-            self.order(id, run, &settings, out);
-            return;
         }
     }
 
@@ -1081,6 +963,63 @@ impl Games {
     }
 }
 
+/// Game `id`'s search stopped when it runs (with purpose `only`, when
+/// given): the page gets `stopped`, and the engine's Worker a stop when it
+/// searches for it (`engine`: the game and search it works for). True
+/// when one was.
+fn stop_search(
+    game: &Game,
+    id: &str,
+    engine: Option<&(String, u64)>,
+    only: Option<Purpose>,
+    out: &mut Output,
+) -> bool {
+    let stopped = game.gate.stop(only, |search| {
+        push_event(out, id, &PageEvent::Stopped { search });
+    });
+    let searching =
+        engine.is_some_and(|(g, s)| g == id && game.run.as_ref().is_some_and(|r| r.search == *s));
+    if stopped && searching {
+        out.orders.push(Order::Stop);
+    }
+    stopped
+}
+
+/// A game of this Worker while a change is made to it (gamerecord's
+/// [`Change::make`]): held in hand, no room to reserve (the browser keeps
+/// the page's memory), its search stopped by an order to the engine's
+/// Worker, its table forgotten by the next search's order.
+struct WorkerHost<'a> {
+    id: &'a str,
+    game: &'a mut Game,
+    engine: &'a Option<(String, u64)>,
+    table_game: &'a mut Option<String>,
+    out: &'a mut Output,
+}
+
+impl GameHost for WorkerHost<'_> {
+    type Error = Refusal;
+    type Room = ();
+
+    fn room(&mut self, _bytes: usize) -> Result<(), Refusal> {
+        Ok(())
+    }
+
+    fn with_game<T>(&mut self, f: impl FnOnce(&mut GameRecord, &Review) -> T) -> T {
+        f(&mut self.game.record, &self.game.review)
+    }
+
+    fn stop_search(&mut self) {
+        stop_search(self.game, self.id, self.engine.as_ref(), None, self.out);
+    }
+
+    fn forget_table(&mut self) {
+        if self.table_game.as_deref() == Some(self.id) {
+            *self.table_game = None;
+        }
+    }
+}
+
 /// A score of White's view as the view of the side to move in `root`.
 fn mover_score(score: ScoreView, root: &Position) -> Score {
     let white = match score {
@@ -1101,7 +1040,6 @@ fn pass_report(game: &mut Game, id: &str, search: u64, report: &SearchReport, ou
     let Some((_, i)) = run.search else {
         return;
     };
-    let pos = run.positions[i];
     match report {
         SearchReport::Line {
             multipv: 1,
@@ -1109,11 +1047,16 @@ fn pass_report(game: &mut Game, id: &str, search: u64, report: &SearchReport, ou
             depth,
             pv,
             ..
-        } => run.line = Some((mover_score(*score, &pos), *depth, pv.clone())),
+        } => {
+            let pass_search = game.run.as_ref().filter(|r| r.search == search);
+            let Some(pos) = pass_search.map(|r| r.target.root) else {
+                return;
+            };
+            run.line = Some((mover_score(*score, &pos), *depth, pv.clone()));
+        }
         SearchReport::Best { best, .. } => {
             run.search = None;
             let line = run.line.take();
-            let pass = run.pass;
             let pre_empted = !game.gate.running(search);
             game.gate
                 .pass(search, gamerecord::search_gate::Pass::Last, || {});
@@ -1124,14 +1067,18 @@ fn pass_report(game: &mut Game, id: &str, search: u64, report: &SearchReport, ou
                 return; // searched again once the engine is free
             };
             let best = searched.first_move(best.as_deref());
-            let eval = PositionEval::searched(score, pos.turn(), best, &searched.moves(&pv), depth);
-            match game.review.store(pass, i, eval, &game.record) {
-                Stored::Kept => push_analysis(game, id, out),
-                Stored::Stale => game.pass = None,
-                Stored::GameChanged => {
-                    game.pass = None;
+            let side = searched.target.root.turn();
+            let eval = PositionEval::searched(score, side, best, &searched.moves(&pv), depth);
+            match run.steps.found(&mut game.review, &game.record, i, eval) {
+                Step::Show { goes_on } => {
+                    if !goes_on {
+                        game.pass = None;
+                    }
                     push_analysis(game, id, out);
                 }
+                Step::End => game.pass = None,
+                // A result never asks for a search: the next step does.
+                Step::Search { .. } => {}
             }
         }
         SearchReport::Line { .. } | SearchReport::Stats { .. } => {}
@@ -1189,7 +1136,7 @@ fn push_event(out: &mut Output, id: &str, event: &PageEvent) {
 
 /// A request's body as its type, or the server's words for a bad one.
 fn parse<T: DeserializeOwned>(body: Value) -> Result<T, Refusal> {
-    serde_json::from_value(body).map_err(|e| refused(422, format!("bad JSON request: {e}")))
+    serde_json::from_value(body).map_err(Refusal::bad_json)
 }
 
 fn to_json<T: Serialize>(value: &T) -> Value {
