@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::error::GameError;
+use crate::game_state::GameState;
 use crate::memory;
 use crate::record::GameRecord;
 use crate::request::{
@@ -222,13 +223,13 @@ impl Change {
     /// told the game changed, and the table forgotten when the game
     /// starts again.
     pub fn make<H: GameHost>(&self, host: &mut H) -> Result<(), H::Error> {
-        let adds = host.with_game(|record, _| self.adds(record));
+        let adds = host.with_game(|game| self.adds(&game.record));
         let room = host.room(adds)?;
-        let prepared = host.with_game(|record, review| self.prepare(record, review))?;
+        let prepared = host.with_game(|game| self.prepare(&game.record, &game.review))?;
         if self.stops_search() {
             host.stop_search();
         }
-        let done = host.with_game(|record, _| self.apply(record, prepared));
+        let done = host.with_game(|game| self.apply(&mut game.record, prepared));
         host.changed();
         drop(room);
         done?;
@@ -254,7 +255,7 @@ pub trait GameHost {
     /// Runs `f` on the game and its review's results, held for no longer
     /// than `f` (a server holds a lock for it; the search is never stopped
     /// while it is held).
-    fn with_game<T>(&mut self, f: impl FnOnce(&mut GameRecord, &Review) -> T) -> T;
+    fn with_game<T>(&mut self, f: impl FnOnce(&mut GameState) -> T) -> T;
 
     /// Stops whatever search the game's engine runs for it; the page is
     /// told (`stopped`).
@@ -278,8 +279,7 @@ mod tests {
 
     /// A host that writes down what it is asked to do.
     struct Notebook {
-        record: GameRecord,
-        review: Review,
+        game: GameState,
         done: Vec<&'static str>,
         room_left: usize,
     }
@@ -287,8 +287,7 @@ mod tests {
     impl Notebook {
         fn new() -> Notebook {
             Notebook {
-                record: GameRecord::dated(Position::startpos(), "2026.12.02"),
-                review: Review::default(),
+                game: GameState::new(GameRecord::dated(Position::startpos(), "2026.12.02")),
                 done: Vec::new(),
                 room_left: usize::MAX,
             }
@@ -307,8 +306,8 @@ mod tests {
             Ok(())
         }
 
-        fn with_game<T>(&mut self, f: impl FnOnce(&mut GameRecord, &Review) -> T) -> T {
-            f(&mut self.record, &self.review)
+        fn with_game<T>(&mut self, f: impl FnOnce(&mut GameState) -> T) -> T {
+            f(&mut self.game)
         }
 
         fn stop_search(&mut self) {
@@ -349,7 +348,7 @@ mod tests {
             .make(&mut host)
             .expect("legal");
         assert_eq!(host.done, ["room", "stop", "changed"]);
-        assert_eq!(host.record.mainline_moves().len(), 1);
+        assert_eq!(host.game.record.mainline_moves().len(), 1);
         host.done.clear();
         let e = change("/api/move", json!({"game": "g", "move": "Ke3"}))
             .make(&mut host)
@@ -361,7 +360,7 @@ mod tests {
             .make(&mut host)
             .expect_err("no room");
         assert_eq!(e.status, 503);
-        assert_eq!(host.record.mainline_moves().len(), 1);
+        assert_eq!(host.game.record.mainline_moves().len(), 1);
     }
 
     #[test]
@@ -379,12 +378,16 @@ mod tests {
             .make(&mut host)
             .expect("a game");
         assert_eq!(host.done, ["room", "stop", "changed", "forget"]);
-        assert_eq!(host.record.mainline_moves().len(), 2);
+        assert_eq!(host.game.record.mainline_moves().len(), 2);
         host.done.clear();
         let bad = change("/api/pgn", json!({"game": "g", "pgn": "1. e5 *"}));
         bad.make(&mut host).expect_err("an illegal move");
         assert_eq!(host.done, ["room"], "nothing stopped, nothing forgotten");
-        assert_eq!(host.record.mainline_moves().len(), 2, "the game as it was");
+        assert_eq!(
+            host.game.record.mainline_moves().len(),
+            2,
+            "the game as it was"
+        );
         let resign = change("/api/end", json!({"game": "g", "end": "draw"}));
         resign.make(&mut host).expect("agreed");
         host.done.clear();
@@ -398,11 +401,11 @@ mod tests {
         change("/api/move", json!({"game": "g", "move": "e4"}))
             .make(&mut host)
             .expect("legal");
-        let before = host.record.export_pgn();
+        let before = host.game.record.export_pgn();
         let e = change("/api/analysis/lines", json!({"game": "g"}))
             .make(&mut host)
             .expect_err("nothing judged");
         assert_eq!(e.status, 409, "{e:?}");
-        assert_eq!(host.record.export_pgn(), before);
+        assert_eq!(host.game.record.export_pgn(), before);
     }
 }

@@ -8,9 +8,9 @@
 use matchcore::ending::Ending;
 use thiserror::Error;
 
-use crate::record::{MAX_CLOCK_MS, MAX_COMMENT_CHARS, MAX_NAGS};
-use crate::request::{MAX_TAG_CHARS, OWN_TAGS};
-use crate::settings::{MAX_DEPTH, MAX_MOVETIME_MS};
+use crate::limits::{
+    MAX_CLOCK_MS, MAX_COMMENT_CHARS, MAX_DEPTH, MAX_MOVETIME_MS, MAX_NAGS, MAX_TAG_CHARS, OWN_TAGS,
+};
 use crate::tree::TreeError;
 
 /// Whose fault a refusal is: what a server answers with.

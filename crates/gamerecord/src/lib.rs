@@ -4,9 +4,11 @@
 //! end it ([`game_end`]) or offer the engine a draw ([`draw_offer`]), its
 //! opening's name ([`opening`]), what the master games say about its
 //! positions ([`explorer`]) and what a book gives them ([`book_panel`]),
-//! what the endgame tables say of them ([`tablebase_panel`]), the judgement of its moves
-//! ([`judgement`]), the analysis pass's results and the view and lines
-//! made of them ([`review`]), and an engine side's settings as the page
+//! what the endgame tables say of them ([`tablebase_panel`]), the
+//! judgement of its moves ([`judgement`]), the limits on what the page
+//! sends ([`limits`]), the analysis pass's results and the view and lines
+//! made of them ([`review`]), the game and its review as every host holds
+//! them ([`game_state`]), and an engine side's settings as the page
 //! sends them ([`settings`]); the page's requests and what each does to
 //! the game ([`request`]), the one order in which every host makes the
 //! changes among them ([`change`]) and the words and statuses it refuses
@@ -29,7 +31,9 @@ pub mod draw_offer;
 pub mod error;
 pub mod explorer;
 pub mod game_end;
+pub mod game_state;
 pub mod judgement;
+pub mod limits;
 pub mod memory;
 pub mod opening;
 pub mod page_event;

@@ -73,10 +73,7 @@ pub struct GameRecord {
     pub serial: u64,
 }
 
-/// The longest comment the page may write on a move, in characters.
-pub const MAX_COMMENT_CHARS: usize = 2000;
-/// The most NAGs on one move.
-pub const MAX_NAGS: usize = 8;
+pub use crate::limits::{MAX_CLOCK_MS, MAX_COMMENT_CHARS, MAX_NAGS};
 
 impl GameRecord {
     /// A new game from `start`, dated today (by the system's clock).
@@ -695,9 +692,6 @@ impl GameRecord {
         pgn::write_game(&out)
     }
 }
-
-/// The longest clock [`GameRecord::set_clock`] takes: a day.
-pub const MAX_CLOCK_MS: u64 = 24 * 3_600_000;
 
 #[cfg(test)]
 mod tests {

@@ -24,11 +24,7 @@ use crate::search_gate::Purpose;
 use crate::settings::EngineSettings;
 use crate::tree::NodeId;
 
-/// Tags the PGN export takes from the game itself, not from a request.
-pub const OWN_TAGS: [&str; 4] = ["Result", "FEN", "SetUp", "Termination"];
-
-/// The longest tag value the page may set, in characters.
-pub const MAX_TAG_CHARS: usize = 200;
+pub use crate::limits::{MAX_TAG_CHARS, OWN_TAGS};
 
 /// The position of a FEN (surrounding spaces ignored).
 pub fn parse_fen(fen: &str) -> Result<Position, GameError> {

@@ -8,8 +8,7 @@
 use std::sync::Arc;
 
 use gamerecord::change::{Change, GameHost};
-use gamerecord::record::GameRecord;
-use gamerecord::review::Review;
+use gamerecord::game_state::GameState;
 
 use crate::budget::Reservation;
 use crate::error::ApiError;
@@ -34,11 +33,8 @@ impl GameHost for SessionHost<'_> {
         }
     }
 
-    fn with_game<T>(&mut self, f: impl FnOnce(&mut GameRecord, &Review) -> T) -> T {
-        // The game before its review, the order every lock of both keeps.
-        let mut record = self.session.record();
-        let review = self.session.review();
-        f(&mut record, &review.results)
+    fn with_game<T>(&mut self, f: impl FnOnce(&mut GameState) -> T) -> T {
+        f(&mut self.session.game())
     }
 
     fn stop_search(&mut self) {

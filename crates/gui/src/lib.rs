@@ -16,6 +16,7 @@ pub mod error;
 pub mod events;
 pub mod host_guard;
 pub mod review_run;
+pub mod review_state;
 pub mod search_run;
 pub mod session;
 

@@ -15,12 +15,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Weak};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use chess::Position;
 use engine::{Limits, SearchEvent};
-use gamerecord::review::{self, PassLimit, PositionEval, Review, ReviewView};
+use gamerecord::review::{PassLimit, PositionEval, ReviewView};
 use gamerecord::review_pass::{ReviewPass, Step};
 use gamerecord::settings::EngineSettings;
 
@@ -33,15 +32,6 @@ use gamerecord::search_gate::{Begun, Purpose};
 /// How long the pass waits before looking again at a busy engine or a
 /// search that has not ended.
 const POLL: Duration = Duration::from_millis(40);
-
-/// A tab's pass: its results and the thread that searches for them.
-#[derive(Default)]
-pub struct ReviewRun {
-    /// What the passes found.
-    pub results: Review,
-    cancel: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
 
 /// Starts a pass over `session`'s game (cancelling one that runs);
 /// refused while the game's evaluation is hidden. `copy` holds the memory
@@ -58,10 +48,8 @@ pub fn start(session: &Arc<Session>, limit: PassLimit, copy: Held) -> Result<Rev
     stop_thread(session, None);
     session.stop_search(Some(Purpose::Analysis));
     let cancel = {
-        let mut review = session.review();
-        pass.begin(&mut review.results);
-        review.cancel = Arc::new(AtomicBool::new(false));
-        review.cancel.clone()
+        pass.begin(&mut session.game().review);
+        session.review().fresh_cancel()
     };
     let weak = Arc::downgrade(session);
     let handle = std::thread::Builder::new()
@@ -71,7 +59,7 @@ pub fn start(session: &Arc<Session>, limit: PassLimit, copy: Held) -> Result<Rev
             run(&weak, &pass, &cancel);
         })
         .map_err(|e| ApiError::busy(format!("the pass could not start: {e}")))?;
-    session.review().thread = Some(handle);
+    session.review().keep_thread(handle);
     drop(serial);
     Ok(view(session))
 }
@@ -89,12 +77,8 @@ pub fn cancel(session: &Arc<Session>) -> ReviewView {
 
 /// Signals the running pass to stop and waits for its thread.
 fn stop_thread(session: &Session, message: Option<&str>) {
-    let handle = {
-        let mut review = session.review();
-        review.cancel.store(true, Ordering::SeqCst);
-        review.results.cancel(message);
-        review.thread.take()
-    };
+    session.game().review.cancel(message);
+    let handle = session.review().cancel();
     if let Some(h) = handle {
         let _ = h.join();
     }
@@ -109,8 +93,8 @@ fn run(weak: &Weak<Session>, pass: &ReviewPass, cancel: &AtomicBool) {
             return;
         };
         let step = {
-            let record = session.record();
-            pass.next(&mut session.review().results, &record)
+            let game = &mut *session.game();
+            pass.next(&mut game.review, &game.record)
         };
         let step = match step {
             Step::Search {
@@ -121,8 +105,8 @@ fn run(weak: &Weak<Session>, pass: &ReviewPass, cancel: &AtomicBool) {
                 let Some(eval) = search(&session, cancel, &root, &history, &limits) else {
                     return; // cancelled
                 };
-                let record = session.record();
-                pass.found(&mut session.review().results, &record, index, eval)
+                let game = &mut *session.game();
+                pass.found(&mut game.review, &game.record, index, eval)
             }
             other => other,
         };
@@ -212,8 +196,7 @@ fn search(
     }
 }
 
-/// The pass's results for `session`'s game as it is now (see [`review::view`]).
+/// The pass's results for `session`'s game as it is now (gamerecord's `GameState::review_view`).
 pub fn view(session: &Session) -> ReviewView {
-    let record = session.record();
-    review::view(&session.review().results, &record)
+    session.game().review_view()
 }

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use axum::response::Response;
 use chess::Position;
 use engine::Engine;
+use gamerecord::game_state::GameState;
 use gamerecord::memory::{line_copy_bytes, view_json_bound};
 use gamerecord::record::GameRecord;
 use gamerecord::refusal::Refusal;
@@ -32,7 +33,7 @@ use tokio::sync::broadcast;
 use crate::book_source::BookSource;
 use crate::budget::{Budget, Held, HeldJson, Reservation};
 use crate::error::ApiError;
-use crate::review_run::ReviewRun;
+use crate::review_state::ReviewRun;
 use gamerecord::page_event::PageEvent;
 use gamerecord::search_gate::{Begun, Purpose, SearchGate, SearchSpot};
 
@@ -56,7 +57,7 @@ const EVENT_BUFFER: usize = 1024;
 /// A session's memory besides its engine and its game: the session
 /// itself, its game's own fields and its event channel's slots.
 const SESSION_BYTES: usize =
-    std::mem::size_of::<Session>() + std::mem::size_of::<GameRecord>() + EVENT_BUFFER * 64 + 4096;
+    std::mem::size_of::<Session>() + std::mem::size_of::<GameState>() + EVENT_BUFFER * 64 + 4096;
 
 /// An event as the pages' streams get it: its JSON text, whose bytes count
 /// against the games' memory until the last stream has had it.
@@ -66,9 +67,11 @@ pub type EventText = Arc<HeldJson>;
 pub struct Session {
     /// The id the page got from `POST /api/game`.
     pub id: String,
-    /// The game. Never held while waiting for the engine: the engine's
-    /// reporter locks it to play the engine's move.
-    pub record: Mutex<GameRecord>,
+    /// The game and its review's results (gamerecord's `GameState`, as
+    /// the page without a server holds it too). Never held while waiting
+    /// for the engine: the engine's reporter locks it to play the
+    /// engine's move.
+    game: Mutex<GameState>,
     /// The engine.
     pub engine: Mutex<Engine>,
     /// Engine output, as JSON texts, for the event stream.
@@ -78,8 +81,8 @@ pub struct Session {
     /// The latest search and the gate its events pass: the server drops
     /// the events of a search superseded or stopped (see [`SearchGate`]).
     pub searches: SearchGate,
-    /// The whole-game analysis pass and its results.
-    pub review: Mutex<ReviewRun>,
+    /// The whole-game analysis pass's thread (its results are the game's).
+    review: Mutex<ReviewRun>,
     /// Held while a pass starts or is cancelled, so that one pass's
     /// thread has ended before the next begins.
     pub review_start: Mutex<()>,
@@ -199,7 +202,7 @@ impl Session {
         };
         Ok(Session {
             id,
-            record: Mutex::new(GameRecord::new(start)),
+            game: Mutex::new(GameState::new(GameRecord::new(start))),
             engine: Mutex::new(engine),
             events: broadcast::channel(EVENT_BUFFER).0,
             listeners: AtomicUsize::new(0),
@@ -251,16 +254,15 @@ impl Session {
     /// locks held.
     pub fn recount(&self) {
         let (game, view, line) = {
-            let record = self.record();
-            let plies = record.tree.first_children(ROOT).count();
+            let game = self.game();
+            let plies = game.record.tree.first_children(ROOT).count();
             (
-                record.heap_bytes(),
-                view_json_bound(&record),
+                game.heap_bytes(),
+                view_json_bound(&game.record),
                 line_copy_bytes(plies),
             )
         };
-        let review = self.review().results.heap_bytes();
-        let bytes = SESSION_BYTES + self.resources().bytes() + game + view + 2 * line + review;
+        let bytes = SESSION_BYTES + self.resources().bytes() + game + view + 2 * line;
         self.show_room.bytes.store(view, Ordering::SeqCst);
         self.line_room.bytes.store(line, Ordering::SeqCst);
         let mut counted = self.counted();
@@ -339,13 +341,18 @@ impl Session {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The game, locked.
-    pub fn record(&self) -> MutexGuard<'_, GameRecord> {
+    /// The game and its review's results, locked.
+    pub fn game(&self) -> MutexGuard<'_, GameState> {
         // A panic while holding the lock cannot leave a GameRecord half
         // changed in a way that matters more than losing the tab's game.
-        self.record
+        self.game
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The game, locked (its review's results with it: see [`Session::game`]).
+    pub fn record(&self) -> RecordGuard<'_> {
+        RecordGuard(self.game())
     }
 
     /// The engine's threads and table size.
@@ -538,11 +545,29 @@ impl Session {
         )));
     }
 
-    /// The game review, locked.
+    /// The review pass's thread, locked (its results are the game's).
     pub fn review(&self) -> MutexGuard<'_, ReviewRun> {
         self.review
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A session's game, locked: its [`GameRecord`] (the lock is its
+/// [`GameState`]'s, the review's results with it).
+pub struct RecordGuard<'a>(MutexGuard<'a, GameState>);
+
+impl std::ops::Deref for RecordGuard<'_> {
+    type Target = GameRecord;
+
+    fn deref(&self) -> &GameRecord {
+        &self.0.record
+    }
+}
+
+impl std::ops::DerefMut for RecordGuard<'_> {
+    fn deref_mut(&mut self) -> &mut GameRecord {
+        &mut self.0.record
     }
 }
 

@@ -23,6 +23,7 @@ use gamerecord::book_panel::BookPanel;
 use gamerecord::change::{Change, GameHost};
 use gamerecord::draw_offer::{DrawAnswer, DrawProbe};
 use gamerecord::explorer::{self, Database, OwnGames};
+use gamerecord::game_state::GameState;
 use gamerecord::page_event::PageEvent;
 use gamerecord::record::GameRecord;
 use gamerecord::record::SearchTarget;
@@ -30,7 +31,7 @@ use gamerecord::refusal::Refusal;
 use gamerecord::request::{
     not_hidden, EngineBody, GameBody, GoBody, NewGame, ReviewBody, StopBody,
 };
-use gamerecord::review::{self, PositionEval, Review};
+use gamerecord::review::PositionEval;
 use gamerecord::review_pass::{ReviewPass, Step};
 use gamerecord::saved::SavedGame;
 use gamerecord::search_gate::{Begun, Purpose, SearchGate};
@@ -133,9 +134,10 @@ enum Answer {
     Later,
 }
 
-/// One game and its searches.
+/// One game (gamerecord's `GameState`: the game and its review's
+/// results, as the server's session holds them) and its searches.
 struct Game {
-    record: GameRecord,
+    state: GameState,
     gate: SearchGate,
     /// The search of the page's (or the draw offer's) that runs.
     run: Option<SearchRun>,
@@ -144,8 +146,6 @@ struct Game {
     last_best: Option<String>,
     /// A draw offer being weighed.
     draw: Option<DrawWait>,
-    /// The whole-game review's results.
-    review: Review,
     /// The review's pass while it runs.
     pass: Option<PassRun>,
     /// The copy the page was last given ([`Output::saved`]), as JSON text.
@@ -155,12 +155,11 @@ struct Game {
 impl Game {
     fn new(record: GameRecord) -> Game {
         Game {
-            record,
+            state: GameState::new(record),
             gate: SearchGate::default(),
             run: None,
             last_best: None,
             draw: None,
-            review: Review::default(),
             pass: None,
             kept: None,
         }
@@ -324,7 +323,11 @@ impl Games {
         let Some(game) = self.games.get_mut(id) else {
             return;
         };
-        let data = game.record.save().map_or(Value::Null, |s| to_json(&s));
+        let data = game
+            .state
+            .record
+            .save()
+            .map_or(Value::Null, |s| to_json(&s));
         let text = data.to_string();
         if game.kept.as_deref() == Some(text.as_str()) {
             return;
@@ -397,12 +400,12 @@ impl Games {
                 let id = game_param()?;
                 let game = self.game(&id)?;
                 Ok(Answer::Json(to_json(
-                    &GameView::new(&id, &game.record).legal,
+                    &GameView::new(&id, &game.state.record).legal,
                 )))
             }
             ("GET", "/api/pgn") => {
                 let id = game_param()?;
-                Ok(Answer::Text(self.game(&id)?.record.export_pgn()))
+                Ok(Answer::Text(self.game(&id)?.state.record.export_pgn()))
             }
             // The 3- and 4-piece tables are compiled into the module.
             ("GET", "/api/options") => Ok(Answer::Json(to_json(&OptionsAnswer {
@@ -414,27 +417,21 @@ impl Games {
             }))),
             ("GET", "/api/opening") => {
                 let id = game_param()?;
-                let positions = self.game(&id)?.record.positions();
+                let positions = self.game(&id)?.state.record.positions();
                 let named = gamerecord::opening::named_plies(&positions);
                 Ok(Answer::Json(json!({ "openings": named })))
             }
             ("GET", "/api/analysis") => {
                 let id = game_param()?;
                 let game = self.game(&id)?;
-                Ok(Answer::Json(to_json(&review::view(
-                    &game.review,
-                    &game.record,
-                ))))
+                Ok(Answer::Json(to_json(&game.state.review_view())))
             }
             ("POST", "/api/analysis/cancel") => {
                 let b: GameBody = parse(body)?;
                 self.game(&b.game)?;
                 self.end_pass(&b.game, Some("cancelled"), out);
                 let game = self.game(&b.game)?;
-                Ok(Answer::Json(to_json(&review::view(
-                    &game.review,
-                    &game.record,
-                ))))
+                Ok(Answer::Json(to_json(&game.state.review_view())))
             }
             ("POST", "/api/analysis") => {
                 let b: ReviewBody = parse(body)?;
@@ -444,7 +441,12 @@ impl Games {
                 let id = game_param()?;
                 let db = Database::named(param("db").as_deref())?;
                 let filter = explorer_filter(&param)?;
-                let record = &self.games.get(&id).ok_or_else(|| no_game(&id))?.record;
+                let record = &self
+                    .games
+                    .get(&id)
+                    .ok_or_else(|| no_game(&id))?
+                    .state
+                    .record;
                 not_hidden(record, "the explorer's statistics")?;
                 let pos = record.position();
                 // The first request indexes the master games (once; no
@@ -478,7 +480,12 @@ impl Games {
             }
             ("GET", "/api/book") => {
                 let id = game_param()?;
-                let record = &self.games.get(&id).ok_or_else(|| no_game(&id))?.record;
+                let record = &self
+                    .games
+                    .get(&id)
+                    .ok_or_else(|| no_game(&id))?
+                    .state
+                    .record;
                 let own = &self.book;
                 let panel = BookPanel::of(record, book::EMBEDDED_NAME.to_string(), false, |p| {
                     own.candidates(p)
@@ -488,7 +495,7 @@ impl Games {
             ("POST", "/api/book/add") => Err(server_only("Adding moves to a book")),
             ("GET", "/api/tablebase") => {
                 let id = game_param()?;
-                let record = &self.game(&id)?.record;
+                let record = &self.game(&id)?.state.record;
                 not_hidden(record, "the tables' verdict")?;
                 let pos = record.position();
                 let probe = syzygy::SyzygyTablebase::embedded()
@@ -548,7 +555,10 @@ impl Games {
 
     fn view(&mut self, id: &str) -> Result<Answer, Refusal> {
         let game = self.game(id)?;
-        Ok(Answer::Json(to_json(&GameView::new(id, &game.record))))
+        Ok(Answer::Json(to_json(&GameView::new(
+            id,
+            &game.state.record,
+        ))))
     }
 
     /// Stops game `id`'s search when it runs (and has purpose `only`,
@@ -565,7 +575,7 @@ impl Games {
     /// `search_run::start`), with the engine's Worker for its threads.
     fn go(&mut self, b: &GoBody, out: &mut Output) -> Result<Answer, Refusal> {
         let game = self.game(&b.game)?;
-        let (_, target) = b.target(&game.record)?;
+        let (_, target) = b.target(&game.state.record)?;
         b.settings.checked_options()?;
         let purpose = b.purpose();
         let root_fen = target.root.fen();
@@ -649,7 +659,7 @@ impl Games {
     /// when it ends.
     fn offer_draw(&mut self, id: u64, game_id: &str, out: &mut Output) -> Result<Answer, Refusal> {
         let game = self.game(game_id)?;
-        let probe = DrawProbe::of(&game.record)?;
+        let probe = DrawProbe::of(&game.state.record)?;
         let begun = game.gate.begin(None, None, |stopped, _| {
             if let Some(search) = stopped {
                 push_event(out, game_id, &PageEvent::Stopped { search });
@@ -659,6 +669,7 @@ impl Games {
         // The game's end, where the probe searches, as an engine move's
         // search finds it (the evaluation may be hidden: nothing is sent).
         let target = game
+            .state
             .record
             .search_target(gamerecord::record::SearchAt::default(), true)?;
         game.draw = Some(DrawWait {
@@ -677,11 +688,11 @@ impl Games {
     /// analysis stops (it would hold the engine for good), never an engine
     /// player's move.
     fn start_pass(&mut self, b: &ReviewBody, out: &mut Output) -> Result<Answer, Refusal> {
-        let mut steps = ReviewPass::new(&self.game(&b.game)?.record, b.limit())?;
+        let mut steps = ReviewPass::new(&self.game(&b.game)?.state.record, b.limit())?;
         self.end_pass(&b.game, None, out);
         self.stop(&b.game, Some(Purpose::Analysis), out);
         let game = self.game(&b.game)?;
-        steps.begin(&mut game.review);
+        steps.begin(&mut game.state.review);
         game.pass = Some(PassRun {
             steps,
             search: None,
@@ -689,10 +700,7 @@ impl Games {
         });
         self.advance_pass(&b.game, out);
         let game = self.game(&b.game)?;
-        Ok(Answer::Json(to_json(&review::view(
-            &game.review,
-            &game.record,
-        ))))
+        Ok(Answer::Json(to_json(&game.state.review_view())))
     }
 
     /// Ends game `id`'s pass, if one runs (its search stops; with
@@ -704,7 +712,7 @@ impl Games {
         let Some(run) = game.pass.take() else {
             return;
         };
-        game.review.cancel(message);
+        game.state.review.cancel(message);
         if let Some((search, _)) = run.search {
             if game.gate.running(search) && game.gate.stop(None, |_| {}) {
                 let searching = self.engine.as_ref() == Some(&(id.to_string(), search));
@@ -731,7 +739,7 @@ impl Games {
             if run.search.is_some() || engine_busy || game.gate.serving_page() {
                 return;
             }
-            match run.steps.next(&mut game.review, &game.record) {
+            match run.steps.next(&mut game.state.review, &game.state.record) {
                 Step::Show { goes_on } => {
                     if !goes_on {
                         game.pass = None;
@@ -759,8 +767,8 @@ impl Games {
                         node: 0,
                         root: *root,
                         history,
-                        version: game.record.version,
-                        mode: game.record.mode(),
+                        version: game.state.record.version,
+                        mode: game.state.record.mode(),
                         hidden: false,
                     };
                     let run = SearchRun::new(search, Purpose::Analysis, target);
@@ -794,13 +802,13 @@ impl Games {
                 SearchReport::Best { .. } => {
                     let accepted = wait
                         .probe
-                        .answer(wait.score, &mut game.record)
+                        .answer(wait.score, &mut game.state.record)
                         .unwrap_or(false);
                     let request = wait.request;
                     game.draw = None;
                     let answer = DrawAnswer {
                         accepted,
-                        state: GameView::new(&id, &game.record),
+                        state: GameView::new(&id, &game.state.record),
                     };
                     out.replies.push(Reply {
                         id: request,
@@ -908,8 +916,8 @@ impl GameHost for WorkerHost<'_> {
         Ok(())
     }
 
-    fn with_game<T>(&mut self, f: impl FnOnce(&mut GameRecord, &Review) -> T) -> T {
-        f(&mut self.game.record, &self.game.review)
+    fn with_game<T>(&mut self, f: impl FnOnce(&mut GameState) -> T) -> T {
+        f(&mut self.game.state)
     }
 
     fn stop_search(&mut self) {
@@ -972,7 +980,10 @@ fn pass_report(game: &mut Game, id: &str, search: u64, report: &SearchReport, ou
             let best = searched.first_move(best.as_deref());
             let side = searched.target.root.turn();
             let eval = PositionEval::searched(score, side, best, &searched.moves(&pv), depth);
-            match run.steps.found(&mut game.review, &game.record, i, eval) {
+            match run
+                .steps
+                .found(&mut game.state.review, &game.state.record, i, eval)
+            {
                 Step::Show { goes_on } => {
                     if !goes_on {
                         game.pass = None;
@@ -990,7 +1001,7 @@ fn pass_report(game: &mut Game, id: &str, search: u64, report: &SearchReport, ou
 
 /// The review's progress and results, as the page is sent them.
 fn push_analysis(game: &Game, id: &str, out: &mut Output) {
-    let analysis = review::view(&game.review, &game.record);
+    let analysis = game.state.review_view();
     push_event(out, id, &PageEvent::Analysis { analysis });
 }
 
@@ -1009,13 +1020,14 @@ fn play_if_current(
         return false;
     }
     if game
+        .state
         .record
         .play_found(run.target.version, run.target.node, m, ms)
         .is_none()
     {
         return false;
     }
-    let state = GameView::new(id, &game.record);
+    let state = GameView::new(id, &game.state.record);
     push_event(out, id, &PageEvent::State { state });
     true
 }
