@@ -15,12 +15,12 @@ use gamerecord::change::Change;
 use gamerecord::memory;
 use gamerecord::refusal::Refusal;
 use gamerecord::request::{
-    not_hidden, EngineBody, GameBody, GoBody, NewGame, ReviewBody, StopBody,
+    not_hidden, EngineBody, GameBody, GoAnswer, GoBody, NewGame, ReviewBody, StopAnswer, StopBody,
 };
 use gamerecord::settings::OptionsAnswer;
 use gamerecord::tablebase_panel::{Probe, TablebasePanel};
 use gamerecord::view::{GameJson, MoveView};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiJson, ApiQuery};
@@ -119,19 +119,12 @@ pub async fn legal(
 pub async fn go(
     State(state): Shared,
     ApiJson(body): ApiJson<GoBody>,
-) -> Result<Json<search_run::GoAnswer>, ApiError> {
+) -> Result<Json<GoAnswer>, ApiError> {
     let session = state.get(&body.game)?;
     let answer = tokio::task::spawn_blocking(move || search_run::start(&state, &session, &body))
         .await
         .map_err(|e| ApiError::conflict(format!("the search could not start: {e}")))??;
     Ok(Json(answer))
-}
-
-/// What `POST /api/stop` did.
-#[derive(Serialize)]
-pub struct StopAnswer {
-    /// A search was running and is stopped.
-    stopped: bool,
 }
 
 /// Stops the search and forgets its move (the page stops before undo, a

@@ -29,7 +29,7 @@ use gamerecord::record::GameRecord;
 use gamerecord::record::SearchTarget;
 use gamerecord::refusal::Refusal;
 use gamerecord::request::{
-    not_hidden, EngineBody, GameBody, GoBody, NewGame, ReviewBody, StopBody,
+    not_hidden, EngineBody, GameBody, GoAnswer, GoBody, NewGame, ReviewBody, StopAnswer, StopBody,
 };
 use gamerecord::review::PositionEval;
 use gamerecord::review_pass::{ReviewPass, Step};
@@ -515,7 +515,7 @@ impl Games {
                 let b: StopBody = parse(body)?;
                 self.game(&b.game)?;
                 let stopped = self.stop(&b.game, b.purpose, out);
-                Ok(Answer::Json(json!({ "stopped": stopped })))
+                Ok(Answer::Json(to_json(&StopAnswer { stopped })))
             }
             ("POST", "/api/engine") => {
                 let b: EngineBody = parse(body)?;
@@ -594,15 +594,10 @@ impl Games {
                 },
             );
         });
-        let seq = match begun {
-            Begun::New(seq) => seq,
-            Begun::Kept(search) => {
-                return Ok(Answer::Json(
-                    json!({ "search": search, "purpose": Purpose::Move, "started": false }),
-                ))
-            }
+        let answer = Answer::Json(to_json(&GoAnswer::of(begun, purpose)));
+        let Begun::New(seq) = begun else {
+            return Ok(answer);
         };
-        let answer = Answer::Json(json!({ "search": seq, "purpose": purpose, "started": true }));
         let run = SearchRun::new(seq, purpose, target);
         if b.asks_book() {
             if let Some(m) = self.book.probe(&run.target.root) {
