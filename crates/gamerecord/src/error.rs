@@ -9,7 +9,8 @@ use matchcore::ending::Ending;
 use thiserror::Error;
 
 use crate::limits::{
-    MAX_CLOCK_MS, MAX_COMMENT_CHARS, MAX_DEPTH, MAX_MOVETIME_MS, MAX_NAGS, MAX_TAG_CHARS, OWN_TAGS,
+    MAX_CLOCK_MS, MAX_COMMENT_CHARS, MAX_DEPTH, MAX_MOVETIME_MS, MAX_NAGS, MAX_PASS_DEPTH,
+    MAX_TAG_CHARS, OWN_TAGS, PASS_MOVETIME_MS,
 };
 use crate::tree::TreeError;
 
@@ -184,9 +185,9 @@ pub enum Invalid {
     /// A pass's depth or time out of range.
     #[error(
         "a pass searches each position to a depth from 1 to {} or for {} to {} ms",
-        crate::review::MAX_PASS_DEPTH,
-        crate::review::PASS_MOVETIME_MS.start(),
-        crate::review::PASS_MOVETIME_MS.end()
+        MAX_PASS_DEPTH,
+        PASS_MOVETIME_MS.start(),
+        PASS_MOVETIME_MS.end()
     )]
     PassLimitRange,
     /// Lines asked for at a move the pass did not judge an error.

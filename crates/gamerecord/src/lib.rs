@@ -17,7 +17,7 @@
 //! ([`search_report`]), which of their events the page hears
 //! ([`search_gate`]) and those events themselves ([`page_event`]); and
 //! what a game costs in memory, for a host that keeps a budget
-//! ([`memory`]); a game kept whole by a host that cannot keep it itself
+//! ([`memory`], each heap block counted as [`heap`] says); a game kept whole by a host that cannot keep it itself
 //! and read back the same ([`saved`]). A refusal is a [`GameError`].
 //!
 //! Pure logic: no server, no threads, no I/O (natively, a new game reads
@@ -32,6 +32,7 @@ pub mod error;
 pub mod explorer;
 pub mod game_end;
 pub mod game_state;
+pub mod heap;
 pub mod judgement;
 pub mod limits;
 pub mod memory;

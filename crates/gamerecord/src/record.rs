@@ -530,7 +530,7 @@ impl GameRecord {
     /// The bytes the game holds beyond its own size: the tree and the
     /// tags (see [`MoveTree::heap_bytes`]).
     pub fn heap_bytes(&self) -> usize {
-        use crate::memory::block;
+        use crate::heap::block;
         let tags: usize = self
             .tags
             .iter()

@@ -15,6 +15,7 @@ pub mod draw;
 pub mod error;
 pub mod events;
 pub mod host_guard;
+pub mod kept_room;
 pub mod review_run;
 pub mod review_state;
 pub mod search_run;

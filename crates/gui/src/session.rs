@@ -12,7 +12,7 @@
 //! 503, before anything is allocated for it.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock, TryLockError};
 use std::time::{Duration, Instant};
 
@@ -33,6 +33,7 @@ use tokio::sync::broadcast;
 use crate::book_source::BookSource;
 use crate::budget::{Budget, Held, HeldJson, Reservation};
 use crate::error::ApiError;
+use crate::kept_room::{GameRoom, KeptRoom};
 use crate::review_state::ReviewRun;
 use gamerecord::page_event::PageEvent;
 use gamerecord::search_gate::{Begun, Purpose, SearchGate, SearchSpot};
@@ -99,17 +100,10 @@ pub struct Session {
     counted: Mutex<Counted>,
     /// The room its size keeps to show the game once (its JSON view, or
     /// its PGN on the way out).
-    show_room: KeptRoom,
+    show_room: Arc<KeptRoom>,
     /// The room its size keeps for one copy of its main line held past
     /// its lock (the analysis pass's, the opening names', the book's).
-    line_room: KeptRoom,
-}
-
-/// Room a session's size keeps for one use at a time.
-#[derive(Debug, Default)]
-struct KeptRoom {
-    bytes: AtomicUsize,
-    taken: AtomicBool,
+    line_room: Arc<KeptRoom>,
 }
 
 /// Which room a session keeps.
@@ -152,22 +146,6 @@ pub fn max_threads() -> usize {
 /// The event a session's pages get when it is dropped; their streams end
 /// after it ([`PageEvent::Expired`] as sent).
 pub const EXPIRED_EVENT: &str = r#"{"type":"expired"}"#;
-
-/// Room a game keeps (see [`RoomKind`]), taken by one answer, event or
-/// copy at a time and given back when that is dropped.
-pub struct GameRoom(Arc<Session>, RoomKind);
-
-impl Drop for GameRoom {
-    fn drop(&mut self) {
-        self.0.room(self.1).taken.store(false, Ordering::SeqCst);
-    }
-}
-
-impl std::fmt::Debug for GameRoom {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "GameRoom({}, {:?})", self.0.id, self.1)
-    }
-}
 
 /// The `state` event: the game after an engine move, as
 /// [`PageEvent::State`] writes it, the game written as it streams out.
@@ -217,8 +195,8 @@ impl Session {
                 bytes: 0,
                 live: true,
             }),
-            show_room: KeptRoom::default(),
-            line_room: KeptRoom::default(),
+            show_room: Arc::default(),
+            line_room: Arc::default(),
         })
     }
 
@@ -263,8 +241,8 @@ impl Session {
             )
         };
         let bytes = SESSION_BYTES + self.resources().bytes() + game + view + 2 * line;
-        self.show_room.bytes.store(view, Ordering::SeqCst);
-        self.line_room.bytes.store(line, Ordering::SeqCst);
+        self.show_room.set_bytes(view);
+        self.line_room.set_bytes(line);
         let mut counted = self.counted();
         if counted.live {
             self.budget.resize(counted.bytes, bytes);
@@ -282,7 +260,7 @@ impl Session {
         }
     }
 
-    fn room(&self, kind: RoomKind) -> &KeptRoom {
+    fn room(&self, kind: RoomKind) -> &Arc<KeptRoom> {
         match kind {
             RoomKind::Show => &self.show_room,
             RoomKind::Line => &self.line_room,
@@ -291,18 +269,8 @@ impl Session {
 
     /// The room of `kind` the game keeps, when nothing else uses it now:
     /// the guard that gives it back, and its bytes; else none, and 0.
-    fn take_room(self: &Arc<Session>, kind: RoomKind) -> (Option<GameRoom>, usize) {
-        let room = self.room(kind);
-        match room
-            .taken
-            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
-        {
-            Ok(_) => (
-                Some(GameRoom(self.clone(), kind)),
-                room.bytes.load(Ordering::SeqCst),
-            ),
-            Err(_) => (None, 0),
-        }
+    fn take_room(&self, kind: RoomKind) -> (Option<GameRoom>, usize) {
+        self.room(kind).take()
     }
 
     /// `value`, the game's view or what carries it, as JSON held within
@@ -1001,7 +969,7 @@ mod tests {
         drop(second);
         assert_eq!(s.memory_used(), counted);
         drop(first);
-        assert!(!session.show_room.taken.load(Ordering::SeqCst));
+        assert!(!session.show_room.is_taken());
     }
 
     #[test]
