@@ -16,13 +16,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Crates whose circles are not checked yet: their files are being
-/// rearranged by another change (issue 60's one request layer), which is to
-/// take their circles out (gamerecord's `error.rs` and the eight modules it
-/// takes limits from; gui's `review_run.rs`, `session.rs` and `budget.rs`).
-/// The test still prints them.
-const NOT_YET: &[&str] = &["crates/gamerecord", "crates/gui"];
-
 /// One `use` tree flattened: the path's segments (the last may be `*`).
 type UsePath = Vec<String>;
 
@@ -524,10 +517,7 @@ fn no_crate_has_a_circle_of_file_imports() {
         };
         for circle in crate_circles(&dir) {
             let line = format!("{name}: {}", circle.join(" ↔ "));
-            println!("{line}");
-            if !NOT_YET.contains(&name.as_str()) {
-                found.push(line);
-            }
+            found.push(line);
         }
     }
     assert!(

@@ -8,9 +8,10 @@
 use matchcore::ending::Ending;
 use thiserror::Error;
 
-use crate::record::{MAX_CLOCK_MS, MAX_COMMENT_CHARS, MAX_NAGS};
-use crate::request::{MAX_TAG_CHARS, OWN_TAGS};
-use crate::settings::{MAX_DEPTH, MAX_MOVETIME_MS};
+use crate::limits::{
+    MAX_CLOCK_MS, MAX_COMMENT_CHARS, MAX_DEPTH, MAX_MOVETIME_MS, MAX_NAGS, MAX_PASS_DEPTH,
+    MAX_TAG_CHARS, OWN_TAGS, PASS_MOVETIME_MS,
+};
 use crate::tree::TreeError;
 
 /// Whose fault a refusal is: what a server answers with.
@@ -22,6 +23,18 @@ pub enum ErrorKind {
     Conflict,
     /// The request names something the game has not got (HTTP 404).
     Missing,
+}
+
+impl ErrorKind {
+    /// The HTTP status every host answers a refusal of this kind with (the
+    /// page without a server answers as `kestrel gui` does).
+    pub fn status(self) -> u16 {
+        match self {
+            ErrorKind::Invalid => 400,
+            ErrorKind::Conflict => 409,
+            ErrorKind::Missing => 404,
+        }
+    }
 }
 
 /// Why a request about a game was refused; the message is the one the
@@ -172,9 +185,9 @@ pub enum Invalid {
     /// A pass's depth or time out of range.
     #[error(
         "a pass searches each position to a depth from 1 to {} or for {} to {} ms",
-        crate::review::MAX_PASS_DEPTH,
-        crate::review::PASS_MOVETIME_MS.start(),
-        crate::review::PASS_MOVETIME_MS.end()
+        MAX_PASS_DEPTH,
+        PASS_MOVETIME_MS.start(),
+        PASS_MOVETIME_MS.end()
     )]
     PassLimitRange,
     /// Lines asked for at a move the pass did not judge an error.

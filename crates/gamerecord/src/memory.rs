@@ -16,20 +16,7 @@ use pgn::token::{Token, Tokenizer};
 use crate::record::GameRecord;
 use crate::tree::{Node, NodeId};
 
-/// What the allocator adds to each block it hands out: its header and the
-/// rounding of the size (glibc's malloc: 8 bytes and a multiple of 16).
-/// Counted on every block, so that a game of many small blocks is not
-/// counted as smaller than it is.
-pub const BLOCK_OVERHEAD: usize = 16;
-
-/// The bytes of a heap block holding `bytes` (none for an empty one).
-pub fn block(bytes: usize) -> usize {
-    if bytes == 0 {
-        0
-    } else {
-        bytes + BLOCK_OVERHEAD
-    }
-}
+pub use crate::heap::{block, BLOCK_OVERHEAD};
 
 /// The most bytes one node adds to the JSON view besides its comments,
 /// NAGs and children: its object in `nodes` with the longest FEN (about

@@ -73,10 +73,7 @@ pub struct GameRecord {
     pub serial: u64,
 }
 
-/// The longest comment the page may write on a move, in characters.
-pub const MAX_COMMENT_CHARS: usize = 2000;
-/// The most NAGs on one move.
-pub const MAX_NAGS: usize = 8;
+pub use crate::limits::{MAX_CLOCK_MS, MAX_COMMENT_CHARS, MAX_NAGS};
 
 impl GameRecord {
     /// A new game from `start`, dated today (by the system's clock).
@@ -166,11 +163,18 @@ impl GameRecord {
         self.linear && self.over().is_none()
     }
 
+    /// Whether the players may end the game, and why not (it is over
+    /// already), without ending it: what [`GameRecord::end`] would refuse.
+    pub fn may_end(&self) -> Result<(), GameError> {
+        match self.over() {
+            Some(over) => Err(Conflict::EndAfterEnd(over).into()),
+            None => Ok(()),
+        }
+    }
+
     /// Ends the game by the players' word; refused when it is over already.
     pub fn end(&mut self, end: Ending) -> Result<(), GameError> {
-        if let Some(over) = self.over() {
-            return Err(Conflict::EndAfterEnd(over).into());
-        }
+        self.may_end()?;
         self.ending = Some(end);
         self.conclude();
         self.version += 1;
@@ -526,7 +530,7 @@ impl GameRecord {
     /// The bytes the game holds beyond its own size: the tree and the
     /// tags (see [`MoveTree::heap_bytes`]).
     pub fn heap_bytes(&self) -> usize {
-        use crate::memory::block;
+        use crate::heap::block;
         let tags: usize = self
             .tags
             .iter()
@@ -688,9 +692,6 @@ impl GameRecord {
         pgn::write_game(&out)
     }
 }
-
-/// The longest clock [`GameRecord::set_clock`] takes: a day.
-pub const MAX_CLOCK_MS: u64 = 24 * 3_600_000;
 
 #[cfg(test)]
 mod tests {

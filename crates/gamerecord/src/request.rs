@@ -14,21 +14,17 @@ use std::collections::BTreeMap;
 
 use chess::Position;
 use engine::Limits;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Conflict, GameError, Invalid};
 use crate::game_end::{PlayersEnd, Side};
 use crate::record::{GameRecord, SearchAt, SearchTarget};
 use crate::review::PassLimit;
-use crate::search_gate::Purpose;
+use crate::search_gate::{Begun, Purpose};
 use crate::settings::EngineSettings;
 use crate::tree::NodeId;
 
-/// Tags the PGN export takes from the game itself, not from a request.
-pub const OWN_TAGS: [&str; 4] = ["Result", "FEN", "SetUp", "Termination"];
-
-/// The longest tag value the page may set, in characters.
-pub const MAX_TAG_CHARS: usize = 200;
+pub use crate::limits::{MAX_TAG_CHARS, OWN_TAGS};
 
 /// The position of a FEN (surrounding spaces ignored).
 pub fn parse_fen(fen: &str) -> Result<Position, GameError> {
@@ -260,6 +256,14 @@ pub struct EndBody {
 }
 
 impl EndBody {
+    /// Whether the game may end so, and why not (an end that needs a side
+    /// without one, a game over already), without ending it: what
+    /// [`EndBody::apply`] would refuse.
+    pub fn check(&self, record: &GameRecord) -> Result<(), GameError> {
+        self.end.ending(self.side)?;
+        record.may_end()
+    }
+
     /// Ends the game by resignation, agreement or the page's clock.
     pub fn apply(&self, record: &mut GameRecord) -> Result<(), GameError> {
         record.end(self.end.ending(self.side)?)
@@ -427,6 +431,44 @@ impl GoBody {
     pub fn asks_book(&self) -> bool {
         self.play && self.settings.own_book()
     }
+}
+
+/// The answer to `POST /api/go`: the search that serves the request.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GoAnswer {
+    /// Its number; its events carry it.
+    pub search: u64,
+    /// What it is for: an analysis request during an engine player's
+    /// move gets the move's search, whose lines are the analysis.
+    pub purpose: Purpose,
+    /// False when a search already running serves the request.
+    pub started: bool,
+}
+
+impl GoAnswer {
+    /// The answer for a request for `purpose` that the game's gate
+    /// `begun` (a new search, or the engine player's running one kept).
+    pub fn of(begun: Begun, purpose: Purpose) -> GoAnswer {
+        match begun {
+            Begun::New(search) => GoAnswer {
+                search,
+                purpose,
+                started: true,
+            },
+            Begun::Kept(search) => GoAnswer {
+                search,
+                purpose: Purpose::Move,
+                started: false,
+            },
+        }
+    }
+}
+
+/// The answer to `POST /api/stop`.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StopAnswer {
+    /// A search was running and is stopped.
+    pub stopped: bool,
 }
 
 /// `POST /api/stop` `{"game", "purpose"?}`.

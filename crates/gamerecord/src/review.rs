@@ -11,8 +11,6 @@
 //! move keeps those before it, and a new pass at the same limit searches
 //! only positions it has not seen.
 
-use std::ops::RangeInclusive;
-
 use chess::{Color, Move, Position};
 use engine::{Limits, Score};
 use serde::{Deserialize, Serialize};
@@ -28,11 +26,7 @@ use crate::view::ScoreView;
 /// The default search per position (lichess's server analysis is a
 /// fixed amount per position too).
 const DEFAULT_MOVETIME_MS: u64 = 300;
-/// The deepest search per position: short searches, so a pass stays
-/// minutes at most.
-pub const MAX_PASS_DEPTH: i32 = 30;
-/// The times a pass may search each position, milliseconds.
-pub const PASS_MOVETIME_MS: RangeInclusive<u64> = 20..=5000;
+pub use crate::limits::{MAX_PASS_DEPTH, PASS_MOVETIME_MS};
 
 /// How much to search each position: a depth or a time (default 300 ms).
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -206,9 +200,9 @@ pub struct Review {
 
 impl Review {
     /// The bytes the results hold beyond the struct itself, each block
-    /// with the allocator's cost ([`crate::memory::block`]).
+    /// with the allocator's cost ([`crate::heap::block`]).
     pub fn heap_bytes(&self) -> usize {
-        use crate::memory::block;
+        use crate::heap::block;
         block(self.moves.capacity() * std::mem::size_of::<Move>())
             + block(self.evals.capacity() * std::mem::size_of::<Option<PositionEval>>())
             + self

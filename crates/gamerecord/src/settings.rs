@@ -10,7 +10,7 @@ use engine::{Engine, EngineOption, Limits, OptionKind};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{GameError, Invalid};
-use crate::record::MAX_CLOCK_MS;
+use crate::limits::MAX_CLOCK_MS;
 
 /// Options the page does not set: they size or load things for the whole
 /// server, or mean nothing in a GUI.
@@ -23,10 +23,7 @@ const SERVER_OPTIONS: [&str; 6] = [
     "EvalFile",
 ];
 
-/// The longest fixed time per move, milliseconds (ten minutes).
-pub const MAX_MOVETIME_MS: u64 = 600_000;
-/// The deepest fixed depth.
-pub const MAX_DEPTH: i32 = 64;
+pub use crate::limits::{MAX_DEPTH, MAX_MOVETIME_MS};
 
 /// One side's settings.
 #[derive(Serialize, Deserialize, Debug, Default, Clone)]

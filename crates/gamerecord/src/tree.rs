@@ -143,9 +143,9 @@ impl MoveTree {
     /// The bytes the tree holds: every slot (deleted ones too) and what
     /// each node keeps on the heap (children, NAGs and comments), by
     /// capacity, each block with the allocator's own cost
-    /// ([`crate::memory::block`]). For a host's memory budget.
+    /// ([`crate::heap::block`]). For a host's memory budget.
     pub fn heap_bytes(&self) -> usize {
-        use crate::memory::block;
+        use crate::heap::block;
         let strings = |v: &Vec<String>| {
             block(v.capacity() * std::mem::size_of::<String>())
                 + v.iter().map(|s| block(s.capacity())).sum::<usize>()
@@ -173,7 +173,7 @@ impl MoveTree {
             return 0;
         }
         let capacity = wanted.max(self.nodes.capacity().saturating_mul(2));
-        crate::memory::block(capacity.saturating_mul(std::mem::size_of::<Option<Node>>()))
+        crate::heap::block(capacity.saturating_mul(std::mem::size_of::<Option<Node>>()))
     }
 
     /// Every live node's id, parents before children.

@@ -11,23 +11,21 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use gamerecord::change::Change;
 use gamerecord::memory;
-use gamerecord::record::GameRecord;
+use gamerecord::refusal::Refusal;
 use gamerecord::request::{
-    not_hidden, AnnotateBody, ClockBody, DeleteBody, EndBody, EngineBody, GameBody, GoBody,
-    GotoBody, LinesBody, MoveBody, NewGame, PgnBody, PositionBody, PromoteBody, ReviewBody,
-    StopBody, TagsBody, UndoBody,
+    not_hidden, EngineBody, GameBody, GoAnswer, GoBody, NewGame, ReviewBody, StopAnswer, StopBody,
 };
 use gamerecord::settings::OptionsAnswer;
 use gamerecord::tablebase_panel::{Probe, TablebasePanel};
 use gamerecord::view::{GameJson, MoveView};
-use gamerecord::GameError;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiJson, ApiQuery};
-use crate::search_run;
 use crate::session::{AppState, RoomKind, Session};
+use crate::{change_host, search_run};
 
 type Shared = State<Arc<AppState>>;
 
@@ -43,25 +41,6 @@ pub struct GameQuery {
 fn view(state: &AppState, session: &Arc<Session>) -> Result<Response, ApiError> {
     let record = session.record();
     state.json_answer(session, &GameJson::new(&session.id, &record))
-}
-
-/// Changes `session`'s game: the room for what the change adds (`adds`
-/// bytes, none for a change that adds nothing) reserved first, the
-/// session counted again after, whether the change was made or refused.
-fn change<T>(
-    state: &AppState,
-    session: &Session,
-    adds: usize,
-    change: impl FnOnce(&mut GameRecord) -> Result<T, GameError>,
-) -> Result<T, ApiError> {
-    let room = match adds {
-        0 => None,
-        bytes => Some(state.reserve(bytes, Some(&session.id))?),
-    };
-    let done = change(&mut session.record());
-    session.recount();
-    drop(room);
-    Ok(done?)
 }
 
 /// `POST /api/game` `{"fen"?}`: creates a game for a tab.
@@ -82,154 +61,20 @@ pub async fn get_state(
     view(&state, &session)
 }
 
-/// Plays a move, which goes on view: a new variation when it leaves the
-/// line, or the existing node when it was played there already (stopping
-/// the engine's search: the position it searched is no longer on view).
-pub async fn play_move(
+/// `POST` to one of gamerecord's [`Change::ROUTES`] (a move, a takeback,
+/// a new position, an imported game, ...): the change made as every host
+/// makes it ([`Change::make`]: checked before the search stops, so a
+/// refused one leaves the game and its search as they were; the room for
+/// what it adds reserved first), answered with the game's view.
+pub async fn change(
     State(state): Shared,
-    ApiJson(body): ApiJson<MoveBody>,
+    uri: axum::http::Uri,
+    ApiJson(body): ApiJson<Value>,
 ) -> Result<Response, ApiError> {
-    let session = state.get(&body.game)?;
-    // Checked, and its room reserved, before the search stops, so that a
-    // refused move leaves it running.
-    let adds = {
-        let record = session.record();
-        body.check(&record)?;
-        memory::nodes_bytes(&record, 1)
-    };
-    let room = state.reserve(adds, Some(&session.id))?;
-    session.cancel_search();
-    change(&state, &session, 0, |record| body.apply(record))?;
-    drop(room);
-    view(&state, &session)
-}
-
-/// Goes to a position of the game (the engine's search goes on: the page
-/// starts analysis of the new position itself).
-pub async fn goto(
-    State(state): Shared,
-    ApiJson(body): ApiJson<GotoBody>,
-) -> Result<Response, ApiError> {
-    let session = state.get(&body.game)?;
-    body.apply(&mut session.record())?;
-    view(&state, &session)
-}
-
-/// Promotes a variation.
-pub async fn promote(
-    State(state): Shared,
-    ApiJson(body): ApiJson<PromoteBody>,
-) -> Result<Response, ApiError> {
-    let session = state.get(&body.game)?;
-    body.apply(&mut session.record())?;
-    view(&state, &session)
-}
-
-/// Annotates a move.
-pub async fn annotate(
-    State(state): Shared,
-    ApiJson(body): ApiJson<AnnotateBody>,
-) -> Result<Response, ApiError> {
-    let session = state.get(&body.game)?;
-    // A long comment counts against the games' memory like a long game:
-    // refused, the game left as it was, when games in use fill it.
-    let adds = memory::annotation_bytes(body.comment.as_deref(), body.nags.as_deref());
-    change(&state, &session, adds, |record| body.apply(record))?;
-    view(&state, &session)
-}
-
-/// Records a move's clock (see [`gamerecord::record::GameRecord::set_clock`]
-/// for what is refused).
-pub async fn set_clock(
-    State(state): Shared,
-    ApiJson(body): ApiJson<ClockBody>,
-) -> Result<Response, ApiError> {
-    let session = state.get(&body.game)?;
-    body.apply(&mut session.record())?;
-    view(&state, &session)
-}
-
-/// Deletes from a node on (stopping the engine: it may search a deleted position).
-pub async fn delete(
-    State(state): Shared,
-    ApiJson(body): ApiJson<DeleteBody>,
-) -> Result<Response, ApiError> {
-    let session = state.get(&body.game)?;
-    // Checked first, so that a refused deletion leaves a search running.
-    body.check(&session.record())?;
-    session.cancel_search();
-    change(&state, &session, 0, |record| body.apply(record))?;
-    view(&state, &session)
-}
-
-/// Takes moves back (stopping the engine: it may search a position taken
-/// back); refused, the search left running, for a finished game.
-pub async fn undo(
-    State(state): Shared,
-    ApiJson(body): ApiJson<UndoBody>,
-) -> Result<Response, ApiError> {
-    let session = state.get(&body.game)?;
-    body.check(&session.record())?;
-    session.cancel_search();
-    change(&state, &session, 0, |record| body.apply(record))?;
-    view(&state, &session)
-}
-
-/// Ends the game by resignation, agreement or the page's clock (the engine
-/// stops: there is nothing left to play).
-pub async fn end_game(
-    State(state): Shared,
-    ApiJson(body): ApiJson<EndBody>,
-) -> Result<Response, ApiError> {
-    let session = state.get(&body.game)?;
-    body.end.ending(body.side)?;
-    session.cancel_search();
-    body.apply(&mut session.record())?;
-    view(&state, &session)
-}
-
-/// Sets PGN tags (an empty value removes one).
-pub async fn set_tags(
-    State(state): Shared,
-    ApiJson(body): ApiJson<TagsBody>,
-) -> Result<Response, ApiError> {
-    let session = state.get(&body.game)?;
-    let adds = memory::tags_bytes(&body.tags);
-    change(&state, &session, adds, |record| body.apply(record))?;
-    view(&state, &session)
-}
-
-/// Starts the game again from a position (refused for a finished game,
-/// which stays as played).
-pub async fn set_position(
-    State(state): Shared,
-    ApiJson(body): ApiJson<PositionBody>,
-) -> Result<Response, ApiError> {
-    let session = state.get(&body.game)?;
-    body.check(&session.record())?;
-    session.cancel_search();
-    session.engine().new_game();
-    change(&state, &session, 0, |record| body.apply(record))?;
-    view(&state, &session)
-}
-
-/// Imports a PGN game. The room for reading it and for the game it makes
-/// is reserved first, from what the text holds (a long game refused
-/// before a byte of it is read into one, when games in use fill the
-/// games' memory); the game it replaces goes as it is swapped in.
-pub async fn import_pgn(
-    State(state): Shared,
-    ApiJson(body): ApiJson<PgnBody>,
-) -> Result<Response, ApiError> {
-    let session = state.get(&body.game)?;
-    let room = state.reserve(memory::import_bound(&body.pgn), Some(&session.id))?;
-    let imported = body.imported(&session.record())?;
-    session.cancel_search();
-    session.engine().new_game();
-    let before = std::mem::replace(&mut *session.record(), imported);
-    drop(before);
-    session.recount();
-    drop(room);
+    let change = Change::parse(uri.path(), body)
+        .ok_or_else(|| ApiError::from(Refusal::no_such_request()))?
+        .map_err(|e| ApiError::from(Refusal::bad_json(e)))?;
+    let session = change_host::make(&state, &change)?;
     view(&state, &session)
 }
 
@@ -274,19 +119,12 @@ pub async fn legal(
 pub async fn go(
     State(state): Shared,
     ApiJson(body): ApiJson<GoBody>,
-) -> Result<Json<search_run::GoAnswer>, ApiError> {
+) -> Result<Json<GoAnswer>, ApiError> {
     let session = state.get(&body.game)?;
     let answer = tokio::task::spawn_blocking(move || search_run::start(&state, &session, &body))
         .await
         .map_err(|e| ApiError::conflict(format!("the search could not start: {e}")))??;
     Ok(Json(answer))
-}
-
-/// What `POST /api/stop` did.
-#[derive(Serialize)]
-pub struct StopAnswer {
-    /// A search was running and is stopped.
-    stopped: bool,
 }
 
 /// Stops the search and forgets its move (the page stops before undo, a
@@ -586,24 +424,6 @@ pub async fn cancel_review(
             .map_err(|e| ApiError::conflict(format!("the pass could not be cancelled: {e}")))?
     };
     state.json_answer(&session, &cancelled)
-}
-
-/// Adds the best lines (see [`crate::review_run::add_best_lines`]), the
-/// room for them (and for the copy that puts the game back if one fails)
-/// reserved first; the game is left as it was when one fails.
-pub async fn review_lines(
-    State(state): Shared,
-    ApiJson(body): ApiJson<LinesBody>,
-) -> Result<Response, ApiError> {
-    let session = state.get(&body.game)?;
-    let adds = memory::best_lines_bytes(&session.record(), body.ply);
-    change(&state, &session, adds, |record| {
-        let before = record.clone();
-        crate::review_run::add_best_lines(&session, record, body.ply).inspect_err(|_| {
-            *record = before;
-        })
-    })?;
-    view(&state, &session)
 }
 
 /// `GET /api/opening?game=ID`: every named position of the game, in order.

@@ -22,6 +22,7 @@ use axum::response::Response;
 use serde::Serialize;
 
 use crate::error::ApiError;
+use crate::kept_room::GameRoom;
 
 /// The bytes the games may hold, and the bytes counted now.
 #[derive(Debug)]
@@ -132,7 +133,7 @@ pub struct Held {
     /// Bytes taken from the budget for it.
     pub reservation: Reservation,
     /// The game's own room, while this uses it.
-    pub game_room: Option<crate::session::GameRoom>,
+    pub game_room: Option<GameRoom>,
 }
 
 /// A JSON text written within the room held for it: the bytes count

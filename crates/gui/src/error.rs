@@ -12,7 +12,8 @@ use axum::http::{header, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use gamerecord::{ErrorKind, GameError};
+use gamerecord::refusal::{Refusal, BAD_JSON, NO_GAME_NAMED, NO_SUCH_REQUEST};
+use gamerecord::GameError;
 use serde::de::DeserializeOwned;
 
 /// An API error: the status and a message that tells the user what to fix.
@@ -78,18 +79,20 @@ impl ApiError {
 }
 
 impl From<GameError> for ApiError {
-    /// The game's refusal with its status: an invalid request 400, one
-    /// the game's state forbids 409, a node the game has not got 404; the
-    /// message as the game words it.
+    /// The game's refusal with the status of its kind (gamerecord's
+    /// `ErrorKind::status`, which the page without a server answers with
+    /// too), the message as the game words it.
     fn from(e: GameError) -> ApiError {
-        let status = match e.kind() {
-            ErrorKind::Invalid => StatusCode::BAD_REQUEST,
-            ErrorKind::Conflict => StatusCode::CONFLICT,
-            ErrorKind::Missing => StatusCode::NOT_FOUND,
-        };
+        Refusal::from(e).into()
+    }
+}
+
+impl From<Refusal> for ApiError {
+    /// A refusal as every host words it (gamerecord's `refusal`).
+    fn from(r: Refusal) -> ApiError {
         ApiError {
-            status,
-            message: e.to_string(),
+            status: StatusCode::from_u16(r.status).unwrap_or(StatusCode::BAD_REQUEST),
+            message: r.message,
         }
     }
 }
@@ -126,7 +129,7 @@ fn from_rejection(rejection: JsonRejection) -> ApiError {
     let status = rejection.status();
     let message = match status {
         StatusCode::PAYLOAD_TOO_LARGE => "the request body is too large".to_string(),
-        _ => format!("bad JSON request: {}", rejection.body_text()),
+        _ => format!("{BAD_JSON}{}", rejection.body_text()),
     };
     ApiError { status, message }
 }
@@ -152,7 +155,7 @@ where
 fn from_query_rejection(rejection: QueryRejection) -> ApiError {
     let text = rejection.body_text();
     let message = if text.contains("missing field `game`") {
-        "the request names no game: add ?game=ID (the id that POST /api/game returned)".to_string()
+        NO_GAME_NAMED.to_string()
     } else {
         format!("bad query string: {text}")
     };
@@ -195,7 +198,7 @@ pub async fn json_errors(req: Request, next: Next) -> Response {
     let text = String::from_utf8_lossy(&bytes).trim().to_string();
     let message = if text.is_empty() {
         match status {
-            StatusCode::NOT_FOUND => "no such page or API request".to_string(),
+            StatusCode::NOT_FOUND => NO_SUCH_REQUEST.to_string(),
             StatusCode::METHOD_NOT_ALLOWED => {
                 "this request does not take that method (see the API table: GET or POST)"
                     .to_string()

@@ -9,12 +9,15 @@ pub mod api;
 pub mod assets;
 pub mod book_source;
 pub mod budget;
+pub mod change_host;
 pub mod connections;
 pub mod draw;
 pub mod error;
 pub mod events;
 pub mod host_guard;
+pub mod kept_room;
 pub mod review_run;
+pub mod review_state;
 pub mod search_run;
 pub mod session;
 
@@ -251,22 +254,16 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
             get(move || async move { assets::style(body) }),
         );
     }
+    // The requests that change a game, from the table every host reads.
+    for route in gamerecord::change::Change::ROUTES {
+        router = router.route(route, post(api::change));
+    }
     let router = router
         .route("/pieces/{name}", get(assets::piece))
         .route("/pieces/{set}/{name}", get(assets::piece_of_set))
         .route("/api/game", post(api::new_game))
         .route("/api/state", get(api::get_state))
-        .route("/api/move", post(api::play_move))
-        .route("/api/undo", post(api::undo))
-        .route("/api/goto", post(api::goto))
-        .route("/api/promote", post(api::promote))
-        .route("/api/delete", post(api::delete))
-        .route("/api/annotate", post(api::annotate))
-        .route("/api/clock", post(api::set_clock))
-        .route("/api/end", post(api::end_game))
-        .route("/api/tags", post(api::set_tags))
-        .route("/api/position", post(api::set_position))
-        .route("/api/pgn", get(api::export_pgn).post(api::import_pgn))
+        .route("/api/pgn", get(api::export_pgn))
         .route("/api/legal", get(api::legal))
         .route("/api/go", post(api::go))
         .route("/api/stop", post(api::stop))
@@ -281,7 +278,6 @@ pub fn router(state: Arc<AppState>, access: Access) -> Router {
         .route("/api/syzygy", post(api::syzygy_path))
         .route("/api/analysis", get(api::review).post(api::start_review))
         .route("/api/analysis/cancel", post(api::cancel_review))
-        .route("/api/analysis/lines", post(api::review_lines))
         .route("/api/engine", post(api::engine_resources))
         .route("/api/opening", get(api::opening))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -15,34 +15,23 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Weak};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use chess::Position;
 use engine::{Limits, SearchEvent};
-use gamerecord::review::{self, PassGame, PassLimit, PositionEval, Review, ReviewView, Stored};
+use gamerecord::review::{PassLimit, PositionEval, ReviewView};
+use gamerecord::review_pass::{ReviewPass, Step};
 use gamerecord::settings::EngineSettings;
 
 use crate::budget::Held;
 use crate::error::ApiError;
 use crate::session::Session;
 use gamerecord::page_event::PageEvent;
-use gamerecord::record::GameRecord;
 use gamerecord::search_gate::{Begun, Purpose};
-use gamerecord::GameError;
 
 /// How long the pass waits before looking again at a busy engine or a
 /// search that has not ended.
 const POLL: Duration = Duration::from_millis(40);
-
-/// A tab's pass: its results and the thread that searches for them.
-#[derive(Default)]
-pub struct ReviewRun {
-    /// What the passes found.
-    pub results: Review,
-    cancel: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
 
 /// Starts a pass over `session`'s game (cancelling one that runs);
 /// refused while the game's evaluation is hidden. `copy` holds the memory
@@ -50,8 +39,7 @@ pub struct ReviewRun {
 /// ([`gamerecord::memory::line_copy_bytes`]), kept by its thread until it
 /// ends. Joins the old pass's thread, so call it off the async threads.
 pub fn start(session: &Arc<Session>, limit: PassLimit, copy: Held) -> Result<ReviewView, ApiError> {
-    let limit = limit.checked()?;
-    let game = PassGame::of(&session.record())?;
+    let mut pass = ReviewPass::new(&session.record(), limit)?;
     // One start or cancel at a time: the old thread ends before the new one begins.
     let serial = session
         .review_start
@@ -59,22 +47,19 @@ pub fn start(session: &Arc<Session>, limit: PassLimit, copy: Held) -> Result<Rev
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     stop_thread(session, None);
     session.stop_search(Some(Purpose::Analysis));
-    let (pass, cancel) = {
-        let mut review = session.review();
-        let pass = review.results.begin(&game, limit);
-        review.cancel = Arc::new(AtomicBool::new(false));
-        (pass, review.cancel.clone())
+    let cancel = {
+        pass.begin(&mut session.game().review);
+        session.review().fresh_cancel()
     };
     let weak = Arc::downgrade(session);
-    let positions = game.positions;
     let handle = std::thread::Builder::new()
         .name("kestrel-review".into())
         .spawn(move || {
             let _copy = copy;
-            run(weak, pass, cancel, positions, limit.limits());
+            run(&weak, &pass, &cancel);
         })
         .map_err(|e| ApiError::busy(format!("the pass could not start: {e}")))?;
-    session.review().thread = Some(handle);
+    session.review().keep_thread(handle);
     drop(serial);
     Ok(view(session))
 }
@@ -92,54 +77,53 @@ pub fn cancel(session: &Arc<Session>) -> ReviewView {
 
 /// Signals the running pass to stop and waits for its thread.
 fn stop_thread(session: &Session, message: Option<&str>) {
-    let handle = {
-        let mut review = session.review();
-        review.cancel.store(true, Ordering::SeqCst);
-        review.results.cancel(message);
-        review.thread.take()
-    };
+    session.game().review.cancel(message);
+    let handle = session.review().cancel();
     if let Some(h) = handle {
         let _ = h.join();
     }
 }
 
-/// The pass's thread: each position not yet searched, in game order.
-fn run(
-    weak: Weak<Session>,
-    pass: u64,
-    cancel: Arc<AtomicBool>,
-    positions: Vec<Position>,
-    limits: Limits,
-) {
-    let keys: Vec<u64> = positions.iter().map(Position::key).collect();
-    for (i, pos) in positions.iter().enumerate() {
+/// The pass's thread: the pass's steps (gamerecord's [`ReviewPass`]), each
+/// search on the session's engine, each result shown to the page.
+fn run(weak: &Weak<Session>, pass: &ReviewPass, cancel: &AtomicBool) {
+    let limits = pass.limits();
+    loop {
         let Some(session) = weak.upgrade() else {
             return;
         };
-        if session.review().results.searched(i) {
-            continue;
-        }
-        let eval = if pos.legal_moves().is_empty() {
-            Some(PositionEval::terminal(pos))
-        } else {
-            search(&session, &cancel, pos, &keys[..i], &limits)
+        let step = {
+            let game = &mut *session.game();
+            pass.next(&mut game.review, &game.record)
         };
-        let Some(eval) = eval else {
-            return; // cancelled
+        let step = match step {
+            Step::Search {
+                index,
+                root,
+                history,
+            } => {
+                let Some(eval) = search(&session, cancel, &root, &history, &limits) else {
+                    return; // cancelled
+                };
+                let game = &mut *session.game();
+                pass.found(&mut game.review, &game.record, index, eval)
+            }
+            other => other,
         };
-        if !store(&session, pass, i, eval) {
-            return;
+        match step {
+            Step::Show { goes_on } => {
+                session.recount();
+                session.send(&PageEvent::Analysis {
+                    analysis: view(&session),
+                });
+                if !goes_on {
+                    return;
+                }
+            }
+            Step::End => return,
+            // A result never asks for a search: the next step does.
+            Step::Search { .. } => {}
         }
-        session.send(&PageEvent::Analysis {
-            analysis: view(&session),
-        });
-    }
-    if let Some(session) = weak.upgrade() {
-        session.review().results.finish(pass);
-        session.recount();
-        session.send(&PageEvent::Analysis {
-            analysis: view(&session),
-        });
     }
 }
 
@@ -212,38 +196,7 @@ fn search(
     }
 }
 
-/// Keeps the result for position `i` while the pass is current and the
-/// game still holds that position (see [`Review::store`]); false when the
-/// pass should end.
-fn store(session: &Arc<Session>, pass: u64, i: usize, eval: PositionEval) -> bool {
-    let stored = {
-        let record = session.record();
-        session.review().results.store(pass, i, eval, &record)
-    };
-    match stored {
-        Stored::Kept => true,
-        Stored::Stale => false,
-        Stored::GameChanged => {
-            session.send(&PageEvent::Analysis {
-                analysis: view(session),
-            });
-            false
-        }
-    }
-}
-
-/// The pass's results for `session`'s game as it is now (see [`review::view`]).
+/// The pass's results for `session`'s game as it is now (gamerecord's `GameState::review_view`).
 pub fn view(session: &Session) -> ReviewView {
-    let record = session.record();
-    review::view(&session.review().results, &record)
-}
-
-/// Adds the pass's best lines to `record`, `session`'s game locked (see
-/// [`review::add_best_lines`]): how many were added.
-pub fn add_best_lines(
-    session: &Session,
-    record: &mut GameRecord,
-    ply: Option<usize>,
-) -> Result<usize, GameError> {
-    review::add_best_lines(&session.review().results, record, ply)
+    session.game().review_view()
 }

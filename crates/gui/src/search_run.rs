@@ -11,25 +11,12 @@
 use std::sync::{Arc, Weak};
 use std::time::Instant;
 
-use gamerecord::request::GoBody;
-use gamerecord::search_gate::{Begun, Purpose};
+use gamerecord::request::{GoAnswer, GoBody};
+use gamerecord::search_gate::Begun;
 use gamerecord::search_report::{SearchReport, SearchRun};
-use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::session::{AppState, Session};
-
-/// The answer to `POST /api/go`: the search that serves the request.
-#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GoAnswer {
-    /// Its number; its events carry it.
-    pub search: u64,
-    /// What it is for: an analysis request during an engine player's
-    /// move gets the move's search, whose lines are the analysis.
-    pub purpose: Purpose,
-    /// False when a search already running serves the request.
-    pub started: bool,
-}
 
 /// Starts the search `go` asks for in `session`'s game (see
 /// [`GoBody::target`]), unless the engine player's search serves it. With
@@ -42,20 +29,10 @@ pub fn start(state: &AppState, session: &Arc<Session>, go: &GoBody) -> Result<Go
     let purpose = go.purpose();
     let mut engine = session.engine();
     let spot = Some((target.node, target.version));
-    let seq = match session.begin_search(&engine, Some(purpose), spot, &target.root.fen()) {
-        Begun::New(seq) => seq,
-        Begun::Kept(search) => {
-            return Ok(GoAnswer {
-                search,
-                purpose: Purpose::Move,
-                started: false,
-            })
-        }
-    };
-    let answer = GoAnswer {
-        search: seq,
-        purpose,
-        started: true,
+    let begun = session.begin_search(&engine, Some(purpose), spot, &target.root.fen());
+    let answer = GoAnswer::of(begun, purpose);
+    let Begun::New(seq) = begun else {
+        return Ok(answer);
     };
     let run = Arc::new(SearchRun::new(seq, purpose, target));
     if go.asks_book() {

@@ -12,15 +12,17 @@
 //! 503, before anything is allocated for it.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock, TryLockError};
 use std::time::{Duration, Instant};
 
 use axum::response::Response;
 use chess::Position;
 use engine::Engine;
+use gamerecord::game_state::GameState;
 use gamerecord::memory::{line_copy_bytes, view_json_bound};
 use gamerecord::record::GameRecord;
+use gamerecord::refusal::Refusal;
 use gamerecord::tree::ROOT;
 use gamerecord::view::GameJson;
 use rand::{Rng, SeedableRng};
@@ -31,7 +33,8 @@ use tokio::sync::broadcast;
 use crate::book_source::BookSource;
 use crate::budget::{Budget, Held, HeldJson, Reservation};
 use crate::error::ApiError;
-use crate::review_run::ReviewRun;
+use crate::kept_room::{GameRoom, KeptRoom};
+use crate::review_state::ReviewRun;
 use gamerecord::page_event::PageEvent;
 use gamerecord::search_gate::{Begun, Purpose, SearchGate, SearchSpot};
 
@@ -55,7 +58,7 @@ const EVENT_BUFFER: usize = 1024;
 /// A session's memory besides its engine and its game: the session
 /// itself, its game's own fields and its event channel's slots.
 const SESSION_BYTES: usize =
-    std::mem::size_of::<Session>() + std::mem::size_of::<GameRecord>() + EVENT_BUFFER * 64 + 4096;
+    std::mem::size_of::<Session>() + std::mem::size_of::<GameState>() + EVENT_BUFFER * 64 + 4096;
 
 /// An event as the pages' streams get it: its JSON text, whose bytes count
 /// against the games' memory until the last stream has had it.
@@ -65,9 +68,11 @@ pub type EventText = Arc<HeldJson>;
 pub struct Session {
     /// The id the page got from `POST /api/game`.
     pub id: String,
-    /// The game. Never held while waiting for the engine: the engine's
-    /// reporter locks it to play the engine's move.
-    pub record: Mutex<GameRecord>,
+    /// The game and its review's results (gamerecord's `GameState`, as
+    /// the page without a server holds it too). Never held while waiting
+    /// for the engine: the engine's reporter locks it to play the
+    /// engine's move.
+    game: Mutex<GameState>,
     /// The engine.
     pub engine: Mutex<Engine>,
     /// Engine output, as JSON texts, for the event stream.
@@ -77,8 +82,8 @@ pub struct Session {
     /// The latest search and the gate its events pass: the server drops
     /// the events of a search superseded or stopped (see [`SearchGate`]).
     pub searches: SearchGate,
-    /// The whole-game analysis pass and its results.
-    pub review: Mutex<ReviewRun>,
+    /// The whole-game analysis pass's thread (its results are the game's).
+    review: Mutex<ReviewRun>,
     /// Held while a pass starts or is cancelled, so that one pass's
     /// thread has ended before the next begins.
     pub review_start: Mutex<()>,
@@ -95,17 +100,10 @@ pub struct Session {
     counted: Mutex<Counted>,
     /// The room its size keeps to show the game once (its JSON view, or
     /// its PGN on the way out).
-    show_room: KeptRoom,
+    show_room: Arc<KeptRoom>,
     /// The room its size keeps for one copy of its main line held past
     /// its lock (the analysis pass's, the opening names', the book's).
-    line_room: KeptRoom,
-}
-
-/// Room a session's size keeps for one use at a time.
-#[derive(Debug, Default)]
-struct KeptRoom {
-    bytes: AtomicUsize,
-    taken: AtomicBool,
+    line_room: Arc<KeptRoom>,
 }
 
 /// Which room a session keeps.
@@ -149,22 +147,6 @@ pub fn max_threads() -> usize {
 /// after it ([`PageEvent::Expired`] as sent).
 pub const EXPIRED_EVENT: &str = r#"{"type":"expired"}"#;
 
-/// Room a game keeps (see [`RoomKind`]), taken by one answer, event or
-/// copy at a time and given back when that is dropped.
-pub struct GameRoom(Arc<Session>, RoomKind);
-
-impl Drop for GameRoom {
-    fn drop(&mut self) {
-        self.0.room(self.1).taken.store(false, Ordering::SeqCst);
-    }
-}
-
-impl std::fmt::Debug for GameRoom {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "GameRoom({}, {:?})", self.0.id, self.1)
-    }
-}
-
 /// The `state` event: the game after an engine move, as
 /// [`PageEvent::State`] writes it, the game written as it streams out.
 #[derive(Serialize)]
@@ -198,7 +180,7 @@ impl Session {
         };
         Ok(Session {
             id,
-            record: Mutex::new(GameRecord::new(start)),
+            game: Mutex::new(GameState::new(GameRecord::new(start))),
             engine: Mutex::new(engine),
             events: broadcast::channel(EVENT_BUFFER).0,
             listeners: AtomicUsize::new(0),
@@ -213,8 +195,8 @@ impl Session {
                 bytes: 0,
                 live: true,
             }),
-            show_room: KeptRoom::default(),
-            line_room: KeptRoom::default(),
+            show_room: Arc::default(),
+            line_room: Arc::default(),
         })
     }
 
@@ -250,18 +232,17 @@ impl Session {
     /// locks held.
     pub fn recount(&self) {
         let (game, view, line) = {
-            let record = self.record();
-            let plies = record.tree.first_children(ROOT).count();
+            let game = self.game();
+            let plies = game.record.tree.first_children(ROOT).count();
             (
-                record.heap_bytes(),
-                view_json_bound(&record),
+                game.heap_bytes(),
+                view_json_bound(&game.record),
                 line_copy_bytes(plies),
             )
         };
-        let review = self.review().results.heap_bytes();
-        let bytes = SESSION_BYTES + self.resources().bytes() + game + view + 2 * line + review;
-        self.show_room.bytes.store(view, Ordering::SeqCst);
-        self.line_room.bytes.store(line, Ordering::SeqCst);
+        let bytes = SESSION_BYTES + self.resources().bytes() + game + view + 2 * line;
+        self.show_room.set_bytes(view);
+        self.line_room.set_bytes(line);
         let mut counted = self.counted();
         if counted.live {
             self.budget.resize(counted.bytes, bytes);
@@ -279,7 +260,7 @@ impl Session {
         }
     }
 
-    fn room(&self, kind: RoomKind) -> &KeptRoom {
+    fn room(&self, kind: RoomKind) -> &Arc<KeptRoom> {
         match kind {
             RoomKind::Show => &self.show_room,
             RoomKind::Line => &self.line_room,
@@ -288,18 +269,8 @@ impl Session {
 
     /// The room of `kind` the game keeps, when nothing else uses it now:
     /// the guard that gives it back, and its bytes; else none, and 0.
-    fn take_room(self: &Arc<Session>, kind: RoomKind) -> (Option<GameRoom>, usize) {
-        let room = self.room(kind);
-        match room
-            .taken
-            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
-        {
-            Ok(_) => (
-                Some(GameRoom(self.clone(), kind)),
-                room.bytes.load(Ordering::SeqCst),
-            ),
-            Err(_) => (None, 0),
-        }
+    fn take_room(&self, kind: RoomKind) -> (Option<GameRoom>, usize) {
+        self.room(kind).take()
     }
 
     /// `value`, the game's view or what carries it, as JSON held within
@@ -338,13 +309,18 @@ impl Session {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The game, locked.
-    pub fn record(&self) -> MutexGuard<'_, GameRecord> {
+    /// The game and its review's results, locked.
+    pub fn game(&self) -> MutexGuard<'_, GameState> {
         // A panic while holding the lock cannot leave a GameRecord half
         // changed in a way that matters more than losing the tab's game.
-        self.record
+        self.game
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The game, locked (its review's results with it: see [`Session::game`]).
+    pub fn record(&self) -> RecordGuard<'_> {
+        RecordGuard(self.game())
     }
 
     /// The engine's threads and table size.
@@ -537,11 +513,29 @@ impl Session {
         )));
     }
 
-    /// The game review, locked.
+    /// The review pass's thread, locked (its results are the game's).
     pub fn review(&self) -> MutexGuard<'_, ReviewRun> {
         self.review
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A session's game, locked: its [`GameRecord`] (the lock is its
+/// [`GameState`]'s, the review's results with it).
+pub struct RecordGuard<'a>(MutexGuard<'a, GameState>);
+
+impl std::ops::Deref for RecordGuard<'_> {
+    type Target = GameRecord;
+
+    fn deref(&self) -> &GameRecord {
+        &self.0.record
+    }
+}
+
+impl std::ops::DerefMut for RecordGuard<'_> {
+    fn deref_mut(&mut self) -> &mut GameRecord {
+        &mut self.0.record
     }
 }
 
@@ -806,9 +800,10 @@ impl AppState {
     /// The session `id`.
     pub fn get(&self, id: &str) -> Result<Arc<Session>, ApiError> {
         let session = self.sessions().get(id).cloned().ok_or_else(|| {
-            ApiError::not_found(format!(
-                "no game '{id}' (the server restarted, or dropped the game to make room for others): start a new one"
-            ))
+            Refusal::no_game(
+                id,
+                "the server restarted, or dropped the game to make room for others",
+            )
         })?;
         *session
             .last_used
@@ -974,7 +969,7 @@ mod tests {
         drop(second);
         assert_eq!(s.memory_used(), counted);
         drop(first);
-        assert!(!session.show_room.taken.load(Ordering::SeqCst));
+        assert!(!session.show_room.is_taken());
     }
 
     #[test]

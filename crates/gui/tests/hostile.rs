@@ -72,14 +72,13 @@ async fn deeply_nested_pgn_is_refused_and_the_server_goes_on() {
 
 #[test]
 fn the_book_must_be_a_regular_file() {
+    // Refused for what it is, before a byte is read (/dev/zero never ends).
     for (path, what) in [("/dev/zero", "a character device"), ("/", "a directory")] {
-        let start = std::time::Instant::now();
         let e = BookSource::open(std::path::Path::new(path))
             .map(|_| ())
             .expect_err(path)
             .to_string();
         assert!(e.contains(what) && e.contains(path), "{e}");
-        assert!(start.elapsed().as_secs() < 2, "at once");
     }
 }
 
@@ -96,20 +95,30 @@ async fn start(limits: gui::ConnectionLimits) -> std::net::SocketAddr {
 }
 
 /// Sends `request` on a fresh connection; what the server answers until it
-/// closes (or `wait` passes), and how long that took.
-async fn exchange(addr: std::net::SocketAddr, request: &str, wait: Duration) -> (String, Duration) {
+/// closes (or `wait` passes).
+async fn exchange(addr: std::net::SocketAddr, request: &str, wait: Duration) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let start = Instant::now();
     let mut stream = tokio::net::TcpStream::connect(addr)
         .await
         .expect("connects");
     stream.write_all(request.as_bytes()).await.expect("sent");
     let mut answer = Vec::new();
     let _ = tokio::time::timeout(wait, stream.read_to_end(&mut answer)).await;
-    (
-        String::from_utf8_lossy(&answer).into_owned(),
-        start.elapsed(),
-    )
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// Sends `request` on fresh connections, a little apart, until the answer
+/// starts with `status` (`HTTP/1.1 503`): that answer, or, by `deadline`,
+/// the last one (the caller's assertion then says what came instead).
+async fn exchange_until(addr: std::net::SocketAddr, request: &str, status: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let answer = exchange(addr, request, Duration::from_secs(5)).await;
+        if answer.starts_with(status) || Instant::now() > deadline {
+            return answer;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Eight slots, as many for one address, no spare slot: one more
@@ -131,9 +140,9 @@ async fn an_oversized_content_length_is_refused_at_once() {
         "POST /api/pgn HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\n\
          content-length: 10000000000\r\n\r\n{{\"game\":"
     );
-    let (answer, took) = exchange(addr, &request, Duration::from_secs(5)).await;
+    // Answered while the client has sent none of the body it announced.
+    let answer = exchange(addr, &request, Duration::from_secs(5)).await;
     assert!(answer.starts_with("HTTP/1.1 413"), "{answer:?}");
-    assert!(took < Duration::from_secs(2), "{took:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -141,23 +150,23 @@ async fn slow_headers_are_cut_off_and_connections_beyond_the_limit_get_503() {
     use tokio::io::AsyncWriteExt;
     let limits = quick_limits();
     let addr = start(limits).await;
-    // A slow client: a header line now and then, never the end.
+    // A slow client: a header line now and then, never the end, until the
+    // server closes the connection (a write fails) or it has sent lines for
+    // far longer than the header timeout.
     let slow = tokio::spawn(async move {
-        let start = Instant::now();
         let mut stream = tokio::net::TcpStream::connect(addr)
             .await
             .expect("connects");
         let _ = stream.write_all(b"GET /api/options HTTP/1.1\r\n").await;
-        for _ in 0..20 {
+        for _ in 0..100 {
             tokio::time::sleep(Duration::from_millis(300)).await;
             if stream.write_all(b"x-slow: 1\r\n").await.is_err() {
-                break;
+                return true;
             }
         }
-        start.elapsed()
+        false
     });
-    let took = slow.await.expect("the slow client");
-    assert!(took < Duration::from_secs(4), "cut off after {took:?}");
+    assert!(slow.await.expect("the slow client"), "never cut off");
     // Every slot taken by idle connections: one more is answered 503 at once.
     let mut idle = Vec::new();
     for _ in 0..limits.max_connections {
@@ -167,14 +176,12 @@ async fn slow_headers_are_cut_off_and_connections_beyond_the_limit_get_503() {
                 .expect("connects"),
         );
     }
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Once the server has taken them all in, one more is refused.
     let probe = format!("GET /api/options HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\r\n");
-    let (answer, took) = exchange(addr, &probe, Duration::from_secs(5)).await;
+    let answer = exchange_until(addr, &probe, "HTTP/1.1 503").await;
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer:?}");
-    assert!(took < Duration::from_secs(1), "{took:?}");
     // Once the idle ones time out, the page is served again.
-    tokio::time::sleep(limits.header_timeout + Duration::from_millis(500)).await;
-    let (answer, _) = exchange(addr, &probe, Duration::from_secs(5)).await;
+    let answer = exchange_until(addr, &probe, "HTTP/1.1 200").await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer:?}");
     drop(idle);
 }

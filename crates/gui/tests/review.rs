@@ -79,6 +79,22 @@ impl Api {
         v
     }
 
+    /// Waits for the pass to have analysed at least `n` positions.
+    async fn analysed(&self, id: &str, n: u64) -> Value {
+        let t0 = Instant::now();
+        loop {
+            let v = self.review(id).await;
+            if v["analysed"].as_u64() >= Some(n) {
+                return v;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(120),
+                "the pass finds {n}: {v}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Waits for the pass to leave "running".
     async fn finished(&self, id: &str) -> Value {
         let t0 = Instant::now();
@@ -288,11 +304,13 @@ async fn a_pass_is_cancelled_and_keeps_what_it_found() {
     let id = api.game(LEGAL).await;
     api.ok("/api/analysis", json!({"game": id, "movetime_ms": 400}))
         .await;
-    tokio::time::sleep(Duration::from_millis(900)).await;
+    api.analysed(&id, 2).await;
     let v = api.ok("/api/analysis/cancel", json!({"game": id})).await;
     assert_eq!(v["state"], "cancelled", "{v}");
     let found = v["analysed"].as_u64().expect("count");
     assert!(found < 14, "{v}");
+    // Nothing marks "no more results": a pass that went on would have
+    // added one in this time (a position's search is 400 ms).
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(
         api.review(&id).await["analysed"].as_u64(),

@@ -12,7 +12,7 @@
 //!
 //! The same module also holds the page's games for the GUI without a
 //! server ([`games`]: gamerecord's game logic answering the page's API
-//! requests in a Web Worker) and runs the searches that Worker orders
+//! requests in a Web Worker, through the messages of [`worker_messages`]) and runs the searches that Worker orders
 //! ([`search`]) in the engine's Worker.
 //!
 //! Natively the crate is the session, the games and the searches, tested
@@ -21,6 +21,7 @@
 pub mod games;
 pub mod search;
 pub mod session;
+pub mod worker_messages;
 
 #[cfg(target_family = "wasm")]
 mod wasm;
